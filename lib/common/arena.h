@@ -1,0 +1,37 @@
+/*
+ * arena.h - a bump allocator: many small allocations, one free.
+ *
+ * Each IR graph owns one.  Chunks grow geometrically; an allocation larger
+ * than half a chunk gets a chunk of its own, so big inline tensors do not
+ * waste space.  Memory is zeroed.  Out of memory aborts with a message: the
+ * tools cannot do anything useful without memory, and every caller would
+ * otherwise need a path that is never tested.
+ */
+#ifndef PT2ONNX_ARENA_H
+#define PT2ONNX_ARENA_H
+
+#include <stddef.h>
+
+struct arena_chunk;
+
+struct arena {
+	struct arena_chunk *head; /* newest chunk first */
+	size_t chunk_size;        /* size of the next ordinary chunk */
+	size_t total;             /* bytes handed out, for statistics */
+};
+
+#define ARENA_INIT { NULL, 0, 0 }
+
+/* Zeroed, 16-byte aligned memory that lives until arena_release(). */
+void *arena_alloc(struct arena *a, size_t size);
+/* Frees every chunk; the arena can be used again. */
+void arena_release(struct arena *a);
+
+/* malloc/calloc/realloc that abort with a message instead of returning
+ * NULL. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+#endif

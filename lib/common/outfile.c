@@ -1,0 +1,139 @@
+/*
+ * outfile.c - atomic output files (see outfile.h).
+ */
+#include "outfile.h"
+#include "arena.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long write_calls;
+
+static int fault_now(void)
+{
+	const char *s = getenv("PT2ONNX_FAIL_WRITE");
+	if (!s || !*s)
+		return 0;
+	return ++write_calls == atol(s);
+}
+
+int outfile_open(struct outfile *o, const char *path, struct diag *d)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->fp = stdout;
+		return 0;
+	}
+	size_t n = strlen(path);
+	o->path = xstrdup(path);
+	o->tmp_path = xmalloc(n + 16);
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+	memcpy(o->tmp_path, path, dirlen);
+	snprintf(o->tmp_path + dirlen, n + 16 - dirlen, ".%s.XXXXXX",
+		 path + dirlen);
+	int fd = mkstemp(o->tmp_path);
+	if (fd < 0) {
+		diag_error(d, "cannot create '%s': %s", path, strerror(errno));
+		free(o->path);
+		free(o->tmp_path);
+		memset(o, 0, sizeof(*o));
+		return -1;
+	}
+	o->fp = fdopen(fd, "wb");
+	if (!o->fp) {
+		close(fd);
+		unlink(o->tmp_path);
+		diag_error(d, "cannot open '%s': %s", path, strerror(errno));
+		free(o->path);
+		free(o->tmp_path);
+		memset(o, 0, sizeof(*o));
+		return -1;
+	}
+	return 0;
+}
+
+int outfile_write(struct outfile *o, const void *buf, size_t len,
+		  struct diag *d)
+{
+	if (o->failed)
+		return -1;
+	if (fault_now()) {
+		o->failed = 1;
+		return diag_error(d, "cannot write '%s': %s",
+				  o->path ? o->path : "<stdout>",
+				  strerror(ENOSPC));
+	}
+	if (len && fwrite(buf, 1, len, o->fp) != len) {
+		o->failed = 1;
+		return diag_error(d, "cannot write '%s': %s",
+				  o->path ? o->path : "<stdout>",
+				  strerror(errno));
+	}
+	return 0;
+}
+
+int outfile_commit(struct outfile *o, struct diag *d)
+{
+	const char *name = o->path ? o->path : "<stdout>";
+	if (!o->fp)
+		return -1;
+	if (!o->path) {
+		o->fp = NULL;
+		if (o->failed || fflush(stdout) != 0 || ferror(stdout)) {
+			if (!o->failed)
+				diag_error(d, "cannot write '%s': %s", name,
+					   strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (o->failed || fflush(o->fp) != 0 || ferror(o->fp) ||
+	    fsync(fileno(o->fp)) != 0) {
+		if (!o->failed)
+			diag_error(d, "cannot write '%s': %s", name,
+				   strerror(errno));
+		outfile_abort(o);
+		return -1;
+	}
+	if (fclose(o->fp) != 0) {
+		o->fp = NULL;
+		diag_error(d, "cannot write '%s': %s", name, strerror(errno));
+		outfile_abort(o);
+		return -1;
+	}
+	o->fp = NULL;
+	if (rename(o->tmp_path, o->path) != 0) {
+		diag_error(d, "cannot rename to '%s': %s", name,
+			   strerror(errno));
+		outfile_abort(o);
+		return -1;
+	}
+	free(o->tmp_path);
+	free(o->path);
+	o->tmp_path = o->path = NULL;
+	return 0;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o->fp && o->path)
+		fclose(o->fp);
+	o->fp = NULL;
+	if (o->tmp_path) {
+		unlink(o->tmp_path);
+		free(o->tmp_path);
+	}
+	free(o->path);
+	o->tmp_path = o->path = NULL;
+}
+
+int refuse_terminal(FILE *fp, int force, struct diag *d)
+{
+	if (!force && isatty(fileno(fp)))
+		return diag_error(d, "refusing to write binary output to a "
+				     "terminal (use -o FILE, -S or --force)");
+	return 0;
+}

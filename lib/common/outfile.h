@@ -1,0 +1,45 @@
+/*
+ * outfile.h - output files that appear whole or not at all.
+ *
+ * outfile_open() creates a temporary file beside the destination;
+ * outfile_commit() flushes, fsyncs and renames it into place;
+ * outfile_abort() (or a failed commit) removes it.  A tool that dies half
+ * way therefore never leaves a partial model behind.  "-" is standard
+ * output, written directly (a pipe cannot be taken back).
+ *
+ * Fault injection for tests: PT2ONNX_FAIL_WRITE=N makes the Nth
+ * outfile_write() call fail with ENOSPC, proving that failures leave no
+ * file.
+ */
+#ifndef PT2ONNX_OUTFILE_H
+#define PT2ONNX_OUTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "diag.h"
+
+struct outfile {
+	FILE *fp;          /* write through outfile_write or directly */
+	char *path;        /* destination; NULL for stdout */
+	char *tmp_path;    /* the temporary beside it */
+	int failed;        /* a write failed: commit will refuse */
+};
+
+/* Opens path ("-" for stdout).  Returns 0, or -1 after reporting to d. */
+int outfile_open(struct outfile *o, const char *path, struct diag *d);
+/* fwrite that records failure (and honours PT2ONNX_FAIL_WRITE).  Returns 0
+ * or -1 (reported). */
+int outfile_write(struct outfile *o, const void *buf, size_t len,
+		  struct diag *d);
+/* Makes the file appear under its name.  Returns 0, or -1 after reporting
+ * and removing the temporary. */
+int outfile_commit(struct outfile *o, struct diag *d);
+/* Removes the temporary; safe to call twice or after commit. */
+void outfile_abort(struct outfile *o);
+
+/* Refuses (returns -1 after reporting) when fp is a terminal: binary output
+ * is never written to one unless forced (llvm-dis's rule). */
+int refuse_terminal(FILE *fp, int force, struct diag *d);
+
+#endif
