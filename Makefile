@@ -11,6 +11,7 @@
 # Sources are found by wildcard: a new .c in lib/<part>/ joins the library,
 # a new tests/unit/test_*.c becomes a unit test.
 
+SHELL    := /bin/bash
 PREFIX   ?= /usr/local
 O        ?= build
 BINDIR   ?= bin
@@ -22,8 +23,10 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
-            -Ilib/common -Ilib/onnx -Ilib/gpu -I$(O)/gen
+            $(patsubst %,-I%,$(wildcard lib/*)) -I$(O)/gen
 LDLIBS   := -lprotobuf-c -lmsgpackc -lz -lm
+
+ALL_CFLAGS += $(EXTRA_CFLAGS)
 
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -34,7 +37,7 @@ endif
 # --- the library ----------------------------------------------------------
 GEN_C    := $(O)/gen/onnx.pb-c.c
 GEN_H    := $(O)/gen/onnx.pb-c.h
-LIB_SRC  := $(wildcard lib/common/*.c lib/onnx/*.c lib/gpu/*.c)
+LIB_SRC  := $(wildcard lib/*/*.c)
 LIB_OBJ  := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/onnx.pb-c.o
 LIB      := $(O)/libpt2onnx.a
 
@@ -48,7 +51,7 @@ WRAPPER  := $(BINDIR)/pt2onnx
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 
-.PHONY: banned all test unit bats asan test-asan deps install clean example schemas
+.PHONY: fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
 .DELETE_ON_ERROR:
 
 all: $(TOOL_BINS) $(WRAPPER)
@@ -86,10 +89,12 @@ $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/unit.o $(LIB)
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
-bats: all
-	PT2ONNX_BINDIR=$(abspath $(BINDIR)) bats tests/
+bats: all $(UNIT_BIN)
+	PT2ONNX_BINDIR=$(abspath $(BINDIR)) PT2ONNX_UNITDIR=$(abspath $(O))/tests bats tests/
 
-test: all banned unit bats
+# everything, with one closing line "total: N passed, N failed, N skipped"
+test: all banned $(UNIT_BIN)
+	@bash scripts/run-tests.sh $(O)/tests $(BINDIR)
 
 # banned functions (git's banned.h, as a grep so system headers are untouched)
 banned:
@@ -103,8 +108,41 @@ build/asan/tests/.stamp: $(UNIT_SRC)
 	$(MAKE) O=build/asan BINDIR=build/asan/bin SANITIZE=1 $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 	@touch $@
 
+# sanitizer reports exit with codes no tool uses, so that an expected
+# failure (`run -1 check ...`) can never hide one
+SAN_ENV := ASAN_OPTIONS=exitcode=86:detect_leaks=1 \
+	   UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1
+
 test-asan: asan
-	$(MAKE) O=build/asan BINDIR=build/asan/bin SANITIZE=1 unit bats
+	$(SAN_ENV) $(MAKE) O=build/asan BINDIR=build/asan/bin SANITIZE=1 test
+
+# --- fuzzing (clang's libFuzzer): one target per reader -------------------
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,build/fuzz/bin/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 30
+
+fuzz:
+	$(MAKE) O=build/fuzz CC=clang SANITIZE=1 CFLAGS="-O1 -g" \
+		EXTRA_CFLAGS=-fsanitize=fuzzer-no-link build/fuzz/libpt2onnx.a
+	@mkdir -p build/fuzz/bin
+	@set -e; for f in $(FUZZ_SRC); do \
+		n=$$(basename $$f .c); \
+		echo "clang $$f -> build/fuzz/bin/$$n"; \
+		clang -std=c11 -D_GNU_SOURCE -O1 -g $(patsubst %,-I%,$(wildcard lib/*)) \
+			-Ibuild/fuzz/gen -fsanitize=fuzzer,address,undefined \
+			-o build/fuzz/bin/$$n $$f build/fuzz/libpt2onnx.a $(LDLIBS); \
+	done
+
+# every fuzz target for FUZZ_SECONDS on its committed corpus
+fuzz-smoke: fuzz
+	@set -e; for b in $(FUZZ_BIN); do \
+		n=$$(basename $$b); c=tests/fuzz/corpus/$${n#fuzz_}; \
+		mkdir -p build/fuzz/corpus/$$n; \
+		echo "== $$n ($(FUZZ_SECONDS)s)"; \
+		$$b -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			build/fuzz/corpus/$$n $$c 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' ; \
+		test $${PIPESTATUS[0]:-0} -eq 0; \
+	done
 
 deps:
 	sh scripts/install-deps.sh
@@ -120,6 +158,7 @@ install: all
 # regenerate the committed ONNX operator schema table (needs python3-onnx)
 schemas:
 	/usr/bin/python3 scripts/gen_onnx_schemas.py > lib/onnx/onnx_schemas.inc
+	/usr/bin/python3 scripts/gen_aten_schemas.py > lib/script/aten_schemas.inc
 
 clean:
 	rm -rf build bin/emit bin/check bin/pt2onnx

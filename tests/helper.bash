@@ -3,6 +3,7 @@
 #
 #   PT2ONNX_BINDIR   where the tools are (default: the build tree's bin/)
 #   PT2ONNX_VALGRIND set to 1 to run every tool under valgrind
+bats_require_minimum_version 1.5.0
 export LC_ALL=C
 TESTS_DIR="$(cd "$(dirname "${BATS_TEST_FILENAME}")" && pwd)"
 ROOT_DIR="$(cd "$TESTS_DIR/.." && pwd)"

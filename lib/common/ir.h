@@ -129,8 +129,10 @@ enum ir_attr_kind {
 	IR_ATTR_STRINGS,
 	IR_ATTR_TENSORS,
 	IR_ATTR_GRAPHS,
-	IR_ATTR_RAW,       /* a kind this version does not know: kept as the
-			      msgpack bytes it came in, written back unchanged */
+	IR_ATTR_RAW,       /* a kind this version does not know: u.raw is
+			      the whole attribute map as it came ({"n": name,
+			      "k": kind, "v": value, ...}, its "n" equal to
+			      name), written back unchanged */
 	IR_ATTR_COUNT
 };
 
@@ -197,6 +199,8 @@ struct ir_weight {
 	struct ir_value *value;
 	struct ir_tensor *tensor;
 	struct ir_weight *next;
+	struct ir_bytes extra; /* msgpack map of unknown keys of its binary
+				  record, len 0 if none */
 };
 
 /* A node.  Inputs may hold NULL: an omitted optional input (ONNX's empty
@@ -251,10 +255,24 @@ struct ir_prop {
 	const char *key, *value;
 };
 
+/* Where a record of unknown kind sat in the stream, so that it is written
+ * back in place: among the records of `section`, after `index` of them
+ * (the top-level nodes before it, for IR_RAW_NODES).  An index past the
+ * end of its section (a pass removed nodes) puts it at the section's end. */
+enum ir_raw_section {
+	IR_RAW_HEAD = 0, /* after the header, before the "graph" record */
+	IR_RAW_WEIGHTS,  /* after "graph", among the "weight" records */
+	IR_RAW_INPUTS,
+	IR_RAW_NODES,
+	IR_RAW_OUTPUTS,  /* among the "output" records, before "end" */
+};
+
 /* A record of a kind this version does not know, kept verbatim. */
 struct ir_raw_record {
 	struct ir_bytes bytes; /* one msgpack object */
 	struct ir_raw_record *next;
+	enum ir_raw_section section; /* where it sat (zeroed: right after */
+	uint32_t index;              /* the header) */
 };
 
 struct ir_graph {
@@ -271,6 +289,8 @@ struct ir_graph {
 	struct ir_weight *weights, *weights_tail; /* in order of appearance */
 	uint32_t nweights;
 	struct ir_raw_record *unknown, *unknown_tail; /* passed through */
+	struct ir_bytes header_extra; /* msgpack map: unknown header keys */
+	struct ir_bytes extra;    /* msgpack map: unknown "graph" record keys */
 	uint32_t next_id;         /* for ir_fresh_name */
 	struct ir_value **vtab;   /* name -> value hash (open addressing) */
 	uint32_t vcap, nvalues;
@@ -368,6 +388,12 @@ int ir_write_binary(const struct ir_graph *g, FILE *fp, struct diag *d);
 /* Reads from memory (fuzzers, unit tests). */
 struct ir_graph *ir_read_binary_mem(const void *buf, size_t len,
 				    const char *name, struct diag *d);
+/* Appends a record of unknown kind (len bytes, one msgpack map, copied) to
+ * g->unknown at `section`/`index`.  Returns it. */
+struct ir_raw_record *ir_add_raw_record(struct ir_graph *g, const void *bytes,
+					size_t len,
+					enum ir_raw_section section,
+					uint32_t index);
 
 /* Text form (ir_text.c), torch's verbose style. */
 struct ir_graph *ir_read_text(struct ir_source *src, struct diag *d);

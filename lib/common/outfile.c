@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static long write_calls;
@@ -37,6 +38,18 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 	int fd = mkstemp(o->tmp_path);
 	if (fd < 0) {
 		diag_error(d, "cannot create '%s': %s", path, strerror(errno));
+		free(o->path);
+		free(o->tmp_path);
+		memset(o, 0, sizeof(*o));
+		return -1;
+	}
+	/* mkstemp makes 0600; give the file what open(2) would */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0) {
+		diag_error(d, "cannot create '%s': %s", path, strerror(errno));
+		close(fd);
+		unlink(o->tmp_path);
 		free(o->path);
 		free(o->tmp_path);
 		memset(o, 0, sizeof(*o));
@@ -134,6 +147,7 @@ int refuse_terminal(FILE *fp, int force, struct diag *d)
 {
 	if (!force && isatty(fileno(fp)))
 		return diag_error(d, "refusing to write binary output to a "
-				     "terminal (use -o FILE, -S or --force)");
+				     "terminal (redirect it, or use -o FILE "
+				     "or --force)");
 	return 0;
 }

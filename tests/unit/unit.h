@@ -7,7 +7,8 @@
  *     const struct unit_test unit_tests[] = { UNIT(test_foo), { 0 } };
  *
  * unit.c has main(): it runs every test (or those named on the command
- * line) and exits non-zero if any CHECK failed.
+ * line) and exits non-zero if any CHECK failed.  A test that calls
+ * unit_skip() is reported as skipped, not passed.
  */
 #ifndef PT2ONNX_UNIT_H
 #define PT2ONNX_UNIT_H
@@ -27,6 +28,9 @@ extern int unit_failures;                   /* CHECKs failed in this test */
 
 void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Marks the running test skipped (counted apart, never as passed); the
+ * test should return right after. */
+void unit_skip(const char *why);
 
 #define CHECK(cond) \
 	do { if (!(cond)) unit_fail(__FILE__, __LINE__, "%s", #cond); } while (0)

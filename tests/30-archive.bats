@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# 30-archive.bats - the archive layer (lib/archive: zip, pickle, torch_archive)
+# on real TorchScript archives: tests/archive/make_archives.py has torch
+# write a CNN, resnet18, a module of views, an LSTM and two quantized models
+# with what torch says is in them (expected.json); the unit test
+# test_torch_archive (test_archive_real) opens each one with the library
+# and compares every tensor, summing the bytes at the offsets it computed.
+#
+#   PT2ONNX_UNITDIR  where the unit test binaries are (default build/tests)
+#
+# Needs Debian's python3-torch and python3-torchvision (skipped without);
+# generating the archives takes a few seconds and ~50 MB.
+
+bats_require_minimum_version 1.5.0
+load helper
+
+UNITDIR="${PT2ONNX_UNITDIR:-$ROOT_DIR/build/tests}"
+ARCHIVES="$BATS_FILE_TMPDIR/archives"
+
+setup_file() {
+	if "$PYTHON" -c 'import torch, torchvision' 2>/dev/null; then
+		"$PYTHON" "$TESTS_DIR/archive/make_archives.py" "$ARCHIVES" >/dev/null
+	fi
+}
+
+need_archives() {
+	[ -x "$UNITDIR/test_torch_archive" ] ||
+		skip "no $UNITDIR/test_torch_archive: run make unit first"
+	[ -f "$ARCHIVES/expected.json" ] ||
+		skip "python3-torch or python3-torchvision missing: no archives"
+}
+
+@test "archive: every tensor torch reports is found, bytes at the computed offsets" {
+	need_archives
+	run -0 env PT2ONNX_ARCHIVE_DIR="$ARCHIVES" \
+		"$UNITDIR/test_torch_archive" test_archive_real
+	[[ "$output" != *skipped* ]]
+	[[ "$output" == *"ok test_archive_real"* ]]
+	[ "${lines[-1]}" = "1 passed, 0 failed" ]
+	for a in cnn resnet18 views lstm qdyn qstatic; do
+		[[ "$output" == *"# $a.pt: opened in "*", 0 wrong"* ]]
+	done
+}
+
+@test "archive: a truncated real archive gets one line naming the file" {
+	need_archives
+	mkdir cut
+	head -c 1000000 "$ARCHIVES/resnet18.pt" > cut/resnet18.pt
+	printf '{"resnet18.pt": []}\n' > cut/expected.json
+	run -1 env PT2ONNX_ARCHIVE_DIR="$PWD/cut" \
+		"$UNITDIR/test_torch_archive" test_archive_real
+	[[ "$output" == *"test: $PWD/cut/resnet18.pt: not a zip archive (no end of central directory record)"* ]]
+	[ "${lines[-1]}" = "0 passed, 1 failed" ]
+}
+
+@test "archive: a real archive with a data record cut short is refused" {
+	need_archives
+	mkdir bad
+	# shrink the uncompressed size of resnet18/data/0 in the central
+	# directory: the storage no longer fits its record
+	"$PYTHON" - "$ARCHIVES/resnet18.pt" bad/resnet18.pt <<-'EOF'
+	import struct, sys
+	data = bytearray(open(sys.argv[1], "rb").read())
+	name = b"resnet18/data/0"
+	at = data.rfind(b"PK\x01\x02", 0, data.rfind(name))
+	assert data[at + 46:at + 46 + len(name)] == name
+	csize = struct.unpack_from("<I", data, at + 20)[0]
+	struct.pack_into("<II", data, at + 20, csize - 4, csize - 4)
+	open(sys.argv[2], "wb").write(data)
+	EOF
+	printf '{"resnet18.pt": []}\n' > bad/expected.json
+	run -1 env PT2ONNX_ARCHIVE_DIR="$PWD/bad" \
+		"$UNITDIR/test_torch_archive" test_archive_real
+	[[ "$output" == *"test: $PWD/bad/resnet18.pt: record 'resnet18/data/0' holds "*" bytes, but its storage needs "* ]]
+}
