@@ -42,7 +42,10 @@ LIB_OBJ  := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/onnx.pb-c.o
 LIB      := $(O)/libpt2onnx.a
 
 # --- the tools: name:directory --------------------------------------------
-TOOLS    := emit:emit check:check
+ALL_TOOLS := emit:emit check:check script:scripter lower:lower fold:fold \
+	     trace:tracer
+# a stage whose directory has no source yet is not built
+TOOLS    := $(foreach t,$(ALL_TOOLS),$(if $(wildcard tools/$(word 2,$(subst :, ,$(t)))/*.c),$(t)))
 TOOL_NAMES := $(foreach t,$(TOOLS),$(word 1,$(subst :, ,$(t))))
 TOOL_BINS  := $(addprefix $(BINDIR)/,$(TOOL_NAMES))
 WRAPPER  := $(BINDIR)/pt2onnx
@@ -51,7 +54,7 @@ WRAPPER  := $(BINDIR)/pt2onnx
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 
-.PHONY: fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
+.PHONY: conformance conformance-fast bench readme fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
 .DELETE_ON_ERROR:
 
 all: $(TOOL_BINS) $(WRAPPER)
@@ -160,7 +163,31 @@ schemas:
 	/usr/bin/python3 scripts/gen_onnx_schemas.py > lib/onnx/onnx_schemas.inc
 	/usr/bin/python3 scripts/gen_aten_schemas.py > lib/script/aten_schemas.inc
 
+# --- the conformance suite and the benchmarks (tests/conformance, bench) ---
+PY := /usr/bin/python3
+
+# every model: build the set, run pt2onnx over it, regenerate docs/conformance.md
+conformance: all
+	$(PY) tests/conformance/generate.py
+	$(PY) tests/conformance/run.py --update
+	$(PY) tests/conformance/report.py
+
+# CI's subset: fails when a model that passes in the committed results
+# (tests/conformance/results.json) does not pass now
+conformance-fast: all
+	$(PY) tests/conformance/generate.py --subset fast
+	$(PY) tests/conformance/run.py --subset fast --check
+
+# pt2onnx against torch.onnx.export, regenerating docs/benchmarks.md
+bench: all
+	$(PY) bench/bench.py run
+	$(PY) bench/bench.py report
+
+# refresh README.md's generated sections (tool options, operator table)
+readme: all
+	bash scripts/gen-readme.sh $(BINDIR) > README.md.new && mv README.md.new README.md
+
 clean:
-	rm -rf build bin/emit bin/check bin/pt2onnx
+	rm -rf build $(TOOL_BINS) $(WRAPPER)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

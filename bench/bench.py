@@ -60,8 +60,7 @@ def build(work, name):
     m = b.module.eval()
     args = tuple(t for _, t in b.inputs1)
     t0 = time.time()
-    with torch.no_grad():
-        tr = torch.jit.trace(m, args, check_trace=False)
+    tr = torch.jit.trace(m, args, check_trace=False)  # grad mode, as torch.onnx.export traces
     torch.jit.save(tr, os.path.join(d, "traced.pt.tmp"))
     os.replace(os.path.join(d, "traced.pt.tmp"), os.path.join(d, "traced.pt"))
     for n, t in b.inputs1:
@@ -88,6 +87,7 @@ def torch_export(archive, out, opset, meta_path):
     m.eval()
     d = os.path.dirname(meta_path)
     args = tuple(torch.from_numpy(np.load(os.path.join(d, "in1", f"{i['name']}.npy"))) for i in meta["inputs"])
+    os.makedirs(os.path.dirname(out), exist_ok=True)
     t2 = time.perf_counter()
     torch.onnx.export(m, args, out, opset_version=opset, input_names=[i["name"] for i in meta["inputs"]])
     t3 = time.perf_counter()
@@ -112,6 +112,7 @@ def measure(cmd, repeat, timeout, env=None, agg="median", cleanup=()):
     if not res["ok"]:
         bad = runs[-1]
         res["error"] = ("timed out" if bad["timed_out"] else error_line(bad["err"]) or f"exit status {bad['rc']}")
+        res["error"] = res["error"].replace(ROOT + "/", "")
         res["rc"] = bad["rc"]
     pick = ok or runs
     walls = [r["wall_s"] for r in pick]
@@ -127,13 +128,18 @@ def measure(cmd, repeat, timeout, env=None, agg="median", cleanup=()):
 
 
 def rm(path):
-    for p in (path, path + ".data"):
-        if os.path.exists(p):
-            os.unlink(p)
-    d = os.path.dirname(path)
-    for f in os.listdir(d) if os.path.isdir(d) else []:
-        if f.startswith(os.path.basename(path) + "."):
-            os.unlink(os.path.join(d, f))
+    """Removes a file, or what a directory holds (the directory stays)."""
+    import shutil
+    if os.path.isdir(path):
+        for f in os.listdir(path):
+            p = os.path.join(path, f)
+            shutil.rmtree(p) if os.path.isdir(p) else os.unlink(p)
+    elif os.path.exists(path):
+        os.unlink(path)
+
+
+def du(d):
+    return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(d) for f in fs)
 
 
 def run(args):
@@ -162,15 +168,18 @@ def run(args):
         tmp = os.path.join(d, "copy.tmp")
         row["cp"] = measure(["cp", archive, tmp], max(rep, 3), 3600, agg="min", cleanup=[tmp])
         rm(tmp)
-        out = os.path.join(d, "torch.onnx")
+        # each exporter writes into a directory of its own: over 2 GB, the
+        # weights go to external-data files beside the .onnx
+        od = os.path.join(d, "out")
+        out = os.path.join(od, "torch.onnx")
         row["torch"] = measure([PY, os.path.abspath(__file__), "torch-export", archive, out, str(args.opset),
-                                os.path.join(d, "meta.json")], rep, 7200, env=env, cleanup=[out])
-        if os.path.exists(out):
-            row["torch"]["onnx_bytes"] = os.path.getsize(out)
-        rm(out)
+                                os.path.join(d, "meta.json")], rep, 7200, env=env, cleanup=[od])
+        if os.path.exists(od):
+            row["torch"]["onnx_bytes"] = du(od)
+        rm(od)
         pt = args.pt2onnx
         for path in ("trace", "script"):
-            out = os.path.join(d, f"pt2onnx_{path}.onnx")
+            out = os.path.join(od, f"pt2onnx_{path}.onnx")
             cmd = [pt, archive, "-o", out, "--opset-version", str(args.opset), f"--{path}"]
             for i in meta["inputs"]:
                 if path == "trace":
@@ -180,12 +189,13 @@ def run(args):
             if not os.path.exists(pt):
                 row[path] = {"ok": False, "error": f"{os.path.relpath(pt, ROOT)} not found (make)"}
                 continue
-            row[path] = measure(cmd, rep, 3600, cleanup=[out])
+            os.makedirs(od, exist_ok=True)
+            row[path] = measure(cmd, rep, 3600, cleanup=[od])
             if row[path]["ok"] and not os.path.exists(out):
                 row[path].update(ok=False, error="exit status 0 but no output file")
-            if os.path.exists(out):
-                row[path]["onnx_bytes"] = os.path.getsize(out)
-            rm(out)
+            if os.path.exists(od):
+                row[path]["onnx_bytes"] = du(od)
+            rm(od)
         row["cmd_example"] = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
         res["models"][name] = row
         write_json(RESULTS, res)
@@ -226,17 +236,17 @@ def report(args):
     fails = []
     for name, r in res["models"].items():
         t, c = r.get("torch", {}), r.get("cp", {})
-        cells = [name, f"{r['params'] / 1e6:.0f}M", f"{r['weight_bytes'] / 2**30:.2f} GiB",
-                 f"{r['archive_bytes'] / 2**30:.2f} GiB", str(r.get("opset", "")), f"{c.get('wall_s', '–')}"]
+        cells = [name, f"{r['params'] / 1e6:.0f}M", f"{r['weight_bytes'] / 1e9:.2f} GB",
+                 f"{r['archive_bytes'] / 1e9:.2f} GB", str(r.get("opset", "")), f"{c.get('wall_s', '–')}"]
         if t.get("ok"):
-            cells += [f"{t['wall_s']} ({t.get('export_s', '?')})", f"{t['rss_kb'] / 2**20:.2f} GiB"]
+            cells += [f"{t['wall_s']} ({t.get('export_s', '?')})", f"{t['rss_kb'] * 1024 / 1e9:.2f} GB"]
         else:
             cells += [f"failed ({t.get('wall_s', '–')})", "–"]
             fails.append(f"- {name}, torch.onnx.export: {t.get('error', '')}")
         for path in ("trace", "script"):
             p = r.get(path, {})
             if p.get("ok"):
-                cells += [str(p["wall_s"]), f"{p['rss_kb'] / 1024:.0f} MB",
+                cells += [str(p["wall_s"]), f"{p['rss_kb'] * 1024 / 1e6:.0f} MB",
                           fmt_ratio(p["wall_s"], t.get("wall_s") if t.get("ok") else None),
                           fmt_ratio(p["rss_kb"], t.get("rss_kb") if t.get("ok") else None),
                           fmt_ratio(p["wall_s"], c.get("wall_s"))]

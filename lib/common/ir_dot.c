@@ -1,11 +1,15 @@
 /*
  * ir_dot.c - Graphviz output of an IR graph (see ir_dot.h).
  *
- * Every node, graph input, weight and block parameter gets a numeric dot
- * id, kept in a pointer-keyed hash beside the graph (the graph is const,
- * so the values' scratch fields are left alone).  An edge is drawn from
- * the definer of each input value to its user; a value nothing defines (an
- * invalid model) gets a red placeholder.  Output is linear in the graph.
+ * Every node, graph input, weight, block parameter and return gets a dot
+ * id, kept in a pointer-keyed hash beside the graph (the graph is const, so
+ * the values' scratch fields are left alone).  Declarations are written in
+ * place, inside the cluster of the block they belong to; edges are
+ * collected in a memory stream and written after everything, at top level,
+ * because dot makes a node a member of every subgraph that mentions it (an
+ * edge from an outer value written inside a cluster would pull the outer
+ * node in).  A value nothing defines (an invalid model) gets a red
+ * placeholder.  Output is linear in the graph.
  */
 #include "ir_dot.h"
 
@@ -22,11 +26,23 @@ struct idmap {
 };
 
 struct dot {
-	FILE *fp;
+	FILE *fp;        /* declarations */
+	FILE *edges;     /* edges, appended to fp at the end */
 	struct idmap ids;
-	unsigned next;
+	unsigned next;   /* last id handed out */
 	int ncluster;
+	unsigned watch;  /* an id whose declaration's prefix is wanted */
+	char watch_kind; /* 'n', 'v' or 'r': the prefix it got */
 };
+
+/* The next dot id, of kind 'n' (node), 'v' (value) or 'r' (return). */
+static unsigned new_id(struct dot *o, char kind)
+{
+	unsigned id = ++o->next;
+	if (id == o->watch)
+		o->watch_kind = kind;
+	return id;
+}
 
 static size_t hash_ptr(const void *p)
 {
@@ -80,8 +96,8 @@ static unsigned id_get(const struct idmap *m, const void *key)
 	return m->keys[j] ? m->ids[j] : 0;
 }
 
-/* A dot string literal body: quotes and backslashes escaped, control
- * characters dropped, long text cut. */
+/* The body of a dot string literal: quotes and backslashes escaped,
+ * control characters dropped, text past `max` bytes cut. */
 static void put_escaped(FILE *fp, const char *s, size_t max)
 {
 	size_t n = 0;
@@ -104,7 +120,7 @@ static void put_type(FILE *fp, const struct ir_type *t)
 		return;
 	fputs("\\n", fp);
 	fputs(ir_dtype_torch_name(t->dtype), fp);
-	if (t->rank < 0)
+	if (t->rank < 0 || (t->rank > 0 && !t->dims))
 		return;
 	fputc('(', fp);
 	for (int i = 0; i < t->rank; i++) {
@@ -126,17 +142,18 @@ static void indent(FILE *fp, int depth)
 		fputs("  ", fp);
 }
 
-/* Declares a value node (input, weight, parameter). */
-static void value_node(struct dot *o, const struct ir_value *v,
-		       const char *attrs, int depth)
+/* Declares a value (input, weight, parameter) as dot node "v<id>". */
+static unsigned value_node(struct dot *o, const struct ir_value *v,
+			   const char *attrs, int depth)
 {
-	unsigned id = ++o->next;
+	unsigned id = new_id(o, 'v');
 	id_put(&o->ids, v, id);
 	indent(o->fp, depth);
 	fprintf(o->fp, "v%u [%s, label=\"", id, attrs);
 	put_escaped(o->fp, v->name, 60);
 	put_type(o->fp, v->type);
 	fputs("\"];\n", o->fp);
+	return id;
 }
 
 /* The dot name ("n12", "v7") of whatever defines v into buf, declaring a
@@ -150,21 +167,22 @@ static void source_of(struct dot *o, const struct ir_value *v, int depth,
 		return;
 	}
 	id = id_get(&o->ids, v);
-	if (!id) {
-		value_node(o, v, "shape=ellipse, color=red, fontcolor=red",
-			   depth);
-		id = id_get(&o->ids, v);
-	}
+	if (!id)
+		id = value_node(o, v, "shape=ellipse, color=red, "
+				"fontcolor=red", depth);
 	snprintf(buf, size, "v%u", id);
 }
 
 static void block(struct dot *o, const struct ir_block *b, int depth);
 
-static void cluster(struct dot *o, const struct ir_block *b,
+/* A subgraph of node `owner` (dot id n<owner>) as a cluster, tied to its
+ * node by a dotted edge into the cluster. */
+static void cluster(struct dot *o, const struct ir_block *b, unsigned owner,
 		    const char *label, int depth)
 {
+	int num = ++o->ncluster;
 	indent(o->fp, depth);
-	fprintf(o->fp, "subgraph cluster_%d {\n", ++o->ncluster);
+	fprintf(o->fp, "subgraph cluster_%d {\n", num);
 	indent(o->fp, depth + 1);
 	fputs("style=dashed; label=\"", o->fp);
 	put_escaped(o->fp, label, 80);
@@ -173,60 +191,68 @@ static void cluster(struct dot *o, const struct ir_block *b,
 		put_escaped(o->fp, b->name, 60);
 	}
 	fputs("\";\n", o->fp);
+	/* an enclosing cluster may be watching its own first id */
+	unsigned first = o->next + 1, saved = o->watch;
+	char saved_kind = o->watch_kind, kind;
+	o->watch = first;
 	block(o, b, depth + 1);
+	kind = o->watch_kind;
+	o->watch = saved;
+	o->watch_kind = saved_kind;
 	indent(o->fp, depth);
 	fputs("}\n", o->fp);
+	if (o->next >= first) /* the cluster is not empty */
+		fprintf(o->edges, "  n%u -> %c%u [style=dotted, arrowhead=none, "
+			"lhead=cluster_%d];\n", owner, kind, first, num);
 }
 
 static void node(struct dot *o, const struct ir_node *n, int depth)
 {
-	unsigned id = ++o->next;
+	unsigned id = new_id(o, 'n');
 	id_put(&o->ids, n, id);
 	indent(o->fp, depth);
 	fprintf(o->fp, "n%u [shape=box, style=\"rounded,filled\", "
 		"fillcolor=\"#dde8f8\", label=\"", id);
 	const char *kind = n->kind ? n->kind : "?";
-	const char *sep = strstr(kind, "::");
-	put_escaped(o->fp, sep && !strncmp(kind, "onnx::", 6) ? sep + 2 : kind,
-		    60);
+	put_escaped(o->fp, !strncmp(kind, "onnx::", 6) ? kind + 6 : kind, 60);
 	if (n->name) {
 		fputs("\\n", o->fp);
 		put_escaped(o->fp, n->name, 60);
 	}
 	fputs("\"];\n", o->fp);
 
-	for (uint32_t a = 0; a < n->nattrs; a++) {
-		const struct ir_attr *at = &n->attrs[a];
-		if (at->kind == IR_ATTR_GRAPH && at->u.g)
-			cluster(o, at->u.g, at->name, depth);
-		if (at->kind == IR_ATTR_GRAPHS)
-			for (uint32_t k = 0; k < at->count; k++)
-				if (at->u.graphs[k])
-					cluster(o, at->u.graphs[k], at->name,
-						depth);
-	}
-	for (uint32_t k = 0; k < n->nblocks; k++) {
-		char label[32];
-		snprintf(label, sizeof(label), "block%u", k);
-		cluster(o, n->blocks[k], label, depth);
-	}
 	for (uint32_t i = 0; i < n->ninputs; i++) {
-		const struct ir_value *v = n->inputs[i];
+		const struct ir_value *v = n->inputs ? n->inputs[i] : NULL;
 		if (!v)
 			continue;
 		char from[32];
 		source_of(o, v, depth, from, sizeof(from));
-		indent(o->fp, depth);
-		fprintf(o->fp, "%s -> n%u [label=\"", from, id);
-		put_escaped(o->fp, v->name, 60);
-		fputs("\"];\n", o->fp);
+		fprintf(o->edges, "  %s -> n%u [label=\"", from, id);
+		put_escaped(o->edges, v->name, 60);
+		fputs("\"];\n", o->edges);
+	}
+	for (uint32_t a = 0; a < n->nattrs; a++) {
+		const struct ir_attr *at = &n->attrs[a];
+		if (at->kind == IR_ATTR_GRAPH && at->u.g)
+			cluster(o, at->u.g, id, at->name, depth);
+		if (at->kind == IR_ATTR_GRAPHS)
+			for (uint32_t k = 0; k < at->count; k++)
+				if (at->u.graphs[k])
+					cluster(o, at->u.graphs[k], id,
+						at->name, depth);
+	}
+	for (uint32_t k = 0; k < n->nblocks; k++) {
+		char label[32];
+		snprintf(label, sizeof(label), "block%u", k);
+		cluster(o, n->blocks[k], id, label, depth);
 	}
 }
 
 static void block(struct dot *o, const struct ir_block *b, int depth)
 {
 	for (uint32_t i = 0; i < b->nparams; i++)
-		value_node(o, b->params[i], "shape=ellipse", depth);
+		if (b->params[i])
+			value_node(o, b->params[i], "shape=ellipse", depth);
 	for (const struct ir_weight *w = b->weights; w; w = w->next)
 		value_node(o, w->value, "shape=box, style=filled, "
 			   "fillcolor=\"#e4e4e4\"", depth);
@@ -234,9 +260,11 @@ static void block(struct dot *o, const struct ir_block *b, int depth)
 		node(o, n, depth);
 	for (uint32_t i = 0; i < b->nreturns; i++) {
 		const struct ir_value *v = b->returns[i];
+		if (!v)
+			continue;
 		char from[32];
 		source_of(o, v, depth, from, sizeof(from));
-		unsigned id = ++o->next;
+		unsigned id = new_id(o, 'r');
 		indent(o->fp, depth);
 		fprintf(o->fp, "r%u [shape=%s, label=\"", id,
 			b->owner ? "plaintext" : "doubleoctagon");
@@ -244,24 +272,32 @@ static void block(struct dot *o, const struct ir_block *b, int depth)
 		if (!b->owner)
 			put_type(o->fp, v->type);
 		fputs("\"];\n", o->fp);
-		indent(o->fp, depth);
-		fprintf(o->fp, "%s -> r%u;\n", from, id);
+		fprintf(o->edges, "  %s -> r%u;\n", from, id);
 	}
 }
 
 int ir_write_dot(const struct ir_graph *g, FILE *fp, struct diag *d)
 {
-	struct dot o = { fp, { 0 }, 0, 0 };
+	char *ebuf = NULL;
+	size_t elen = 0;
+	struct dot o = { fp, open_memstream(&ebuf, &elen), { 0 }, 0, 0, 0,
+			 0 };
+	if (!o.edges)
+		return diag_error(d, "out of memory for the dot output");
 	fputs("digraph \"", fp);
 	put_escaped(fp, g->name ? g->name : "graph", 80);
-	fputs("\" {\n  rankdir=TB;\n"
+	fputs("\" {\n  rankdir=TB; compound=true;\n"
 	      "  node [fontname=\"Helvetica\", fontsize=10];\n"
 	      "  edge [fontname=\"Helvetica\", fontsize=8];\n", fp);
 	for (const struct ir_weight *w = g->weights; w; w = w->next)
 		value_node(&o, w->value, "shape=box, style=filled, "
 			   "fillcolor=\"#e4e4e4\"", 0);
 	block(&o, g->top, 0);
+	fclose(o.edges);
+	if (elen)
+		fwrite(ebuf, 1, elen, fp);
 	fputs("}\n", fp);
+	free(ebuf);
 	free(o.ids.keys);
 	free(o.ids.ids);
 	if (fflush(fp) || ferror(fp))

@@ -462,8 +462,9 @@ static int int64_values(const Onnx__TensorProto *t, size_t n, int64_t *out)
 	if (t->has_raw_data && t->raw_data.len / 8 >= n) {
 		for (size_t i = 0; i < n; i++) {
 			uint64_t v = 0;
+			const uint8_t *q = t->raw_data.data + i * 8;
 			for (int b = 7; b >= 0; b--)
-				v = (v << 8) | t->raw_data.data[i * 8 + (size_t)b];
+				v = (v << 8) | q[b];
 			out[i] = (int64_t)v;
 		}
 		return 0;
@@ -925,7 +926,9 @@ static void verify_node(struct ctx *c, const Onnx__NodeProto *n,
 		int missing = 0;
 		switch (def->type) {
 		case ONNX_ATTR_TENSOR: missing = !a->t; break;
-		case ONNX_ATTR_SPARSE_TENSOR: missing = !a->sparse_tensor; break;
+		case ONNX_ATTR_SPARSE_TENSOR:
+			missing = !a->sparse_tensor;
+			break;
 		case ONNX_ATTR_GRAPH: missing = !a->g; break;
 		case ONNX_ATTR_TYPE_PROTO: missing = !a->tp; break;
 		case ONNX_ATTR_FLOATS: missing = !a->n_floats; break;
@@ -1205,7 +1208,8 @@ int onnx_check_model(const Onnx__ModelProto *m, const char *path,
 	if (!m->has_ir_version || m->ir_version == 0) {
 		problem(&c, "model: ir_version is not set");
 		c.ir_version = known;
-	} else if (m->ir_version > known || m->ir_version < 0) {
+	} else if (m->ir_version > known ||
+		   m->ir_version < 0) { /* [strict] negative */
 		problem(&c, "model: ir_version %" PRId64 " is unknown (this "
 			"checker knows up to %" PRId64 ")", m->ir_version,
 			known);

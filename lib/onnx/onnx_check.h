@@ -35,10 +35,11 @@
  * Stricter than onnx 1.12 (rules the ONNX IR spec states but the 1.12
  * checker does not enforce), marked "[strict]" in onnx_check.c:
  *   graph outputs are defined; opset_import lists each domain once;
- *   a tensor's data_type is a known one even with raw_data; raw_data holds exactly element count x element size bytes and typed
- *   data fields exactly the element count; dims are not negative; external
- *   data locations are relative, free of "..", name a regular file, and
- *   offset + length lies inside it.
+ *   ir_version is not negative; a tensor's data_type is a known one even
+ *   with raw_data; raw_data holds exactly element count x element size
+ *   bytes and typed data fields exactly the element count; dims are not
+ *   negative; external data locations are relative, free of "..", name a
+ *   regular file, and offset + length lies inside it.
  */
 #ifndef PT2ONNX_ONNX_CHECK_H
 #define PT2ONNX_ONNX_CHECK_H

@@ -81,7 +81,8 @@ const struct onnx_attr_def *onnx_schema_attr(const struct onnx_schema *s,
 	unsigned lo = 0, hi = s->nattrs;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
-		const struct onnx_attr_def *a = &onnx_schema_attrs[s->attr0 + mid];
+		const struct onnx_attr_def *a =
+			&onnx_schema_attrs[s->attr0 + mid];
 		int c = strcmp(a->name, name);
 		if (!c)
 			return a;
@@ -101,8 +102,9 @@ const struct onnx_attr_def *onnx_schema_attr_at(const struct onnx_schema *s,
 
 const struct onnx_domain_range *onnx_schema_domain(const char *domain)
 {
+	const char *want = domain ? domain : "";
 	for (size_t i = 0; i < COUNT(onnx_schema_domains); i++)
-		if (!strcmp(onnx_schema_domains[i].domain, domain ? domain : ""))
+		if (!strcmp(onnx_schema_domains[i].domain, want))
 			return &onnx_schema_domains[i];
 	return NULL;
 }

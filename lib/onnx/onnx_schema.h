@@ -57,7 +57,7 @@ struct onnx_schema {
 	int since_version;          /* the opset version that introduced it */
 	unsigned char deprecated;   /* using it at this version is an error */
 	unsigned char unchecked_attrs; /* any attribute name is accepted */
-	int min_input, max_input;   /* arity bounds (max INT32_MAX: unbounded) */
+	int min_input, max_input;   /* arity bounds (INT32_MAX: unbounded) */
 	int min_output, max_output;
 	uint32_t inputs_allowed;    /* bit k: k inputs allowed; 0: any count
 				       within the bounds (NumInputs({..})) */

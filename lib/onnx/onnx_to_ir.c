@@ -88,14 +88,14 @@ static struct ir_type *tensor_type(struct conv *c, int has_elem, int32_t elem,
 		t->dims = ir_alloc(c->g, sizeof(*t->dims) * shape->n_dim);
 	for (size_t i = 0; i < shape->n_dim; i++) {
 		const Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
-		if (d->value_case ==
-			    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-		    d->dim_value >= 0) {
+		int is_value = d->value_case ==
+			ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+		int is_param = d->value_case ==
+			ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+		if (is_value && d->dim_value >= 0) {
 			t->dims[i].kind = IR_DIM_FIXED;
 			t->dims[i].value = d->dim_value;
-		} else if (d->value_case ==
-				   ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-			   d->dim_param && *d->dim_param) {
+		} else if (is_param && d->dim_param && *d->dim_param) {
 			t->dims[i].kind = IR_DIM_SYMBOL;
 			t->dims[i].symbol = ir_strdup(c->g, d->dim_param);
 		}
@@ -483,8 +483,17 @@ static void convert_node(struct conv *c, const Onnx__NodeProto *np,
 		}
 		n->inputs[i] = v;
 	}
-	for (size_t i = 0; i < np->n_attribute; i++)
-		convert_attr(c, n, np->attribute[i], nwhat, s);
+	for (size_t i = 0; i < np->n_attribute; i++) {
+		const Onnx__AttributeProto *a = np->attribute[i];
+		/* only an unchecked (experimental) op gets here with these */
+		if (!a->name || !*a->name || ir_node_find_attr(n, a->name)) {
+			diag_warning(c->d, "%s: attribute #%zu has %s name; left "
+				     "out", nwhat, i, a->name && *a->name ?
+				     "a repeated" : "no");
+			continue;
+		}
+		convert_attr(c, n, a, nwhat, s);
+	}
 	for (size_t i = 0; i < nout; i++) {
 		const char *out = S(np->output[i]);
 		void *tp = NULL;

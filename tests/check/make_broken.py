@@ -332,6 +332,11 @@ def tensor_unknown_data_type(m, d):
 
 
 @case
+def tensor_unknown_data_type_in_raw_data(m, d):  # strict
+    init(m).data_type = 99
+
+
+@case
 def tensor_two_data_fields(m, d):
     init(m).float_data.extend([0, 1, 2, 3])
 

@@ -31,6 +31,11 @@ class Built:
     trace_strict: bool = True
     compare: str = "values"   # "shape" for random ops
     notes: str = ""
+    # trace under torch.no_grad(): eval + no_grad is what sends
+    # nn.TransformerEncoder / nn.MultiheadAttention down torch's fast path
+    # (aten::_transformer_encoder_layer_fwd, aten::_native_multi_head_attention);
+    # everything else is traced in grad mode, as torch.onnx.export traces
+    trace_no_grad: bool = False
 
 
 @dataclass
@@ -178,6 +183,15 @@ def detection(name):
             kw.update(score_thresh=0.0)
             size = 320
         m = M.get_model(name, **kw).eval()
+        # random weights leave the backbone's BatchNorm statistics at 0/1, the
+        # features degenerate and every score tied (the order of tied boxes is
+        # arbitrary, no oracle can fix it): a few forward passes in train mode
+        # on random images set the statistics (data-free BN calibration)
+        with torch.no_grad():
+            m.backbone.train()
+            for _ in range(8):
+                m.backbone((torch.rand(2, 3, size, size, generator=g) - 0.45) / 0.225)
+            m.backbone.eval()
         cls = {"maskrcnn": MaskDetector, "keypointrcnn": KeypointDetector}.get(name.split("_")[0], Detector)
         w = cls(m).eval()
         x1 = torch.rand(3, size, size, generator=g)
@@ -355,7 +369,7 @@ def encoder_fastpath(with_mask):
         m = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).eval()
         if not with_mask:
             return Built(m, [("src", torch.randn(2, 10, 64, generator=g))],
-                         [("src", torch.randn(3, 7, 64, generator=g))],
+                         [("src", torch.randn(3, 7, 64, generator=g))], trace_no_grad=True,
                          notes="eval + no_grad + batch_first: torch takes the fast path "
                                "(aten::_transformer_encoder_layer_fwd)")
 
@@ -372,7 +386,8 @@ def encoder_fastpath(with_mask):
             pad = torch.zeros(b, t, dtype=torch.bool)
             pad[:, t - 2:] = True
             return [("src", torch.randn(b, t, 64, generator=g)), ("pad", pad)]
-        return Built(w, ins(2, 10), ins(3, 7))
+        return Built(w, ins(2, 10), ins(3, 7), trace_no_grad=True,
+                     notes="eval + no_grad + batch_first + padding mask: the fast path")
     return build
 
 

@@ -80,12 +80,16 @@ def main():
     if not lr.get("pt2onnx_found", True):
         w("- **pt2onnx was not built when this ran**: every pt2onnx cell is a failure by construction "
           "(an honest table: stages that do not exist yet fail).")
-    notgen = [n for n, m in models.items() if m.get("stage") not in ("done", "archives")]
-    if notgen:
-        w(f"- {len(notgen)} models could not be generated (their torch side failed or was not run): they count "
-          "as pt2onnx failures.")
+    missing = [n for n, m in models.items() if m.get("stage") == "missing"]
+    failed = [n for n, m in models.items() if m.get("stage") == "failed"]
+    if missing:
+        w(f"- {len(missing)} models were not generated when this ran (· in the archive columns): they count as "
+          "pt2onnx failures until they are.")
+    if failed:
+        w(f"- {len(failed)} models could not be built in torch (see the error list); those whose registry name is "
+          "no operator of torch 1.13 count as not applicable, the others as failures.")
     w("")
-    w("Legend: ✓ converted, passed the checker and matched torch's outputs under ONNX Runtime on every input set "
+    w("Legend: · not generated; ✓ converted, passed the checker and matched torch's outputs under ONNX Runtime on every input set "
       "(fp32: max relative error ≤ 1e-4; integers and bools exact); ✗ failed; – not applicable (no such archive: "
       "torch.jit.script or trace failed on the model); for torch.onnx.export ≠ means it exported but the checker "
       "or ONNX Runtime's outputs disagree.")
@@ -178,8 +182,12 @@ def main():
             nodes = ratio(p17.get("nodes"), t17.get("nodes")) if p17.get("converted") else ""
             tm = ratio(p17.get("wall_s"), t17.get("wall_s")) if p17.get("converted") else ""
             rss = ratio(p17.get("rss_kb"), t17.get("rss_kb")) if p17.get("converted") else ""
-            w(f"| {n} | {f} | {fmt_mb(m.get('weight_bytes'))} | {'✓' if a.get('traced', {}).get('ok') else '✗'} | "
-              f"{'✓' if a.get('scripted', {}).get('ok') else '✗'} | {tr} | {sc} | " + " | ".join(pts) +
+            def arch_cell(k):
+                if m.get("stage") == "missing":
+                    return "·"
+                return "✓" if a.get(k, {}).get("ok") else "✗"
+            w(f"| {n} | {f} | {fmt_mb(m.get('weight_bytes'))} | {arch_cell('traced')} | "
+              f"{arch_cell('scripted')} | {tr} | {sc} | " + " | ".join(pts) +
               f" | {nodes} | {tm} | {rss} | {t17.get('wall_s', '')} | "
               f"{round(t17['rss_kb'] / 1024) if t17.get('rss_kb') else ''} |")
     w("")

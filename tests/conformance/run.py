@@ -23,6 +23,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -64,7 +65,7 @@ def clean(text, work):
     text = str(text or "")
     for p, r in ((os.path.join(work, "models") + "/", ""), (work + "/", "WORK/"), (ROOT + "/", "")):
         text = text.replace(p, r)
-    return text
+    return re.sub(r"\b0x[0-9a-fA-F]{5,}\b", "0x...", text)  # addresses change every run
 
 
 def compact(r):
@@ -108,6 +109,8 @@ def model_summary(meta):
             "op_in_script", "weight_bytes", "has_set2", "compare", "notes", "set2_error")
     s = {k: meta[k] for k in keep if k in meta and meta[k] not in (None, "")}
     s["stage"] = meta.get("stage")
+    if (meta.get("gen") or {}).get("wall_s"):
+        s["gen_s"] = meta["gen"]["wall_s"]
     if meta.get("error"):
         s["gen_error"] = meta["error"]
     arch = {}
@@ -290,6 +293,7 @@ def main():
     # totals and the regression check
     npass = nfail = nna = 0
     regressions = []
+    improved = 0
     for n, r in run.items():
         for p, per in r["pt2onnx"].items():
             for v, x in per.items():
@@ -300,6 +304,8 @@ def main():
                 b = baseline["models"].get(n, {}).get("pt2onnx", {}).get(p, {}).get(v, {})
                 if b.get("status") == "pass" and s != "pass":
                     regressions.append(f"{n} {p} opset {v}: {x.get('error', s)}")
+                elif s == "pass" and b.get("status") != "pass":
+                    improved += 1
     if args.json:
         with open(args.json, "w") as f:
             json.dump(run, f, indent=1, sort_keys=True)
@@ -324,6 +330,9 @@ def main():
     if args.check:
         for line in regressions:
             print(f"REGRESSION {line}")
+        if improved:
+            print(f"{improved} (model, path, opset) pass now and did not in {os.path.relpath(args.results, ROOT)} "
+                  "(record them: run.py --update)")
     print(f"{npass} passed, {nfail} failed, {nna} not applicable"
           + (f", {len(regressions)} regressions" if args.check else "")
           + f" ({len(todo)} models, {wall:.0f}s)")

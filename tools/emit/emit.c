@@ -15,6 +15,7 @@
 #include "ir.h"
 #include "onnx_write.h"
 #include "outfile.h"
+#include "tool_io.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -192,28 +193,12 @@ int main(int argc, char **argv)
 		goto usage;
 	}
 
-	const char *input = optind < argc ? argv[optind] : "-";
-	struct ir_source src;
-	if (!strcmp(input, "-")) {
-		src.fp = stdin;
-		src.name = "<stdin>";
-	} else {
-		src.fp = fopen(input, "rb");
-		src.name = input;
-		if (!src.fp) {
-			diag_error(&d, "cannot open '%s': %m", input);
-			onnx_write_options_release(&o);
-			return EXIT_IO;
-		}
-	}
 	if (!strcmp(output, "-") && refuse_terminal(stdout, force, &d))
 		goto usage;
-
-	d.file = src.name;
-	struct ir_graph *g = ir_read(&src, &d);
-	if (src.fp != stdin)
-		fclose(src.fp);
-	rc = g ? onnx_write_model(g, &o, output, &d) : EXIT_BAD_INPUT;
+	struct ir_graph *g = tool_read_ir(optind < argc ? argv[optind] : "-",
+					  &d, &rc);
+	if (g)
+		rc = onnx_write_model(g, &o, output, &d);
 	ir_graph_free(g);
 	onnx_write_options_release(&o);
 	return rc;

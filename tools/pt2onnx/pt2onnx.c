@@ -6,8 +6,8 @@
  *
  * Stages are looked up in $PT2ONNX_EXEC_PATH, then in ../libexec/pt2onnx
  * next to this binary (an install), then next to this binary (the build
- * tree's bin/).  The one-command export (`pt2onnx model.pt -o model.onnx`)
- * runs the stages as one pipeline once the front-end stages exist.
+ * tree's bin/).  Anything else is the one-command export
+ * (`pt2onnx model.pt -o model.onnx`, export.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "diag.h"
+#include "export.h"
 #include "version.h"
 
 static const struct {
@@ -32,8 +34,12 @@ static const struct {
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: pt2onnx STAGE [ARGS...]\n"
+	fprintf(fp, "usage: pt2onnx MODEL.pt -o MODEL.onnx [OPTIONS]\n"
+		    "       pt2onnx STAGE [ARGS...]\n"
 		    "       pt2onnx --help | --version | --exec-path\n\n"
+		    "The first form exports in one command (`pt2onnx "
+		    "MODEL.pt --help`\nlists its options, named after "
+		    "torch.onnx.export's).\n\n"
 		    "stages (each has --help):\n");
 	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
 		fprintf(fp, "  %-8s %s\n", stages[i].name, stages[i].what);
@@ -74,6 +80,14 @@ static int find_stage(const char *stage, char *out, size_t size)
 	return -1;
 }
 
+/* find_stage for export.c: a path that stays valid, or NULL. */
+static const char *stage_path(const char *stage)
+{
+	char path[PATH_MAX + 64];
+	return find_stage(stage, path, sizeof(path)) == 0 ? xstrdup(path)
+							  : NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct diag d;
@@ -112,15 +126,5 @@ int main(int argc, char **argv)
 		execv(path, argv + 1);
 		die(&d, EXIT_IO, "cannot run '%s': %s", path, strerror(errno));
 	}
-	if (argv[1][0] == '-')
-		die(&d, EXIT_USAGE, "unknown option '%s' (see pt2onnx --help)",
-		    argv[1]);
-	if (strlen(argv[1]) > 3 &&
-	    !strcmp(argv[1] + strlen(argv[1]) - 3, ".pt"))
-		die(&d, EXIT_UNSUPPORTED,
-		    "'%s': the one-command export needs the script and lower "
-		    "stages, which this build does not have yet; see README.md",
-		    argv[1]);
-	die(&d, EXIT_USAGE, "'%s' is not a stage (see pt2onnx --help)",
-	    argv[1]);
+	return export_main(argc, argv, stage_path);
 }

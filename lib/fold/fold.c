@@ -1,0 +1,941 @@
+/*
+ * fold.c - fold_graph(): the passes of fold.h over an ONNX-level graph.
+ *
+ * Invariants kept: a value keeps its name (a folded node's outputs become
+ * initializers under the same names, so graph outputs and later uses need
+ * no rewriting; a folded If's outputs are replaced by the branch's values
+ * except those a block returns, which an Identity keeps); a node whose
+ * output is returned by its block is not folded (ONNX wants graph outputs
+ * produced by nodes); weights nobody computes on are never read.
+ * Initializers made by folding in a subgraph become that subgraph's
+ * initializers.
+ *
+ * Scratch: value->aux caches a constant's inline tensor during folding
+ * and names the replacement during de-duplication; value->uses counts
+ * uses (node inputs in every block, block returns).  Both are cleared
+ * before each use.
+ *
+ * Costs: each pass walks the graph once (plus one walk per output of a
+ * folded If, to rewrite its uses); constants are read once each;
+ * de-duplication hashes inline data once (FNV-1a) and compares bytes only
+ * on equal hashes.
+ */
+#include "fold.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct fold_ctx {
+	struct ir_graph *g;
+	const struct fold_options *o;
+	struct fold_stats *st;
+	struct diag *d;
+	int64_t opset;
+	int err;             /* first exit code reported, 0 when none */
+};
+
+void fold_options_init(struct fold_options *o)
+{
+	o->constant_fold = 1;
+	o->bn_fold = 1;
+	o->dce = 1;
+	o->dedup = 1;
+	o->max_bytes = (uint64_t)1 << 30;
+}
+
+/* --- walking ------------------------------------------------------------ */
+
+typedef void (*block_fn)(struct fold_ctx *c, struct ir_block *b);
+
+/* Calls fn on every subgraph block of node n (graph attributes and nested
+ * blocks). */
+static void each_sub(struct fold_ctx *c, struct ir_node *n, block_fn fn)
+{
+	for (uint32_t i = 0; i < n->nblocks; i++)
+		fn(c, n->blocks[i]);
+	for (uint32_t i = 0; i < n->nattrs; i++) {
+		struct ir_attr *a = &n->attrs[i];
+		if (a->kind == IR_ATTR_GRAPH)
+			fn(c, a->u.g);
+		else if (a->kind == IR_ATTR_GRAPHS)
+			for (uint32_t j = 0; j < a->count; j++)
+				fn(c, a->u.graphs[j]);
+	}
+}
+
+static void clear_value(struct ir_value *v)
+{
+	if (v) {
+		v->uses = 0;
+		v->aux = NULL;
+	}
+}
+
+static void clear_weights(struct ir_weight *w)
+{
+	for (; w; w = w->next)
+		clear_value(w->value);
+}
+
+static void clear_values(struct fold_ctx *c, struct ir_block *b)
+{
+	for (uint32_t i = 0; i < b->nparams; i++)
+		clear_value(b->params[i]);
+	clear_weights(b->weights);
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		for (uint32_t i = 0; i < n->noutputs; i++)
+			clear_value(n->outputs[i]);
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			clear_value(n->inputs[i]);
+		each_sub(c, n, clear_values);
+	}
+}
+
+static void count_uses(struct fold_ctx *c, struct ir_block *b)
+{
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			if (n->inputs[i])
+				n->inputs[i]->uses++;
+		each_sub(c, n, count_uses);
+	}
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		b->returns[i]->uses++;
+}
+
+static void reset_scratch(struct fold_ctx *c)
+{
+	clear_weights(c->g->weights);
+	clear_values(c, c->g->top);
+}
+
+static void recount(struct fold_ctx *c)
+{
+	reset_scratch(c);
+	count_uses(c, c->g->top);
+}
+
+static int is_returned(const struct ir_block *b, const struct ir_value *v)
+{
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		if (b->returns[i] == v)
+			return 1;
+	return 0;
+}
+
+/* --- constants ---------------------------------------------------------- */
+
+/* Reads a referenced tensor into a new inline one.  NULL after reporting
+ * (c->err set). */
+static struct ir_tensor *read_ref(struct fold_ctx *c, const char *what,
+				  const struct ir_tensor *t)
+{
+	size_t es = ir_dtype_size(t->dtype);
+	uint64_t n = ir_tensor_numel(t);
+	const struct ir_data_ref *r = &t->ref;
+	struct ir_tensor *out;
+	int fd;
+
+	if (!es)
+		return NULL; /* strings are not folded */
+	out = fold_tensor_alloc(c->g, t->dtype, t->rank, t->dims,
+				c->o->max_bytes);
+	if (!out)
+		return NULL; /* too large to compute on: not folded */
+	fd = open(r->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_error(c->d, "%s: cannot open weight file '%s': %s", what,
+			   r->file, strerror(errno));
+		c->err = c->err ? c->err : EXIT_BAD_INPUT;
+		return NULL;
+	}
+	/* bytes spanned, as docs/ir.md defines length */
+	uint64_t span = n ? 1 : 0;
+	for (int i = 0; i < t->rank && n; i++)
+		span += (uint64_t)(t->dims[i] - 1) *
+			(uint64_t)(r->strides ? r->strides[i] : 0);
+	if (!r->strides)
+		span = n;
+	size_t len = (size_t)(span * es);
+	char *buf = len ? malloc(len) : NULL;
+	size_t got = 0;
+	if (len && !buf) {
+		close(fd);
+		return NULL;
+	}
+	while (got < len) {
+		ssize_t k = pread(fd, buf + got, len - got,
+				  (off_t)(r->offset + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k < 0)
+				diag_error(c->d, "%s: reading '%s': %s", what,
+					   r->file, strerror(errno));
+			else
+				diag_error(c->d, "%s: weight file '%s' is "
+					   "shorter than offset %llu + %zu "
+					   "bytes", what, r->file,
+					   (unsigned long long)r->offset, len);
+			c->err = c->err ? c->err :
+				 k < 0 ? EXIT_IO : EXIT_BAD_INPUT;
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		got += (size_t)k;
+	}
+	close(fd);
+	if (!r->strides) {
+		if (len)
+			memcpy((char *)out->bytes.data, buf, len);
+	} else {
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t rem = i, from = 0;
+			for (int k = t->rank - 1; k >= 0; k--) {
+				from += rem % (uint64_t)t->dims[k] *
+					(uint64_t)r->strides[k];
+				rem /= (uint64_t)t->dims[k];
+			}
+			memcpy((char *)out->bytes.data + i * es,
+			       buf + from * es, es);
+		}
+	}
+	free(buf);
+	return out;
+}
+
+/* An inline tensor usable as data, or NULL (not a constant, not readable,
+ * strings).  `what` names it for messages. */
+static struct ir_tensor *inline_of(struct fold_ctx *c, const char *what,
+				   struct ir_tensor *t)
+{
+	if (!t || !ir_dtype_size(t->dtype))
+		return NULL;
+	if (t->data_kind == IR_DATA_REF)
+		return read_ref(c, what, t);
+	if (t->bytes.len != ir_tensor_numel(t) * ir_dtype_size(t->dtype))
+		return NULL;
+	return t;
+}
+
+/* The constant value of v (an initializer or an onnx::Constant output) as
+ * inline data, cached in v->aux; NULL when v is not constant. */
+static struct ir_tensor *const_of(struct fold_ctx *c, struct ir_value *v)
+{
+	struct ir_tensor *t = NULL;
+	char what[160];
+
+	if (!v)
+		return NULL;
+	if (v->aux)
+		return v->aux;
+	snprintf(what, sizeof(what), "weight '%s'", v->name);
+	if (v->weight)
+		t = inline_of(c, what, v->weight->tensor);
+	else if (v->producer && !strcmp(v->producer->kind, "onnx::Constant") &&
+		 v->producer->noutputs == 1)
+		t = inline_of(c, what, fold_constant_value(c->g, v->producer));
+	v->aux = t;
+	return t;
+}
+
+static int is_const(const struct ir_value *v)
+{
+	return v && (v->weight || (v->producer &&
+		     !strcmp(v->producer->kind, "onnx::Constant")));
+}
+
+/* Makes value v (a node output) an initializer of block b holding t. */
+static void make_weight(struct fold_ctx *c, struct ir_block *b,
+			struct ir_value *v, struct ir_tensor *t)
+{
+	struct ir_graph *g = c->g;
+	struct ir_weight *w = ir_alloc(g, sizeof(*w));
+	w->tensor = t;
+	w->value = v;
+	v->weight = w;
+	v->producer = NULL;
+	v->type = ir_tensor_type(g, t);
+	v->aux = t;
+	if (b != g->top) {
+		struct ir_weight **pp = &b->weights;
+		while (*pp)
+			pp = &(*pp)->next;
+		*pp = w;
+	} else {
+		if (g->weights_tail)
+			g->weights_tail->next = w;
+		else
+			g->weights = w;
+		g->weights_tail = w;
+		g->nweights++;
+	}
+}
+
+/* A new initializer in block b named from `prefix`. */
+static struct ir_value *new_weight(struct fold_ctx *c, struct ir_block *b,
+				   const char *prefix, struct ir_tensor *t)
+{
+	struct ir_value *v = ir_value_new(c->g, ir_fresh_name(c->g, prefix),
+					  ir_tensor_type(c->g, t));
+	make_weight(c, b, v, t);
+	return v;
+}
+
+/* 1 when the computed tensor agrees with what the IR says of the value
+ * (dtype and fixed dims); a disagreement means we would change the graph's
+ * meaning, so the node is left alone. */
+static int agrees(const struct ir_type *ty, const struct ir_tensor *t)
+{
+	if (ty->kind == IR_TYPE_UNKNOWN)
+		return 1;
+	if (ty->kind != IR_TYPE_TENSOR)
+		return 0;
+	if (ty->dtype != IR_DTYPE_UNDEFINED && ty->dtype != t->dtype)
+		return 0;
+	if (ty->rank < 0)
+		return 1;
+	if (ty->rank != t->rank)
+		return 0;
+	for (int i = 0; i < t->rank; i++)
+		if (ty->dims[i].kind == IR_DIM_FIXED &&
+		    ty->dims[i].value != t->dims[i])
+			return 0;
+	return 1;
+}
+
+/* --- pass 2: constant folding ------------------------------------------ */
+
+static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
+{
+	unsigned flags = 0;
+	int (*fn)(struct fold_eval *) = fold_op_lookup(n->kind, &flags);
+	struct fold_eval e;
+
+	if (!fn || !n->noutputs || n->nblocks)
+		return 0;
+	for (uint32_t i = 0; i < n->noutputs; i++)
+		if (is_returned(b, n->outputs[i]))
+			return 0;
+	e.g = c->g;
+	e.n = n;
+	e.opset = c->opset;
+	e.max_bytes = c->o->max_bytes;
+	e.in = ir_alloc(c->g, sizeof(*e.in) * (n->ninputs + 1));
+	e.in_types = ir_alloc(c->g, sizeof(*e.in_types) * (n->ninputs + 1));
+	e.out = ir_alloc(c->g, sizeof(*e.out) * n->noutputs);
+	/* all constant before any is read: a weight is read only when the
+	 * node will be evaluated */
+	for (uint32_t i = 0; i < n->ninputs; i++)
+		if (n->inputs[i] && !is_const(n->inputs[i]) &&
+		    !(i == 0 && (flags & FOLD_OP_SHAPE_ONLY)))
+			return 0;
+	for (uint32_t i = 0; i < n->ninputs; i++) {
+		struct ir_value *v = n->inputs[i];
+		if (!v)
+			continue;
+		e.in_types[i] = v->type;
+		if (i == 0 && (flags & FOLD_OP_SHAPE_ONLY))
+			continue;
+		if (!(e.in[i] = const_of(c, v)))
+			return 0;
+	}
+	if (fn(&e) != FOLD_EVAL_OK)
+		return 0;
+	for (uint32_t i = 0; i < n->noutputs; i++)
+		if (!e.out[i] || !agrees(n->outputs[i]->type, e.out[i]))
+			return 0;
+	for (uint32_t i = 0; i < n->noutputs; i++)
+		make_weight(c, b, n->outputs[i], e.out[i]);
+	ir_node_unlink(n);
+	c->st->folded++;
+	return 1;
+}
+
+/* Gather(Shape(x), k) where the dims of x that k selects are fixed, even
+ * though others are not: torch's shape inference folds `x.size(1)` with a
+ * dynamic batch the same way.  The unknown dims never reach the result. */
+static int try_shape_gather(struct fold_ctx *c, struct ir_block *b,
+			    struct ir_node *n)
+{
+	struct ir_value *sv = n->ninputs == 2 ? n->inputs[0] : NULL;
+	struct ir_node *sh = sv ? sv->producer : NULL;
+	const struct ir_type *ty;
+	struct ir_tensor *idx, *dims;
+	const struct ir_attr *a;
+
+	if (!sh || strcmp(sh->kind, "onnx::Shape") || sh->ninputs != 1 ||
+	    !sh->inputs[0] || !is_const(n->inputs[1]) || is_returned(b, n->outputs[0]))
+		return 0;
+	ty = sh->inputs[0]->type;
+	if (ty->kind != IR_TYPE_TENSOR || ty->rank < 0)
+		return 0;
+	int64_t r = ty->rank, s = 0, en = r;
+	if ((a = ir_node_find_attr(sh, "start")) && a->kind == IR_ATTR_INT)
+		s = a->u.i;
+	if ((a = ir_node_find_attr(sh, "end")) && a->kind == IR_ATTR_INT)
+		en = a->u.i;
+	s = s < 0 ? s + r : s;
+	en = en < 0 ? en + r : en;
+	s = s < 0 ? 0 : s > r ? r : s;
+	en = en < 0 ? 0 : en > r ? r : en;
+	int64_t len = en > s ? en - s : 0;
+	if (!(idx = const_of(c, n->inputs[1])) ||
+	    (idx->dtype != IR_DTYPE_INT64 && idx->dtype != IR_DTYPE_INT32))
+		return 0;
+	a = ir_node_find_attr(n, "axis");
+	if (a && (a->kind != IR_ATTR_INT || (a->u.i != 0 && a->u.i != -1)))
+		return 0;
+	uint64_t ni = ir_tensor_numel(idx);
+	for (uint64_t i = 0; i < ni; i++) {
+		int64_t k = fold_get_i(idx, i);
+		k = k < 0 ? k + len : k;
+		if (k < 0 || k >= len || ty->dims[s + k].kind != IR_DIM_FIXED)
+			return 0;
+	}
+	/* the shape with placeholders for the dims nobody selects */
+	dims = fold_tensor_alloc(c->g, IR_DTYPE_INT64, 1, &len, 0);
+	for (int64_t i = 0; i < len; i++)
+		fold_set_i(dims, (uint64_t)i, ty->dims[s + i].kind == IR_DIM_FIXED
+			   ? ty->dims[s + i].value : -1);
+	struct ir_tensor *ins[2] = { dims, idx }, *out[1] = { NULL };
+	const struct ir_type *types[2] = { NULL, NULL };
+	struct fold_eval e = { c->g, n, c->opset, ins, types, out,
+			       c->o->max_bytes };
+	if (fold_op_lookup("onnx::Gather", NULL)(&e) != FOLD_EVAL_OK ||
+	    !out[0] || !agrees(n->outputs[0]->type, out[0]))
+		return 0;
+	make_weight(c, b, n->outputs[0], out[0]);
+	ir_node_unlink(n);
+	c->st->folded++;
+	return 1;
+}
+
+/* --- If with a constant condition -------------------------------------- */
+
+/* 1 when a block at or under b returns v */
+static int returned_anywhere(struct ir_block *b, const struct ir_value *v)
+{
+	if (is_returned(b, v))
+		return 1;
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		for (uint32_t i = 0; i < n->nblocks; i++)
+			if (returned_anywhere(n->blocks[i], v))
+				return 1;
+		for (uint32_t i = 0; i < n->nattrs; i++) {
+			struct ir_attr *a = &n->attrs[i];
+			if (a->kind == IR_ATTR_GRAPH && returned_anywhere(a->u.g, v))
+				return 1;
+			for (uint32_t j = 0; a->kind == IR_ATTR_GRAPHS &&
+			     j < a->count; j++)
+				if (returned_anywhere(a->u.graphs[j], v))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+static void replace_uses(struct ir_block *b, const struct ir_value *from,
+			 struct ir_value *to)
+{
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			if (n->inputs[i] == from)
+				n->inputs[i] = to;
+		for (uint32_t i = 0; i < n->nblocks; i++)
+			replace_uses(n->blocks[i], from, to);
+		for (uint32_t i = 0; i < n->nattrs; i++) {
+			struct ir_attr *a = &n->attrs[i];
+			if (a->kind == IR_ATTR_GRAPH)
+				replace_uses(a->u.g, from, to);
+			for (uint32_t j = 0; a->kind == IR_ATTR_GRAPHS &&
+			     j < a->count; j++)
+				replace_uses(a->u.graphs[j], from, to);
+		}
+	}
+}
+
+/* onnx::If whose condition is a constant: the branch taken replaces the
+ * node (its nodes and initializers move to the enclosing block; uses of
+ * the If's outputs go to the branch's returns, or an Identity keeps the
+ * name of an output some block returns), as torch's fold_if_node pass. */
+static int try_fold_if(struct fold_ctx *c, struct ir_block *b,
+		       struct ir_node *n)
+{
+	const struct ir_attr *at = ir_node_find_attr(n, "then_branch");
+	const struct ir_attr *ae = ir_node_find_attr(n, "else_branch");
+	struct ir_tensor *cond;
+	struct ir_block *g;
+
+	if (n->ninputs != 1 || !is_const(n->inputs[0]) || !at || !ae ||
+	    at->kind != IR_ATTR_GRAPH || ae->kind != IR_ATTR_GRAPH ||
+	    n->nblocks)
+		return 0;
+	if (!(cond = const_of(c, n->inputs[0])) ||
+	    ir_tensor_numel(cond) != 1 || cond->dtype != IR_DTYPE_BOOL)
+		return 0;
+	g = fold_get_i(cond, 0) ? at->u.g : ae->u.g;
+	if (g->nparams || g->nreturns != n->noutputs)
+		return 0;
+	for (struct ir_weight *w = g->weights, *next; w; w = next) {
+		next = w->next;
+		w->next = NULL;
+		make_weight(c, b, w->value, w->tensor);
+	}
+	g->weights = NULL;
+	while (g->first) {
+		struct ir_node *m = g->first;
+		ir_node_unlink(m);
+		ir_block_insert_before(n, m);
+	}
+	for (uint32_t i = 0; i < n->noutputs; i++) {
+		struct ir_value *out = n->outputs[i], *ret = g->returns[i];
+		if (returned_anywhere(c->g->top, out)) {
+			struct ir_node *id = ir_node_new(c->g, NULL,
+							 "onnx::Identity", 1, 1);
+			id->inputs[0] = ret;
+			id->scope = n->scope;
+			ir_block_insert_before(n, id);
+			ir_node_set_output(id, 0, out);
+		} else {
+			replace_uses(c->g->top, out, ret);
+		}
+	}
+	ir_node_unlink(n);
+	c->st->folded++;
+	return 1;
+}
+
+static void fold_block(struct fold_ctx *c, struct ir_block *b)
+{
+	struct ir_node *n, *next;
+	for (n = b->first; n && !c->err; n = next) {
+		next = n->next;
+		each_sub(c, n, fold_block);
+		if (try_fold(c, b, n) || c->err)
+			continue;
+		if (!strcmp(n->kind, "onnx::Gather"))
+			try_shape_gather(c, b, n);
+		else if (!strcmp(n->kind, "onnx::If"))
+			try_fold_if(c, b, n);
+	}
+}
+
+/* --- pass 1: Conv + BatchNormalization --------------------------------- */
+
+static int float_const(struct fold_ctx *c, struct ir_value *v,
+		       struct ir_tensor **t)
+{
+	if (!is_const(v) || !(*t = const_of(c, v)))
+		return 0;
+	return fold_dtype_is_float((*t)->dtype);
+}
+
+static void try_bn(struct fold_ctx *c, struct ir_block *b,
+		   struct ir_node *bn)
+{
+	struct ir_value *x = bn->ninputs == 5 ? bn->inputs[0] : NULL;
+	struct ir_node *conv = x ? x->producer : NULL;
+	struct ir_tensor *w, *cb = NULL, *sc, *be, *mu, *var;
+	const struct ir_attr *a;
+
+	if (!conv || strcmp(conv->kind, "onnx::Conv") || conv->owner != b ||
+	    x->uses != 1 || is_returned(b, x) || conv->ninputs < 2 ||
+	    conv->noutputs != 1)
+		return;
+	for (uint32_t i = 1; i < bn->noutputs; i++)
+		if (bn->outputs[i] && (bn->outputs[i]->uses ||
+				       is_returned(b, bn->outputs[i])))
+			return;
+	if ((a = ir_node_find_attr(bn, "training_mode")) &&
+	    (a->kind != IR_ATTR_INT || a->u.i))
+		return;
+	if ((a = ir_node_find_attr(bn, "is_test")) &&
+	    (a->kind != IR_ATTR_INT || !a->u.i))
+		return;
+	if ((a = ir_node_find_attr(bn, "spatial")) &&
+	    (a->kind != IR_ATTR_INT || !a->u.i))
+		return;
+	double eps = 1e-5;
+	if ((a = ir_node_find_attr(bn, "epsilon"))) {
+		if (a->kind != IR_ATTR_FLOAT)
+			return;
+		eps = (float)a->u.f; /* ONNX stores it as a float */
+	}
+	for (uint32_t i = 1; i < 5; i++)
+		if (!is_const(bn->inputs[i]))
+			return;
+	if (!is_const(conv->inputs[1]) || (conv->ninputs > 2 &&
+	    conv->inputs[2] && !is_const(conv->inputs[2])))
+		return;
+	if (!float_const(c, conv->inputs[1], &w) || w->rank < 3 ||
+	    (conv->ninputs > 2 && conv->inputs[2] &&
+	     !float_const(c, conv->inputs[2], &cb)))
+		return;
+	if (!float_const(c, bn->inputs[1], &sc) ||
+	    !float_const(c, bn->inputs[2], &be) ||
+	    !float_const(c, bn->inputs[3], &mu) ||
+	    !float_const(c, bn->inputs[4], &var))
+		return;
+	int64_t oc = w->dims[0];
+	uint64_t per = oc ? ir_tensor_numel(w) / (uint64_t)oc : 0;
+	if ((cb && ir_tensor_numel(cb) != (uint64_t)oc) ||
+	    ir_tensor_numel(sc) != (uint64_t)oc ||
+	    ir_tensor_numel(be) != (uint64_t)oc ||
+	    ir_tensor_numel(mu) != (uint64_t)oc ||
+	    ir_tensor_numel(var) != (uint64_t)oc)
+		return;
+	struct ir_tensor *nw = fold_tensor_alloc(c->g, w->dtype, w->rank,
+						 w->dims, 0);
+	struct ir_tensor *nb = fold_tensor_alloc(c->g, w->dtype, 1, &oc, 0);
+	for (int64_t k = 0; k < oc; k++) {
+		uint64_t u = (uint64_t)k;
+		double s = fold_get_f(sc, u) / sqrt(fold_get_f(var, u) + eps);
+		double bias = cb ? fold_get_f(cb, u) : 0.0;
+		for (uint64_t j = 0; j < per; j++)
+			fold_set_f(nw, u * per + j,
+				   fold_get_f(w, u * per + j) * s);
+		fold_set_f(nb, u, (bias - fold_get_f(mu, u)) * s +
+			   fold_get_f(be, u));
+	}
+	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * 3);
+	ins[0] = conv->inputs[0];
+	ins[1] = new_weight(c, b, "onnx::Conv_", nw);
+	ins[2] = new_weight(c, b, "onnx::Conv_", nb);
+	ins[1]->uses = ins[2]->uses = 1;
+	conv->inputs[1]->uses--;
+	if (conv->ninputs > 2 && conv->inputs[2])
+		conv->inputs[2]->uses--;
+	conv->inputs = ins;
+	conv->ninputs = 3;
+	for (uint32_t i = 1; i < 5; i++)
+		bn->inputs[i]->uses--;
+	ir_node_set_output(conv, 0, bn->outputs[0]);
+	ir_node_unlink(bn);
+	c->st->bn_folded++;
+}
+
+static void bn_block(struct fold_ctx *c, struct ir_block *b)
+{
+	struct ir_node *n, *next;
+	for (n = b->first; n && !c->err; n = next) {
+		next = n->next;
+		each_sub(c, n, bn_block);
+		if (!strcmp(n->kind, "onnx::BatchNormalization"))
+			try_bn(c, b, n);
+	}
+}
+
+/* --- pass 3: dead code -------------------------------------------------- */
+
+static void unuse_block(struct fold_ctx *c, struct ir_block *b);
+
+/* Takes back the uses a removed node made (its inputs, its subgraphs). */
+static void unuse_node(struct fold_ctx *c, struct ir_node *n)
+{
+	for (uint32_t i = 0; i < n->ninputs; i++)
+		if (n->inputs[i] && n->inputs[i]->uses)
+			n->inputs[i]->uses--;
+	each_sub(c, n, unuse_block);
+}
+
+static void unuse_block(struct fold_ctx *c, struct ir_block *b)
+{
+	for (struct ir_node *n = b->first; n; n = n->next)
+		unuse_node(c, n);
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		if (b->returns[i]->uses)
+			b->returns[i]->uses--;
+}
+
+/* Nodes that may be removed when unused: the default ONNX domain has no
+ * side effects; other domains are left alone (a custom op may print,
+ * write, count). */
+static int removable(const struct ir_node *n)
+{
+	if (!n->noutputs || strncmp(n->kind, "onnx::", 6))
+		return 0;
+	for (uint32_t i = 0; i < n->noutputs; i++)
+		if (n->outputs[i] && n->outputs[i]->uses)
+			return 0;
+	return 1;
+}
+
+static void dce_block(struct fold_ctx *c, struct ir_block *b)
+{
+	struct ir_node *n, *prev;
+	for (n = b->last; n; n = prev) {
+		prev = n->prev;
+		if (removable(n)) {
+			unuse_node(c, n);
+			ir_node_unlink(n);
+			c->st->dead_nodes++;
+		} else {
+			each_sub(c, n, dce_block);
+		}
+	}
+}
+
+/* Removes unused weights from a list; returns the new last one. */
+static struct ir_weight *drop_unused(struct fold_ctx *c, struct ir_weight **pp)
+{
+	struct ir_weight *last = NULL;
+	while (*pp) {
+		if (!(*pp)->value->uses) {
+			*pp = (*pp)->next;
+			c->st->dead_weights++;
+		} else {
+			last = *pp;
+			pp = &(*pp)->next;
+		}
+	}
+	return last;
+}
+
+static void drop_unused_sub(struct fold_ctx *c, struct ir_block *b)
+{
+	drop_unused(c, &b->weights);
+	for (struct ir_node *n = b->first; n; n = n->next)
+		each_sub(c, n, drop_unused_sub);
+}
+
+static uint32_t count_weights(const struct ir_weight *w)
+{
+	uint32_t k = 0;
+	for (; w; w = w->next)
+		k++;
+	return k;
+}
+
+static void drop_unused_weights(struct fold_ctx *c)
+{
+	struct ir_graph *g = c->g;
+	g->weights_tail = drop_unused(c, &g->weights);
+	g->nweights = count_weights(g->weights);
+	for (struct ir_node *n = g->top->first; n; n = n->next)
+		each_sub(c, n, drop_unused_sub);
+}
+
+/* --- pass 4: de-duplication -------------------------------------------- */
+
+static uint64_t fnv(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t weight_hash(const struct ir_tensor *t)
+{
+	uint64_t h = fnv(&t->dtype, sizeof(t->dtype), 0xcbf29ce484222325ull);
+	h = fnv(&t->rank, sizeof(t->rank), h);
+	if (t->rank > 0)
+		h = fnv(t->dims, sizeof(*t->dims) * (size_t)t->rank, h);
+	h = fnv(&t->data_kind, sizeof(t->data_kind), h);
+	if (t->data_kind == IR_DATA_REF) {
+		h = fnv(t->ref.file, strlen(t->ref.file), h);
+		h = fnv(&t->ref.offset, sizeof(t->ref.offset), h);
+		h = fnv(&t->ref.length, sizeof(t->ref.length), h);
+	} else if (t->dtype == IR_DTYPE_STRING) {
+		uint64_t n = ir_tensor_numel(t);
+		for (uint64_t i = 0; i < n; i++)
+			h = fnv(t->strings[i].data, t->strings[i].len,
+				fnv(&t->strings[i].len, sizeof(size_t), h));
+	} else {
+		h = fnv(t->bytes.data, t->bytes.len, h);
+	}
+	return h;
+}
+
+static int bytes_eq(struct ir_bytes a, struct ir_bytes b)
+{
+	return a.len == b.len && (!a.len || !memcmp(a.data, b.data, a.len));
+}
+
+static int weight_equal(const struct ir_tensor *a, const struct ir_tensor *b)
+{
+	if (a->dtype != b->dtype || a->rank != b->rank ||
+	    a->data_kind != b->data_kind)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return 0;
+	if (a->data_kind == IR_DATA_REF) {
+		if (strcmp(a->ref.file, b->ref.file) ||
+		    a->ref.offset != b->ref.offset ||
+		    a->ref.length != b->ref.length ||
+		    !a->ref.strides != !b->ref.strides)
+			return 0;
+		for (int i = 0; a->ref.strides && i < a->rank; i++)
+			if (a->ref.strides[i] != b->ref.strides[i])
+				return 0;
+		return 1;
+	}
+	if (a->dtype == IR_DTYPE_STRING) {
+		uint64_t n = ir_tensor_numel(a);
+		for (uint64_t i = 0; i < n; i++)
+			if (!bytes_eq(a->strings[i], b->strings[i]))
+				return 0;
+		return 1;
+	}
+	return bytes_eq(a->bytes, b->bytes);
+}
+
+struct hent {
+	uint64_t h;
+	uint32_t index; /* position in the list: the first of equals stays */
+	struct ir_weight *w;
+};
+
+static int hent_cmp(const void *pa, const void *pb)
+{
+	const struct hent *a = pa, *b = pb;
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Marks duplicates in one weight list: dup->value->aux = the value kept
+ * (the first equal one in the list).  A weight returned by a block (uses
+ * set by mark_returned) is never replaced: that would rename an output. */
+static void mark_dups(struct fold_ctx *c, struct ir_weight *list)
+{
+	uint32_t n = count_weights(list), k = 0;
+	if (n < 2)
+		return;
+	struct hent *hs = xcalloc(n, sizeof(*hs));
+	for (struct ir_weight *w = list; w; w = w->next, k++) {
+		hs[k].h = weight_hash(w->tensor);
+		hs[k].index = k;
+		hs[k].w = w;
+	}
+	qsort(hs, n, sizeof(*hs), hent_cmp);
+	for (uint32_t i = 0; i < n; i++) {
+		if (hs[i].w->value->aux)
+			continue;
+		for (uint32_t j = i + 1; j < n && hs[j].h == hs[i].h; j++) {
+			struct ir_value *v = hs[j].w->value;
+			if (v->aux || v->uses ||
+			    !weight_equal(hs[i].w->tensor, hs[j].w->tensor))
+				continue;
+			v->aux = hs[i].w->value;
+			c->st->deduped++;
+		}
+	}
+	free(hs);
+}
+
+static void mark_sub(struct fold_ctx *c, struct ir_block *b)
+{
+	mark_dups(c, b->weights);
+	for (struct ir_node *n = b->first; n; n = n->next)
+		each_sub(c, n, mark_sub);
+}
+
+static void mark_returned(struct fold_ctx *c, struct ir_block *b)
+{
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		b->returns[i]->uses = 1;
+	for (struct ir_node *n = b->first; n; n = n->next)
+		each_sub(c, n, mark_returned);
+}
+
+static struct ir_value *repl(struct ir_value *v)
+{
+	return v && v->weight && v->aux ? v->aux : v;
+}
+
+static void rewrite_block(struct fold_ctx *c, struct ir_block *b)
+{
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			n->inputs[i] = repl(n->inputs[i]);
+		each_sub(c, n, rewrite_block);
+	}
+}
+
+/* Removes the weights marked as duplicates from a list; returns the new
+ * last one. */
+static struct ir_weight *drop_dups(struct ir_weight **pp)
+{
+	struct ir_weight *last = NULL;
+	while (*pp) {
+		if ((*pp)->value->aux) {
+			*pp = (*pp)->next;
+		} else {
+			last = *pp;
+			pp = &(*pp)->next;
+		}
+	}
+	return last;
+}
+
+static void drop_dups_sub(struct fold_ctx *c, struct ir_block *b)
+{
+	drop_dups(&b->weights);
+	for (struct ir_node *n = b->first; n; n = n->next)
+		each_sub(c, n, drop_dups_sub);
+}
+
+static void dedup(struct fold_ctx *c)
+{
+	struct ir_graph *g = c->g;
+	reset_scratch(c);
+	mark_returned(c, g->top);
+	mark_dups(c, g->weights);
+	for (struct ir_node *n = g->top->first; n; n = n->next)
+		each_sub(c, n, mark_sub);
+	rewrite_block(c, g->top);
+	g->weights_tail = drop_dups(&g->weights);
+	g->nweights = count_weights(g->weights);
+	for (struct ir_node *n = g->top->first; n; n = n->next)
+		each_sub(c, n, drop_dups_sub);
+}
+
+/* --- driver ------------------------------------------------------------- */
+
+int fold_graph(struct ir_graph *g, const struct fold_options *o,
+	       struct fold_stats *stats, struct diag *d)
+{
+	struct fold_stats local;
+	struct fold_ctx c = { g, o, stats ? stats : &local, d, 0, 0 };
+
+	memset(c.st, 0, sizeof(*c.st));
+	if (g->level != IR_LEVEL_ONNX) {
+		diag_error(d, "fold works on ONNX-level IR; this graph is "
+			   "aten-level (run 'lower' first)");
+		return EXIT_UNSUPPORTED;
+	}
+	c.opset = ir_opset_version(g, "");
+	if (o->bn_fold) {
+		recount(&c);
+		bn_block(&c, g->top);
+	}
+	if (o->constant_fold && !c.err) {
+		if (c.opset >= 0 && c.opset < 9) {
+			diag_warning(d, "constant folding needs opset 9 or "
+				     "later (the graph imports %lld): not "
+				     "applied", (long long)c.opset);
+		} else {
+			reset_scratch(&c);
+			fold_block(&c, g->top);
+		}
+	}
+	if (c.err)
+		return c.err;
+	if (o->dce) {
+		recount(&c);
+		dce_block(&c, g->top);
+		drop_unused_weights(&c);
+	}
+	if (o->dedup)
+		dedup(&c);
+	reset_scratch(&c);
+	return ir_verify(g, d) ? EXIT_INTERNAL : 0;
+}

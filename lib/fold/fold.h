@@ -1,0 +1,109 @@
+/*
+ * fold.h - the `fold` stage's passes over an ONNX-level graph, as
+ * torch.onnx.export runs them after symbolic lowering:
+ *
+ *   1. eval peephole: Conv followed by BatchNormalization (inference) with
+ *      constant parameters becomes one Conv with new weights;
+ *   2. constant folding (opset >= 9): a node of a foldable kind (the table
+ *      in fold_eval.c) whose inputs are all constants (initializers or
+ *      onnx::Constant outputs) is evaluated on the CPU and its outputs
+ *      become initializers with inline data; Shape (and Size) of a value
+ *      whose shape is fully static folds too, and Gather of a Shape where
+ *      the dims it selects are fixed; a symbolic or unknown dim never
+ *      becomes a constant; an If with a constant condition becomes the
+ *      branch it takes;
+ *   3. dead code: nodes whose outputs are unused removed (subgraphs too),
+ *      then unused initializers;
+ *   4. identical initializers de-duplicated (references compared by file,
+ *      offset, length and strides without reading; inline data by content).
+ *
+ * Weights the passes compute on are read (inline, or pread from the file a
+ * reference names); every other weight passes through untouched, never
+ * read.  Results are inline.
+ *
+ * Ownership: everything new lives in the graph's arena.
+ */
+#ifndef PT2ONNX_FOLD_H
+#define PT2ONNX_FOLD_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "ir.h"
+
+struct fold_options {
+	int constant_fold;  /* pass 2 (torch's do_constant_folding) */
+	int bn_fold;        /* pass 1 */
+	int dce;            /* pass 3 */
+	int dedup;          /* pass 4 */
+	uint64_t max_bytes; /* a folded result larger than this is left as
+			       a node (default 1 GiB) */
+};
+
+struct fold_stats {
+	uint32_t folded;          /* nodes replaced by initializers */
+	uint32_t bn_folded;       /* BatchNormalization nodes fused */
+	uint32_t dead_nodes;      /* nodes removed as dead */
+	uint32_t dead_weights;    /* initializers removed as unused */
+	uint32_t deduped;         /* initializers merged into an equal one */
+};
+
+/* Defaults: every pass on. */
+void fold_options_init(struct fold_options *o);
+
+/* Runs the passes on g (ONNX level).  Returns 0, or an exit code from
+ * diag.h after reporting to d: EXIT_UNSUPPORTED for an aten-level graph,
+ * EXIT_BAD_INPUT for a weight file that is missing or short, EXIT_IO for a
+ * read error.  A node that cannot be evaluated (malformed attributes,
+ * integer division by zero, an out-of-range index) is not an error: it
+ * stays a node for the checker or the runtime to judge.  stats may be
+ * NULL. */
+int fold_graph(struct ir_graph *g, const struct fold_options *o,
+	       struct fold_stats *stats, struct diag *d);
+
+/* --- the CPU evaluator (fold_eval.c), exposed for unit tests ------------ */
+
+enum fold_eval_result {
+	FOLD_EVAL_OK = 0,
+	FOLD_EVAL_SKIP = 1, /* not foldable: leave the node */
+};
+
+struct fold_eval {
+	struct ir_graph *g;        /* results are allocated in its arena */
+	const struct ir_node *n;   /* the node evaluated */
+	int64_t opset;             /* default-domain opset */
+	struct ir_tensor **in;     /* n->ninputs: inline contiguous tensors,
+				      NULL for absent inputs (and for input
+				      0 of Shape/Size, see in_types) */
+	const struct ir_type **in_types; /* the input values' types */
+	struct ir_tensor **out;    /* n->noutputs, filled by the op */
+	uint64_t max_bytes;        /* skip results larger than this */
+};
+
+/* Flags of a foldable kind. */
+#define FOLD_OP_SHAPE_ONLY 1u /* input 0 needs a static shape, not data */
+
+/* The evaluator of `kind` ("onnx::Add"), or NULL when it is not
+ * foldable.  *flags gets the kind's flags. */
+int (*fold_op_lookup(const char *kind, unsigned *flags))(struct fold_eval *e);
+
+/* A Constant node's value as an inline tensor (value, value_int(s),
+ * value_float(s)), or NULL when it has none of those. */
+struct ir_tensor *fold_constant_value(struct ir_graph *g,
+				      const struct ir_node *n);
+
+/* Element access on inline tensors of numeric dtypes (half and bfloat16
+ * converted).  Integer dtypes read as int64 (uint64 wraps), bool as 0/1. */
+double fold_get_f(const struct ir_tensor *t, uint64_t i);
+int64_t fold_get_i(const struct ir_tensor *t, uint64_t i);
+void fold_set_f(struct ir_tensor *t, uint64_t i, double v);
+void fold_set_i(struct ir_tensor *t, uint64_t i, int64_t v);
+/* 1 for FLOAT, DOUBLE, FLOAT16, BFLOAT16. */
+int fold_dtype_is_float(enum ir_dtype dt);
+/* A new inline tensor with zeroed data, or NULL when it would exceed
+ * max_bytes (0: no limit). */
+struct ir_tensor *fold_tensor_alloc(struct ir_graph *g, enum ir_dtype dt,
+				    int rank, const int64_t *dims,
+				    uint64_t max_bytes);
+
+#endif

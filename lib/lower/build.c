@@ -1,0 +1,1085 @@
+/*
+ * build.c - emitting ONNX nodes for the symbolic functions, and typing
+ * them: every node built here gets output types inferred from its inputs
+ * and attributes (dtype, and shape with each dim fixed, a symbol carried
+ * over, or unknown: never guessed).  Ops whose shape depends on data get
+ * unknown dims.  Costs: linear in the rank of the values involved.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lower_int.h"
+
+#define MAXR 64
+
+int b_is_float(enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
+}
+
+enum ir_dtype b_dtype(const struct ir_value *v)
+{
+	if (!v)
+		return IR_DTYPE_UNDEFINED;
+	switch (v->type->kind) {
+	case IR_TYPE_TENSOR: return v->type->dtype;
+	case IR_TYPE_INT: return IR_DTYPE_INT64;
+	case IR_TYPE_FLOAT: return IR_DTYPE_FLOAT;
+	case IR_TYPE_BOOL: return IR_DTYPE_BOOL;
+	default: return IR_DTYPE_UNDEFINED;
+	}
+}
+
+int b_rank(const struct ir_value *v)
+{
+	if (!v)
+		return -1;
+	if (v->type->kind == IR_TYPE_TENSOR)
+		return v->type->rank;
+	if (v->type->kind == IR_TYPE_INT || v->type->kind == IR_TYPE_FLOAT ||
+	    v->type->kind == IR_TYPE_BOOL)
+		return 0;
+	return -1;
+}
+
+struct ir_node *b_node(struct lower_ctx *c, const char *op, int nin,
+		       struct ir_value *const *ins, int nout)
+{
+	const char *kind = strstr(op, "::") ? op : ir_strfmt(c->g, "onnx::%s", op);
+	struct ir_node *n = ir_node_new(c->g, NULL, kind, nin, nout);
+	for (int i = 0; i < nin; i++)
+		n->inputs[i] = ins[i];
+	for (int i = 0; i < nout; i++)
+		ir_node_set_output(n, i, ir_value_new(c->g, NULL,
+					ir_type_new(c->g, IR_TYPE_TENSOR)));
+	for (int i = 0; i < nout; i++)
+		n->outputs[i]->type->rank = -1;
+	if (c->cur) {
+		n->scope = c->cur->scope;
+		n->source = c->cur->source;
+	}
+	if (c->pos)
+		ir_block_insert_before(c->pos, n);
+	else
+		ir_block_append(c->blk, n);
+	return n;
+}
+
+void b_attr_i(struct lower_ctx *c, struct ir_node *n, const char *name,
+	      int64_t v)
+{
+	ir_node_add_attr(c->g, n, name, IR_ATTR_INT)->u.i = v;
+}
+
+void b_attr_f(struct lower_ctx *c, struct ir_node *n, const char *name,
+	      double v)
+{
+	ir_node_add_attr(c->g, n, name, IR_ATTR_FLOAT)->u.f = v;
+}
+
+void b_attr_s(struct lower_ctx *c, struct ir_node *n, const char *name,
+	      const char *s)
+{
+	struct ir_attr *a = ir_node_add_attr(c->g, n, name, IR_ATTR_STRING);
+	a->u.s.data = ir_strdup(c->g, s);
+	a->u.s.len = strlen(s);
+}
+
+void b_attr_ints(struct lower_ctx *c, struct ir_node *n, const char *name,
+		 const int64_t *v, int count)
+{
+	struct ir_attr *a = ir_node_add_attr(c->g, n, name, IR_ATTR_INTS);
+	a->count = count;
+	a->u.ints = ir_alloc(c->g, sizeof(int64_t) * (count ? count : 1));
+	if (count)
+		memcpy(a->u.ints, v, sizeof(int64_t) * count);
+}
+
+void b_attr_floats(struct lower_ctx *c, struct ir_node *n, const char *name,
+		   const double *v, int count)
+{
+	struct ir_attr *a = ir_node_add_attr(c->g, n, name, IR_ATTR_FLOATS);
+	a->count = count;
+	a->u.floats = ir_alloc(c->g, sizeof(double) * (count ? count : 1));
+	if (count)
+		memcpy(a->u.floats, v, sizeof(double) * count);
+}
+
+struct ir_value *b_done(struct lower_ctx *c, struct ir_node *n)
+{
+	b_infer(c, n);
+	return n->noutputs ? n->outputs[0] : NULL;
+}
+
+struct ir_value *b_op1(struct lower_ctx *c, const char *op,
+		       struct ir_value *a)
+{
+	return b_done(c, b_node(c, op, 1, &a, 1));
+}
+
+struct ir_value *b_op2(struct lower_ctx *c, const char *op,
+		       struct ir_value *a, struct ir_value *b)
+{
+	struct ir_value *in[2] = { a, b };
+	return b_done(c, b_node(c, op, 2, in, 1));
+}
+
+struct ir_value *b_op3(struct lower_ctx *c, const char *op,
+		       struct ir_value *a, struct ir_value *b,
+		       struct ir_value *d)
+{
+	struct ir_value *in[3] = { a, b, d };
+	return b_done(c, b_node(c, op, 3, in, 1));
+}
+
+/* --- constants ----------------------------------------------------------- */
+
+static struct ir_value *const_tensor(struct lower_ctx *c, struct ir_tensor *t)
+{
+	struct ir_node *n = b_node(c, "Constant", 0, NULL, 1);
+	ir_node_add_attr(c->g, n, "value", IR_ATTR_TENSOR)->u.t = t;
+	return b_done(c, n);
+}
+
+struct ir_value *b_const_i64s(struct lower_ctx *c, const int64_t *v, int n,
+			      int rank)
+{
+	int64_t dim = n;
+	struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_INT64, rank, &dim);
+	char *p = ir_alloc(c->g, 8 * (n ? n : 1));
+	if (n)
+		memcpy(p, v, 8 * n);
+	t->bytes.data = p;
+	t->bytes.len = 8 * n;
+	return const_tensor(c, t);
+}
+
+struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v)
+{
+	return b_const_i64s(c, &v, 1, 0);
+}
+
+struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
+				enum ir_dtype dt, int rank)
+{
+	int64_t one = 1;
+	if (dt == IR_DTYPE_UNDEFINED)
+		dt = IR_DTYPE_FLOAT;
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, rank, &one);
+	size_t sz = ir_dtype_size(dt);
+	char *p = ir_alloc(c->g, sz ? sz : 1);
+	switch (dt) {
+	case IR_DTYPE_FLOAT: { float f = (float)v; memcpy(p, &f, 4); break; }
+	case IR_DTYPE_DOUBLE: memcpy(p, &v, 8); break;
+	case IR_DTYPE_INT64: { int64_t i = (int64_t)v; memcpy(p, &i, 8); break; }
+	case IR_DTYPE_INT32: { int32_t i = (int32_t)v; memcpy(p, &i, 4); break; }
+	case IR_DTYPE_INT16: { int16_t i = (int16_t)v; memcpy(p, &i, 2); break; }
+	case IR_DTYPE_INT8: { int8_t i = (int8_t)v; memcpy(p, &i, 1); break; }
+	case IR_DTYPE_UINT8: { uint8_t i = (uint8_t)v; memcpy(p, &i, 1); break; }
+	case IR_DTYPE_BOOL: p[0] = v != 0; break;
+	default: {
+		/* half and others: go through float and a Cast */
+		float f = (float)v;
+		struct ir_tensor *ft = ir_tensor_new(c->g, IR_DTYPE_FLOAT,
+						     rank, &one);
+		char *q = ir_alloc(c->g, 4);
+		memcpy(q, &f, 4);
+		ft->bytes.data = q;
+		ft->bytes.len = 4;
+		return b_cast(c, const_tensor(c, ft), dt);
+	}
+	}
+	t->bytes.data = p;
+	t->bytes.len = sz;
+	return const_tensor(c, t);
+}
+
+struct ir_value *b_const_bool(struct lower_ctx *c, int v)
+{
+	return b_const_scalar(c, v ? 1 : 0, IR_DTYPE_BOOL, 0);
+}
+
+const struct ir_tensor *b_const_of(const struct ir_value *v)
+{
+	if (!v || !v->producer || strcmp(v->producer->kind, "onnx::Constant"))
+		return NULL;
+	struct ir_attr *a = ir_node_find_attr(v->producer, "value");
+	if (!a || a->kind != IR_ATTR_TENSOR ||
+	    a->u.t->data_kind != IR_DATA_INLINE)
+		return NULL;
+	return a->u.t;
+}
+
+int b_const_ints(const struct ir_value *v, int64_t *out, int max)
+{
+	const struct ir_tensor *t = b_const_of(v);
+	if (!t || (t->dtype != IR_DTYPE_INT64 && t->dtype != IR_DTYPE_INT32))
+		return -1;
+	uint64_t n = ir_tensor_numel(t);
+	if (n > (uint64_t)max)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		if (t->dtype == IR_DTYPE_INT64) {
+			memcpy(&out[i], t->bytes.data + 8 * i, 8);
+		} else {
+			int32_t x;
+			memcpy(&x, t->bytes.data + 4 * i, 4);
+			out[i] = x;
+		}
+	}
+	return (int)n;
+}
+
+/* --- opset-dependent helpers -------------------------------------------- */
+
+struct ir_value *b_cast(struct lower_ctx *c, struct ir_value *v,
+			enum ir_dtype dt)
+{
+	if (b_dtype(v) == dt)
+		return v;
+	struct ir_node *n = b_node(c, "Cast", 1, &v, 1);
+	b_attr_i(c, n, "to", dt);
+	return b_done(c, n);
+}
+
+static struct ir_node *axes_op(struct lower_ctx *c, const char *op,
+				struct ir_value *v, const int64_t *axes,
+				int n, int input_from)
+{
+	struct ir_node *nd;
+	if (c->opset >= input_from) {
+		struct ir_value *in[2] = { v, n ? b_const_i64s(c, axes, n, 1)
+					    : NULL };
+		nd = b_node(c, op, n ? 2 : 1, in, 1);
+	} else {
+		nd = b_node(c, op, 1, &v, 1);
+		if (n)
+			b_attr_ints(c, nd, "axes", axes, n);
+	}
+	return nd;
+}
+
+struct ir_value *b_unsqueeze(struct lower_ctx *c, struct ir_value *v,
+			     const int64_t *axes, int n)
+{
+	return b_done(c, axes_op(c, "Unsqueeze", v, axes, n, 13));
+}
+
+struct ir_value *b_squeeze(struct lower_ctx *c, struct ir_value *v,
+			   const int64_t *axes, int n)
+{
+	return b_done(c, axes_op(c, "Squeeze", v, axes, n, 13));
+}
+
+struct ir_value *b_reduce(struct lower_ctx *c, const char *op,
+			  struct ir_value *v, const int64_t *axes, int n,
+			  int keepdims)
+{
+	int from = !strcmp(op, "ReduceSum") ? 13 : 18;
+	struct ir_node *nd = axes_op(c, op, v, axes, n, from);
+	b_attr_i(c, nd, "keepdims", keepdims);
+	return b_done(c, nd);
+}
+
+struct ir_value *b_slice(struct lower_ctx *c, struct ir_value *v,
+			 int64_t start, int64_t end, int64_t axis,
+			 int64_t step)
+{
+	if (c->opset < 10) {
+		struct ir_node *n = b_node(c, "Slice", 1, &v, 1);
+		b_attr_ints(c, n, "axes", &axis, 1);
+		b_attr_ints(c, n, "starts", &start, 1);
+		b_attr_ints(c, n, "ends", &end, 1);
+		return b_done(c, n);
+	}
+	struct ir_value *in[5] = { v, b_const_i64s(c, &start, 1, 1),
+				   b_const_i64s(c, &end, 1, 1),
+				   b_const_i64s(c, &axis, 1, 1),
+				   b_const_i64s(c, &step, 1, 1) };
+	return b_done(c, b_node(c, "Slice", 5, in, 1));
+}
+
+void b_split(struct lower_ctx *c, struct ir_value *v, int64_t axis,
+	     const int64_t *sizes, int n, struct ir_value **outs)
+{
+	struct ir_node *nd;
+	if (sizes && c->opset >= 13) {
+		struct ir_value *in[2] = { v, b_const_i64s(c, sizes, n, 1) };
+		nd = b_node(c, "Split", 2, in, n);
+	} else {
+		nd = b_node(c, "Split", 1, &v, n);
+		if (sizes)
+			b_attr_ints(c, nd, "split", sizes, n);
+	}
+	b_attr_i(c, nd, "axis", axis);
+	b_done(c, nd);
+	for (int i = 0; i < n; i++)
+		outs[i] = nd->outputs[i];
+}
+
+struct ir_value *b_dim(struct lower_ctx *c, struct ir_value *v, int64_t dim)
+{
+	struct ir_value *s = b_op1(c, "Shape", v);
+	struct ir_node *n = b_node(c, "Gather", 2,
+				   (struct ir_value *[]){ s, b_const_i64(c, dim) },
+				   1);
+	b_attr_i(c, n, "axis", 0);
+	return b_done(c, n);
+}
+
+struct ir_value *b_clip(struct lower_ctx *c, struct ir_value *v, double lo,
+			double hi)
+{
+	if (c->opset < 11) {
+		struct ir_node *n = b_node(c, "Clip", 1, &v, 1);
+		if (!isnan(lo))
+			b_attr_f(c, n, "min", lo);
+		if (!isnan(hi))
+			b_attr_f(c, n, "max", hi);
+		return b_done(c, n);
+	}
+	enum ir_dtype dt = b_dtype(v);
+	struct ir_value *in[3] = { v,
+		isnan(lo) ? NULL : b_const_scalar(c, lo, dt, 0),
+		isnan(hi) ? NULL : b_const_scalar(c, hi, dt, 0) };
+	return b_done(c, b_node(c, "Clip", isnan(hi) ? 2 : 3, in, 1));
+}
+
+/* --- inference ----------------------------------------------------------- */
+
+struct shape {
+	int rank; /* -1 unknown */
+	struct ir_dim d[MAXR];
+};
+
+static void shape_of(const struct ir_value *v, struct shape *s)
+{
+	s->rank = b_rank(v);
+	if (s->rank > MAXR)
+		s->rank = -1;
+	for (int i = 0; i < s->rank; i++) {
+		if (v->type->kind == IR_TYPE_TENSOR)
+			s->d[i] = v->type->dims[i];
+	}
+}
+
+static void set_type(struct lower_ctx *c, struct ir_value *v,
+		     enum ir_dtype dt, const struct shape *s)
+{
+	struct ir_type *t = ir_type_new(c->g, IR_TYPE_TENSOR);
+	t->dtype = dt;
+	t->rank = s ? s->rank : -1;
+	if (t->rank > 0) {
+		t->dims = ir_alloc(c->g, sizeof(struct ir_dim) * t->rank);
+		memcpy(t->dims, s->d, sizeof(struct ir_dim) * t->rank);
+	}
+	v->type = t;
+}
+
+static struct ir_dim fixed(int64_t v)
+{
+	struct ir_dim d = { IR_DIM_FIXED, v, NULL };
+	return d;
+}
+
+static struct ir_dim unknown(void)
+{
+	struct ir_dim d = { IR_DIM_UNKNOWN, 0, NULL };
+	return d;
+}
+
+static int dim_eq(struct ir_dim a, struct ir_dim b)
+{
+	if (a.kind != b.kind || a.kind == IR_DIM_UNKNOWN)
+		return 0;
+	return a.kind == IR_DIM_FIXED ? a.value == b.value
+				      : !strcmp(a.symbol, b.symbol);
+}
+
+static int is_one(struct ir_dim a)
+{
+	return a.kind == IR_DIM_FIXED && a.value == 1;
+}
+
+static struct ir_dim bcast_dim(struct ir_dim a, struct ir_dim b)
+{
+	if (is_one(a))
+		return b;
+	if (is_one(b) || dim_eq(a, b))
+		return a;
+	if (a.kind == IR_DIM_FIXED)
+		return a;
+	if (b.kind == IR_DIM_FIXED)
+		return b;
+	return unknown();
+}
+
+static void broadcast(struct shape *out, const struct shape *a,
+		      const struct shape *b)
+{
+	if (a->rank < 0 || b->rank < 0) {
+		out->rank = -1;
+		return;
+	}
+	int r = a->rank > b->rank ? a->rank : b->rank;
+	struct shape res;
+	res.rank = r;
+	for (int i = 0; i < r; i++) {
+		int ia = i - (r - a->rank), ib = i - (r - b->rank);
+		if (ia < 0)
+			res.d[i] = b->d[ib];
+		else if (ib < 0)
+			res.d[i] = a->d[ia];
+		else
+			res.d[i] = bcast_dim(a->d[ia], b->d[ib]);
+	}
+	*out = res;
+}
+
+static int64_t attr_i(const struct ir_node *n, const char *name, int64_t def)
+{
+	struct ir_attr *a = ir_node_find_attr(n, name);
+	return a && a->kind == IR_ATTR_INT ? a->u.i : def;
+}
+
+static int attr_ints(const struct ir_node *n, const char *name, int64_t *v,
+		     int max)
+{
+	struct ir_attr *a = ir_node_find_attr(n, name);
+	if (!a || a->kind != IR_ATTR_INTS || a->count > (uint32_t)max)
+		return -1;
+	memcpy(v, a->u.ints, sizeof(int64_t) * a->count);
+	return (int)a->count;
+}
+
+/* Axes of Unsqueeze/Squeeze/Reduce: attribute or constant input 1. */
+static int node_axes(const struct ir_node *n, int64_t *v, int max)
+{
+	int k = attr_ints(n, "axes", v, max);
+	if (k >= 0)
+		return k;
+	if (n->ninputs > 1 && n->inputs[1])
+		return b_const_ints(n->inputs[1], v, max);
+	return n->ninputs > 1 ? -1 : 0;
+}
+
+static int norm_axis(int64_t a, int r)
+{
+	return (int)(a < 0 ? a + r : a);
+}
+
+static int is_op(const struct ir_node *n, const char *list)
+{
+	/* list: "|A|B|C|" */
+	const char *op = n->kind + 6;
+	size_t len = strlen(op);
+	for (const char *p = strstr(list, op); p; p = strstr(p + 1, op))
+		if (p[-1] == '|' && p[len] == '|')
+			return 1;
+	return 0;
+}
+
+/* Conv/pool output spatial size. */
+static struct ir_dim conv_dim(struct ir_dim in, int64_t k, int64_t s,
+			      int64_t pb, int64_t pe, int64_t dil, int ceil)
+{
+	if (in.kind != IR_DIM_FIXED)
+		return unknown();
+	int64_t num = in.value + pb + pe - dil * (k - 1) - 1;
+	if (num < 0)
+		return unknown();
+	int64_t o = ceil ? (num + s - 1) / s + 1 : num / s + 1;
+	if (ceil && (o - 1) * s >= in.value + pb)
+		o--;
+	return fixed(o);
+}
+
+static void infer_conv(const struct ir_node *n, struct shape *s,
+		       const struct shape *x, const struct shape *w)
+{
+	int64_t k[8], st[8], p[16], dl[8];
+	int sp = x->rank - 2;
+	s->rank = x->rank;
+	if (x->rank < 3 || sp > 8) {
+		s->rank = -1;
+		return;
+	}
+	int isconv = !strcmp(n->kind, "onnx::Conv");
+	if (attr_ints(n, "kernel_shape", k, 8) != sp) {
+		if (!isconv || w->rank != x->rank) {
+			s->rank = -1;
+			return;
+		}
+		for (int i = 0; i < sp; i++) {
+			if (w->d[2 + i].kind != IR_DIM_FIXED) {
+				s->rank = -1;
+				return;
+			}
+			k[i] = w->d[2 + i].value;
+		}
+	}
+	for (int i = 0; i < sp; i++)
+		st[i] = dl[i] = 1, p[i] = p[i + sp] = 0;
+	attr_ints(n, "strides", st, 8);
+	attr_ints(n, "dilations", dl, 8);
+	attr_ints(n, "pads", p, 16);
+	int ceil = (int)attr_i(n, "ceil_mode", 0);
+	s->d[0] = x->d[0];
+	if (isconv)
+		s->d[1] = w->rank > 0 ? w->d[0] : unknown();
+	else if (!strncmp(n->kind + 6, "Global", 6))
+		s->d[1] = x->d[1];
+	else
+		s->d[1] = x->d[1];
+	for (int i = 0; i < sp; i++)
+		s->d[2 + i] = conv_dim(x->d[2 + i], k[i], st[i], p[i],
+				       p[i + sp], dl[i], ceil);
+}
+
+/* A shape tensor built by Concat from constants and Unsqueeze(Gather(
+ * Shape(y), i)) pieces: the values into v (-2 for a dim taken from y, whose
+ * dim then sits in known->d), the count, or -1. */
+static int shape_value(const struct ir_value *sv, int64_t *v,
+		       struct shape *known)
+{
+	const struct ir_node *cat = sv ? sv->producer : NULL;
+	int k = 0;
+	if (!cat || strcmp(cat->kind, "onnx::Concat"))
+		return -1;
+	for (uint32_t i = 0; i < cat->ninputs; i++) {
+		const struct ir_value *p = cat->inputs[i];
+		int64_t tmp[MAXR];
+		int m = b_const_ints(p, tmp, MAXR - k);
+		if (m >= 0) {
+			for (int j = 0; j < m; j++) {
+				v[k] = tmp[j];
+				known->d[k++] = unknown();
+			}
+			continue;
+		}
+		if (k >= MAXR)
+			return -1;
+		struct ir_dim d = unknown();
+		const struct ir_node *u = p ? p->producer : NULL;
+		if (u && !strcmp(u->kind, "onnx::Unsqueeze") && u->inputs[0]) {
+			const struct ir_node *g = u->inputs[0]->producer;
+			int64_t idx;
+			if (g && !strcmp(g->kind, "onnx::Gather") &&
+			    b_const_ints(g->inputs[1], &idx, 1) == 1 &&
+			    g->inputs[0]->producer &&
+			    !strcmp(g->inputs[0]->producer->kind, "onnx::Shape")) {
+				const struct ir_value *y =
+					g->inputs[0]->producer->inputs[0];
+				if (b_rank(y) > idx && idx >= 0)
+					d = y->type->dims[idx];
+			}
+		}
+		if (b_rank(p) != 1 || p->type->dims[0].kind != IR_DIM_FIXED ||
+		    p->type->dims[0].value != 1)
+			return -1;
+		v[k] = -2;
+		known->d[k++] = d;
+	}
+	known->rank = k;
+	return k;
+}
+
+/* When sv is Shape(y): y's shape into s, returns 1. */
+static int of_shape(const struct ir_value *sv, struct shape *s)
+{
+	const struct ir_node *p = sv ? sv->producer : NULL;
+	if (!p || strcmp(p->kind, "onnx::Shape") || b_rank(p->inputs[0]) < 0)
+		return 0;
+	shape_of(p->inputs[0], s);
+	return 1;
+}
+
+void b_infer(struct lower_ctx *c, struct ir_node *n)
+{
+	struct shape s, a, b;
+	enum ir_dtype dt = n->ninputs ? b_dtype(n->inputs[0])
+				      : IR_DTYPE_UNDEFINED;
+	int64_t v[MAXR];
+	s.rank = -1;
+	if (n->ninputs)
+		shape_of(n->inputs[0], &a);
+	else
+		a.rank = -1;
+	if (n->ninputs > 1 && n->inputs[1])
+		shape_of(n->inputs[1], &b);
+	else
+		b.rank = -1;
+
+	if (!strcmp(n->kind, "onnx::Constant")) {
+		struct ir_attr *at = ir_node_find_attr(n, "value");
+		if (at && at->kind == IR_ATTR_TENSOR) {
+			dt = at->u.t->dtype;
+			s.rank = at->u.t->rank;
+			for (int i = 0; i < s.rank; i++)
+				s.d[i] = fixed(at->u.t->dims[i]);
+		}
+	} else if (is_op(n, "|Relu|Sigmoid|Tanh|Exp|Log|Neg|Abs|Sqrt|"
+			 "Reciprocal|Erf|Identity|LeakyRelu|HardSigmoid|"
+			 "HardSwish|Elu|Softmax|LogSoftmax|Dropout|Clip|Floor|"
+			 "Ceil|Sin|Cos|Not|Trilu|BatchNormalization|"
+			 "LayerNormalization|InstanceNormalization|Round|Sign|"
+			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|")) {
+		s = a;
+	} else if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|")) {
+		s = a;
+		for (uint32_t i = 1; i < n->ninputs; i++) {
+			shape_of(n->inputs[i], &b);
+			broadcast(&s, &s, &b);
+		}
+	} else if (is_op(n, "|Equal|Less|Greater|LessOrEqual|GreaterOrEqual|"
+			 "And|Or|Xor|")) {
+		broadcast(&s, &a, &b);
+		dt = IR_DTYPE_BOOL;
+	} else if (is_op(n, "|Where|")) {
+		struct shape x;
+		shape_of(n->inputs[2], &x);
+		broadcast(&s, &a, &b);
+		broadcast(&s, &s, &x);
+		dt = b_dtype(n->inputs[1]);
+	} else if (is_op(n, "|Cast|")) {
+		s = a;
+		dt = (enum ir_dtype)attr_i(n, "to", 0);
+	} else if (is_op(n, "|Shape|")) {
+		dt = IR_DTYPE_INT64;
+		s.rank = 1;
+		s.d[0] = a.rank >= 0 ? fixed(a.rank) : unknown();
+	} else if (is_op(n, "|Gather|")) {
+		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
+		if (a.rank >= 0 && b.rank >= 0 && a.rank - 1 + b.rank <= MAXR &&
+		    ax >= 0 && ax < a.rank) {
+			s.rank = 0;
+			for (int i = 0; i < ax; i++)
+				s.d[s.rank++] = a.d[i];
+			for (int i = 0; i < b.rank; i++)
+				s.d[s.rank++] = b.d[i];
+			for (int i = ax + 1; i < a.rank; i++)
+				s.d[s.rank++] = a.d[i];
+		}
+	} else if (is_op(n, "|Unsqueeze|")) {
+		int k = node_axes(n, v, MAXR);
+		if (a.rank >= 0 && k > 0 && a.rank + k <= MAXR) {
+			int r = a.rank + k, src = 0;
+			char mark[MAXR] = { 0 };
+			for (int i = 0; i < k; i++) {
+				int ax = norm_axis(v[i], r);
+				if (ax >= 0 && ax < r)
+					mark[ax] = 1;
+			}
+			s.rank = r;
+			for (int i = 0; i < r; i++)
+				s.d[i] = mark[i] ? fixed(1) : a.d[src++];
+			if (src != a.rank)
+				s.rank = -1;
+		}
+	} else if (is_op(n, "|Squeeze|")) {
+		int k = node_axes(n, v, MAXR);
+		if (a.rank >= 0 && k >= 0) {
+			char mark[MAXR] = { 0 };
+			int ok = 1;
+			for (int i = 0; i < k; i++) {
+				int ax = norm_axis(v[i], a.rank);
+				if (ax >= 0 && ax < a.rank)
+					mark[ax] = 1;
+			}
+			if (k == 0)
+				for (int i = 0; i < a.rank; i++) {
+					if (a.d[i].kind != IR_DIM_FIXED)
+						ok = 0;
+					mark[i] = is_one(a.d[i]);
+				}
+			s.rank = 0;
+			for (int i = 0; i < a.rank; i++)
+				if (!mark[i])
+					s.d[s.rank++] = a.d[i];
+			if (!ok)
+				s.rank = -1;
+		}
+	} else if (is_op(n, "|Reshape|")) {
+		int k = b_const_ints(n->inputs[1], v, MAXR);
+		struct shape known;
+		known.rank = -1;
+		if (k < 0)
+			k = shape_value(n->inputs[1], v, &known);
+		if (k < 0 && of_shape(n->inputs[1], &s))
+			k = -1; /* s is Shape(y)'s shape: done */
+		else if (k >= 0) {
+			int neg = -1;
+			s.rank = k;
+			for (int i = 0; i < k; i++) {
+				if (v[i] == 0 && i < a.rank)
+					s.d[i] = a.d[i];
+				else if (v[i] == -1)
+					neg = i, s.d[i] = unknown();
+				else
+					s.d[i] = v[i] > 0 ? fixed(v[i]) : unknown();
+				if (known.rank > i &&
+				    known.d[i].kind != IR_DIM_UNKNOWN)
+					s.d[i] = known.d[i];
+			}
+			if (neg >= 0 && a.rank >= 0) {
+				/* -1: product of input / product of others
+				 * when all are fixed, or symbol cancels */
+				int64_t pin = 1, pout = 1;
+				int ok = 1;
+				for (int i = 0; i < a.rank; i++) {
+					int matched = 0;
+					if (a.d[i].kind == IR_DIM_SYMBOL)
+						for (int j = 0; j < k; j++)
+							if (j != neg &&
+							    dim_eq(a.d[i], s.d[j]) &&
+							    v[j] <= 0)
+								matched = 1;
+					if (matched)
+						continue;
+					if (a.d[i].kind != IR_DIM_FIXED)
+						ok = 0;
+					else
+						pin *= a.d[i].value;
+				}
+				for (int j = 0; j < k; j++) {
+					if (j == neg)
+						continue;
+					if (s.d[j].kind == IR_DIM_FIXED)
+						pout *= s.d[j].value;
+					else if (!(s.d[j].kind == IR_DIM_SYMBOL &&
+						   v[j] <= 0))
+						ok = 0;
+				}
+				if (ok && pout > 0 && pin % pout == 0)
+					s.d[neg] = fixed(pin / pout);
+			}
+		}
+	} else if (is_op(n, "|Transpose|")) {
+		int k = attr_ints(n, "perm", v, MAXR);
+		for (int i = 0; i < k; i++)
+			if (v[i] < 0 || v[i] >= a.rank)
+				k = -2;
+		if (a.rank >= 0 && k != -2) {
+			s.rank = a.rank;
+			for (int i = 0; i < a.rank; i++)
+				s.d[i] = a.d[k == a.rank ? v[i] : a.rank - 1 - i];
+		}
+	} else if (is_op(n, "|Flatten|")) {
+		int ax = norm_axis(attr_i(n, "axis", 1), a.rank);
+		if (a.rank >= 0) {
+			struct ir_dim p[2] = { fixed(1), fixed(1) };
+			for (int i = 0; i < a.rank; i++) {
+				struct ir_dim *t = &p[i >= ax];
+				if (t->kind == IR_DIM_FIXED &&
+				    a.d[i].kind == IR_DIM_FIXED)
+					t->value *= a.d[i].value;
+				else if (is_one(*t))
+					*t = a.d[i];
+				else if (!is_one(a.d[i]))
+					*t = unknown();
+			}
+			s.rank = 2;
+			s.d[0] = p[0];
+			s.d[1] = p[1];
+		}
+	} else if (is_op(n, "|MatMul|")) {
+		if (a.rank >= 1 && b.rank >= 1) {
+			struct shape ba = a, bb = b;
+			ba.rank = a.rank >= 2 ? a.rank - 2 : 0;
+			bb.rank = b.rank >= 2 ? b.rank - 2 : 0;
+			broadcast(&s, &ba, &bb);
+			if (a.rank >= 2)
+				s.d[s.rank++] = a.d[a.rank - 2];
+			if (b.rank >= 2)
+				s.d[s.rank++] = b.d[b.rank - 1];
+		}
+	} else if (is_op(n, "|Gemm|")) {
+		if (a.rank == 2 && b.rank == 2) {
+			s.rank = 2;
+			s.d[0] = a.d[attr_i(n, "transA", 0) ? 1 : 0];
+			s.d[1] = b.d[attr_i(n, "transB", 0) ? 0 : 1];
+		}
+	} else if (is_op(n, "|Conv|MaxPool|AveragePool|")) {
+		infer_conv(n, &s, &a, &b);
+	} else if (is_op(n, "|ConvTranspose|")) {
+		/* output = (in-1)*s - pb - pe + dil*(k-1) + outpad + 1 */
+		int64_t st[8], p[16], dl[8], op[8];
+		int sp = a.rank - 2;
+		if (a.rank >= 3 && sp <= 8 && b.rank == a.rank) {
+			s.rank = a.rank;
+			for (int i = 0; i < sp; i++)
+				st[i] = dl[i] = 1, p[i] = p[i + sp] = op[i] = 0;
+			attr_ints(n, "strides", st, 8);
+			attr_ints(n, "dilations", dl, 8);
+			attr_ints(n, "pads", p, 16);
+			attr_ints(n, "output_padding", op, 8);
+			s.d[0] = a.d[0];
+			s.d[1] = b.d[1].kind == IR_DIM_FIXED
+				 ? fixed(b.d[1].value * attr_i(n, "group", 1))
+				 : unknown();
+			for (int i = 0; i < sp; i++) {
+				if (a.d[2 + i].kind == IR_DIM_FIXED &&
+				    b.d[2 + i].kind == IR_DIM_FIXED)
+					s.d[2 + i] = fixed(
+						(a.d[2 + i].value - 1) * st[i] -
+						p[i] - p[i + sp] +
+						dl[i] * (b.d[2 + i].value - 1) +
+						op[i] + 1);
+				else
+					s.d[2 + i] = unknown();
+			}
+		}
+	} else if (is_op(n, "|GlobalAveragePool|GlobalMaxPool|")) {
+		s = a;
+		for (int i = 2; i < s.rank; i++)
+			s.d[i] = fixed(1);
+	} else if (is_op(n, "|Concat|")) {
+		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
+		s = a;
+		if (a.rank >= 0 && ax >= 0 && ax < a.rank) {
+			for (uint32_t i = 1; i < n->ninputs; i++) {
+				shape_of(n->inputs[i], &b);
+				if (b.rank != a.rank) {
+					s.rank = -1;
+					break;
+				}
+				if (s.d[ax].kind == IR_DIM_FIXED &&
+				    b.d[ax].kind == IR_DIM_FIXED)
+					s.d[ax].value += b.d[ax].value;
+				else
+					s.d[ax] = unknown();
+				for (int j = 0; j < a.rank; j++)
+					if (j != ax && !dim_eq(s.d[j], b.d[j]) &&
+					    s.d[j].kind != IR_DIM_FIXED)
+						s.d[j] = b.d[j];
+			}
+		} else {
+			s.rank = -1;
+		}
+	} else if (!strncmp(n->kind, "onnx::Reduce", 12) ||
+		   is_op(n, "|ArgMax|ArgMin|")) {
+		int k;
+		int keep = (int)attr_i(n, "keepdims", 1);
+		if (is_op(n, "|ArgMax|ArgMin|")) {
+			v[0] = attr_i(n, "axis", 0);
+			k = 1;
+			dt = IR_DTYPE_INT64;
+		} else {
+			k = node_axes(n, v, MAXR);
+		}
+		if (a.rank >= 0 && k >= 0) {
+			char mark[MAXR] = { 0 };
+			for (int i = 0; i < k; i++) {
+				int ax = norm_axis(v[i], a.rank);
+				if (ax >= 0 && ax < a.rank)
+					mark[ax] = 1;
+			}
+			s.rank = 0;
+			for (int i = 0; i < a.rank; i++) {
+				if (!mark[i] && k)
+					s.d[s.rank++] = a.d[i];
+				else if (keep)
+					s.d[s.rank++] = fixed(1);
+			}
+		}
+	} else if (is_op(n, "|Slice|")) {
+		int64_t st[MAXR], en[MAXR], ax[MAXR], sp[MAXR];
+		int k;
+		if (c->opset < 10) {
+			k = attr_ints(n, "starts", st, MAXR);
+			attr_ints(n, "ends", en, MAXR);
+			if (attr_ints(n, "axes", ax, MAXR) < 0)
+				for (int i = 0; i < k; i++)
+					ax[i] = i;
+			for (int i = 0; i < k; i++)
+				sp[i] = 1;
+		} else {
+			k = b_const_ints(n->inputs[1], st, MAXR);
+			if (b_const_ints(n->inputs[2], en, MAXR) != k)
+				k = -1;
+			if (n->ninputs < 4 || !n->inputs[3])
+				for (int i = 0; i < k; i++)
+					ax[i] = i;
+			else if (b_const_ints(n->inputs[3], ax, MAXR) != k)
+				k = -1;
+			if (n->ninputs < 5 || !n->inputs[4])
+				for (int i = 0; i < k; i++)
+					sp[i] = 1;
+			else if (b_const_ints(n->inputs[4], sp, MAXR) != k)
+				k = -1;
+		}
+		if (a.rank >= 0 && k >= 0) {
+			s = a;
+			for (int i = 0; i < k; i++) {
+				int x = norm_axis(ax[i], a.rank);
+				if (x < 0 || x >= a.rank)
+					continue;
+				if (a.d[x].kind != IR_DIM_FIXED || sp[i] == 0) {
+					if (!(st[i] == 0 && en[i] >= INT32_MAX &&
+					      sp[i] == 1))
+						s.d[x] = unknown();
+					continue;
+				}
+				int64_t dim = a.d[x].value, lo = st[i],
+					hi = en[i], step = sp[i], cnt;
+				if (lo < 0) lo += dim;
+				if (hi < 0) hi += dim;
+				if (step > 0) {
+					lo = lo < 0 ? 0 : lo > dim ? dim : lo;
+					hi = hi < 0 ? 0 : hi > dim ? dim : hi;
+					cnt = hi > lo ? (hi - lo + step - 1) / step : 0;
+				} else {
+					lo = lo < 0 ? -1 : lo >= dim ? dim - 1 : lo;
+					hi = hi < -1 ? -1 : hi >= dim ? dim - 1 : hi;
+					cnt = lo > hi ? (lo - hi - step - 1) / -step : 0;
+				}
+				s.d[x] = fixed(cnt);
+			}
+		}
+	} else if (is_op(n, "|Split|")) {
+		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
+		int k = attr_ints(n, "split", v, MAXR);
+		if (k < 0 && n->ninputs > 1 && n->inputs[1])
+			k = b_const_ints(n->inputs[1], v, MAXR);
+		for (uint32_t o = 0; o < n->noutputs; o++) {
+			s = a;
+			if (a.rank >= 0 && ax >= 0 && ax < a.rank) {
+				if (k == (int)n->noutputs)
+					s.d[ax] = fixed(v[o]);
+				else if (a.d[ax].kind == IR_DIM_FIXED &&
+					 a.d[ax].value % n->noutputs == 0)
+					s.d[ax] = fixed(a.d[ax].value / n->noutputs);
+				else
+					s.d[ax] = unknown();
+			}
+			set_type(c, n->outputs[o], dt, &s);
+		}
+		return;
+	} else if (is_op(n, "|Einsum|")) {
+		/* explicit "ab,bc->ac" without ellipses: letters to dims */
+		struct ir_attr *eq = ir_node_find_attr(n, "equation");
+		struct ir_dim at[128];
+		char seen[128] = { 0 };
+		const char *e = eq && eq->kind == IR_ATTR_STRING
+				? eq->u.s.data : "";
+		size_t len = eq && eq->kind == IR_ATTR_STRING ? eq->u.s.len : 0;
+		uint32_t in = 0;
+		int pos = 0, ok = len > 0, arrow = 0;
+		for (size_t i = 0; i < len && ok; i++) {
+			unsigned char ch = (unsigned char)e[i];
+			if (ch == ',') {
+				in++, pos = 0;
+			} else if (ch == '-' && i + 1 < len && e[i + 1] == '>') {
+				arrow = (int)i + 2;
+				break;
+			} else if (ch < 128 && ((ch | 32) >= 'a' && (ch | 32) <= 'z')) {
+				if (in >= n->ninputs || b_rank(n->inputs[in]) <= pos) {
+					ok = 0;
+					break;
+				}
+				struct ir_dim d = n->inputs[in]->type->dims[pos++];
+				if (!seen[ch] || at[ch].kind == IR_DIM_UNKNOWN ||
+				    is_one(at[ch]))
+					at[ch] = d;
+				seen[ch] = 1;
+			} else if (ch != ' ') {
+				ok = 0;
+			}
+		}
+		if (ok && arrow) {
+			s.rank = 0;
+			for (size_t i = (size_t)arrow; i < len && s.rank < MAXR; i++) {
+				unsigned char ch = (unsigned char)e[i];
+				if (ch == ' ')
+					continue;
+				if (ch >= 128 || !seen[ch]) {
+					s.rank = -1;
+					break;
+				}
+				s.d[s.rank++] = at[ch];
+			}
+		}
+	} else if (is_op(n, "|GatherElements|")) {
+		s = b;
+	} else if (is_op(n, "|Expand|")) {
+		int k = b_const_ints(n->inputs[1], v, MAXR);
+		if (k < 0 && of_shape(n->inputs[1], &b)) {
+			broadcast(&s, &a, &b);
+		} else if (k < 0 && b.rank == 1 && a.rank >= 0 &&
+			   b.d[0].kind == IR_DIM_FIXED && b.d[0].value <= MAXR) {
+			/* a runtime shape of known length: the rank */
+			struct shape u;
+			u.rank = (int)b.d[0].value;
+			for (int i = 0; i < u.rank; i++)
+				u.d[i] = unknown();
+			broadcast(&s, &a, &u);
+			for (int i = 0; i < s.rank; i++)
+				s.d[i] = unknown();
+		}
+		else if (k >= 0 && a.rank >= 0) {
+			b.rank = k;
+			for (int i = 0; i < k; i++)
+				b.d[i] = v[i] >= 0 ? fixed(v[i]) : unknown();
+			broadcast(&s, &a, &b);
+		}
+	} else if (is_op(n, "|ConstantOfShape|")) {
+		struct ir_attr *at = ir_node_find_attr(n, "value");
+		dt = at && at->kind == IR_ATTR_TENSOR ? at->u.t->dtype
+						      : IR_DTYPE_FLOAT;
+		int k = b_const_ints(n->inputs[0], v, MAXR);
+		if (k >= 0) {
+			s.rank = k;
+			for (int i = 0; i < k; i++)
+				s.d[i] = fixed(v[i]);
+		} else if (a.rank == 1 && a.d[0].kind == IR_DIM_FIXED) {
+			s.rank = (int)a.d[0].value;
+			for (int i = 0; i < s.rank; i++)
+				s.d[i] = unknown();
+		}
+	} else if (is_op(n, "|Range|")) {
+		s.rank = 1;
+		s.d[0] = unknown();
+	} else if (is_op(n, "|TopK|")) {
+		int ax = norm_axis(attr_i(n, "axis", -1), a.rank);
+		int64_t k = 0;
+		s = a;
+		if (a.rank >= 0 && b_const_ints(n->inputs[1], &k, 1) == 1 &&
+		    ax >= 0 && ax < a.rank)
+			s.d[ax] = fixed(k);
+		else if (a.rank >= 0 && ax >= 0 && ax < a.rank)
+			s.d[ax] = unknown();
+		set_type(c, n->outputs[0], dt, &s);
+		set_type(c, n->outputs[1], IR_DTYPE_INT64, &s);
+		return;
+	} else if (is_op(n, "|Pad|")) {
+		int k = attr_ints(n, "pads", v, MAXR);
+		if (k < 0 && n->ninputs > 1)
+			k = b_const_ints(n->inputs[1], v, MAXR);
+		if (a.rank >= 0 && k == 2 * a.rank) {
+			s = a;
+			for (int i = 0; i < a.rank; i++)
+				if (a.d[i].kind == IR_DIM_FIXED)
+					s.d[i].value += v[i] + v[i + a.rank];
+				else if (v[i] || v[i + a.rank])
+					s.d[i] = unknown();
+		}
+	} else if (is_op(n, "|Tile|Resize|Upsample|NonZero|")) {
+		if (a.rank >= 0) {
+			s.rank = !strcmp(n->kind, "onnx::NonZero") ? 2 : a.rank;
+			for (int i = 0; i < s.rank; i++)
+				s.d[i] = unknown();
+			if (!strcmp(n->kind, "onnx::NonZero")) {
+				s.d[0] = fixed(a.rank);
+				dt = IR_DTYPE_INT64;
+			}
+		}
+	} else {
+		/* unknown to inference: leave the outputs untyped */
+		for (uint32_t o = 0; o < n->noutputs; o++)
+			set_type(c, n->outputs[o], IR_DTYPE_UNDEFINED, NULL);
+		return;
+	}
+	for (uint32_t o = 0; o < n->noutputs; o++)
+		set_type(c, n->outputs[o], dt, o == 0 ? &s : NULL);
+}

@@ -1,0 +1,935 @@
+/*
+ * lower.c - the lowering driver: walks an aten-level graph block by block
+ * and replaces each node by what its symbolic function (symbolic_opsetN.c)
+ * builds, as torch.onnx.export's _run_symbolic_function does.
+ *
+ * How values are rewired: the ONNX value a symbolic returns for an aten
+ * output takes over the aten value itself (same name, same users) when the
+ * symbolic built it; when it returns an existing value (dropout, contiguous)
+ * the aten value is remapped through value->aux and users read it through
+ * lw_in().  prim::Constant scalars and prim::ListConstruct stay in place
+ * while symbolics read them and are removed at the end (or turned into
+ * onnx::Constant where something still uses them).  prim::If / prim::Loop
+ * become onnx::If / onnx::Loop whose graph attributes are the old blocks,
+ * lowered in place.  Lists of tensors are followed element-wise (split,
+ * chunk, size(), ListConstruct, append in straight-line code), so
+ * ListUnpack and cat need no ONNX sequences; in-place ops (relu_) lower as
+ * their out-of-place form, later uses of the mutated value in the same
+ * block reading the result.  At the end unused scalar constants and dead
+ * ONNX nodes are removed, None graph outputs dropped (as torch does).
+ * Costs: one pass, linear in the nodes (list look-ups linear in the
+ * number of lists).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aten_schema.h"
+#include "lower_int.h"
+
+struct lw_list {
+	struct ir_value *list;
+	struct ir_value **vals;
+	int n;
+	struct lw_list *next;
+};
+
+static const struct symbolic_table *const tables[] = {
+	&symbolic_driver_table, &symbolic_opset9_table, &symbolic_opset11_table,
+	&symbolic_opset12_table, &symbolic_opset13_table,
+	&symbolic_opset14_table,
+	&symbolic_opset17_table,
+};
+
+symbolic_fn symbolic_lookup(const char *kind, int opset)
+{
+	for (int t = (int)(sizeof(tables) / sizeof(tables[0])) - 1; t >= 0; t--) {
+		if (tables[t]->opset > opset)
+			continue;
+		for (size_t i = 0; i < tables[t]->count; i++)
+			if (!strcmp(tables[t]->entries[i].name, kind))
+				return tables[t]->entries[i].fn;
+	}
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void lower_list_ops(FILE *fp)
+{
+	const char *names[1024];
+	size_t n = 0;
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (size_t i = 0; i < tables[t]->count && n < 1024; i++) {
+			size_t j;
+			for (j = 0; j < n; j++)
+				if (!strcmp(names[j], tables[t]->entries[i].name))
+					break;
+			if (j == n)
+				names[n++] = tables[t]->entries[i].name;
+		}
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp, "%s:", names[i]);
+		for (int o = LOWER_OPSET_MIN; o <= LOWER_OPSET_MAX; o++)
+			if (symbolic_lookup(names[i], o))
+				fprintf(fp, " %d", o);
+		fputc('\n', fp);
+	}
+}
+
+/* --- arguments ----------------------------------------------------------- */
+
+static struct ir_value *remap(struct ir_value *v)
+{
+	while (v && v->aux)
+		v = v->aux;
+	return v;
+}
+
+struct ir_value *lw_in(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	if (i < 0 || (uint32_t)i >= n->ninputs)
+		return NULL;
+	return remap(n->inputs[i]);
+}
+
+static struct ir_node *producer(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	struct ir_value *v = lw_in(c, n, i);
+	return v ? v->producer : NULL;
+}
+
+static struct ir_attr *const_attr(struct lower_ctx *c, struct ir_node *n,
+				  int i)
+{
+	struct ir_node *p = producer(c, n, i);
+	if (!p || strcmp(p->kind, "prim::Constant"))
+		return NULL;
+	return ir_node_find_attr(p, "value");
+}
+
+int lw_is_none(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	struct ir_value *v = lw_in(c, n, i);
+	if (!v)
+		return 1;
+	if (v->type->kind == IR_TYPE_NONE)
+		return 1;
+	struct ir_node *p = v->producer;
+	return p && !strcmp(p->kind, "prim::Constant") &&
+	       !ir_node_find_attr(p, "value") &&
+	       v->type->kind != IR_TYPE_TENSOR;
+}
+
+int lw_int(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v)
+{
+	struct ir_attr *a = const_attr(c, n, i);
+	if (a && a->kind == IR_ATTR_INT) {
+		*v = a->u.i;
+		return 1;
+	}
+	struct ir_value *x = lw_in(c, n, i);
+	int64_t t[1];
+	if (x && b_rank(x) == 0 && b_const_ints(x, t, 1) == 1) {
+		*v = t[0];
+		return 1;
+	}
+	return 0;
+}
+
+int lw_float(struct lower_ctx *c, struct ir_node *n, int i, double *v)
+{
+	struct ir_attr *a = const_attr(c, n, i);
+	if (a && a->kind == IR_ATTR_FLOAT) {
+		*v = a->u.f;
+		return 1;
+	}
+	int64_t k;
+	if (lw_int(c, n, i, &k)) {
+		*v = (double)k;
+		return 1;
+	}
+	return 0;
+}
+
+int lw_is_scalar(struct lower_ctx *c, struct ir_node *n, int i, int *isfloat)
+{
+	struct ir_value *v = lw_in(c, n, i);
+	if (!v)
+		return 0;
+	switch (v->type->kind) {
+	case IR_TYPE_INT: case IR_TYPE_BOOL: *isfloat = 0; return 1;
+	case IR_TYPE_FLOAT: *isfloat = 1; return 1;
+	default: return 0;
+	}
+}
+
+const char *lw_str(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	struct ir_attr *a = const_attr(c, n, i);
+	if (a && a->kind == IR_ATTR_STRING)
+		return ir_strndup(c->g, a->u.s.data, a->u.s.len);
+	return NULL;
+}
+
+int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
+	    int max, int bcast)
+{
+	struct ir_attr *a = const_attr(c, n, i);
+	if (a && a->kind == IR_ATTR_INT) {
+		int k = bcast > 0 ? bcast : 1;
+		if (k > max)
+			return -1;
+		for (int j = 0; j < k; j++)
+			v[j] = a->u.i;
+		return k;
+	}
+	if (a && a->kind == IR_ATTR_INTS) {
+		if (a->count > (uint32_t)max)
+			return -1;
+		memcpy(v, a->u.ints, sizeof(int64_t) * a->count);
+		return (int)a->count;
+	}
+	struct ir_node *p = producer(c, n, i);
+	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+		if (p->ninputs > (uint32_t)max)
+			return -1;
+		for (uint32_t j = 0; j < p->ninputs; j++)
+			if (!lw_int(c, p, (int)j, &v[j]))
+				return -1;
+		return (int)p->ninputs;
+	}
+	struct ir_value *x = lw_in(c, n, i);
+	if (x && b_rank(x) == 1)
+		return b_const_ints(x, v, max);
+	return -1;
+}
+
+void lw_set_list(struct lower_ctx *c, struct ir_value *list,
+		 struct ir_value **vals, int n)
+{
+	struct lw_list *l = ir_alloc(c->g, sizeof(*l));
+	l->list = list;
+	l->vals = ir_alloc(c->g, sizeof(*vals) * (n ? n : 1));
+	memcpy(l->vals, vals, sizeof(*vals) * n);
+	l->n = n;
+	l->next = c->lists;
+	c->lists = l;
+}
+
+static struct lw_list *find_list(struct lower_ctx *c, struct ir_value *v)
+{
+	for (struct lw_list *l = c->lists; l; l = l->next)
+		if (l->list == v)
+			return l;
+	return NULL;
+}
+
+int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
+	    struct ir_value **v, int max)
+{
+	struct ir_value *x = lw_in(c, n, i);
+	struct lw_list *l = x ? find_list(c, x) : NULL;
+	if (l) {
+		if (l->n > max)
+			return -1;
+		memcpy(v, l->vals, sizeof(*v) * l->n);
+		return l->n;
+	}
+	struct ir_node *p = x ? x->producer : NULL;
+	if (!p || strcmp(p->kind, "prim::ListConstruct") ||
+	    p->ninputs > (uint32_t)max)
+		return -1;
+	for (uint32_t j = 0; j < p->ninputs; j++) {
+		v[j] = lw_tensor(c, p, (int)j);
+		if (!v[j])
+			return -1;
+	}
+	return (int)p->ninputs;
+}
+
+static struct ir_value *scalar_const(struct lower_ctx *c, struct ir_attr *a,
+				     const struct ir_value *v, enum ir_dtype dt,
+				     int rank)
+{
+	if (a->kind == IR_ATTR_INT) {
+		if (dt == IR_DTYPE_UNDEFINED)
+			dt = v->type->kind == IR_TYPE_BOOL ? IR_DTYPE_BOOL
+							   : IR_DTYPE_INT64;
+		if (dt == IR_DTYPE_INT64)
+			return b_const_i64s(c, &a->u.i, 1, rank);
+		return b_const_scalar(c, (double)a->u.i, dt, rank);
+	}
+	if (a->kind == IR_ATTR_FLOAT)
+		return b_const_scalar(c, a->u.f, dt ? dt : IR_DTYPE_FLOAT, rank);
+	if (a->kind == IR_ATTR_INTS)
+		return b_const_i64s(c, a->u.ints, (int)a->count, 1);
+	return NULL;
+}
+
+struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	struct ir_value *v = lw_in(c, n, i);
+	if (!v)
+		return NULL;
+	struct ir_node *p = v->producer;
+	if (p && !strcmp(p->kind, "prim::Constant")) {
+		struct ir_attr *a = ir_node_find_attr(p, "value");
+		return a ? scalar_const(c, a, v, IR_DTYPE_UNDEFINED, 0) : NULL;
+	}
+	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+		int64_t k[64];
+		int cnt = lw_ints(c, n, i, k, 64, 0);
+		if (cnt >= 0)
+			return b_const_i64s(c, k, cnt, 1);
+		if (v->type->kind == IR_TYPE_LIST && v->type->nelems &&
+		    v->type->elems[0]->kind != IR_TYPE_INT)
+			return NULL;
+		struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) *
+						   (p->ninputs + 1));
+		for (uint32_t j = 0; j < p->ninputs; j++) {
+			int64_t kv;
+			if (lw_int(c, p, (int)j, &kv)) {
+				parts[j] = b_const_i64s(c, &kv, 1, 1);
+				continue;
+			}
+			struct ir_value *e = lw_tensor(c, p, (int)j);
+			if (!e)
+				return NULL;
+			e = b_cast(c, e, IR_DTYPE_INT64);
+			if (b_rank(e) == 0) {
+				int64_t zero = 0;
+				e = b_unsqueeze(c, e, &zero, 1);
+			}
+			parts[j] = e;
+		}
+		struct ir_node *cat = b_node(c, "Concat", (int)p->ninputs,
+					     parts, 1);
+		b_attr_i(c, cat, "axis", 0);
+		return b_done(c, cat);
+	}
+	if (v->type->kind == IR_TYPE_NONE || v->type->kind == IR_TYPE_STR ||
+	    v->type->kind == IR_TYPE_DEVICE)
+		return NULL;
+	return v;
+}
+
+struct ir_value *lw_scalar_as(struct lower_ctx *c, struct ir_node *n, int i,
+			      enum ir_dtype dt, int rank)
+{
+	struct ir_attr *a = const_attr(c, n, i);
+	if (a && (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_FLOAT))
+		return scalar_const(c, a, lw_in(c, n, i), dt, rank);
+	struct ir_value *v = lw_tensor(c, n, i);
+	if (!v)
+		return NULL;
+	if (dt != IR_DTYPE_UNDEFINED)
+		v = b_cast(c, v, dt);
+	if (rank == 1 && b_rank(v) == 0) {
+		int64_t zero = 0;
+		v = b_unsqueeze(c, v, &zero, 1);
+	}
+	return v;
+}
+
+int lw_decline(struct lower_ctx *c, const char *why)
+{
+	c->why = why;
+	return 1;
+}
+
+enum ir_dtype lw_torch_dtype(int64_t st)
+{
+	static const enum ir_dtype map[] = {
+		IR_DTYPE_UINT8, IR_DTYPE_INT8, IR_DTYPE_INT16, IR_DTYPE_INT32,
+		IR_DTYPE_INT64, IR_DTYPE_FLOAT16, IR_DTYPE_FLOAT,
+		IR_DTYPE_DOUBLE, IR_DTYPE_UNDEFINED, IR_DTYPE_COMPLEX64,
+		IR_DTYPE_COMPLEX128, IR_DTYPE_BOOL, IR_DTYPE_UNDEFINED,
+		IR_DTYPE_UNDEFINED, IR_DTYPE_UNDEFINED, IR_DTYPE_BFLOAT16,
+	};
+	if (st < 0 || st >= (int64_t)(sizeof(map) / sizeof(map[0])))
+		return IR_DTYPE_UNDEFINED;
+	return map[st];
+}
+
+static int dtype_rank(enum ir_dtype dt)
+{
+	switch (dt) {
+	case IR_DTYPE_BOOL: return 0;
+	case IR_DTYPE_UINT8: return 1;
+	case IR_DTYPE_INT8: return 2;
+	case IR_DTYPE_INT16: return 3;
+	case IR_DTYPE_INT32: return 4;
+	case IR_DTYPE_INT64: return 5;
+	case IR_DTYPE_FLOAT16: return 6;
+	case IR_DTYPE_BFLOAT16: return 7;
+	case IR_DTYPE_FLOAT: return 8;
+	case IR_DTYPE_DOUBLE: return 9;
+	default: return -1;
+	}
+}
+
+enum ir_dtype lw_promote(enum ir_dtype a, enum ir_dtype b)
+{
+	if (a == IR_DTYPE_UNDEFINED)
+		return b;
+	if (b == IR_DTYPE_UNDEFINED)
+		return a;
+	int ra = dtype_rank(a), rb = dtype_rank(b);
+	if (ra < 0 || rb < 0)
+		return a;
+	if ((a == IR_DTYPE_FLOAT16 && b == IR_DTYPE_BFLOAT16) ||
+	    (b == IR_DTYPE_FLOAT16 && a == IR_DTYPE_BFLOAT16))
+		return IR_DTYPE_FLOAT;
+	if ((a == IR_DTYPE_UINT8 && b == IR_DTYPE_INT8) ||
+	    (a == IR_DTYPE_INT8 && b == IR_DTYPE_UINT8))
+		return IR_DTYPE_INT16;
+	return ra >= rb ? a : b;
+}
+
+/* --- types --------------------------------------------------------------- */
+
+/* The ONNX type of an aten value type: scalars become 0-d tensors. */
+static struct ir_type *onnx_type(struct lower_ctx *c, const struct ir_type *t)
+{
+	enum ir_dtype dt;
+	switch (t->kind) {
+	case IR_TYPE_INT: dt = IR_DTYPE_INT64; break;
+	case IR_TYPE_FLOAT: dt = IR_DTYPE_FLOAT; break;
+	case IR_TYPE_BOOL: dt = IR_DTYPE_BOOL; break;
+	default: return (struct ir_type *)t;
+	}
+	return ir_type_tensor(c->g, dt, 0, NULL);
+}
+
+/* The inferred type r, completed from the aten type a where r knows less. */
+static struct ir_type *merge_type(struct lower_ctx *c, struct ir_type *r,
+				  const struct ir_type *a)
+{
+	a = onnx_type(c, a);
+	if (r->kind != IR_TYPE_TENSOR || a->kind != IR_TYPE_TENSOR)
+		return r->kind == IR_TYPE_TENSOR ? r : (struct ir_type *)a;
+	struct ir_type *t = ir_type_copy(c->g, r);
+	if (t->dtype == IR_DTYPE_UNDEFINED)
+		t->dtype = a->dtype;
+	if (t->rank < 0 && a->rank >= 0)
+		return merge_type(c, ir_type_copy(c->g, a), t);
+	if (t->rank == a->rank)
+		for (int i = 0; i < t->rank; i++)
+			if (t->dims[i].kind == IR_DIM_UNKNOWN)
+				t->dims[i] = a->dims[i];
+	return t;
+}
+
+/* --- nodes --------------------------------------------------------------- */
+
+static void lower_block(struct lower_ctx *c, struct ir_block *b);
+
+static int is_new(struct ir_node *first, struct ir_node *stop,
+		  struct ir_node *x)
+{
+	for (struct ir_node *m = first; m && m != stop; m = m->next)
+		if (m == x)
+			return 1;
+	return 0;
+}
+
+/* Binds aten output o to the ONNX value r built by nodes first..stop. */
+static void bind_output(struct lower_ctx *c, struct ir_value *o,
+			struct ir_value *r, struct ir_node *first,
+			struct ir_node *stop)
+{
+	if (r->producer && is_new(first, stop, r->producer) &&
+	    r->type->kind == IR_TYPE_TENSOR) {
+		struct ir_node *p = r->producer;
+		for (uint32_t k = 0; k < p->noutputs; k++)
+			if (p->outputs[k] == r)
+				ir_node_set_output(p, k, o);
+		o->type = merge_type(c, r->type, o->type);
+		for (struct ir_node *m = first; m && m != stop; m = m->next)
+			for (uint32_t k = 0; k < m->ninputs; k++)
+				if (m->inputs[k] == r)
+					m->inputs[k] = o;
+		r->aux = o;
+		return;
+	}
+	o->aux = r;
+}
+
+static struct ir_node *new_before(struct lower_ctx *c, const char *kind,
+				  uint32_t nin, uint32_t nout)
+{
+	struct ir_node *n = ir_node_new(c->g, NULL, kind, nin, nout);
+	n->scope = c->cur->scope;
+	n->source = c->cur->source;
+	ir_block_insert_before(c->pos, n);
+	return n;
+}
+
+/* An aten op as torch's ATen fallback node. */
+static void aten_node(struct lower_ctx *c, struct ir_node *n)
+{
+	const struct aten_schema *s = aten_schema_find(n->kind, "");
+	uint32_t nin = 0;
+	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * (n->ninputs + 1));
+	struct ir_node *a;
+	for (uint32_t i = 0; i < n->ninputs; i++) {
+		struct ir_value *v = lw_in(c, n, (int)i);
+		if (v && v->type->kind == IR_TYPE_TENSOR &&
+		    !(v->producer && !strncmp(v->producer->kind, "prim::", 6)))
+			ins[nin++] = v;
+	}
+	a = new_before(c, "org.pytorch.aten::ATen", nin, n->noutputs);
+	memcpy(a->inputs, ins, sizeof(*ins) * nin);
+	b_attr_s(c, a, "operator", n->kind + 6);
+	b_attr_s(c, a, "overload_name", "");
+	for (uint32_t i = 0; i < n->ninputs; i++) {
+		struct ir_attr *ca = const_attr(c, n, (int)i);
+		const struct aten_arg *arg = s ? aten_schema_arg(s, (int)i) : NULL;
+		const char *name = arg ? arg->name : ir_strfmt(c->g, "arg%u", i);
+		int64_t iv[64];
+		int k;
+		if (ca && ca->kind == IR_ATTR_INT)
+			b_attr_i(c, a, name, ca->u.i);
+		else if (ca && ca->kind == IR_ATTR_FLOAT)
+			b_attr_f(c, a, name, ca->u.f);
+		else if (ca && ca->kind == IR_ATTR_STRING)
+			b_attr_s(c, a, name, lw_str(c, n, (int)i));
+		else if (!ca && (k = lw_ints(c, n, (int)i, iv, 64, 0)) >= 0 &&
+			 lw_in(c, n, (int)i)->type->kind != IR_TYPE_TENSOR)
+			b_attr_ints(c, a, name, iv, k);
+	}
+	for (uint32_t i = 0; i < n->noutputs; i++) {
+		ir_node_set_output(a, i, n->outputs[i]);
+		n->outputs[i]->type = onnx_type(c, n->outputs[i]->type);
+	}
+	ir_add_opset(c->g, "org.pytorch.aten", 1);
+}
+
+static void report(struct lower_ctx *c, struct ir_node *n, const char *why)
+{
+	c->nunsupported++;
+	diag_error(c->d, "%s%s%s%s%s%s has no symbolic for opset %d%s%s",
+		   n->kind, n->scope ? " at " : "", n->scope ? n->scope : "",
+		   n->source ? " (" : "", n->source ? n->source : "",
+		   n->source ? ")" : "", c->opset, why ? ": " : "",
+		   why ? why : "");
+}
+
+static void lower_if(struct lower_ctx *c, struct ir_node *n)
+{
+	struct ir_value *cond = lw_tensor(c, n, 0);
+	if (!cond || n->nblocks != 2) {
+		report(c, n, "malformed prim::If");
+		return;
+	}
+	if (b_dtype(cond) != IR_DTYPE_BOOL)
+		cond = b_cast(c, cond, IR_DTYPE_BOOL);
+	struct ir_node *nd = new_before(c, "onnx::If", 1, n->noutputs);
+	nd->inputs[0] = cond;
+	static const char *const names[2] = { "then_branch", "else_branch" };
+	for (int k = 0; k < 2; k++) {
+		struct ir_block *b = n->blocks[k];
+		ir_node_add_attr(c->g, nd, names[k], IR_ATTR_GRAPH)->u.g = b;
+		b->owner = nd;
+	}
+	n->nblocks = 0;
+	struct lower_ctx save = *c;
+	for (int k = 0; k < 2; k++)
+		lower_block(c, nd->attrs[k].u.g);
+	save.lists = c->lists;
+	save.nunsupported = c->nunsupported;
+	*c = save;
+	for (uint32_t i = 0; i < n->noutputs; i++) {
+		struct ir_value *o = n->outputs[i];
+		ir_node_set_output(nd, i, o);
+		struct ir_block *tb = nd->attrs[0].u.g;
+		o->type = i < tb->nreturns
+			  ? merge_type(c, tb->returns[i]->type, o->type)
+			  : onnx_type(c, o->type);
+	}
+}
+
+static void lower_loop(struct lower_ctx *c, struct ir_node *n)
+{
+	if (n->nblocks != 1 || n->ninputs < 2 ||
+	    n->blocks[0]->nparams != n->ninputs - 1) {
+		report(c, n, "malformed prim::Loop");
+		return;
+	}
+	uint32_t ncar = n->ninputs - 2;
+	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * n->ninputs);
+	for (uint32_t i = 0; i < n->ninputs; i++) {
+		ins[i] = lw_tensor(c, n, (int)i);
+		if (!ins[i]) {
+			report(c, n, "a loop input is not a tensor");
+			return;
+		}
+	}
+	ins[0] = b_cast(c, ins[0], IR_DTYPE_INT64);
+	ins[1] = b_cast(c, ins[1], IR_DTYPE_BOOL);
+	struct ir_node *nd = new_before(c, "onnx::Loop", n->ninputs,
+					n->noutputs);
+	memcpy(nd->inputs, ins, sizeof(*ins) * n->ninputs);
+	struct ir_block *b = n->blocks[0];
+	struct ir_value **old = b->params;
+	uint32_t nold = b->nparams;
+	b->params = NULL;
+	b->nparams = 0;
+	old[0]->type = ir_type_tensor(c->g, IR_DTYPE_INT64, 0, NULL);
+	ir_block_add_param(c->g, b, old[0]);
+	ir_block_add_param(c->g, b, ir_value_new(c->g, NULL,
+			   ir_type_tensor(c->g, IR_DTYPE_BOOL, 0, NULL)));
+	for (uint32_t i = 1; i < nold; i++) {
+		old[i]->type = merge_type(c, old[i]->type, nd->inputs[i + 1]->type);
+		ir_block_add_param(c->g, b, old[i]);
+	}
+	ir_node_add_attr(c->g, nd, "body", IR_ATTR_GRAPH)->u.g = b;
+	b->owner = nd;
+	n->nblocks = 0;
+	struct lower_ctx save = *c;
+	lower_block(c, b);
+	save.lists = c->lists;
+	save.nunsupported = c->nunsupported;
+	*c = save;
+	if (b->nreturns >= 1 && b_dtype(b->returns[0]) != IR_DTYPE_BOOL)
+		diag_warning(c->d, "loop condition is not a bool");
+	for (uint32_t i = 0; i < n->noutputs && i < ncar; i++) {
+		ir_node_set_output(nd, i, n->outputs[i]);
+		n->outputs[i]->type = merge_type(c, b->params[i + 2]->type,
+						 n->outputs[i]->type);
+	}
+}
+
+static int is_prim_data(const char *kind)
+{
+	return !strcmp(kind, "prim::Constant") ||
+	       !strcmp(kind, "prim::ListConstruct") ||
+	       !strcmp(kind, "prim::TupleConstruct");
+}
+
+/* An aten node must have every schema argument as an input (docs/ir.md):
+ * no absent input, and as many as some overload takes.  Reports and
+ * returns 0 when not. */
+static int arity_ok(struct lower_ctx *c, struct ir_node *n)
+{
+	size_t count;
+	const struct aten_schema *s = aten_schema_lookup(n->kind, &count);
+	for (uint32_t i = 0; i < n->ninputs; i++)
+		if (!n->inputs[i])
+			goto bad;
+	if (!s)
+		return 1; /* not in torch's table: nothing to check */
+	for (size_t i = 0; i < count; i++)
+		if (s[i].nargs == n->ninputs ||
+		    ((s[i].flags & ATEN_SCHEMA_VARARG) &&
+		     n->ninputs >= s[i].nargs))
+			return 1;
+bad:
+	c->nmalformed++;
+	diag_error(c->d, "%s%s%s: %u inputs, which no overload of its schema "
+		   "takes (every argument must be an input)", n->kind,
+		   n->scope ? " at " : "", n->scope ? n->scope : "",
+		   n->ninputs);
+	return 0;
+}
+
+static void lower_node(struct lower_ctx *c, struct ir_node *n)
+{
+	for (uint32_t i = 0; i < n->ninputs; i++)
+		n->inputs[i] = remap(n->inputs[i]);
+	c->cur = n;
+	c->pos = n;
+	c->why = NULL;
+	const char *k = n->kind;
+
+	if (!strcmp(k, "prim::Constant")) {
+		struct ir_attr *a = ir_node_find_attr(n, "value");
+		if (a && a->kind == IR_ATTR_TENSOR && n->noutputs == 1) {
+			n->kind = "onnx::Constant";
+			n->outputs[0]->type = merge_type(c,
+				ir_tensor_type(c->g, a->u.t), n->outputs[0]->type);
+		}
+		return;
+	}
+	if (is_prim_data(k))
+		return;
+	if (!strcmp(k, "prim::ListUnpack") || !strcmp(k, "prim::TupleUnpack")) {
+		struct ir_value *vals[256];
+		int cnt = lw_list(c, n, 0, vals, 256);
+		if (cnt != (int)n->noutputs) {
+			report(c, n, "the list is not known element-wise");
+			return;
+		}
+		for (int i = 0; i < cnt; i++)
+			n->outputs[i]->aux = vals[i];
+		ir_node_unlink(n);
+		return;
+	}
+	if (!strcmp(k, "prim::If")) {
+		lower_if(c, n);
+		ir_node_unlink(n);
+		return;
+	}
+	if (!strcmp(k, "prim::Loop")) {
+		lower_loop(c, n);
+		ir_node_unlink(n);
+		return;
+	}
+	int isaten = !strncmp(k, "aten::", 6);
+	if (isaten && !arity_ok(c, n))
+		return;
+	if (isaten && c->o->export_type == LOWER_EXPORT_ONNX_ATEN) {
+		aten_node(c, n);
+		ir_node_unlink(n);
+		return;
+	}
+	symbolic_fn fn = symbolic_lookup(k, c->opset);
+	int inplace = 0;
+	size_t klen = strlen(k);
+	if (!fn && klen > 2 && k[klen - 1] == '_' && k[klen - 2] != '_') {
+		/* x.relu_(): the out-of-place op, and later uses of x in this
+		 * block see the result (torch's remove-inplace-ops pass) */
+		fn = symbolic_lookup(ir_strndup(c->g, k, klen - 1), c->opset);
+		inplace = fn != NULL;
+	}
+	if (inplace && n->ninputs && n->inputs[0] && n->inputs[0]->producer &&
+	    n->inputs[0]->producer->owner != c->blk) {
+		fn = NULL;
+		c->why = "in-place op on a value from an enclosing block";
+	}
+	if (fn) {
+		struct ir_node *before = n->prev;
+		struct ir_value **out = ir_alloc(c->g, sizeof(*out) *
+						 (n->noutputs + 1));
+		if (fn(c, n, out) == 0) {
+			struct ir_node *first = before ? before->next
+						       : c->blk->first;
+			for (uint32_t i = 0; i < n->noutputs; i++)
+				if (out[i])
+					bind_output(c, n->outputs[i], out[i],
+						    first, n);
+			if (inplace && n->noutputs &&
+			    remap(n->outputs[0]) != n->inputs[0])
+				n->inputs[0]->aux = remap(n->outputs[0]);
+			ir_node_unlink(n);
+			return;
+		}
+		/* declined: drop what it built */
+		struct ir_node *m = before ? before->next : c->blk->first;
+		while (m && m != n) {
+			struct ir_node *next = m->next;
+			ir_node_unlink(m);
+			m = next;
+		}
+	}
+	if (isaten && c->o->export_type == LOWER_EXPORT_ONNX_ATEN_FALLBACK) {
+		aten_node(c, n);
+		ir_node_unlink(n);
+		return;
+	}
+	if (c->o->export_type == LOWER_EXPORT_ONNX_FALLTHROUGH)
+		return;
+	report(c, n, c->why);
+}
+
+/* aten::append(list, x): the list known element-wise gets x, for the
+ * uses after it in the same block. */
+static int sym_append(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *vals[257];
+	struct ir_value *l = lw_in(c, n, 0);
+	int k = lw_list(c, n, 0, vals, 256);
+	if (k < 0)
+		return lw_decline(c, "the list is not known element-wise");
+	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
+		return lw_decline(c, "a list from an enclosing block");
+	vals[k] = lw_tensor(c, n, 1);
+	if (!vals[k])
+		return lw_decline(c, "the element is not a tensor");
+	lw_set_list(c, l, vals, k + 1);
+	lw_set_list(c, n->outputs[0], vals, k + 1);
+	out[0] = NULL;
+	return 0;
+}
+
+/* Ops with no ONNX meaning: dropped. */
+static int sym_drop(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out)
+{
+	return n->noutputs ? lw_decline(c, "has outputs") : 0;
+}
+
+static const struct symbolic driver_ops[] = {
+	{ "aten::append", sym_append },
+	{ "aten::warn", sym_drop },
+};
+
+const struct symbolic_table symbolic_driver_table = {
+	9, driver_ops, sizeof(driver_ops) / sizeof(driver_ops[0]),
+};
+
+static void lower_block(struct lower_ctx *c, struct ir_block *b)
+{
+	c->blk = b;
+	for (struct ir_node *n = b->first, *next; n; n = next) {
+		next = n->next;
+		c->blk = b;
+		lower_node(c, n);
+	}
+	c->blk = b;
+	c->pos = NULL;
+	c->cur = NULL;
+	/* returns: remapped or constant values get an Identity (or
+	 * a constant) that defines the returned name */
+	struct ir_value **rets = b->returns;
+	uint32_t nret = b->nreturns;
+	b->returns = NULL;
+	b->nreturns = 0;
+	for (uint32_t i = 0; i < nret; i++) {
+		struct ir_value *r = rets[i];
+		struct lw_list *l = b->owner ? NULL : find_list(c, remap(r));
+		struct ir_node *p = r->producer;
+		if (l) { /* a tuple output: its elements, flattened */
+			for (int j = 0; j < l->n; j++)
+				ir_block_add_return(c->g, b, remap(l->vals[j]));
+			continue;
+		}
+		if (!b->owner && p && !strcmp(p->kind, "prim::TupleConstruct")) {
+			for (uint32_t j = 0; j < p->ninputs; j++)
+				if (remap(p->inputs[j])->type->kind != IR_TYPE_NONE)
+					ir_block_add_return(c->g, b,
+							    remap(p->inputs[j]));
+			continue;
+		}
+		if (!b->owner && r->type->kind == IR_TYPE_NONE)
+			continue; /* torch drops None outputs */
+		struct ir_value *m = remap(r);
+		if (m != r || (p && is_prim_data(p->kind))) {
+			struct ir_node tmp = { 0 };
+			tmp.inputs = &m;
+			tmp.ninputs = 1;
+			struct ir_value *t = m;
+			if (m->producer && is_prim_data(m->producer->kind))
+				t = lw_tensor(c, &tmp, 0);
+			if (t) {
+				struct ir_node *id = b_node(c, "Identity", 1, &t, 1);
+				ir_node_set_output(id, 0, r);
+				r->type = merge_type(c, t->type, r->type);
+				r->aux = NULL;
+			}
+		}
+		ir_block_add_return(c->g, b, r);
+	}
+}
+
+/* --- clean-up ------------------------------------------------------------ */
+
+static void count_uses(struct ir_block *b)
+{
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			if (n->inputs[i])
+				n->inputs[i]->uses++;
+		for (uint32_t i = 0; i < n->nblocks; i++)
+			count_uses(n->blocks[i]);
+		for (uint32_t i = 0; i < n->nattrs; i++)
+			if (n->attrs[i].kind == IR_ATTR_GRAPH)
+				count_uses(n->attrs[i].u.g);
+	}
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		b->returns[i]->uses++;
+}
+
+static void cleanup_block(struct lower_ctx *c, struct ir_block *b)
+{
+	/* last to first, so that a list goes before the constants in it */
+	for (struct ir_node *n = b->last, *next; n; n = next) {
+		next = n->prev;
+		for (uint32_t i = 0; i < n->nblocks; i++)
+			cleanup_block(c, n->blocks[i]);
+		for (uint32_t i = 0; i < n->nattrs; i++)
+			if (n->attrs[i].kind == IR_ATTR_GRAPH)
+				cleanup_block(c, n->attrs[i].u.g);
+		if (!is_prim_data(n->kind)) {
+			/* dead ONNX nodes (a symbolic's spare constant) */
+			int used = 0;
+			for (uint32_t i = 0; i < n->noutputs; i++)
+				used |= n->outputs[i]->uses != 0;
+			if (used || strncmp(n->kind, "onnx::", 6) ||
+			    !strcmp(n->kind, "onnx::If") ||
+			    !strcmp(n->kind, "onnx::Loop"))
+				continue;
+		}
+		if (n->noutputs == 1 && n->outputs[0]->uses &&
+		    c->o->export_type != LOWER_EXPORT_ONNX_FALLTHROUGH) {
+			/* still used by an ONNX node: a constant tensor */
+			struct ir_node tmp = { 0 };
+			struct ir_value *v = n->outputs[0];
+			tmp.inputs = &v;
+			tmp.ninputs = 1;
+			c->blk = b;
+			c->pos = n;
+			c->cur = n;
+			struct ir_value *t = lw_tensor(c, &tmp, 0);
+			if (t && t->producer && t->producer != n) {
+				ir_node_set_output(t->producer, 0, v);
+				v->type = t->type;
+				ir_node_unlink(n);
+			}
+			continue;
+		}
+		if (n->noutputs == 1 && n->outputs[0]->uses)
+			continue;
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			if (n->inputs[i])
+				n->inputs[i]->uses--;
+		ir_node_unlink(n);
+	}
+}
+
+static void clear_aux(struct ir_graph *g)
+{
+	for (uint32_t i = 0; i < g->vcap; i++)
+		if (g->vtab[i]) {
+			g->vtab[i]->aux = NULL;
+			g->vtab[i]->uses = 0;
+		}
+}
+
+int lower_graph(struct ir_graph *g, const struct lower_options *o,
+		struct diag *d)
+{
+	if (g->level != IR_LEVEL_ATEN) {
+		diag_error(d, "the input is ONNX-level IR already "
+			   "(lower reads aten-level IR)");
+		return EXIT_BAD_INPUT;
+	}
+	struct lower_ctx c = { 0 };
+	c.g = g;
+	c.d = d;
+	c.o = o;
+	c.opset = o->opset;
+	clear_aux(g);
+	lower_block(&c, g->top);
+	if (c.nmalformed)
+		return EXIT_BAD_INPUT;
+	if (c.nunsupported)
+		return EXIT_UNSUPPORTED;
+	clear_aux(g);
+	count_uses(g->top);
+	cleanup_block(&c, g->top);
+	/* graph inputs typed as scalars become 0-d tensors */
+	for (uint32_t i = 0; i < g->top->nparams; i++)
+		g->top->params[i]->type = onnx_type(&c, g->top->params[i]->type);
+	clear_aux(g);
+	g->level = IR_LEVEL_ONNX;
+	if (ir_opset_version(g, "") < 0)
+		ir_add_opset(g, "", o->opset);
+	return EXIT_OK;
+}

@@ -1,0 +1,179 @@
+/*
+ * lower_int.h - what lower.c, build.c and the symbolic_opsetN.c tables
+ * share: the lowering context, the graph builder, reading an aten node's
+ * arguments, and the symbolic-function registry.
+ *
+ * Symbolic functions are data: one table per opset (symbolic_opset9.c, 11,
+ * 13, 14, 17), each a sorted-or-not array of { "aten::op", fn }.  The
+ * lookup for target opset T takes the entry of the greatest table version
+ * <= T that has one, as torch's registry does.
+ *
+ * A symbolic reads its aten node (constants through lw_int() & co., tensor
+ * inputs through lw_tensor()), emits ONNX nodes with the b_* builders
+ * (inserted before the aten node, each typed by build.c's inference) and
+ * stores one value per aten output in out[].  It returns 0, or 1 to decline
+ * (c->why says why: "only constant dims"...), leaving nothing it built
+ * used.  Ownership: everything lives in the graph's arena.
+ */
+#ifndef PT2ONNX_LOWER_INT_H
+#define PT2ONNX_LOWER_INT_H
+
+#include <stdint.h>
+
+#include "ir.h"
+#include "lower.h"
+
+struct lw_list; /* lower.c: an aten list value known as ONNX values */
+
+struct lower_ctx {
+	struct ir_graph *g;
+	struct diag *d;
+	const struct lower_options *o;
+	int opset;             /* target opset */
+	struct ir_block *blk;  /* the block being lowered */
+	struct ir_node *pos;   /* new nodes go before it (NULL: at the end) */
+	struct ir_node *cur;   /* the aten node being lowered */
+	const char *why;       /* a declining symbolic's reason */
+	struct lw_list *lists; /* list values known element-wise */
+	int nunsupported;      /* ops reported unconvertible */
+	int nmalformed;        /* aten nodes not as docs/ir.md says */
+};
+
+typedef int (*symbolic_fn)(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out);
+
+struct symbolic {
+	const char *name; /* "aten::relu" */
+	symbolic_fn fn;
+};
+
+struct symbolic_table {
+	int opset;
+	const struct symbolic *entries;
+	size_t count;
+};
+
+extern const struct symbolic_table symbolic_driver_table; /* lower.c */
+extern const struct symbolic_table symbolic_opset9_table;
+extern const struct symbolic_table symbolic_opset11_table;
+extern const struct symbolic_table symbolic_opset12_table;
+extern const struct symbolic_table symbolic_opset13_table;
+extern const struct symbolic_table symbolic_opset14_table;
+extern const struct symbolic_table symbolic_opset17_table;
+
+/* The symbolic for kind at opset, NULL when none. */
+symbolic_fn symbolic_lookup(const char *kind, int opset);
+
+/* --- builder (build.c) ------------------------------------------------- */
+
+/* A new node "onnx::" op (op without domain; "dom::Op" kept as given) with
+ * nin inputs (NULL entries allowed: absent optional) and nout outputs,
+ * inserted at the context's position.  Attributes are added with b_attr_*;
+ * then b_done() infers the output types and returns output 0. */
+struct ir_node *b_node(struct lower_ctx *c, const char *op, int nin,
+		       struct ir_value *const *ins, int nout);
+void b_attr_i(struct lower_ctx *c, struct ir_node *n, const char *name,
+	      int64_t v);
+void b_attr_f(struct lower_ctx *c, struct ir_node *n, const char *name,
+	      double v);
+void b_attr_s(struct lower_ctx *c, struct ir_node *n, const char *name,
+	      const char *s);
+void b_attr_ints(struct lower_ctx *c, struct ir_node *n, const char *name,
+		 const int64_t *v, int count);
+void b_attr_floats(struct lower_ctx *c, struct ir_node *n, const char *name,
+		   const double *v, int count);
+struct ir_value *b_done(struct lower_ctx *c, struct ir_node *n);
+/* Re-runs inference on n (after attributes changed). */
+void b_infer(struct lower_ctx *c, struct ir_node *n);
+
+/* One-output shorthands. */
+struct ir_value *b_op1(struct lower_ctx *c, const char *op,
+		       struct ir_value *a);
+struct ir_value *b_op2(struct lower_ctx *c, const char *op,
+		       struct ir_value *a, struct ir_value *b);
+struct ir_value *b_op3(struct lower_ctx *c, const char *op,
+		       struct ir_value *a, struct ir_value *b,
+		       struct ir_value *d);
+
+/* Constants (onnx::Constant with a tensor attribute). rank 0 or 1. */
+struct ir_value *b_const_i64s(struct lower_ctx *c, const int64_t *v, int n,
+			      int rank);
+struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v); /* 0-d */
+/* A 0-d (rank 0) or [1] (rank 1) scalar of dtype dt holding v. */
+struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
+				enum ir_dtype dt, int rank);
+struct ir_value *b_const_bool(struct lower_ctx *c, int v);
+
+struct ir_value *b_cast(struct lower_ctx *c, struct ir_value *v,
+			enum ir_dtype dt); /* v itself when already dt */
+/* Across opsets: axes an attribute before 13, an input from 13. */
+struct ir_value *b_unsqueeze(struct lower_ctx *c, struct ir_value *v,
+			     const int64_t *axes, int n);
+struct ir_value *b_squeeze(struct lower_ctx *c, struct ir_value *v,
+			   const int64_t *axes, int n); /* n 0: all */
+/* ReduceOp with axes (n 0: all); ReduceSum takes an input from 13. */
+struct ir_value *b_reduce(struct lower_ctx *c, const char *op,
+			  struct ir_value *v, const int64_t *axes, int n,
+			  int keepdims);
+/* Slice: attributes before 10, inputs from 10. */
+struct ir_value *b_slice(struct lower_ctx *c, struct ir_value *v,
+			 int64_t start, int64_t end, int64_t axis,
+			 int64_t step);
+/* Split into n outputs of sizes (sizes NULL: equal). outs get the values. */
+void b_split(struct lower_ctx *c, struct ir_value *v, int64_t axis,
+	     const int64_t *sizes, int n, struct ir_value **outs);
+/* Shape(v)[dim] as a 0-d Long. */
+struct ir_value *b_dim(struct lower_ctx *c, struct ir_value *v, int64_t dim);
+/* Clip to [lo, hi] (NAN: no bound); attributes before 11. */
+struct ir_value *b_clip(struct lower_ctx *c, struct ir_value *v, double lo,
+			double hi);
+
+/* The constant tensor behind v (an onnx::Constant), or NULL. */
+const struct ir_tensor *b_const_of(const struct ir_value *v);
+/* Reads constant integer values of v (Long/Int tensor) into out (max).
+ * Returns the count, or -1 when v is not such a constant. */
+int b_const_ints(const struct ir_value *v, int64_t *out, int max);
+
+/* Type helpers. */
+enum ir_dtype b_dtype(const struct ir_value *v); /* UNDEFINED if unknown */
+int b_rank(const struct ir_value *v);            /* -1 if unknown */
+int b_is_float(enum ir_dtype dt);
+
+/* --- arguments (lower.c) ----------------------------------------------- */
+
+/* Input i of n, remapped to its ONNX value. */
+struct ir_value *lw_in(struct lower_ctx *c, struct ir_node *n, int i);
+/* Input i as an ONNX tensor: scalars become constants (int: Long, float:
+ * Float, bool: Bool), int lists 1-d Long tensors. NULL if it cannot. */
+struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i);
+/* A scalar input as a tensor of dtype dt (constants folded, else Cast). */
+struct ir_value *lw_scalar_as(struct lower_ctx *c, struct ir_node *n, int i,
+			      enum ir_dtype dt, int rank);
+int lw_is_none(struct lower_ctx *c, struct ir_node *n, int i);
+/* 1 and *v when input i is a constant int/bool (resp. number). */
+int lw_int(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v);
+int lw_float(struct lower_ctx *c, struct ir_node *n, int i, double *v);
+/* 1 when input i is a constant number (python scalar), with *isfloat. */
+int lw_is_scalar(struct lower_ctx *c, struct ir_node *n, int i, int *isfloat);
+/* A constant string input, or NULL. */
+const char *lw_str(struct lower_ctx *c, struct ir_node *n, int i);
+/* Constant int list (or a single int, broadcast to `bcast` entries when
+ * bcast > 0): the count, -1 when not constant. */
+int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
+	    int max, int bcast);
+/* The elements of a list input (prim::ListConstruct or a list produced by
+ * a lowered op) as ONNX values; count or -1. */
+int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
+	    struct ir_value **v, int max);
+/* Records that aten list value `list` holds vals[0..n). */
+void lw_set_list(struct lower_ctx *c, struct ir_value *list,
+		 struct ir_value **vals, int n);
+/* Declines with a reason; returns 1. */
+int lw_decline(struct lower_ctx *c, const char *why);
+
+/* torch ScalarType number -> ONNX dtype, UNDEFINED when unknown. */
+enum ir_dtype lw_torch_dtype(int64_t st);
+/* torch's promotion of two dtypes (result_type for two tensors). */
+enum ir_dtype lw_promote(enum ir_dtype a, enum ir_dtype b);
+
+#endif

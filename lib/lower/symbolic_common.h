@@ -1,0 +1,49 @@
+/*
+ * symbolic_common.h - symbolic functions shared between the per-opset
+ * tables (symbolic_opset9.c defines the elementwise, linear-algebra,
+ * convolution and normalisation ones, symbolic_shape.c the shape,
+ * indexing, reduction and creation ones).  Same contract as symbolic_fn
+ * (lower_int.h).
+ */
+#ifndef PT2ONNX_SYMBOLIC_COMMON_H
+#define PT2ONNX_SYMBOLIC_COMMON_H
+
+#include "lower_int.h"
+
+#define SYM(fn) int fn(struct lower_ctx *c, struct ir_node *n, \
+		       struct ir_value **out)
+
+/* torch's implicit promotion for inputs ia, ib of n. */
+enum ir_dtype sym_result_type(struct lower_ctx *c, struct ir_node *n,
+			      int ia, int ib);
+/* Input i as a tensor of dtype dt: scalars become constants of dt. */
+struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
+			     enum ir_dtype dt);
+/* (x - mean) / sqrt(var + eps) over the last k dims. */
+struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
+					   struct ir_value *x, int k,
+					   double eps);
+/* tril (upper 0) / triu (upper 1) without Trilu. */
+int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int upper);
+
+SYM(sym_flatten); SYM(sym_view); SYM(sym_permute); SYM(sym_transpose);
+SYM(sym_t); SYM(sym_cat); SYM(sym_stack); SYM(sym_chunk); SYM(sym_split);
+SYM(sym_unbind); SYM(sym_slice); SYM(sym_select); SYM(sym_unsqueeze);
+SYM(sym_squeeze); SYM(sym_expand); SYM(sym_expand_as); SYM(sym_mean);
+SYM(sym_sum); SYM(sym_size); SYM(sym_numel); SYM(sym_dim);
+SYM(sym_embedding); SYM(sym_masked_fill); SYM(sym_where); SYM(sym_tril);
+SYM(sym_triu); SYM(sym_arange); SYM(sym_zeros); SYM(sym_ones);
+SYM(sym_full); SYM(sym_zeros_like); SYM(sym_ones_like);
+SYM(sym_full_like); SYM(sym_to); SYM(sym_type_as); SYM(sym_max);
+SYM(sym_min); SYM(sym_argmax); SYM(sym_argmin); SYM(sym_topk);
+SYM(sym_index_select); SYM(sym_constant_pad_nd); SYM(sym_pad);
+SYM(sym_upsample_nearest); SYM(sym_upsample_bilinear); SYM(sym_int);
+SYM(sym_float); SYM(sym_bool); SYM(sym_num_to_tensor); SYM(sym_repeat);
+SYM(sym_gather11); SYM(sym_cumsum11); SYM(sym_tril14); SYM(sym_triu14);
+SYM(sym_layer_norm17); SYM(sym_hardswish14); SYM(sym_amax); SYM(sym_amin);
+SYM(sym_prod); SYM(sym_remainder); SYM(sym_var); SYM(sym_std);
+SYM(sym_flip); SYM(sym_norm); SYM(sym_linalg_vector_norm); SYM(sym_sdpa);
+SYM(sym_einsum12); SYM(sym_index);
+
+#endif

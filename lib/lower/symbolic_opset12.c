@@ -1,0 +1,13 @@
+/*
+ * symbolic_opset12.c - opset 12 entries (torch's symbolic_opset12.py):
+ * Einsum.
+ */
+#include "symbolic_common.h"
+
+static const struct symbolic opset12[] = {
+	{ "aten::einsum", sym_einsum12 },
+};
+
+const struct symbolic_table symbolic_opset12_table = {
+	12, opset12, sizeof(opset12) / sizeof(opset12[0]),
+};

@@ -1,0 +1,13 @@
+/*
+ * symbolic_opset17.c - opset 17 entries (torch's symbolic_opset17.py):
+ * LayerNormalization.
+ */
+#include "symbolic_common.h"
+
+static const struct symbolic opset17[] = {
+	{ "aten::layer_norm", sym_layer_norm17 },
+};
+
+const struct symbolic_table symbolic_opset17_table = {
+	17, opset17, sizeof(opset17) / sizeof(opset17[0]),
+};

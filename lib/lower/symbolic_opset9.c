@@ -1,0 +1,1145 @@
+/*
+ * symbolic_opset9.c - symbolic functions of opset 9 (torch's
+ * symbolic_opset9.py): the base table, which later opsets override entry
+ * by entry.  Most functions serve every opset from 9 up: the builders
+ * (build.c) pick the form of Unsqueeze, Slice, Split, Clip... each opset
+ * wants.  Each reads constant arguments, declines with a reason when they
+ * are not constant where ONNX needs constants, and returns one value per
+ * aten output.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lower_int.h"
+#include "symbolic_common.h"
+
+#define IN(i) lw_in(c, n, (i))
+#define T(i) lw_tensor(c, n, (i))
+
+static int64_t norm_dim(int64_t d, int rank)
+{
+	return d < 0 && rank >= 0 ? d + rank : d;
+}
+
+/* --- elementwise and scalar type analysis -------------------------------- */
+
+/* torch's implicit promotion: the dtype a binary op computes in. */
+enum ir_dtype sym_result_type(struct lower_ctx *c, struct ir_node *n,
+			      int ia, int ib)
+{
+	int fa = 0, fb = 0;
+	int sa = lw_is_scalar(c, n, ia, &fa), sb = lw_is_scalar(c, n, ib, &fb);
+	struct ir_value *a = IN(ia), *b = IN(ib);
+	enum ir_dtype da = b_dtype(a), db = b_dtype(b);
+	/* 0-d tensors rank with python scalars (torch's dim-0 rule) */
+	int za = sa || b_rank(a) == 0, zb = sb || b_rank(b) == 0;
+	if (za == zb) {
+		if (sa && sb)
+			return fa || fb ? IR_DTYPE_FLOAT : IR_DTYPE_INT64;
+		return lw_promote(da, db);
+	}
+	enum ir_dtype dt = za ? db : da, ds = za ? da : db;
+	int fs = za ? (sa ? fa : b_is_float(ds)) : (sb ? fb : b_is_float(ds));
+	if (dt == IR_DTYPE_UNDEFINED)
+		return IR_DTYPE_UNDEFINED;
+	if (fs && !b_is_float(dt))
+		return (za ? sa : sb) ? IR_DTYPE_FLOAT : ds;
+	if (!fs && dt == IR_DTYPE_BOOL && ds != IR_DTYPE_BOOL)
+		return (za ? sa : sb) ? IR_DTYPE_INT64 : ds;
+	return dt;
+}
+
+/* Input i as a tensor of dtype dt (scalars as constants of dt). */
+struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
+			     enum ir_dtype dt)
+{
+	struct ir_value *v = lw_scalar_as(c, n, i, dt, 0);
+	if (v && dt != IR_DTYPE_UNDEFINED)
+		v = b_cast(c, v, dt);
+	return v;
+}
+
+static int binary(struct lower_ctx *c, struct ir_node *n,
+		  struct ir_value **out, const char *op)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	double alpha = 1;
+	if (n->ninputs > 2 && !lw_is_none(c, n, 2) &&
+	    (!strcmp(op, "Add") || !strcmp(op, "Sub"))) {
+		if (!lw_float(c, n, 2, &alpha))
+			return lw_decline(c, "alpha is not constant");
+		if (alpha != 1)
+			b = b_op2(c, "Mul", b, b_const_scalar(c, alpha,
+					b_dtype(b), 0));
+	}
+	out[0] = b_op2(c, op, a, b);
+	return 0;
+}
+
+static int sym_add(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	return binary(c, n, out, "Add");
+}
+
+static int sym_sub(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	return binary(c, n, out, "Sub");
+}
+
+static int sym_mul(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	if (b_dtype(IN(0)) == IR_DTYPE_BOOL && b_dtype(IN(1)) == IR_DTYPE_BOOL) {
+		out[0] = b_op2(c, "And", T(0), T(1));
+		return 0;
+	}
+	return binary(c, n, out, "Mul");
+}
+
+static int sym_rsub(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	double alpha = 1;
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	if (n->ninputs > 2 && !lw_float(c, n, 2, &alpha))
+		return lw_decline(c, "alpha is not constant");
+	if (alpha != 1)
+		a = b_op2(c, "Mul", a, b_const_scalar(c, alpha, b_dtype(a), 0));
+	out[0] = b_op2(c, "Sub", b, a);
+	return 0;
+}
+
+static int sym_div(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	const char *mode = n->ninputs > 2 ? lw_str(c, n, 2) : NULL;
+	int isint = dt != IR_DTYPE_UNDEFINED && !b_is_float(dt);
+	enum ir_dtype work = isint ? IR_DTYPE_FLOAT : dt;
+	if (isint && mode && !strcmp(mode, "trunc"))
+		work = dt; /* ONNX integer Div truncates */
+	struct ir_value *a = sym_operand(c, n, 0, work);
+	struct ir_value *b = sym_operand(c, n, 1, work);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	struct ir_value *q = b_op2(c, "Div", a, b);
+	if (mode && !strcmp(mode, "floor")) {
+		q = b_op1(c, "Floor", q);
+		if (isint)
+			q = b_cast(c, q, dt);
+	} else if (mode && !strcmp(mode, "trunc") && !isint) {
+		q = b_op2(c, "Mul", b_op1(c, "Sign", q),
+			  b_op1(c, "Floor", b_op1(c, "Abs", q)));
+	}
+	out[0] = q;
+	return 0;
+}
+
+static int sym_floor_divide(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value **out)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, IR_DTYPE_FLOAT);
+	struct ir_value *b = sym_operand(c, n, 1, IR_DTYPE_FLOAT);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	out[0] = b_cast(c, b_op1(c, "Floor", b_op2(c, "Div", a, b)),
+			dt ? dt : IR_DTYPE_FLOAT);
+	return 0;
+}
+
+static int sym_pow(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	enum ir_dtype work = b_is_float(dt) || c->opset >= 12 ? dt
+							      : IR_DTYPE_FLOAT;
+	struct ir_value *a = sym_operand(c, n, 0, work);
+	struct ir_value *b = sym_operand(c, n, 1, work);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	out[0] = b_cast(c, b_op2(c, "Pow", a, b), dt ? dt : work);
+	return 0;
+}
+
+static int compare(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, const char *op, int negate)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	if (dt == IR_DTYPE_BOOL && strcmp(op, "Equal")) {
+		a = b_cast(c, a, IR_DTYPE_INT32);
+		b = b_cast(c, b, IR_DTYPE_INT32);
+	}
+	struct ir_value *r;
+	if (!strcmp(op, "Equal") && c->opset < 11 && b_is_float(dt)) {
+		/* Equal takes no floats before 11: neither less nor greater */
+		r = b_op2(c, "Or", b_op2(c, "Less", a, b),
+			  b_op2(c, "Greater", a, b));
+		negate = !negate;
+	} else {
+		r = b_op2(c, op, a, b);
+	}
+	out[0] = negate ? b_op1(c, "Not", r) : r;
+	return 0;
+}
+
+static int sym_eq(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return compare(c, n, out, "Equal", 0); }
+static int sym_ne(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return compare(c, n, out, "Equal", 1); }
+static int sym_lt(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return compare(c, n, out, "Less", 0); }
+static int sym_gt(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return compare(c, n, out, "Greater", 0); }
+static int sym_le(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return compare(c, n, out, "Greater", 1); }
+static int sym_ge(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return compare(c, n, out, "Less", 1); }
+
+static int logical(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, const char *op)
+{
+	struct ir_value *a = T(0), *b = T(1);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors");
+	out[0] = b_op2(c, op, b_cast(c, a, IR_DTYPE_BOOL),
+		       b_cast(c, b, IR_DTYPE_BOOL));
+	return 0;
+}
+
+static int sym_and(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return logical(c, n, out, "And"); }
+static int sym_or(struct lower_ctx *c, struct ir_node *n, struct ir_value **out)
+{ return logical(c, n, out, "Or"); }
+
+static int minmax2(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, const char *op)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	out[0] = b_op2(c, op, sym_operand(c, n, 0, dt), sym_operand(c, n, 1, dt));
+	return 0;
+}
+
+static int sym_maximum(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{ return minmax2(c, n, out, "Max"); }
+static int sym_minimum(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{ return minmax2(c, n, out, "Min"); }
+
+static int unary(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, const char *op)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = b_op1(c, op, x);
+	return 0;
+}
+
+#define UNARY(fn, op) \
+	static int fn(struct lower_ctx *c, struct ir_node *n, \
+		      struct ir_value **out) \
+	{ return unary(c, n, out, op); }
+UNARY(sym_relu, "Relu")
+UNARY(sym_sigmoid, "Sigmoid")
+UNARY(sym_tanh, "Tanh")
+UNARY(sym_exp, "Exp")
+UNARY(sym_log, "Log")
+UNARY(sym_neg, "Neg")
+UNARY(sym_abs, "Abs")
+UNARY(sym_sqrt, "Sqrt")
+UNARY(sym_erf, "Erf")
+UNARY(sym_sin, "Sin")
+UNARY(sym_cos, "Cos")
+UNARY(sym_floor, "Floor")
+UNARY(sym_ceil, "Ceil")
+UNARY(sym_reciprocal, "Reciprocal")
+UNARY(sym_sign, "Sign")
+UNARY(sym_not, "Not")
+UNARY(sym_identity_op, "Identity")
+
+static int sym_identity(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	out[0] = T(0);
+	return out[0] ? 0 : lw_decline(c, "the input is not a tensor");
+}
+
+static int sym_rsqrt(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out)
+{
+	out[0] = b_op1(c, "Reciprocal", b_op1(c, "Sqrt", T(0)));
+	return 0;
+}
+
+static int sym_log_sigmoid(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{
+	out[0] = b_op1(c, "Log", b_op1(c, "Sigmoid", T(0)));
+	return 0;
+}
+
+static int sym_silu(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out)
+{
+	struct ir_value *x = T(0);
+	out[0] = b_op2(c, "Mul", x, b_op1(c, "Sigmoid", x));
+	return 0;
+}
+
+static int sym_mish(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out)
+{
+	struct ir_value *x = T(0);
+	out[0] = b_op2(c, "Mul", x, b_op1(c, "Tanh", b_op1(c, "Softplus", x)));
+	return 0;
+}
+
+static int sym_hardtanh(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	double lo = -1, hi = 1;
+	if (n->ninputs >= 3 && (!lw_float(c, n, 1, &lo) ||
+				!lw_float(c, n, 2, &hi)))
+		return lw_decline(c, "bounds are not constant");
+	out[0] = b_clip(c, T(0), lo, hi);
+	return 0;
+}
+
+static int sym_relu6(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out)
+{
+	out[0] = b_clip(c, T(0), 0, 6);
+	return 0;
+}
+
+static int sym_clamp(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out)
+{
+	double lo = NAN, hi = NAN;
+	if (!lw_is_none(c, n, 1) && !lw_float(c, n, 1, &lo))
+		return lw_decline(c, "min is not a constant number");
+	if (n->ninputs > 2 && !lw_is_none(c, n, 2) && !lw_float(c, n, 2, &hi))
+		return lw_decline(c, "max is not a constant number");
+	struct ir_value *x = T(0);
+	if (!b_is_float(b_dtype(x))) {
+		/* Clip takes no integers before 12: Max/Min */
+		if (!isnan(lo))
+			x = b_op2(c, "Max", x, b_const_scalar(c, lo, b_dtype(x), 0));
+		if (!isnan(hi))
+			x = b_op2(c, "Min", x, b_const_scalar(c, hi, b_dtype(x), 0));
+		out[0] = x;
+		return 0;
+	}
+	out[0] = b_clip(c, x, lo, hi);
+	return 0;
+}
+
+static int sym_clamp_min(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out)
+{
+	double lo;
+	if (!lw_float(c, n, 1, &lo))
+		return lw_decline(c, "min is not a constant number");
+	out[0] = b_clip(c, T(0), lo, NAN);
+	return 0;
+}
+
+static int sym_clamp_max(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out)
+{
+	double hi;
+	if (!lw_float(c, n, 1, &hi))
+		return lw_decline(c, "max is not a constant number");
+	out[0] = b_clip(c, T(0), NAN, hi);
+	return 0;
+}
+
+static int sym_leaky_relu(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{
+	double a = 0.01;
+	if (n->ninputs > 1 && !lw_float(c, n, 1, &a))
+		return lw_decline(c, "negative_slope is not constant");
+	struct ir_node *nd = b_node(c, "LeakyRelu", 1,
+				    (struct ir_value *[]){ T(0) }, 1);
+	b_attr_f(c, nd, "alpha", a);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_elu(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	double a = 1, scale = 1, iscale = 1;
+	if (n->ninputs > 3 && (!lw_float(c, n, 1, &a) ||
+			       !lw_float(c, n, 2, &scale) ||
+			       !lw_float(c, n, 3, &iscale)))
+		return lw_decline(c, "parameters are not constant");
+	if (scale != 1 || iscale != 1)
+		return lw_decline(c, "scale and input_scale other than 1");
+	struct ir_node *nd = b_node(c, "Elu", 1,
+				    (struct ir_value *[]){ T(0) }, 1);
+	b_attr_f(c, nd, "alpha", a);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_softplus(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	double beta = 1;
+	if (n->ninputs > 1 && !lw_float(c, n, 1, &beta))
+		return lw_decline(c, "beta is not constant");
+	struct ir_value *x = T(0);
+	if (beta != 1) {
+		struct ir_value *bv = b_const_scalar(c, beta, b_dtype(x), 0);
+		out[0] = b_op2(c, "Div", b_op1(c, "Softplus",
+				b_op2(c, "Mul", x, bv)), bv);
+	} else {
+		out[0] = b_op1(c, "Softplus", x);
+	}
+	return 0;
+}
+
+static int sym_gelu(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out)
+{
+	const char *mode = n->ninputs > 1 ? lw_str(c, n, 1) : "none";
+	struct ir_value *x = T(0);
+	enum ir_dtype dt = b_dtype(x);
+	if (mode && !strcmp(mode, "tanh")) {
+		/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+		struct ir_value *x3 = b_op2(c, "Mul", x, b_op2(c, "Mul", x, x));
+		struct ir_value *in = b_op2(c, "Add", x, b_op2(c, "Mul", x3,
+				b_const_scalar(c, 0.044715, dt, 0)));
+		in = b_op2(c, "Mul", in, b_const_scalar(c, sqrt(2 / M_PI), dt, 0));
+		struct ir_value *t = b_op2(c, "Add", b_op1(c, "Tanh", in),
+					   b_const_scalar(c, 1, dt, 0));
+		out[0] = b_op2(c, "Mul", b_op2(c, "Mul", x, t),
+			       b_const_scalar(c, 0.5, dt, 0));
+		return 0;
+	}
+	if (!mode || strcmp(mode, "none"))
+		return lw_decline(c, "approximate is not 'none' or 'tanh'");
+	struct ir_value *e = b_op1(c, "Erf", b_op2(c, "Div", x,
+				   b_const_scalar(c, M_SQRT2, dt, 0)));
+	e = b_op2(c, "Add", e, b_const_scalar(c, 1, dt, 0));
+	out[0] = b_op2(c, "Mul", b_op2(c, "Mul", x, e),
+		       b_const_scalar(c, 0.5, dt, 0));
+	return 0;
+}
+
+static int sym_hardsigmoid(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{
+	struct ir_node *nd = b_node(c, "HardSigmoid", 1,
+				    (struct ir_value *[]){ T(0) }, 1);
+	b_attr_f(c, nd, "alpha", 1.0 / 6);
+	b_attr_f(c, nd, "beta", 0.5);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_hardswish(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out)
+{
+	struct ir_value *x = T(0);
+	struct ir_node *nd = b_node(c, "HardSigmoid", 1, &x, 1);
+	b_attr_f(c, nd, "alpha", 1.0 / 6);
+	b_attr_f(c, nd, "beta", 0.5);
+	out[0] = b_op2(c, "Mul", x, b_done(c, nd));
+	return 0;
+}
+
+static int softmax(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, const char *op)
+{
+	int64_t dim;
+	struct ir_value *x = T(0);
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	if (n->ninputs > 2 && !lw_is_none(c, n, 2)) {
+		int64_t st;
+		if (lw_int(c, n, 2, &st))
+			x = b_cast(c, x, lw_torch_dtype(st));
+	}
+	if (r < 0 && c->opset < 13 && dim != -1)
+		return lw_decline(c, "rank unknown below opset 13");
+	if (dim == -1 && r < 0) {
+		struct ir_node *s = b_node(c, op, 1, &x, 1);
+		b_attr_i(c, s, "axis", -1);
+		out[0] = b_done(c, s);
+		return 0;
+	}
+	dim = norm_dim(dim, r);
+	if (dim < 0 || dim >= r || r > 64)
+		return lw_decline(c, "dim out of range");
+	if (c->opset < 13 && dim != r - 1) {
+		/* the old Softmax flattens from axis: move dim last */
+		int64_t perm[64];
+		if (r > 64)
+			return lw_decline(c, "rank too large");
+		for (int i = 0; i < r; i++)
+			perm[i] = i;
+		perm[dim] = r - 1;
+		perm[r - 1] = dim;
+		struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+		b_attr_ints(c, t, "perm", perm, r);
+		struct ir_node *s = b_node(c, op, 1,
+			(struct ir_value *[]){ b_done(c, t) }, 1);
+		b_attr_i(c, s, "axis", r - 1);
+		struct ir_value *y = b_done(c, s);
+		t = b_node(c, "Transpose", 1, &y, 1);
+		b_attr_ints(c, t, "perm", perm, r);
+		out[0] = b_done(c, t);
+		return 0;
+	}
+	struct ir_node *s = b_node(c, op, 1, &x, 1);
+	b_attr_i(c, s, "axis", dim);
+	out[0] = b_done(c, s);
+	return 0;
+}
+
+static int sym_softmax(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{ return softmax(c, n, out, "Softmax"); }
+static int sym_log_softmax(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{ return softmax(c, n, out, "LogSoftmax"); }
+
+/* --- linear algebra ------------------------------------------------------ */
+
+static int sym_matmul(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	out[0] = b_op2(c, "MatMul", T(0), T(1));
+	return 0;
+}
+
+static struct ir_value *transpose2(struct lower_ctx *c, struct ir_value *w)
+{
+	static const int64_t perm[2] = { 1, 0 };
+	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
+	b_attr_ints(c, t, "perm", perm, 2);
+	return b_done(c, t);
+}
+
+static int sym_linear(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *x = T(0), *w = T(1);
+	struct ir_value *b = lw_is_none(c, n, 2) ? NULL : T(2);
+	if (b_rank(x) == 2 && b) {
+		struct ir_node *g = b_node(c, "Gemm", 3,
+					   (struct ir_value *[]){ x, w, b }, 1);
+		b_attr_f(c, g, "alpha", 1);
+		b_attr_f(c, g, "beta", 1);
+		b_attr_i(c, g, "transB", 1);
+		out[0] = b_done(c, g);
+		return 0;
+	}
+	struct ir_value *y = b_op2(c, "MatMul", x, transpose2(c, w));
+	out[0] = b ? b_op2(c, "Add", y, b) : y;
+	return 0;
+}
+
+static int sym_addmm(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out)
+{
+	double beta = 1, alpha = 1;
+	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
+		return lw_decline(c, "alpha or beta is not constant");
+	struct ir_node *g = b_node(c, "Gemm", 3,
+				   (struct ir_value *[]){ T(1), T(2), T(0) }, 1);
+	b_attr_f(c, g, "alpha", alpha);
+	b_attr_f(c, g, "beta", beta);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+static int sym_baddbmm(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	double beta = 1, alpha = 1;
+	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
+		return lw_decline(c, "alpha or beta is not constant");
+	struct ir_value *s = T(0), *m = b_op2(c, "MatMul", T(1), T(2));
+	enum ir_dtype dt = b_dtype(m);
+	if (alpha != 1)
+		m = b_op2(c, "Mul", m, b_const_scalar(c, alpha, dt, 0));
+	if (beta != 1)
+		s = b_op2(c, "Mul", s, b_const_scalar(c, beta, dt, 0));
+	out[0] = beta == 0 ? m : b_op2(c, "Add", s, m);
+	return 0;
+}
+
+/* --- convolution and pooling -------------------------------------------- */
+
+static int conv_common(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out, int istride, int ipad, int idil,
+		       int transposed, int ioutpad, int igroups)
+{
+	struct ir_value *x = T(0), *w = T(1);
+	struct ir_value *b = lw_is_none(c, n, 2) ? NULL : T(2);
+	int wr = b_rank(w);
+	if (wr < 3)
+		return lw_decline(c, "weight rank unknown");
+	int sp = wr - 2;
+	int64_t st[8], pad[8], dil[8], op[8], pads[16], groups;
+	if (lw_ints(c, n, istride, st, 8, sp) != sp ||
+	    lw_ints(c, n, idil, dil, 8, sp) != sp ||
+	    !lw_int(c, n, igroups, &groups))
+		return lw_decline(c, "stride, dilation or groups not constant");
+	const char *ps = lw_str(c, n, ipad);
+	if (ps) {
+		for (int i = 0; i < sp; i++) {
+			struct ir_dim k = w->type->dims[2 + i];
+			if (!strcmp(ps, "valid")) {
+				pads[i] = pads[i + sp] = 0;
+				continue;
+			}
+			if (k.kind != IR_DIM_FIXED)
+				return lw_decline(c, "padding='same' with an "
+						  "unknown kernel size");
+			int64_t total = dil[i] * (k.value - 1);
+			pads[i] = total / 2;
+			pads[i + sp] = total - total / 2;
+		}
+	} else {
+		if (lw_ints(c, n, ipad, pad, 8, sp) != sp)
+			return lw_decline(c, "padding is not constant");
+		for (int i = 0; i < sp; i++)
+			pads[i] = pads[i + sp] = pad[i];
+	}
+	struct ir_value *in[3] = { x, w, b };
+	struct ir_node *nd = b_node(c, transposed ? "ConvTranspose" : "Conv",
+				    b ? 3 : 2, in, 1);
+	b_attr_ints(c, nd, "dilations", dil, sp);
+	b_attr_i(c, nd, "group", groups);
+	int64_t ks[8];
+	int kok = 1;
+	for (int i = 0; i < sp; i++) {
+		if (w->type->dims[2 + i].kind != IR_DIM_FIXED)
+			kok = 0;
+		ks[i] = w->type->dims[2 + i].value;
+	}
+	if (kok)
+		b_attr_ints(c, nd, "kernel_shape", ks, sp);
+	if (transposed) {
+		if (lw_ints(c, n, ioutpad, op, 8, sp) != sp)
+			return lw_decline(c, "output_padding is not constant");
+		for (int i = 0; i < sp; i++)
+			if (op[i]) {
+				b_attr_ints(c, nd, "output_padding", op, sp);
+				break;
+			}
+	}
+	b_attr_ints(c, nd, "pads", pads, 2 * sp);
+	b_attr_ints(c, nd, "strides", st, sp);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_conv(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out)
+{
+	/* conv1d/2d/3d(input, weight, bias, stride, padding, dilation, groups) */
+	return conv_common(c, n, out, 3, 4, 5, 0, 0, 6);
+}
+
+static int sym_conv_transpose(struct lower_ctx *c, struct ir_node *n,
+			      struct ir_value **out)
+{
+	/* (input, weight, bias, stride, padding, output_padding, groups,
+	 *  dilation) */
+	return conv_common(c, n, out, 3, 4, 7, 1, 5, 6);
+}
+
+static int sym_convolution(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{
+	/* _convolution(input, weight, bias, stride, padding, dilation,
+	 * transposed, output_padding, groups, ...) */
+	int64_t tr;
+	if (!lw_int(c, n, 6, &tr))
+		return lw_decline(c, "transposed is not constant");
+	return conv_common(c, n, out, 3, 4, 5, (int)tr, 7, 8);
+}
+
+static int sym_max_pool(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	/* (self, kernel_size, stride, padding, dilation, ceil_mode) */
+	struct ir_value *x = T(0);
+	int sp = (int)(n->kind[strlen(n->kind) - 2] - '0');
+	int64_t k[8], st[8], pad[8], dil[8], pads[16], ceil;
+	if (sp < 1 || sp > 3)
+		return lw_decline(c, "unknown pooling rank");
+	if (lw_ints(c, n, 1, k, 8, sp) != sp ||
+	    lw_ints(c, n, 3, pad, 8, sp) != sp ||
+	    lw_ints(c, n, 4, dil, 8, sp) != sp || !lw_int(c, n, 5, &ceil))
+		return lw_decline(c, "arguments are not constant");
+	int ns = lw_ints(c, n, 2, st, 8, sp);
+	if (ns == 0)
+		memcpy(st, k, sizeof(k));
+	else if (ns != sp)
+		return lw_decline(c, "stride is not constant");
+	for (int i = 0; i < sp; i++) {
+		pads[i] = pads[i + sp] = pad[i];
+		if (dil[i] != 1 && c->opset < 10)
+			return lw_decline(c, "dilation needs opset 10");
+	}
+	if (ceil && c->opset < 10) {
+		/* torch's get_pool_ceil_padding: extra end padding makes the
+		 * floor of the output size its ceiling */
+		if (b_rank(x) != sp + 2)
+			return lw_decline(c, "ceil_mode with unknown rank");
+		for (int i = 0; i < sp; i++) {
+			struct ir_dim d = x->type->dims[2 + i];
+			if (d.kind != IR_DIM_FIXED)
+				return lw_decline(c, "ceil_mode with unknown "
+						  "input size below opset 10");
+			int64_t span = d.value + 2 * pad[i] - k[i];
+			int64_t outc = (span + st[i] - 1) / st[i] + 1;
+			if ((outc - 1) * st[i] >= d.value + pad[i])
+				outc--;
+			int64_t need = (outc - 1) * st[i] + k[i] -
+				       (d.value + 2 * pad[i]);
+			if (need > 0)
+				pads[i + sp] += need;
+		}
+		ceil = 0;
+	}
+	struct ir_node *nd = b_node(c, "MaxPool", 1, &x, 1);
+	if (ceil)
+		b_attr_i(c, nd, "ceil_mode", 1);
+	if (c->opset >= 10)
+		b_attr_ints(c, nd, "dilations", dil, sp);
+	b_attr_ints(c, nd, "kernel_shape", k, sp);
+	b_attr_ints(c, nd, "pads", pads, 2 * sp);
+	b_attr_ints(c, nd, "strides", st, sp);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	/* (self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+	 *  divisor_override) */
+	struct ir_value *x = T(0);
+	int sp = (int)(n->kind[strlen(n->kind) - 2] - '0');
+	int64_t k[8], st[8], pad[8], pads[16], ceil, cip = 1;
+	if (sp < 1 || sp > 3)
+		return lw_decline(c, "unknown pooling rank");
+	if (lw_ints(c, n, 1, k, 8, sp) != sp ||
+	    lw_ints(c, n, 3, pad, 8, sp) != sp || !lw_int(c, n, 4, &ceil) ||
+	    !lw_int(c, n, 5, &cip))
+		return lw_decline(c, "arguments are not constant");
+	if (n->ninputs > 6 && !lw_is_none(c, n, 6))
+		return lw_decline(c, "divisor_override");
+	int ns = lw_ints(c, n, 2, st, 8, sp);
+	if (ns == 0)
+		memcpy(st, k, sizeof(k));
+	else if (ns != sp)
+		return lw_decline(c, "stride is not constant");
+	for (int i = 0; i < sp; i++)
+		pads[i] = pads[i + sp] = pad[i];
+	if (ceil && c->opset < 10)
+		return lw_decline(c, "ceil_mode needs opset 10");
+	struct ir_node *nd = b_node(c, "AveragePool", 1, &x, 1);
+	if (ceil)
+		b_attr_i(c, nd, "ceil_mode", 1);
+	b_attr_i(c, nd, "count_include_pad", cip);
+	b_attr_ints(c, nd, "kernel_shape", k, sp);
+	b_attr_ints(c, nd, "pads", pads, 2 * sp);
+	b_attr_ints(c, nd, "strides", st, sp);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int adaptive_pool(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out, const char *global,
+			 const char *local)
+{
+	struct ir_value *x = T(0);
+	int64_t os[8], k[8], pads[16] = { 0 };
+	int r = b_rank(x), sp = r - 2;
+	if (r < 3 || sp > 8)
+		return lw_decline(c, "input rank unknown");
+	if (lw_ints(c, n, 1, os, 8, sp) != sp)
+		return lw_decline(c, "output_size is not constant");
+	int all1 = 1;
+	for (int i = 0; i < sp; i++)
+		all1 &= os[i] == 1;
+	if (all1) {
+		out[0] = b_op1(c, global, x);
+		return 0;
+	}
+	for (int i = 0; i < sp; i++) {
+		struct ir_dim d = x->type->dims[2 + i];
+		if (d.kind != IR_DIM_FIXED || os[i] <= 0 || d.value % os[i])
+			return lw_decline(c, "input size not a known multiple "
+					  "of output_size");
+		k[i] = d.value / os[i];
+	}
+	struct ir_node *nd = b_node(c, local, 1, &x, 1);
+	b_attr_ints(c, nd, "kernel_shape", k, sp);
+	b_attr_ints(c, nd, "pads", pads, 2 * sp);
+	b_attr_ints(c, nd, "strides", k, sp);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_adaptive_avg_pool(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
+{ return adaptive_pool(c, n, out, "GlobalAveragePool", "AveragePool"); }
+
+/* --- normalisation --------------------------------------------------------- */
+
+/* Input i, or a constant of `count` copies of v when it is None. */
+static struct ir_value *param_or(struct lower_ctx *c, struct ir_node *n,
+				 int i, int64_t count, double v,
+				 enum ir_dtype dt)
+{
+	if (n && !lw_is_none(c, n, i))
+		return T(i);
+	if (count <= 0)
+		return NULL;
+	struct ir_value *one = b_const_scalar(c, v, dt, 1);
+	struct ir_value *shape = b_const_i64s(c, &count, 1, 1);
+	return b_op2(c, "Expand", one, shape);
+}
+
+static int64_t channels(const struct ir_value *x)
+{
+	if (b_rank(x) >= 2 && x->type->dims[1].kind == IR_DIM_FIXED)
+		return x->type->dims[1].value;
+	return -1;
+}
+
+static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{
+	/* (input, weight, bias, running_mean, running_var, training,
+	 *  momentum, eps, cudnn_enabled) */
+	struct ir_value *x = T(0);
+	int64_t training = 0;
+	double mom = 0.1, eps = 1e-5;
+	lw_int(c, n, 5, &training);
+	if (!lw_float(c, n, 6, &mom) || !lw_float(c, n, 7, &eps))
+		return lw_decline(c, "momentum or eps is not constant");
+	if (c->o->training == LOWER_TRAINING_EVAL)
+		training = 0;
+	else if (c->o->training == LOWER_TRAINING_TRAIN)
+		training = 1;
+	if (training)
+		return lw_decline(c, "training-mode batch_norm");
+	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4))
+		return lw_decline(c, "no running statistics");
+	int64_t ch = channels(x);
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *in[5] = { x, param_or(c, n, 1, ch, 1, dt),
+				   param_or(c, n, 2, ch, 0, dt), T(3), T(4) };
+	if (!in[1] || !in[2])
+		return lw_decline(c, "channel count unknown");
+	struct ir_node *nd = b_node(c, "BatchNormalization", 5, in, 1);
+	b_attr_f(c, nd, "epsilon", eps);
+	b_attr_f(c, nd, "momentum", 1 - mom);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
+					   struct ir_value *x, int k,
+					   double eps)
+{
+	int r = b_rank(x);
+	int64_t axes[64];
+	for (int i = 0; i < k; i++)
+		axes[i] = r - k + i;
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *mean = b_reduce(c, "ReduceMean", x, axes, k, 1);
+	struct ir_value *d = b_op2(c, "Sub", x, mean);
+	struct ir_value *var = b_reduce(c, "ReduceMean",
+					b_op2(c, "Mul", d, d), axes, k, 1);
+	struct ir_value *den = b_op1(c, "Sqrt", b_op2(c, "Add", var,
+					b_const_scalar(c, eps, dt, 0)));
+	return b_op2(c, "Div", d, den);
+}
+
+static int sym_layer_norm(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{
+	/* (input, normalized_shape, weight, bias, eps, cudnn_enable) */
+	struct ir_value *x = T(0);
+	int64_t ns[64];
+	double eps;
+	int k = lw_ints(c, n, 1, ns, 64, 0);
+	if (k < 0 || !lw_float(c, n, 4, &eps))
+		return lw_decline(c, "normalized_shape or eps not constant");
+	if (b_rank(x) < k)
+		return lw_decline(c, "input rank unknown");
+	struct ir_value *y = sym_layer_norm_decomposed(c, x, k, eps);
+	if (!lw_is_none(c, n, 2))
+		y = b_op2(c, "Mul", y, T(2));
+	if (!lw_is_none(c, n, 3))
+		y = b_op2(c, "Add", y, T(3));
+	out[0] = y;
+	return 0;
+}
+
+static int sym_instance_norm(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value **out)
+{
+	/* (input, weight, bias, running_mean, running_var, use_input_stats,
+	 *  momentum, eps, cudnn_enabled) */
+	struct ir_value *x = T(0);
+	double eps;
+	if (!lw_float(c, n, 7, &eps))
+		return lw_decline(c, "eps is not constant");
+	int64_t ch = channels(x);
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *in[3] = { x, param_or(c, n, 1, ch, 1, dt),
+				   param_or(c, n, 2, ch, 0, dt) };
+	if (!in[1] || !in[2])
+		return lw_decline(c, "channel count unknown");
+	struct ir_node *nd = b_node(c, "InstanceNormalization", 3, in, 1);
+	b_attr_f(c, nd, "epsilon", eps);
+	out[0] = b_done(c, nd);
+	return 0;
+}
+
+static int sym_group_norm(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{
+	/* (input, num_groups, weight, bias, eps, cudnn_enabled) */
+	struct ir_value *x = T(0);
+	int64_t groups;
+	double eps;
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &groups) || !lw_float(c, n, 4, &eps))
+		return lw_decline(c, "num_groups or eps not constant");
+	if (r < 2)
+		return lw_decline(c, "input rank unknown");
+	enum ir_dtype dt = b_dtype(x);
+	int64_t shp[3] = { 0, groups, -1 };
+	struct ir_value *xr = b_op2(c, "Reshape", x, b_const_i64s(c, shp, 3, 1));
+	struct ir_value *in[3] = { xr, param_or(c, NULL, -1, groups, 1, dt),
+				   param_or(c, NULL, -1, groups, 0, dt) };
+	struct ir_node *nd = b_node(c, "InstanceNormalization", 3, in, 1);
+	b_attr_f(c, nd, "epsilon", eps);
+	struct ir_value *y = b_op2(c, "Reshape", b_done(c, nd),
+				   b_op1(c, "Shape", x));
+	int64_t axes[64];
+	for (int i = 0; i < r - 2; i++)
+		axes[i] = i + 1;
+	if (!lw_is_none(c, n, 2))
+		y = b_op2(c, "Mul", y, r > 2 ? b_unsqueeze(c, T(2), axes, r - 2)
+					     : T(2));
+	if (!lw_is_none(c, n, 3))
+		y = b_op2(c, "Add", y, r > 2 ? b_unsqueeze(c, T(3), axes, r - 2)
+					     : T(3));
+	out[0] = y;
+	return 0;
+}
+
+static int sym_dropout(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	int64_t train = 0;
+	lw_int(c, n, 2, &train);
+	if (c->o->training == LOWER_TRAINING_EVAL)
+		train = 0;
+	else if (c->o->training == LOWER_TRAINING_TRAIN)
+		train = 1;
+	if (!train) {
+		out[0] = T(0);
+		return 0;
+	}
+	if (c->opset < 12)
+		return lw_decline(c, "training-mode dropout needs opset 12");
+	double p;
+	if (!lw_float(c, n, 1, &p))
+		return lw_decline(c, "p is not constant");
+	struct ir_value *in[3] = { T(0), b_const_scalar(c, p, b_dtype(T(0)), 0),
+				   b_const_bool(c, 1) };
+	out[0] = b_done(c, b_node(c, "Dropout", 3, in, 1));
+	return 0;
+}
+
+
+static const struct symbolic opset9[] = {
+	{ "aten::_convolution", sym_convolution },
+	{ "aten::abs", sym_abs },
+	{ "aten::adaptive_avg_pool1d", sym_adaptive_avg_pool },
+	{ "aten::adaptive_avg_pool2d", sym_adaptive_avg_pool },
+	{ "aten::adaptive_avg_pool3d", sym_adaptive_avg_pool },
+	{ "aten::add", sym_add },
+	{ "aten::addmm", sym_addmm },
+	{ "aten::amax", sym_amax },
+	{ "aten::amin", sym_amin },
+	{ "aten::arange", sym_arange },
+	{ "aten::argmax", sym_argmax },
+	{ "aten::argmin", sym_argmin },
+	{ "aten::avg_pool1d", sym_avg_pool },
+	{ "aten::avg_pool2d", sym_avg_pool },
+	{ "aten::avg_pool3d", sym_avg_pool },
+	{ "aten::baddbmm", sym_baddbmm },
+	{ "aten::batch_norm", sym_batch_norm },
+	{ "aten::bitwise_not", sym_not },
+	{ "aten::bmm", sym_matmul },
+	{ "aten::cat", sym_cat },
+	{ "aten::ceil", sym_ceil },
+	{ "aten::chunk", sym_chunk },
+	{ "aten::clamp", sym_clamp },
+	{ "aten::clamp_max", sym_clamp_max },
+	{ "aten::clamp_min", sym_clamp_min },
+	{ "aten::clip", sym_clamp },
+	{ "aten::clone", sym_identity },
+	{ "aten::constant_pad_nd", sym_constant_pad_nd },
+	{ "aten::contiguous", sym_identity },
+	{ "aten::conv1d", sym_conv },
+	{ "aten::conv2d", sym_conv },
+	{ "aten::conv3d", sym_conv },
+	{ "aten::conv_transpose1d", sym_conv_transpose },
+	{ "aten::conv_transpose2d", sym_conv_transpose },
+	{ "aten::conv_transpose3d", sym_conv_transpose },
+	{ "aten::cos", sym_cos },
+	{ "aten::detach", sym_identity },
+	{ "aten::dim", sym_dim },
+	{ "aten::div", sym_div },
+	{ "aten::dropout", sym_dropout },
+	{ "aten::elu", sym_elu },
+	{ "aten::embedding", sym_embedding },
+	{ "aten::eq", sym_eq },
+	{ "aten::erf", sym_erf },
+	{ "aten::exp", sym_exp },
+	{ "aten::expand", sym_expand },
+	{ "aten::expand_as", sym_expand_as },
+	{ "aten::feature_dropout", sym_dropout },
+	{ "aten::flatten", sym_flatten },
+	{ "aten::floor", sym_floor },
+	{ "aten::floor_divide", sym_floor_divide },
+	{ "aten::floordiv", sym_floor_divide },
+	{ "aten::full", sym_full },
+	{ "aten::full_like", sym_full_like },
+	{ "aten::ge", sym_ge },
+	{ "aten::gelu", sym_gelu },
+	{ "aten::group_norm", sym_group_norm },
+	{ "aten::gt", sym_gt },
+	{ "aten::hardsigmoid", sym_hardsigmoid },
+	{ "aten::hardswish", sym_hardswish },
+	{ "aten::hardtanh", sym_hardtanh },
+	{ "aten::index", sym_index },
+	{ "aten::index_select", sym_index_select },
+	{ "aten::instance_norm", sym_instance_norm },
+	{ "aten::Bool", sym_bool },
+	{ "aten::Float", sym_float },
+	{ "aten::Int", sym_int },
+	{ "aten::ScalarImplicit", sym_identity },
+	{ "aten::layer_norm", sym_layer_norm },
+	{ "aten::le", sym_le },
+	{ "aten::leaky_relu", sym_leaky_relu },
+	{ "aten::linear", sym_linear },
+	{ "aten::log", sym_log },
+	{ "aten::log_sigmoid", sym_log_sigmoid },
+	{ "aten::log_softmax", sym_log_softmax },
+	{ "aten::logical_and", sym_and },
+	{ "aten::logical_not", sym_not },
+	{ "aten::logical_or", sym_or },
+	{ "aten::lt", sym_lt },
+	{ "aten::masked_fill", sym_masked_fill },
+	{ "aten::matmul", sym_matmul },
+	{ "aten::max", sym_max },
+	{ "aten::max_pool1d", sym_max_pool },
+	{ "aten::max_pool2d", sym_max_pool },
+	{ "aten::max_pool3d", sym_max_pool },
+	{ "aten::maximum", sym_maximum },
+	{ "aten::mean", sym_mean },
+	{ "aten::min", sym_min },
+	{ "aten::minimum", sym_minimum },
+	{ "aten::mish", sym_mish },
+	{ "aten::mm", sym_matmul },
+	{ "aten::mul", sym_mul },
+	{ "aten::ne", sym_ne },
+	{ "aten::neg", sym_neg },
+	{ "aten::numel", sym_numel },
+	{ "aten::ones", sym_ones },
+	{ "aten::ones_like", sym_ones_like },
+	{ "aten::pad", sym_pad },
+	{ "aten::permute", sym_permute },
+	{ "aten::pow", sym_pow },
+	{ "aten::prod", sym_prod },
+	{ "aten::reciprocal", sym_reciprocal },
+	{ "aten::relu", sym_relu },
+	{ "aten::relu6", sym_relu6 },
+	{ "aten::repeat", sym_repeat },
+	{ "aten::reshape", sym_view },
+	{ "aten::rsqrt", sym_rsqrt },
+	{ "aten::rsub", sym_rsub },
+	{ "aten::select", sym_select },
+	{ "aten::sigmoid", sym_sigmoid },
+	{ "aten::sign", sym_sign },
+	{ "aten::silu", sym_silu },
+	{ "aten::sin", sym_sin },
+	{ "aten::size", sym_size },
+	{ "aten::slice", sym_slice },
+	{ "aten::softmax", sym_softmax },
+	{ "aten::softplus", sym_softplus },
+	{ "aten::split", sym_split },
+	{ "aten::split_with_sizes", sym_split },
+	{ "aten::sqrt", sym_sqrt },
+	{ "aten::squeeze", sym_squeeze },
+	{ "aten::stack", sym_stack },
+	{ "aten::sub", sym_sub },
+	{ "aten::sum", sym_sum },
+	{ "aten::t", sym_t },
+	{ "aten::tanh", sym_tanh },
+	{ "aten::topk", sym_topk },
+	{ "aten::to", sym_to },
+	{ "aten::transpose", sym_transpose },
+	{ "aten::tril", sym_tril },
+	{ "aten::triu", sym_triu },
+	{ "aten::type_as", sym_type_as },
+	{ "aten::unbind", sym_unbind },
+	{ "aten::unsqueeze", sym_unsqueeze },
+	{ "aten::upsample_bilinear2d", sym_upsample_bilinear },
+	{ "aten::upsample_nearest1d", sym_upsample_nearest },
+	{ "aten::upsample_nearest2d", sym_upsample_nearest },
+	{ "aten::upsample_nearest3d", sym_upsample_nearest },
+	{ "aten::view", sym_view },
+	{ "aten::where", sym_where },
+	{ "aten::zeros", sym_zeros },
+	{ "aten::zeros_like", sym_zeros_like },
+	{ "prim::NumToTensor", sym_num_to_tensor },
+	{ "aten::alias", sym_identity_op },
+	{ "aten::remainder", sym_remainder },
+	{ "aten::var", sym_var },
+	{ "aten::std", sym_std },
+	{ "aten::flip", sym_flip },
+	{ "aten::norm", sym_norm },
+	{ "aten::linalg_vector_norm", sym_linalg_vector_norm },
+	{ "aten::_scaled_dot_product_attention", sym_sdpa },
+};
+
+const struct symbolic_table symbolic_opset9_table = {
+	9, opset9, sizeof(opset9) / sizeof(opset9[0]),
+};

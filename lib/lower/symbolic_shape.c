@@ -1,0 +1,1269 @@
+/*
+ * symbolic_shape.c - symbolic functions for shapes, indexing, reductions,
+ * tensor creation and dtype conversion (torch's symbolic_opset9.py and
+ * later), shared by the per-opset tables.  Shapes that are known are used
+ * as constants; unknown dims go through Shape/Gather where ONNX allows.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "symbolic_common.h"
+
+#define IN(i) lw_in(c, n, (i))
+#define T(i) lw_tensor(c, n, (i))
+#define BIG INT64_MAX
+
+static int64_t nd(int64_t d, int rank)
+{
+	return d < 0 && rank >= 0 ? d + rank : d;
+}
+
+static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
+				  const int64_t *perm, int r)
+{
+	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+SYM(sym_flatten)
+{
+	struct ir_value *x = T(0);
+	int64_t s, e;
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &s) || !lw_int(c, n, 2, &e))
+		return lw_decline(c, "start_dim or end_dim not constant");
+	if (r < 0)
+		return lw_decline(c, "input rank unknown");
+	if (r == 0) {
+		int64_t one = 1;
+		out[0] = b_op2(c, "Reshape", x, b_const_i64s(c, &one, 1, 1));
+		return 0;
+	}
+	s = nd(s, r);
+	e = nd(e, r);
+	if (s < 0 || e < s || e >= r)
+		return lw_decline(c, "dims out of range");
+	if (s == 1 && e == r - 1) {
+		struct ir_node *f = b_node(c, "Flatten", 1, &x, 1);
+		b_attr_i(c, f, "axis", 1);
+		out[0] = b_done(c, f);
+		return 0;
+	}
+	int64_t shp[64];
+	int k = 0;
+	for (int i = 0; i < s; i++)
+		shp[k++] = 0;
+	shp[k++] = -1;
+	for (int i = (int)e + 1; i < r; i++) {
+		if (x->type->dims[i].kind != IR_DIM_FIXED)
+			return lw_decline(c, "trailing dims unknown");
+		shp[k++] = x->type->dims[i].value;
+	}
+	out[0] = b_op2(c, "Reshape", x, b_const_i64s(c, shp, k, 1));
+	return 0;
+}
+
+SYM(sym_view)
+{
+	struct ir_value *shape = T(1);
+	if (!shape)
+		return lw_decline(c, "size is not a list of ints");
+	out[0] = b_op2(c, "Reshape", T(0), b_cast(c, shape, IR_DTYPE_INT64));
+	return 0;
+}
+
+SYM(sym_permute)
+{
+	int64_t p[64];
+	struct ir_value *x = T(0);
+	int k = lw_ints(c, n, 1, p, 64, 0);
+	if (k < 0)
+		return lw_decline(c, "dims are not constant");
+	for (int i = 0; i < k; i++) {
+		p[i] = nd(p[i], k);
+		if (p[i] < 0 || p[i] >= k)
+			return lw_decline(c, "dims out of range");
+	}
+	out[0] = transpose(c, x, p, k);
+	return 0;
+}
+
+SYM(sym_transpose)
+{
+	int64_t a, b, p[64];
+	struct ir_value *x = T(0);
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &a) || !lw_int(c, n, 2, &b))
+		return lw_decline(c, "dims are not constant");
+	if (r < 0 || r > 64)
+		return lw_decline(c, "input rank unknown");
+	a = nd(a, r);
+	b = nd(b, r);
+	if (a < 0 || b < 0 || a >= r || b >= r)
+		return lw_decline(c, "dims out of range");
+	if (a == b) {
+		out[0] = x;
+		return 0;
+	}
+	for (int i = 0; i < r; i++)
+		p[i] = i;
+	p[a] = b;
+	p[b] = a;
+	out[0] = transpose(c, x, p, r);
+	return 0;
+}
+
+SYM(sym_t)
+{
+	struct ir_value *x = T(0);
+	static const int64_t p[2] = { 1, 0 };
+	if (b_rank(x) < 0)
+		return lw_decline(c, "input rank unknown");
+	out[0] = b_rank(x) < 2 ? x : transpose(c, x, p, 2);
+	return 0;
+}
+
+SYM(sym_cat)
+{
+	struct ir_value *v[256];
+	int64_t dim;
+	int k = lw_list(c, n, 0, v, 256);
+	if (k < 1 || !lw_int(c, n, 1, &dim))
+		return lw_decline(c, "tensors or dim not known");
+	int r = -1;
+	for (int i = 0; i < k; i++)
+		if (b_rank(v[i]) > r)
+			r = b_rank(v[i]);
+	dim = nd(dim, r);
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	struct ir_node *cn = b_node(c, "Concat", k, v, 1);
+	b_attr_i(c, cn, "axis", dim);
+	out[0] = b_done(c, cn);
+	return 0;
+}
+
+SYM(sym_stack)
+{
+	struct ir_value *v[256];
+	int64_t dim;
+	int k = lw_list(c, n, 0, v, 256);
+	if (k < 1 || !lw_int(c, n, 1, &dim))
+		return lw_decline(c, "tensors or dim not known");
+	int r = b_rank(v[0]);
+	if (dim < 0) {
+		if (r < 0)
+			return lw_decline(c, "negative dim with unknown rank");
+		dim += r + 1;
+	}
+	for (int i = 0; i < k; i++)
+		v[i] = b_unsqueeze(c, v[i], &dim, 1);
+	struct ir_node *cn = b_node(c, "Concat", k, v, 1);
+	b_attr_i(c, cn, "axis", dim);
+	out[0] = b_done(c, cn);
+	return 0;
+}
+
+static int split_out(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out, struct ir_value *x, int64_t dim,
+		     const int64_t *sizes, int k)
+{
+	struct ir_value *parts[256];
+	b_split(c, x, dim, sizes, k, parts);
+	lw_set_list(c, n->outputs[0], parts, k);
+	out[0] = NULL;
+	return 0;
+}
+
+/* The fixed size of dim of x, or -1. */
+static int64_t dim_size(const struct ir_value *x, int64_t dim)
+{
+	int r = b_rank(x);
+	dim = nd(dim, r);
+	if (r < 0 || dim < 0 || dim >= r ||
+	    x->type->dims[dim].kind != IR_DIM_FIXED)
+		return -1;
+	return x->type->dims[dim].value;
+}
+
+SYM(sym_chunk)
+{
+	struct ir_value *x = T(0);
+	int64_t chunks, dim, sizes[256];
+	if (!lw_int(c, n, 1, &chunks) || !lw_int(c, n, 2, &dim))
+		return lw_decline(c, "chunks or dim not constant");
+	int64_t len = dim_size(x, dim);
+	if (chunks < 1 || chunks > 256)
+		return lw_decline(c, "chunks out of range");
+	if (len < 0) {
+		/* equal parts: right when divisible, a runtime error if not */
+		if (b_rank(x) < 0 && dim < 0)
+			return lw_decline(c, "negative dim with unknown rank");
+		return split_out(c, n, out, x, nd(dim, b_rank(x)), NULL,
+				 (int)chunks);
+	}
+	int64_t each = (len + chunks - 1) / chunks;
+	int k = 0;
+	for (int64_t left = len; left > 0 && k < 256; left -= each)
+		sizes[k++] = left < each ? left : each;
+	return split_out(c, n, out, x, nd(dim, b_rank(x)), sizes, k);
+}
+
+SYM(sym_split)
+{
+	/* split.Tensor(self, int split_size, dim) or split_with_sizes */
+	struct ir_value *x = T(0);
+	int64_t dim, sizes[256], ss;
+	if (!lw_int(c, n, 2, &dim))
+		return lw_decline(c, "dim is not constant");
+	dim = nd(dim, b_rank(x));
+	if (IN(1)->type->kind == IR_TYPE_INT) {
+		int64_t len = dim_size(x, dim);
+		if (!lw_int(c, n, 1, &ss) || len < 0 || ss < 1)
+			return lw_decline(c, "split size or dim size unknown");
+		int k = 0;
+		for (int64_t left = len; left > 0 && k < 256; left -= ss)
+			sizes[k++] = left < ss ? left : ss;
+		return split_out(c, n, out, x, dim, sizes, k);
+	}
+	int k = lw_ints(c, n, 1, sizes, 256, 0);
+	if (k < 1)
+		return lw_decline(c, "split sizes not constant");
+	return split_out(c, n, out, x, dim, sizes, k);
+}
+
+SYM(sym_unbind)
+{
+	struct ir_value *x = T(0), *parts[256];
+	int64_t dim;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	int64_t len = dim_size(x, dim);
+	if (len < 1 || len > 256)
+		return lw_decline(c, "the dim has no fixed size");
+	dim = nd(dim, b_rank(x));
+	b_split(c, x, dim, NULL, (int)len, parts);
+	for (int i = 0; i < len; i++)
+		parts[i] = b_squeeze(c, parts[i], &dim, 1);
+	lw_set_list(c, n->outputs[0], parts, (int)len);
+	out[0] = NULL;
+	return 0;
+}
+
+SYM(sym_slice)
+{
+	/* (self, dim, start, end, step) */
+	struct ir_value *x = T(0);
+	int64_t dim, st = 0, en = BIG, step = 1;
+	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 4, &step))
+		return lw_decline(c, "dim or step not constant");
+	dim = nd(dim, b_rank(x));
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	int sconst = lw_is_none(c, n, 2) || lw_int(c, n, 2, &st);
+	int econst = lw_is_none(c, n, 3) || lw_int(c, n, 3, &en);
+	if (sconst && econst) {
+		if (st == 0 && en == BIG && step == 1) {
+			out[0] = x;
+			return 0;
+		}
+		if (c->opset < 10 && step != 1)
+			return lw_decline(c, "step needs opset 10");
+		out[0] = b_slice(c, x, st, en, dim, step);
+		return 0;
+	}
+	if (c->opset < 10)
+		return lw_decline(c, "dynamic bounds need opset 10");
+	struct ir_value *in[5] = {
+		x,
+		sconst ? b_const_i64s(c, &st, 1, 1)
+		       : lw_scalar_as(c, n, 2, IR_DTYPE_INT64, 1),
+		econst ? b_const_i64s(c, &en, 1, 1)
+		       : lw_scalar_as(c, n, 3, IR_DTYPE_INT64, 1),
+		b_const_i64s(c, &dim, 1, 1), b_const_i64s(c, &step, 1, 1) };
+	out[0] = b_done(c, b_node(c, "Slice", 5, in, 1));
+	return 0;
+}
+
+SYM(sym_select)
+{
+	struct ir_value *x = T(0);
+	int64_t dim;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	dim = nd(dim, b_rank(x));
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	struct ir_value *idx = lw_scalar_as(c, n, 2, IR_DTYPE_INT64, 0);
+	struct ir_node *g = b_node(c, "Gather", 2,
+				   (struct ir_value *[]){ x, idx }, 1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+SYM(sym_unsqueeze)
+{
+	struct ir_value *x = T(0);
+	int64_t dim;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	if (dim < 0) {
+		if (b_rank(x) < 0)
+			return lw_decline(c, "negative dim with unknown rank");
+		dim += b_rank(x) + 1;
+	}
+	out[0] = b_unsqueeze(c, x, &dim, 1);
+	return 0;
+}
+
+SYM(sym_squeeze)
+{
+	struct ir_value *x = T(0);
+	int64_t dim;
+	if (n->ninputs < 2) {
+		if (b_rank(x) < 0)
+			return lw_decline(c, "input rank unknown");
+		out[0] = b_squeeze(c, x, NULL, 0);
+		return 0;
+	}
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	dim = nd(dim, b_rank(x));
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	int64_t len = dim_size(x, dim);
+	if (len > 1 || b_rank(x) == 0) {
+		out[0] = x;	/* torch: squeezing a dim != 1 is a no-op */
+		return 0;
+	}
+	out[0] = b_squeeze(c, x, &dim, 1);
+	return 0;
+}
+
+SYM(sym_expand)
+{
+	struct ir_value *x = T(0);
+	int64_t s[64];
+	int k = lw_ints(c, n, 1, s, 64, 0);
+	if (k >= 0) {
+		for (int i = 0; i < k; i++)
+			if (s[i] < 0)
+				s[i] = 1; /* Expand keeps x's dim under a 1 */
+		out[0] = b_op2(c, "Expand", x, b_const_i64s(c, s, k, 1));
+		return 0;
+	}
+	struct ir_value *shape = T(1);
+	if (!shape)
+		return lw_decline(c, "size is not a list of ints");
+	/* -1 entries become 1, which keeps x's dims (Max takes no int64
+	 * before 12: Where) */
+	shape = b_cast(c, shape, IR_DTYPE_INT64);
+	struct ir_value *m1 = b_op2(c, "Equal", shape, b_const_i64(c, -1));
+	shape = b_op3(c, "Where", m1, b_const_i64(c, 1), shape);
+	out[0] = b_op2(c, "Expand", x, shape);
+	return 0;
+}
+
+SYM(sym_expand_as)
+{
+	out[0] = b_op2(c, "Expand", T(0), b_op1(c, "Shape", T(1)));
+	return 0;
+}
+
+static int reduce(struct lower_ctx *c, struct ir_node *n,
+		  struct ir_value **out, const char *op)
+{
+	/* (self, dtype) or (self, dim, keepdim, dtype) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep = 0, st;
+	int k = 0, idt = 1;
+	if (n->ninputs >= 3) {
+		k = lw_is_none(c, n, 1) ? 0 : lw_ints(c, n, 1, axes, 64, 0);
+		if (k < 0 || !lw_int(c, n, 2, &keep))
+			return lw_decline(c, "dim or keepdim not constant");
+		idt = 3;
+	}
+	if ((int)n->ninputs > idt && !lw_is_none(c, n, idt) &&
+	    lw_int(c, n, idt, &st))
+		x = b_cast(c, x, lw_torch_dtype(st));
+	else if (!strcmp(op, "ReduceSum") && !b_is_float(b_dtype(x)) &&
+		 b_dtype(x) != IR_DTYPE_UNDEFINED)
+		x = b_cast(c, x, IR_DTYPE_INT64);
+	out[0] = b_reduce(c, op, x, axes, k, (int)keep);
+	return 0;
+}
+
+SYM(sym_mean) { return reduce(c, n, out, "ReduceMean"); }
+SYM(sym_sum) { return reduce(c, n, out, "ReduceSum"); }
+SYM(sym_prod) { return reduce(c, n, out, "ReduceProd"); }
+
+static int amaxmin(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, const char *op)
+{
+	int64_t axes[64], keep;
+	int k = lw_ints(c, n, 1, axes, 64, 0);
+	if (k < 0 || !lw_int(c, n, 2, &keep))
+		return lw_decline(c, "dim or keepdim not constant");
+	out[0] = b_reduce(c, op, T(0), axes, k, (int)keep);
+	return 0;
+}
+
+SYM(sym_amax) { return amaxmin(c, n, out, "ReduceMax"); }
+SYM(sym_amin) { return amaxmin(c, n, out, "ReduceMin"); }
+
+SYM(sym_size)
+{
+	struct ir_value *x = T(0);
+	int64_t dim;
+	if (n->ninputs < 2) {
+		/* the list, and its elements for a ListUnpack */
+		int r = b_rank(x);
+		struct ir_value *el[64];
+		out[0] = b_op1(c, "Shape", x);
+		if (r >= 0 && r <= 64) {
+			for (int i = 0; i < r; i++) {
+				int64_t len = dim_size(x, i);
+				el[i] = len >= 0 ? b_const_i64(c, len)
+						 : b_dim(c, x, i);
+			}
+			lw_set_list(c, n->outputs[0], el, r);
+		}
+		return 0;
+	}
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	dim = nd(dim, b_rank(x));
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	int64_t len = dim_size(x, dim);
+	out[0] = len >= 0 ? b_const_i64(c, len) : b_dim(c, x, dim);
+	return 0;
+}
+
+SYM(sym_numel)
+{
+	out[0] = b_reduce(c, "ReduceProd", b_op1(c, "Shape", T(0)), NULL, 0, 0);
+	return 0;
+}
+
+SYM(sym_dim)
+{
+	if (b_rank(T(0)) < 0)
+		return lw_decline(c, "input rank unknown");
+	out[0] = b_const_i64(c, b_rank(T(0)));
+	return 0;
+}
+
+SYM(sym_embedding)
+{
+	struct ir_node *g = b_node(c, "Gather", 2,
+		(struct ir_value *[]){ T(0), b_cast(c, T(1), IR_DTYPE_INT64) },
+		1);
+	b_attr_i(c, g, "axis", 0);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+SYM(sym_masked_fill)
+{
+	struct ir_value *x = T(0);
+	struct ir_value *mask = b_cast(c, T(1), IR_DTYPE_BOOL);
+	struct ir_value *v = lw_scalar_as(c, n, 2, b_dtype(x), 0);
+	if (!v)
+		return lw_decline(c, "value is not a number");
+	out[0] = b_op3(c, "Where", mask, v, x);
+	return 0;
+}
+
+SYM(sym_where)
+{
+	if (n->ninputs < 3)
+		return lw_decline(c, "where(condition) needs NonZero");
+	enum ir_dtype dt = sym_result_type(c, n, 1, 2);
+	out[0] = b_op3(c, "Where", b_cast(c, T(0), IR_DTYPE_BOOL),
+		       sym_operand(c, n, 1, dt), sym_operand(c, n, 2, dt));
+	return 0;
+}
+
+/* tril/triu without Trilu: Where(mask, x, 0), the mask constant when the
+ * last two dims are fixed, else (opset 11) from Range. */
+int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int upper)
+{
+	struct ir_value *x = T(0), *mask;
+	int64_t k = 0;
+	int r = b_rank(x);
+	if (n->ninputs > 1 && !lw_int(c, n, 1, &k))
+		return lw_decline(c, "diagonal is not constant");
+	if (r < 2)
+		return lw_decline(c, "input rank unknown or below 2");
+	int64_t h = dim_size(x, r - 2), w = dim_size(x, r - 1);
+	if (h >= 0 && w >= 0 && h * w <= (1 << 24)) {
+		int64_t dims[2] = { h, w };
+		struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_BOOL, 2, dims);
+		char *p = ir_alloc(c->g, (size_t)(h * w) + 1);
+		for (int64_t i = 0; i < h; i++)
+			for (int64_t j = 0; j < w; j++)
+				p[i * w + j] = upper ? j - i >= k : j - i <= k;
+		t->bytes.data = p;
+		t->bytes.len = (size_t)(h * w);
+		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
+		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+		mask = b_done(c, cn);
+	} else if (c->opset >= 11) {
+		struct ir_value *zero = b_const_i64(c, 0), *one = b_const_i64(c, 1);
+		struct ir_value *rows = b_op3(c, "Range", zero,
+					      b_dim(c, x, r - 2), one);
+		struct ir_value *cols = b_op3(c, "Range", zero,
+					      b_dim(c, x, r - 1), one);
+		int64_t ax = 1;
+		struct ir_value *diff = b_op2(c, "Sub", cols,
+					      b_unsqueeze(c, rows, &ax, 1));
+		struct ir_value *kv = b_const_i64(c, k);
+		/* tril: diff <= k, i.e. not (diff > k); triu: not (diff < k) */
+		mask = b_op1(c, "Not", b_op2(c, upper ? "Less" : "Greater",
+					     diff, kv));
+	} else {
+		return lw_decline(c, "the last two dims are not fixed");
+	}
+	struct ir_value *zero = b_const_scalar(c, 0, b_dtype(x), 0);
+	out[0] = b_op3(c, "Where", mask, x, zero);
+	return 0;
+}
+
+SYM(sym_tril) { return sym_tri_mask(c, n, out, 0); }
+SYM(sym_triu) { return sym_tri_mask(c, n, out, 1); }
+
+static int trilu(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int upper)
+{
+	struct ir_value *in[2] = { T(0), n->ninputs > 1
+		? lw_scalar_as(c, n, 1, IR_DTYPE_INT64, 0) : b_const_i64(c, 0) };
+	struct ir_node *t = b_node(c, "Trilu", 2, in, 1);
+	b_attr_i(c, t, "upper", upper);
+	out[0] = b_done(c, t);
+	return 0;
+}
+
+SYM(sym_tril14) { return trilu(c, n, out, 0); }
+SYM(sym_triu14) { return trilu(c, n, out, 1); }
+
+/* Creation ops: the dtype argument at index i, or def. */
+static enum ir_dtype dtype_arg(struct lower_ctx *c, struct ir_node *n, int i,
+			       enum ir_dtype def)
+{
+	int64_t st;
+	if (i < (int)n->ninputs && !lw_is_none(c, n, i) && lw_int(c, n, i, &st))
+		return lw_torch_dtype(st);
+	return def;
+}
+
+SYM(sym_arange)
+{
+	/* arange(end, dtype, ...) 5 args; arange.start(start, end, dtype,...)
+	 * 6; arange.start_step(start, end, step, dtype, ...) 7 */
+	int nargs = (int)n->ninputs;
+	int is = nargs >= 7 ? 0 : nargs == 6 ? 0 : -1;
+	int ie = nargs >= 6 ? 1 : 0, ip = nargs >= 7 ? 2 : -1;
+	int idt = nargs >= 7 ? 3 : nargs == 6 ? 2 : 1;
+	double st = 0, en, sp = 1;
+	int fl = 0, f;
+	for (int i = 0; i < 3; i++) {
+		int ix = i == 0 ? is : i == 1 ? ie : ip;
+		if (ix >= 0 && lw_is_scalar(c, n, ix, &f))
+			fl |= f;
+		else if (ix >= 0 && b_is_float(b_dtype(IN(ix))))
+			fl = 1;
+	}
+	enum ir_dtype dt = dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT
+						   : IR_DTYPE_INT64);
+	int cst = lw_float(c, n, ie, &en) && (is < 0 || lw_float(c, n, is, &st)) &&
+		  (ip < 0 || lw_float(c, n, ip, &sp));
+	if (cst && sp != 0) {
+		double cnt = ceil((en - st) / sp);
+		int64_t k = cnt > 0 ? (int64_t)cnt : 0;
+		if (k > (1 << 20))
+			return lw_decline(c, "range too long for a constant");
+		struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &k);
+		size_t es = ir_dtype_size(dt);
+		char *p = ir_alloc(c->g, es * (size_t)k + 8);
+		for (int64_t i = 0; i < k; i++) {
+			double v = st + sp * (double)i;
+			if (dt == IR_DTYPE_FLOAT) { float x = (float)v; memcpy(p + 4 * i, &x, 4); }
+			else if (dt == IR_DTYPE_DOUBLE) memcpy(p + 8 * i, &v, 8);
+			else if (dt == IR_DTYPE_INT64) { int64_t x = (int64_t)v; memcpy(p + 8 * i, &x, 8); }
+			else if (dt == IR_DTYPE_INT32) { int32_t x = (int32_t)v; memcpy(p + 4 * i, &x, 4); }
+			else return lw_decline(c, "unsupported arange dtype");
+		}
+		t->bytes.data = p;
+		t->bytes.len = es * (size_t)k;
+		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
+		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+		out[0] = b_done(c, cn);
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "dynamic bounds need Range (opset 11)");
+	enum ir_dtype w = fl || b_is_float(dt) ? IR_DTYPE_FLOAT : IR_DTYPE_INT64;
+	struct ir_value *a = is >= 0 ? lw_scalar_as(c, n, is, w, 0)
+				     : b_const_scalar(c, 0, w, 0);
+	struct ir_value *b = lw_scalar_as(c, n, ie, w, 0);
+	struct ir_value *s = ip >= 0 ? lw_scalar_as(c, n, ip, w, 0)
+				     : b_const_scalar(c, 1, w, 0);
+	out[0] = b_cast(c, b_op3(c, "Range", a, b, s), dt);
+	return 0;
+}
+
+static int fill(struct lower_ctx *c, struct ir_value *shape, double v,
+		enum ir_dtype dt, struct ir_value **out)
+{
+	int64_t one = 1;
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &one);
+	size_t es = ir_dtype_size(dt);
+	char *p = ir_alloc(c->g, es ? es : 1);
+	switch (dt) {
+	case IR_DTYPE_FLOAT: { float f = (float)v; memcpy(p, &f, 4); break; }
+	case IR_DTYPE_DOUBLE: memcpy(p, &v, 8); break;
+	case IR_DTYPE_INT64: { int64_t i = (int64_t)v; memcpy(p, &i, 8); break; }
+	case IR_DTYPE_INT32: { int32_t i = (int32_t)v; memcpy(p, &i, 4); break; }
+	case IR_DTYPE_BOOL: p[0] = v != 0; break;
+	default: return lw_decline(c, "unsupported fill dtype");
+	}
+	t->bytes.data = p;
+	t->bytes.len = es;
+	struct ir_node *cn = b_node(c, "ConstantOfShape", 1, &shape, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	out[0] = b_done(c, cn);
+	return 0;
+}
+
+SYM(sym_zeros)
+{
+	struct ir_value *s = T(0);
+	if (!s)
+		return lw_decline(c, "size is not a list of ints");
+	return fill(c, s, 0, dtype_arg(c, n, 1, IR_DTYPE_FLOAT), out);
+}
+
+SYM(sym_ones)
+{
+	struct ir_value *s = T(0);
+	if (!s)
+		return lw_decline(c, "size is not a list of ints");
+	return fill(c, s, 1, dtype_arg(c, n, 1, IR_DTYPE_FLOAT), out);
+}
+
+SYM(sym_full)
+{
+	struct ir_value *s = T(0);
+	double v;
+	int f = 1;
+	if (!s || !lw_float(c, n, 1, &v))
+		return lw_decline(c, "size or fill_value not constant");
+	lw_is_scalar(c, n, 1, &f);
+	return fill(c, s, v, dtype_arg(c, n, 2, f ? IR_DTYPE_FLOAT
+						  : IR_DTYPE_INT64), out);
+}
+
+SYM(sym_zeros_like)
+{
+	struct ir_value *x = T(0);
+	return fill(c, b_op1(c, "Shape", x), 0, dtype_arg(c, n, 1, b_dtype(x)),
+		    out);
+}
+
+SYM(sym_ones_like)
+{
+	struct ir_value *x = T(0);
+	return fill(c, b_op1(c, "Shape", x), 1, dtype_arg(c, n, 1, b_dtype(x)),
+		    out);
+}
+
+SYM(sym_full_like)
+{
+	struct ir_value *x = T(0);
+	double v;
+	if (!lw_float(c, n, 1, &v))
+		return lw_decline(c, "fill_value not constant");
+	return fill(c, b_op1(c, "Shape", x), v, dtype_arg(c, n, 2, b_dtype(x)),
+		    out);
+}
+
+SYM(sym_to)
+{
+	/* to.dtype(self, dtype, ...), to.device(self, device, dtype, ...),
+	 * to.other(self, other, ...) */
+	struct ir_value *x = T(0), *a = IN(1);
+	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+	if (a && a->type->kind == IR_TYPE_TENSOR &&
+	    !(a->producer && !strcmp(a->producer->kind, "prim::Constant")))
+		dt = b_dtype(a);
+	else if (a && a->type->kind == IR_TYPE_INT)
+		dt = dtype_arg(c, n, 1, IR_DTYPE_UNDEFINED);
+	else if (n->ninputs > 2 && IN(2)->type->kind == IR_TYPE_INT)
+		dt = dtype_arg(c, n, 2, IR_DTYPE_UNDEFINED);
+	out[0] = dt == IR_DTYPE_UNDEFINED ? x : b_cast(c, x, dt);
+	return 0;
+}
+
+SYM(sym_type_as)
+{
+	enum ir_dtype dt = b_dtype(T(1));
+	if (dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "the other's dtype is unknown");
+	out[0] = b_cast(c, T(0), dt);
+	return 0;
+}
+
+static int maxmin(struct lower_ctx *c, struct ir_node *n,
+		  struct ir_value **out, const char *red, const char *arg,
+		  const char *elem)
+{
+	struct ir_value *x = T(0);
+	int64_t dim, keep;
+	if (n->ninputs == 1) {
+		out[0] = b_reduce(c, red, x, NULL, 0, 0);
+		return 0;
+	}
+	if (n->ninputs == 2) {
+		enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+		out[0] = b_op2(c, elem, sym_operand(c, n, 0, dt),
+			       sym_operand(c, n, 1, dt));
+		return 0;
+	}
+	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 2, &keep))
+		return lw_decline(c, "dim or keepdim not constant");
+	out[0] = b_reduce(c, red, x, &dim, 1, (int)keep);
+	struct ir_node *a = b_node(c, arg, 1, &x, 1);
+	b_attr_i(c, a, "axis", dim);
+	b_attr_i(c, a, "keepdims", keep);
+	out[1] = b_done(c, a);
+	return 0;
+}
+
+SYM(sym_max) { return maxmin(c, n, out, "ReduceMax", "ArgMax", "Max"); }
+SYM(sym_min) { return maxmin(c, n, out, "ReduceMin", "ArgMin", "Min"); }
+
+static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out, const char *op)
+{
+	struct ir_value *x = T(0);
+	int64_t dim = 0, keep = 0;
+	if (!lw_int(c, n, 2, &keep))
+		return lw_decline(c, "keepdim not constant");
+	if (lw_is_none(c, n, 1)) {
+		int64_t m1 = -1;
+		x = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+		keep = 0;
+	} else if (!lw_int(c, n, 1, &dim)) {
+		return lw_decline(c, "dim not constant");
+	}
+	struct ir_node *a = b_node(c, op, 1, &x, 1);
+	b_attr_i(c, a, "axis", dim);
+	b_attr_i(c, a, "keepdims", keep);
+	out[0] = b_done(c, a);
+	return 0;
+}
+
+SYM(sym_argmax) { return argmaxmin(c, n, out, "ArgMax"); }
+SYM(sym_argmin) { return argmaxmin(c, n, out, "ArgMin"); }
+
+SYM(sym_topk)
+{
+	/* (self, k, dim, largest, sorted) */
+	struct ir_value *x = T(0);
+	int64_t k, dim, largest = 1;
+	if (!lw_int(c, n, 2, &dim) || !lw_int(c, n, 3, &largest))
+		return lw_decline(c, "dim or largest not constant");
+	if (!largest && c->opset < 11)
+		return lw_decline(c, "largest=False needs opset 11");
+	struct ir_node *t;
+	if (c->opset < 10) {
+		if (!lw_int(c, n, 1, &k))
+			return lw_decline(c, "k is not constant");
+		t = b_node(c, "TopK", 1, &x, 2);
+		b_attr_i(c, t, "k", k);
+	} else {
+		struct ir_value *kv = lw_scalar_as(c, n, 1, IR_DTYPE_INT64, 1);
+		t = b_node(c, "TopK", 2, (struct ir_value *[]){ x, kv }, 2);
+	}
+	b_attr_i(c, t, "axis", dim);
+	if (c->opset >= 11)
+		b_attr_i(c, t, "largest", largest);
+	b_done(c, t);
+	out[0] = t->outputs[0];
+	out[1] = t->outputs[1];
+	return 0;
+}
+
+SYM(sym_index_select)
+{
+	int64_t dim;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	struct ir_node *g = b_node(c, "Gather", 2,
+		(struct ir_value *[]){ T(0), b_cast(c, T(2), IR_DTYPE_INT64) },
+		1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+SYM(sym_gather11)
+{
+	int64_t dim;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	struct ir_node *g = b_node(c, "GatherElements", 2,
+		(struct ir_value *[]){ T(0), b_cast(c, T(2), IR_DTYPE_INT64) },
+		1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+SYM(sym_cumsum11)
+{
+	struct ir_value *x = T(0);
+	x = b_cast(c, x, dtype_arg(c, n, 2, b_dtype(x)));
+	struct ir_value *ax = lw_scalar_as(c, n, 1, IR_DTYPE_INT64, 0);
+	out[0] = b_op2(c, "CumSum", x, ax);
+	return 0;
+}
+
+static int pad_common(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out, const char *mode, int ival)
+{
+	struct ir_value *x = T(0);
+	int64_t p[64], pads[128];
+	double v = 0;
+	int r = b_rank(x), k = lw_ints(c, n, 1, p, 64, 0);
+	if (k < 0 || k % 2 || r < 0 || k / 2 > r)
+		return lw_decline(c, "pad not constant or rank unknown");
+	if (ival >= 0 && !lw_is_none(c, n, ival) && !lw_float(c, n, ival, &v))
+		return lw_decline(c, "value not constant");
+	for (int i = 0; i < 2 * r; i++)
+		pads[i] = 0;
+	for (int i = 0; i < k / 2; i++) {
+		pads[r - 1 - i] = p[2 * i];
+		pads[2 * r - 1 - i] = p[2 * i + 1];
+	}
+	struct ir_node *pn;
+	if (c->opset < 11) {
+		pn = b_node(c, "Pad", 1, &x, 1);
+		b_attr_ints(c, pn, "pads", pads, 2 * r);
+		if (!strcmp(mode, "constant"))
+			b_attr_f(c, pn, "value", v);
+	} else {
+		struct ir_value *in[3] = { x, b_const_i64s(c, pads, 2 * r, 1),
+			strcmp(mode, "constant") ? NULL
+				: b_const_scalar(c, v, b_dtype(x), 0) };
+		pn = b_node(c, "Pad", in[2] ? 3 : 2, in, 1);
+	}
+	b_attr_s(c, pn, "mode", mode);
+	out[0] = b_done(c, pn);
+	return 0;
+}
+
+SYM(sym_constant_pad_nd) { return pad_common(c, n, out, "constant", 2); }
+
+SYM(sym_pad)
+{
+	/* pad(self, pad, mode, value) */
+	const char *mode = lw_str(c, n, 2);
+	if (!mode)
+		return lw_decline(c, "mode not constant");
+	if (!strcmp(mode, "replicate"))
+		mode = "edge";
+	if (strcmp(mode, "constant") && strcmp(mode, "reflect") &&
+	    strcmp(mode, "edge"))
+		return lw_decline(c, "unsupported pad mode");
+	return pad_common(c, n, out, mode, 3);
+}
+
+static int upsample(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out, int linear)
+{
+	/* vec: (input, output_size?, [align_corners,] scale_factors?) */
+	struct ir_value *x = T(0);
+	int r = b_rank(x), sp = r - 2;
+	int64_t os[8], align = 0;
+	double sc[8];
+	int iscale = linear ? 3 : 2;
+	if (r < 3 || sp > 8)
+		return lw_decline(c, "input rank unknown");
+	if (linear && !lw_int(c, n, 2, &align))
+		return lw_decline(c, "align_corners not constant");
+	if (linear && c->opset < 11)
+		return lw_decline(c, "bilinear needs Resize (opset 11)");
+	int ko = lw_is_none(c, n, 1) ? -1 : lw_ints(c, n, 1, os, 8, 0);
+	if (ko == sp) {
+		for (int i = 0; i < sp; i++) {
+			int64_t in = dim_size(x, 2 + i);
+			if (in <= 0)
+				return lw_decline(c, "input size unknown");
+			sc[i] = (double)os[i] / (double)in;
+		}
+	} else if ((int)n->ninputs > iscale && !lw_is_none(c, n, iscale)) {
+		struct ir_node *p = IN(iscale)->producer;
+		if (!p || strcmp(p->kind, "prim::ListConstruct") ||
+		    (int)p->ninputs != sp)
+			return lw_decline(c, "scale_factors not constant");
+		for (int i = 0; i < sp; i++)
+			if (!lw_float(c, p, i, &sc[i]))
+				return lw_decline(c, "scale_factors not constant");
+	} else {
+		return lw_decline(c, "neither output_size nor scales constant");
+	}
+	int64_t four = r;
+	struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_FLOAT, 1, &four);
+	float *f = ir_alloc(c->g, sizeof(float) * r);
+	f[0] = f[1] = 1;
+	for (int i = 0; i < sp; i++)
+		f[2 + i] = (float)sc[i];
+	t->bytes.data = (const char *)f;
+	t->bytes.len = sizeof(float) * r;
+	struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	struct ir_value *scales = b_done(c, cn);
+	struct ir_node *rn;
+	if (c->opset < 10) {
+		rn = b_node(c, "Upsample", 2,
+			    (struct ir_value *[]){ x, scales }, 1);
+	} else if (c->opset < 11) {
+		rn = b_node(c, "Resize", 2, (struct ir_value *[]){ x, scales }, 1);
+	} else {
+		struct ir_value *roi = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
+		struct ir_value *in[4] = { x, roi, scales, NULL };
+		if (ko == sp) { /* sizes: exact torch output sizes */
+			int64_t sz[8];
+			sz[0] = dim_size(x, 0);
+			sz[1] = dim_size(x, 1);
+			in[2] = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
+			in[2]->producer->attrs[0].u.t->dims[0] = 0;
+			in[2]->producer->attrs[0].u.t->bytes.len = 0;
+			b_infer(c, in[2]->producer);
+			if (sz[0] < 0 || sz[1] < 0) {
+				struct ir_value *nc = b_slice(c,
+					b_op1(c, "Shape", x), 0, 2, 0, 1);
+				struct ir_value *tail = b_const_i64s(c, os, sp, 1);
+				struct ir_node *cc = b_node(c, "Concat", 2,
+					(struct ir_value *[]){ nc, tail }, 1);
+				b_attr_i(c, cc, "axis", 0);
+				in[3] = b_done(c, cc);
+			} else {
+				for (int i = 0; i < sp; i++)
+					sz[2 + i] = os[i];
+				in[3] = b_const_i64s(c, sz, r, 1);
+			}
+		}
+		rn = b_node(c, "Resize", in[3] ? 4 : 3, in, 1);
+		b_attr_s(c, rn, "coordinate_transformation_mode",
+			 !linear ? "asymmetric" : align ? "align_corners"
+			 : "pytorch_half_pixel");
+		if (!linear)
+			b_attr_s(c, rn, "nearest_mode", "floor");
+	}
+	b_attr_s(c, rn, "mode", linear ? "linear" : "nearest");
+	out[0] = b_done(c, rn);
+	return 0;
+}
+
+SYM(sym_upsample_nearest) { return upsample(c, n, out, 0); }
+SYM(sym_upsample_bilinear) { return upsample(c, n, out, 1); }
+
+SYM(sym_int)
+{
+	out[0] = b_cast(c, T(0), IR_DTYPE_INT64);
+	return 0;
+}
+
+SYM(sym_float)
+{
+	out[0] = b_cast(c, T(0), IR_DTYPE_FLOAT);
+	return 0;
+}
+
+SYM(sym_bool)
+{
+	out[0] = b_cast(c, T(0), IR_DTYPE_BOOL);
+	return 0;
+}
+
+SYM(sym_num_to_tensor)
+{
+	out[0] = T(0);
+	return out[0] ? 0 : lw_decline(c, "not a number");
+}
+
+SYM(sym_repeat)
+{
+	struct ir_value *x = T(0), *reps = T(1);
+	int64_t k[64];
+	int nk = lw_ints(c, n, 1, k, 64, 0), r = b_rank(x);
+	if (!reps || nk < 0 || r < 0)
+		return lw_decline(c, "repeats or rank unknown");
+	if (nk > r) { /* torch prepends dims of 1 */
+		int64_t axes[64];
+		for (int i = 0; i < nk - r; i++)
+			axes[i] = i;
+		x = b_unsqueeze(c, x, axes, nk - r);
+	}
+	out[0] = b_op2(c, "Tile", x, reps);
+	return 0;
+}
+
+SYM(sym_layer_norm17)
+{
+	struct ir_value *x = T(0);
+	int64_t ns[64];
+	double eps;
+	int k = lw_ints(c, n, 1, ns, 64, 0);
+	if (k < 1 || !lw_float(c, n, 4, &eps))
+		return lw_decline(c, "normalized_shape or eps not constant");
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *w = lw_is_none(c, n, 2) ? NULL : T(2);
+	struct ir_value *b = lw_is_none(c, n, 3) ? NULL : T(3);
+	if (!w) {
+		struct ir_value *one = b_const_scalar(c, 1, dt, 1);
+		w = b_op2(c, "Expand", one, b_const_i64s(c, ns, k, 1));
+	}
+	struct ir_value *in[3] = { x, w, b };
+	struct ir_node *ln = b_node(c, "LayerNormalization", b ? 3 : 2, in, 1);
+	b_attr_i(c, ln, "axis", -k);
+	b_attr_f(c, ln, "epsilon", eps);
+	out[0] = b_done(c, ln);
+	return 0;
+}
+
+SYM(sym_hardswish14)
+{
+	out[0] = b_op1(c, "HardSwish", T(0));
+	return 0;
+}
+
+SYM(sym_remainder)
+{
+	/* torch: a - floor(a / b) * b, the sign of b */
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	if (!b_is_float(dt) && dt != IR_DTYPE_UNDEFINED && c->opset >= 10) {
+		struct ir_node *m = b_node(c, "Mod", 2,
+					   (struct ir_value *[]){ a, b }, 1);
+		b_attr_i(c, m, "fmod", 0);
+		out[0] = b_done(c, m);
+		return 0;
+	}
+	struct ir_value *q = b_op1(c, "Floor", b_op2(c, "Div", a, b));
+	out[0] = b_op2(c, "Sub", a, b_op2(c, "Mul", q, b));
+	return 0;
+}
+
+static int moments(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, int isstd)
+{
+	/* var(self, unbiased) or var.dim(self, dim, unbiased, keepdim) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], unb = 1, keep = 0;
+	int k = 0, r = b_rank(x);
+	if (n->ninputs == 2) {
+		if (!lw_int(c, n, 1, &unb))
+			return lw_decline(c, "unbiased not constant");
+	} else if (n->ninputs == 4) {
+		k = lw_is_none(c, n, 1) ? 0 : lw_ints(c, n, 1, axes, 64, 0);
+		if (k < 0 || !lw_int(c, n, 2, &unb) || !lw_int(c, n, 3, &keep))
+			return lw_decline(c, "arguments not constant");
+	} else {
+		return lw_decline(c, "the correction overload");
+	}
+	if (r < 0)
+		return lw_decline(c, "input rank unknown");
+	int64_t cnt = 1;
+	if (k == 0)
+		for (int i = 0; i < r; i++)
+			axes[k++] = i;
+	for (int i = 0; i < k; i++) {
+		int64_t len = dim_size(x, axes[i]);
+		if (len < 0)
+			return lw_decline(c, "reduced dims not fixed");
+		cnt *= len;
+	}
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *mean = b_reduce(c, "ReduceMean", x, axes, k, 1);
+	struct ir_value *d = b_op2(c, "Sub", x, mean);
+	struct ir_value *v = b_reduce(c, "ReduceMean", b_op2(c, "Mul", d, d),
+				      axes, k, (int)keep);
+	if (unb && cnt > 1)
+		v = b_op2(c, "Mul", v, b_const_scalar(c, (double)cnt /
+						      (double)(cnt - 1), dt, 0));
+	out[0] = isstd ? b_op1(c, "Sqrt", v) : v;
+	return 0;
+}
+
+SYM(sym_var) { return moments(c, n, out, 0); }
+SYM(sym_std) { return moments(c, n, out, 1); }
+
+SYM(sym_flip)
+{
+	struct ir_value *x = T(0);
+	int64_t d[64];
+	int k = lw_ints(c, n, 1, d, 64, 0), r = b_rank(x);
+	if (k < 0)
+		return lw_decline(c, "dims not constant");
+	if (c->opset < 10)
+		return lw_decline(c, "a negative step needs opset 10");
+	for (int i = 0; i < k; i++) {
+		int64_t ax = nd(d[i], r);
+		if (ax < 0)
+			return lw_decline(c, "negative dim with unknown rank");
+		x = b_slice(c, x, -1, INT64_MIN, ax, -1);
+	}
+	out[0] = x;
+	return 0;
+}
+
+static int vnorm(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int ip, int idim, int ikeep)
+{
+	double p = 2;
+	int64_t axes[64], keep = 0;
+	int k = 0;
+	if (!lw_is_none(c, n, ip) && !lw_float(c, n, ip, &p))
+		return lw_decline(c, "p not constant");
+	if (p != 1 && p != 2)
+		return lw_decline(c, "p other than 1 or 2");
+	if (idim >= 0 && !lw_is_none(c, n, idim))
+		k = lw_ints(c, n, idim, axes, 64, 0);
+	if (k < 0 || (ikeep >= 0 && !lw_int(c, n, ikeep, &keep)))
+		return lw_decline(c, "dim or keepdim not constant");
+	out[0] = b_reduce(c, p == 1 ? "ReduceL1" : "ReduceL2", T(0), axes, k,
+			  (int)keep);
+	return 0;
+}
+
+SYM(sym_norm)
+{
+	/* norm.Scalar(self, p) or norm.ScalarOpt_dim(self, p, dim, keepdim) */
+	if (n->ninputs == 2)
+		return vnorm(c, n, out, 1, -1, -1);
+	if (n->ninputs == 4)
+		return vnorm(c, n, out, 1, 2, 3);
+	return lw_decline(c, "the dtype overloads");
+}
+
+SYM(sym_linalg_vector_norm)
+{
+	/* (self, ord, dim, keepdim, dtype) */
+	return vnorm(c, n, out, 1, 2, 3);
+}
+
+SYM(sym_sdpa)
+{
+	/* _scaled_dot_product_attention(query, key, value, attn_mask,
+	 * dropout_p, need_attn_weights, is_causal) -> (out, weights) */
+	struct ir_value *q = T(0), *k = T(1), *v = T(2);
+	int64_t causal = 0;
+	double p = 0;
+	int r = b_rank(q);
+	if (!lw_int(c, n, 6, &causal) || !lw_float(c, n, 4, &p))
+		return lw_decline(c, "is_causal or dropout_p not constant");
+	if (p != 0 && c->o->training != LOWER_TRAINING_EVAL)
+		return lw_decline(c, "dropout in attention");
+	if (r < 2 || b_rank(k) != r)
+		return lw_decline(c, "ranks unknown");
+	enum ir_dtype dt = b_dtype(q);
+	int64_t e = dim_size(q, r - 1);
+	struct ir_value *scale = e > 0
+		? b_const_scalar(c, 1 / sqrt((double)e), dt, 0)
+		: b_op1(c, "Reciprocal", b_op1(c, "Sqrt",
+			b_cast(c, b_dim(c, q, r - 1), dt)));
+	int64_t perm[64];
+	for (int i = 0; i < r; i++)
+		perm[i] = i;
+	perm[r - 2] = r - 1;
+	perm[r - 1] = r - 2;
+	struct ir_node *t = b_node(c, "Transpose", 1, &k, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	struct ir_value *s = b_op2(c, "Mul", b_op2(c, "MatMul", q, b_done(c, t)),
+				   scale);
+	if (!lw_is_none(c, n, 3)) {
+		struct ir_value *m = T(3);
+		if (b_dtype(m) == IR_DTYPE_BOOL)
+			s = b_op3(c, "Where", m, s,
+				  b_const_scalar(c, -INFINITY, dt, 0));
+		else
+			s = b_op2(c, "Add", s, m);
+	}
+	if (causal) {
+		int64_t lq = dim_size(q, r - 2), lk = dim_size(k, r - 2);
+		if (lq < 0 || lk < 0 || lq * lk > (1 << 24))
+			return lw_decline(c, "is_causal with unknown lengths");
+		int64_t dims[2] = { lq, lk };
+		struct ir_tensor *mt = ir_tensor_new(c->g, IR_DTYPE_BOOL, 2, dims);
+		char *mp = ir_alloc(c->g, (size_t)(lq * lk) + 1);
+		for (int64_t i = 0; i < lq; i++)
+			for (int64_t j = 0; j < lk; j++)
+				mp[i * lk + j] = j <= i;
+		mt->bytes.data = mp;
+		mt->bytes.len = (size_t)(lq * lk);
+		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
+		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = mt;
+		s = b_op3(c, "Where", b_done(c, cn), s,
+			  b_const_scalar(c, -INFINITY, dt, 0));
+	}
+	struct ir_node *sm = b_node(c, "Softmax", 1, &s, 1);
+	b_attr_i(c, sm, "axis", c->opset >= 13 ? -1 : r - 1);
+	struct ir_value *w = b_done(c, sm);
+	out[0] = b_op2(c, "MatMul", w, v);
+	if (n->noutputs > 1)
+		out[1] = w;
+	return 0;
+}
+
+SYM(sym_einsum12)
+{
+	const char *eq = lw_str(c, n, 0);
+	struct ir_value *v[64];
+	int k = lw_list(c, n, 1, v, 64);
+	if (!eq || k < 1)
+		return lw_decline(c, "equation or operands not known");
+	struct ir_node *e = b_node(c, "Einsum", k, v, 1);
+	b_attr_s(c, e, "equation", eq);
+	out[0] = b_done(c, e);
+	return 0;
+}
+
+SYM(sym_index)
+{
+	/* index(self, Tensor?[] indices): one integer index tensor, the
+	 * other entries None: Gather on its dim (numpy's rule for one
+	 * advanced index) */
+	struct ir_node *p = IN(1) ? IN(1)->producer : NULL;
+	int at = -1;
+	if (!p || strcmp(p->kind, "prim::ListConstruct"))
+		return lw_decline(c, "indices not a list");
+	for (uint32_t i = 0; i < p->ninputs; i++) {
+		if (lw_is_none(c, p, (int)i))
+			continue;
+		if (at >= 0)
+			return lw_decline(c, "more than one index tensor");
+		at = (int)i;
+	}
+	if (at < 0)
+		return lw_decline(c, "no index tensor");
+	struct ir_value *ix = lw_tensor(c, p, at);
+	enum ir_dtype dt = b_dtype(ix);
+	if (!ix || dt == IR_DTYPE_BOOL || dt == IR_DTYPE_UINT8 ||
+	    dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "a mask or untyped index");
+	struct ir_node *g = b_node(c, "Gather", 2, (struct ir_value *[]){
+		T(0), b_cast(c, ix, IR_DTYPE_INT64) }, 1);
+	b_attr_i(c, g, "axis", at);
+	out[0] = b_done(c, g);
+	return 0;
+}

@@ -1,0 +1,89 @@
+/*
+ * compile.h - the `script` stage's compiler: a TorchScript archive's forward
+ * method (or another) as an aten-level IR graph in SSA form, the way torch's
+ * graph looks after inlining, freezing and constant propagation (the
+ * contract is docs/ir.md, "Conventions of the two levels / Aten level").
+ *
+ * script_compile() parses the root module's class source, inlines every
+ * submodule call, method and free function (module scopes recorded as torch
+ * does), resolves `self.x` statically against the pickled module tree
+ * (parameters and buffers become weights referring into the archive, other
+ * attributes constants, `training` False), refills schema defaults, folds
+ * what is static (constant conditions, `is None`, tuples), turns
+ * if/for/while into prim::If/prim::Loop, removes raising branches, and runs
+ * the clean-up passes (script_passes) and type propagation (script_shapes).
+ *
+ * Errors: one line each to the diag, naming the code file, line:col and the
+ * construct.  *code is set to EXIT_BAD_INPUT (unparseable source, a missing
+ * class) or EXIT_UNSUPPORTED (a construct the compiler does not handle).
+ * Never crashes on hostile archives: inlining is limited to
+ * SCRIPT_MAX_INLINE nested calls.
+ *
+ * Ownership: the returned graph is the caller's (ir_graph_free); it refers
+ * to the archive's file by path only, so the archive may be closed.
+ */
+#ifndef PT2ONNX_COMPILE_H
+#define PT2ONNX_COMPILE_H
+
+#include "diag.h"
+#include "ir.h"
+#include "torch_archive.h"
+
+#define SCRIPT_MAX_INLINE 256     /* nested inlined calls */
+#define SCRIPT_MAX_RECURSION 2000 /* nested expressions and blocks, all
+				     inlined levels together */
+
+/* The type of one graph input given on the command line. */
+struct script_input {
+	const char *name;      /* NULL: positional */
+	struct ir_type *type;  /* allocated in the graph given to
+				  script_parse_input, or NULL */
+	enum ir_dtype dtype;   /* parsed form, see script_parse_input */
+	int rank;              /* -1 unknown */
+	struct ir_dim dims[64];
+};
+
+struct script_options {
+	const char *method;                /* NULL: "forward" */
+	const struct script_input *inputs; /* in order given */
+	int ninputs;
+};
+
+/* Parses an --input SPEC: `x=f32[batch,3,224,224]`, `f32[1,3]`, or a .npy
+ * path (named `x=a.npy` or not), whose header gives dtype and shape.
+ * Returns 0, or -1 after reporting.  Symbol names are malloc'd. */
+int script_parse_input(const char *spec, struct script_input *in,
+		       struct diag *d);
+/* Frees what script_parse_input allocated (name, symbols); NULL is a
+ * no-op. */
+void script_input_release(struct script_input *in);
+
+/* Compiles method o->method of ar's root module.  Returns the graph, or NULL
+ * after reporting (every problem it can find) with *code set. */
+struct ir_graph *script_compile(struct torch_archive *ar,
+				const struct script_options *o,
+				struct diag *d, int *code);
+
+/* Clean-up passes (passes.c): constant propagation of int/bool arithmetic,
+ * dead code elimination, dropping unused weights.  Returns nothing: cannot
+ * fail. */
+void script_passes(struct ir_graph *g);
+
+/* Type propagation for one node (shapes.c): sets the output types of n from
+ * its inputs' types and constant inputs, for the ops it knows; leaves
+ * unknown what it cannot infer. */
+void script_infer_node(struct ir_graph *g, struct ir_node *n);
+
+/* Helpers shared by the compiler's files. */
+/* 1 when v is produced by a prim::Constant holding an int or bool (value
+ * into *out). */
+int script_const_int(const struct ir_value *v, int64_t *out);
+int script_const_float(const struct ir_value *v, double *out);
+/* 1 when v is a constant None. */
+int script_const_none(const struct ir_value *v);
+/* 1 when list value l may be changed after its prim::ListConstruct (a
+ * mutating op or a prim:: node takes it later in its block); then its
+ * elements cannot be read off the construct. */
+int script_list_mutated(const struct ir_value *l);
+
+#endif

@@ -1,0 +1,1162 @@
+/*
+ * compile_expr.c - expressions and calls of the script compiler: names,
+ * attributes of modules, literals, lists and tuples, operators, schema
+ * resolution with defaults refilled, in-place ops made out-of-place, and
+ * inlining of methods and free functions.
+ *
+ * Static values stay static: a tuple is a CV_TUPLE until something needs it
+ * as one value, `x is None` folds when x's type says, int and bool
+ * arithmetic on constants folds as it is emitted (script_fold_node).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aten_schema.h"
+#include "compile_int.h"
+
+struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
+
+static struct cval *cv_tuple(struct sc *c, struct cval **items, int n)
+{
+	struct cval *cv = ir_alloc(c->g, sizeof(*cv));
+
+	cv->kind = CV_TUPLE;
+	cv->items = items;
+	cv->n = n;
+	return cv;
+}
+
+static unsigned kind_of_type(const struct ir_type *t)
+{
+	switch (t->kind) {
+	case IR_TYPE_TENSOR: return ATEN_KIND_TENSOR;
+	case IR_TYPE_INT: return ATEN_KIND_INT;
+	case IR_TYPE_FLOAT: return ATEN_KIND_FLOAT;
+	case IR_TYPE_BOOL: return ATEN_KIND_BOOL;
+	case IR_TYPE_STR: return ATEN_KIND_STR;
+	case IR_TYPE_NONE: return ATEN_KIND_NONE;
+	case IR_TYPE_DEVICE: return ATEN_KIND_DEVICE;
+	case IR_TYPE_TUPLE: return ATEN_KIND_TUPLE;
+	case IR_TYPE_DICT: return ATEN_KIND_DICT;
+	case IR_TYPE_CLASS: return ATEN_KIND_OBJECT;
+	case IR_TYPE_OPTIONAL: {
+		unsigned k = kind_of_type(t->elems[0]);
+		return k == ATEN_KIND_ANY ? k : (k | ATEN_KIND_OPTIONAL);
+	}
+	case IR_TYPE_LIST:
+		switch (t->elems[0]->kind) {
+		case IR_TYPE_INT: return ATEN_KIND_INT_LIST;
+		case IR_TYPE_FLOAT: return ATEN_KIND_FLOAT_LIST;
+		case IR_TYPE_BOOL: return ATEN_KIND_BOOL_LIST;
+		case IR_TYPE_STR: return ATEN_KIND_STR_LIST;
+		case IR_TYPE_TENSOR: return ATEN_KIND_TENSOR_LIST;
+		case IR_TYPE_OPTIONAL:
+			if (t->elems[0]->elems[0]->kind == IR_TYPE_TENSOR)
+				return ATEN_KIND_OPT_TENSOR_LIST;
+			return ATEN_KIND_LIST;
+		case IR_TYPE_UNKNOWN: return ATEN_KIND_ANY;
+		default: return ATEN_KIND_LIST;
+		}
+	default:
+		return ATEN_KIND_ANY;
+	}
+}
+
+static unsigned kind_of(const struct cval *cv)
+{
+	if (cv->kind == CV_TUPLE)
+		return ATEN_KIND_TUPLE;
+	if (cv->kind != CV_VALUE)
+		return ATEN_KIND_OBJECT;
+	return kind_of_type(cv->v->type);
+}
+
+static struct ir_value *list_of(struct sc *c, struct ir_value **vs, int n,
+				struct ir_type *elem, struct ts_loc loc)
+{
+	struct ir_node *nd = sc_node(c, "prim::ListConstruct", n, 1, loc);
+	struct ir_type *t = ir_type_new(c->g, IR_TYPE_LIST);
+	int i;
+
+	for (i = 0; i < n; i++)
+		nd->inputs[i] = vs[i];
+	t->nelems = 1;
+	t->elems = ir_alloc(c->g, sizeof(*t->elems));
+	t->elems[0] = elem ? elem : n ? ir_type_copy(c->g, vs[0]->type) :
+		ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	nd->outputs[0]->type = t;
+	return nd->outputs[0];
+}
+
+/* A node of kind with the given inputs and one output of type t (NULL:
+ * inferred or unknown), folded when constant.  Returns the output. */
+static struct ir_value *emit1(struct sc *c, const char *kind,
+			      struct ir_value **in, int nin,
+			      struct ir_type *t, struct ts_loc loc)
+{
+	struct ir_node *n = sc_node(c, kind, nin, 1, loc);
+	struct ir_value *f;
+	int i;
+
+	for (i = 0; i < nin; i++)
+		n->inputs[i] = in[i];
+	if (t)
+		n->outputs[0]->type = t;
+	script_infer_node(c->g, n);
+	f = script_fold_node(c->g, n);
+	return f ? f : n->outputs[0];
+}
+
+static struct ir_value *default_value(struct sc *c, const struct aten_arg *a,
+				      struct ts_loc loc)
+{
+	int i;
+
+	switch (a->def_kind) {
+	case ATEN_DEF_NONE:
+		return sc_const_none(c, loc);
+	case ATEN_DEF_INT:
+		if ((a->flags & ATEN_ARG_LIST) && a->list_n) {
+			struct ir_value *vs[64];
+			for (i = 0; i < a->list_n && i < 64; i++)
+				vs[i] = sc_const_int(c, a->def_i, loc);
+			return list_of(c, vs, i, ir_type_new(c->g, IR_TYPE_INT),
+				       loc);
+		}
+		return sc_const_int(c, a->def_i, loc);
+	case ATEN_DEF_FLOAT:
+		return sc_const_float(c, a->def_f, loc);
+	case ATEN_DEF_BOOL:
+		return sc_const_bool(c, (int)a->def_i, loc);
+	case ATEN_DEF_STR:
+		return sc_const_str(c, a->def_s, strlen(a->def_s), loc);
+	case ATEN_DEF_INTS:
+	case ATEN_DEF_BOOLS:
+	case ATEN_DEF_FLOATS: {
+		struct ir_value **vs = ir_alloc(c->g, sizeof(*vs) *
+						(a->def_n + 1));
+		const int64_t *iv = aten_arg_default_ints(a);
+		const double *fv = aten_arg_default_floats(a);
+		enum ir_type_kind k = a->def_kind == ATEN_DEF_INTS ?
+			IR_TYPE_INT : a->def_kind == ATEN_DEF_BOOLS ?
+			IR_TYPE_BOOL : IR_TYPE_FLOAT;
+
+		for (i = 0; i < a->def_n; i++)
+			vs[i] = k == IR_TYPE_INT ? sc_const_int(c, iv[i], loc) :
+				k == IR_TYPE_BOOL ? sc_const_bool(c, (int)iv[i],
+								  loc) :
+				sc_const_float(c, fv[i], loc);
+		return list_of(c, vs, a->def_n, ir_type_new(c->g, k), loc);
+	}
+	default:
+		sc_error(c, loc, EXIT_UNSUPPORTED, "argument '%s' has no "
+			 "default", a->name);
+		return NULL;
+	}
+}
+
+static struct ir_value *convert(struct sc *c, struct cval *cv,
+				enum aten_conv conv, const struct aten_arg *p,
+				struct ts_loc loc)
+{
+	struct ir_value *v, *vs[64];
+	int i;
+
+	if (conv == ATEN_CONV_TUPLE_TO_LIST && cv->kind == CV_TUPLE) {
+		struct ir_value **items = ir_alloc(c->g, sizeof(*items) *
+						   (cv->n + 1));
+		for (i = 0; i < cv->n; i++)
+			if (!(items[i] = sc_to_value(c, cv->items[i], loc)))
+				return NULL;
+		return list_of(c, items, cv->n, NULL, loc);
+	}
+	v = sc_to_value(c, cv, loc);
+	if (!v)
+		return NULL;
+	switch (conv) {
+	case ATEN_CONV_NONE:
+		return v;
+	case ATEN_CONV_TENSOR_TO_INT:
+		return emit1(c, "aten::IntImplicit", &v, 1,
+			     ir_type_new(c->g, IR_TYPE_INT), loc);
+	case ATEN_CONV_TENSOR_TO_FLOAT:
+		return emit1(c, "aten::FloatImplicit", &v, 1,
+			     ir_type_new(c->g, IR_TYPE_FLOAT), loc);
+	case ATEN_CONV_TENSOR_TO_NUMBER:
+		return emit1(c, "aten::ScalarImplicit", &v, 1, NULL, loc);
+	case ATEN_CONV_TO_INT:
+		return emit1(c, "aten::Int", &v, 1,
+			     ir_type_new(c->g, IR_TYPE_INT), loc);
+	case ATEN_CONV_TO_FLOAT:
+		return emit1(c, "aten::Float", &v, 1,
+			     ir_type_new(c->g, IR_TYPE_FLOAT), loc);
+	case ATEN_CONV_STR_TO_DEVICE:
+		return emit1(c, "aten::device", &v, 1,
+			     ir_type_new(c->g, IR_TYPE_DEVICE), loc);
+	case ATEN_CONV_BROADCAST:
+		for (i = 0; i < p->list_n && i < 64; i++)
+			vs[i] = v;
+		return list_of(c, vs, i, NULL, loc);
+	case ATEN_CONV_TUPLE_TO_LIST: {
+		struct ir_type *t = v->type;
+		struct ir_node *n;
+		if (t->kind != IR_TYPE_TUPLE) {
+			sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				 "construct: tuple of unknown length as a list");
+			return NULL;
+		}
+		n = sc_node(c, "prim::TupleUnpack", 1, t->nelems, loc);
+		n->inputs[0] = v;
+		for (i = 0; i < (int)t->nelems && i < 64; i++) {
+			n->outputs[i]->type = t->elems[i];
+			vs[i] = n->outputs[i];
+		}
+		return list_of(c, vs, i, NULL, loc);
+	}
+	}
+	return v;
+}
+
+/* Binds type variables of a return type from the inputs: "t" from an
+ * argument typed "t" or the elements of "t[]". */
+static struct ir_type *ret_type(struct sc *c, const struct aten_schema *s,
+				const char *rt, struct ir_value **in)
+{
+	int i;
+
+	if (!strcmp(rt, "t") || !strcmp(rt, "t1") || !strcmp(rt, "t2")) {
+		char list[8];
+		snprintf(list, sizeof(list), "%s[]", rt);
+		for (i = 0; i < s->nargs; i++) {
+			const struct aten_arg *a = aten_schema_arg(s, i);
+			if (!in[i])
+				continue;
+			if (!strcmp(a->type, rt))
+				return ir_type_copy(c->g, in[i]->type);
+			if (!strcmp(a->type, list) &&
+			    in[i]->type->kind == IR_TYPE_LIST)
+				return ir_type_copy(c->g,
+						    in[i]->type->elems[0]);
+		}
+		return ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	}
+	if (!strcmp(rt, "t[]")) {
+		for (i = 0; i < s->nargs; i++) {
+			const struct aten_arg *a = aten_schema_arg(s, i);
+			if (in[i] && !strcmp(a->type, "t[]"))
+				return ir_type_copy(c->g, in[i]->type);
+		}
+	}
+	return sc_type_from_schema(c, rt);
+}
+
+/* Is v (or something it aliases) held by a container built earlier? */
+static int held_in_container(const struct ir_block *b,
+			     const struct ir_value *v, int depth)
+{
+	const struct ir_node *n;
+	uint32_t i;
+
+	if (depth > 200)
+		return 1;
+	for (n = b->first; n; n = n->next) {
+		if (!strcmp(n->kind, "prim::ListConstruct") ||
+		    !strcmp(n->kind, "prim::TupleConstruct") ||
+		    !strcmp(n->kind, "prim::DictConstruct") ||
+		    !strcmp(n->kind, "aten::append") ||
+		    !strcmp(n->kind, "aten::insert") ||
+		    !strcmp(n->kind, "aten::_set_item"))
+			for (i = 0; i < n->ninputs; i++)
+				if (n->inputs[i] == v)
+					return 1;
+		for (i = 0; i < n->nblocks; i++)
+			if (held_in_container(n->blocks[i], v, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+/* Ops whose output may share memory with an input: an in-place op on their
+ * result changes the input too, so it is left in place. */
+static int is_view_op(const char *k)
+{
+	static const char *const views[] = {
+		"aten::select", "aten::slice", "aten::view", "aten::reshape",
+		"aten::transpose", "aten::permute", "aten::expand",
+		"aten::expand_as", "aten::squeeze", "aten::unsqueeze",
+		"aten::narrow", "aten::as_strided", "aten::t", "aten::detach",
+		"aten::alias", "aten::diagonal", "aten::flatten",
+		"aten::__getitem__", "aten::unbind", "aten::split",
+		"aten::chunk", "aten::view_as", "aten::reshape_as",
+		"aten::unflatten", "aten::movedim", "aten::split_with_sizes",
+		"aten::contiguous", "aten::to", "aten::type_as",
+		"aten::real", "aten::imag", "aten::unfold", "aten::index",
+		"prim::ListUnpack", "prim::TupleUnpack", "prim::TupleIndex",
+		"prim::unchecked_cast", "prim::If", "prim::Loop",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+		if (!strcmp(views[i], k))
+			return 1;
+	return 0;
+}
+
+/* May bindings of old be rebound to new in every frame?  Only when no
+ * block has been opened since a frame that binds it started, old is not a
+ * view of another value, and no container holds it. */
+static int rebind_safe(struct sc *c, struct ir_value *old)
+{
+	struct frame *f;
+	int i;
+
+	if (old->producer && is_view_op(old->producer->kind))
+		return 0;
+	if (held_in_container(c->g->top, old, 0))
+		return 0;
+
+	for (f = c->fr; f; f = f->parent) {
+		int binds = 0;
+		for (i = 0; i < f->env->n; i++)
+			if (f->env->b[i].cv->kind == CV_VALUE &&
+			    f->env->b[i].cv->v == old)
+				binds = 1;
+		if (f != c->fr && binds && f->entry != c->blk)
+			return 0;
+		if (f->entry != c->blk && f->parent) {
+			/* frames further out cannot see this block's values */
+			struct frame *g2;
+			for (g2 = f->parent; g2; g2 = g2->parent)
+				for (i = 0; i < g2->env->n; i++)
+					if (g2->env->b[i].cv->kind == CV_VALUE &&
+					    g2->env->b[i].cv->v == old)
+						return 0;
+			return 1;
+		}
+	}
+	return 1;
+}
+
+static void rebind(struct sc *c, struct ir_value *old, struct ir_value *nv)
+{
+	struct frame *f;
+	int i;
+
+	for (f = c->fr; f; f = f->parent)
+		for (i = 0; i < f->env->n; i++)
+			if (f->env->b[i].cv->kind == CV_VALUE &&
+			    f->env->b[i].cv->v == old)
+				f->env->b[i].cv = cv_value(c, nv);
+}
+
+static int is_inplace(const char *qual)
+{
+	size_t n = strlen(qual);
+
+	return n > 7 && !strncmp(qual, "aten::", 6) && qual[n - 1] == '_' &&
+	       qual[n - 2] != '_';
+}
+
+struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
+			int nargs, const char **kwnames, struct cval **kwargs,
+			int nkw, struct ts_loc loc)
+{
+	struct aten_call_arg ca[64];
+	struct aten_match m;
+	char why[256];
+	const struct aten_schema *s;
+	struct ir_value **in;
+	struct ir_node *n;
+	int i, nout;
+
+	if (nargs + nkw > 64)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "too many arguments "
+				"to '%s'", qual), NULL;
+	for (i = 0; i < nargs; i++) {
+		ca[i].name = NULL;
+		ca[i].kind = kind_of(args[i]);
+	}
+	for (i = 0; i < nkw; i++) {
+		ca[nargs + i].name = kwnames[i];
+		ca[nargs + i].kind = kind_of(kwargs[i]);
+	}
+	if (is_inplace(qual)) {
+		char oop[128];
+		size_t l = strlen(qual);
+		struct aten_match m2;
+		if (l < sizeof(oop) && nargs > 0 && args[0]->kind == CV_VALUE) {
+			memcpy(oop, qual, l - 1);
+			oop[l - 1] = 0;
+			if (!aten_schema_resolve(oop, ca, nargs + nkw, &m2, why,
+						 sizeof(why)) &&
+			    rebind_safe(c, args[0]->v)) {
+				struct ir_value *old = args[0]->v;
+				struct cval *r = sc_call_op(c, oop, args, nargs,
+							    kwnames, kwargs,
+							    nkw, loc);
+				if (r && r->kind == CV_VALUE)
+					rebind(c, old, r->v);
+				return r;
+			}
+		}
+	}
+	if (aten_schema_resolve(qual, ca, nargs + nkw, &m, why, sizeof(why))) {
+		size_t cnt = 0;
+		if (aten_schema_lookup(qual, &cnt) ||
+		    !strncmp(qual, "aten::", 6))
+			return sc_error(c, loc, EXIT_UNSUPPORTED,
+					"unsupported construct: call of '%s': %s",
+					qual, why), NULL;
+		/* an operator without a schema: inputs as given */
+		if (nkw)
+			return sc_error(c, loc, EXIT_UNSUPPORTED,
+					"unsupported construct: keyword "
+					"arguments to '%s'", qual), NULL;
+		in = ir_alloc(c->g, sizeof(*in) * (nargs + 1));
+		for (i = 0; i < nargs; i++)
+			if (!(in[i] = sc_to_value(c, args[i], loc)))
+				return NULL;
+		n = sc_node(c, qual, nargs, 1, loc);
+		for (i = 0; i < nargs; i++)
+			n->inputs[i] = in[i];
+		return cv_value(c, n->outputs[0]);
+	}
+	s = m.schema;
+	in = ir_alloc(c->g, sizeof(*in) * (s->nargs + m.nvararg + 1));
+	for (i = 0; i < s->nargs; i++) {
+		const struct aten_arg *a = aten_schema_arg(s, i);
+		int ai = m.bind[i].arg;
+		if (ai == ATEN_BIND_DEFAULT)
+			in[i] = default_value(c, a, loc);
+		else
+			in[i] = convert(c, ai < nargs ? args[ai] :
+					kwargs[ai - nargs], m.bind[i].conv, a,
+					loc);
+		if (!in[i])
+			return NULL;
+	}
+	for (i = 0; i < m.nvararg; i++)
+		if (!(in[s->nargs + i] = sc_to_value(c, args[nargs - m.nvararg +
+							       i], loc)))
+			return NULL;
+	nout = (s->flags & ATEN_SCHEMA_VARRET) ? 1 : s->nrets;
+	n = sc_node(c, qual, s->nargs + m.nvararg, nout, loc);
+	for (i = 0; i < s->nargs + m.nvararg; i++)
+		n->inputs[i] = in[i];
+	for (i = 0; i < nout; i++) {
+		const struct aten_arg *r = aten_schema_ret(s, i);
+		if (r && !(s->flags & ATEN_SCHEMA_VARRET))
+			n->outputs[i]->type = ret_type(c, s, r->type, in);
+	}
+	script_infer_node(c->g, n);
+	if (nout == 1) {
+		struct ir_value *f = script_fold_node(c->g, n);
+		return cv_value(c, f ? f : n->outputs[0]);
+	}
+	if (nout == 0)
+		return cv_value(c, sc_const_none(c, loc));
+	{
+		struct cval **items = ir_alloc(c->g, sizeof(*items) * nout);
+		for (i = 0; i < nout; i++)
+			items[i] = cv_value(c, n->outputs[i]);
+		return cv_tuple(c, items, nout);
+	}
+}
+
+const struct ts_def *sc_find_method(const struct ts_class *cls,
+				    const char *name)
+{
+	int i;
+
+	for (i = 0; cls && i < cls->nmethods; i++)
+		if (!strcmp(cls->methods[i]->name, name))
+			return cls->methods[i];
+	return NULL;
+}
+
+struct cval *sc_inline(struct sc *c, const struct ts_def *def,
+		       const char *file, struct modref *self,
+		       const char *scope, struct cval **args, int nargs,
+		       const struct ts_kwarg *const *kw, struct cval **kwargs,
+		       int nkw, struct ts_loc loc)
+{
+	struct frame fr, *saved = c->fr;
+	struct cval *saved_ret = c->retval, *r;
+	int saved_returned = c->returned, i, ai = 0, k;
+
+	if (c->depth >= SCRIPT_MAX_INLINE)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: calls nested deeper than %d "
+				"(recursion?)", SCRIPT_MAX_INLINE), NULL;
+	memset(&fr, 0, sizeof(fr));
+	fr.env = env_new(c);
+	fr.self = self;
+	fr.file = file;
+	fr.scope = scope;
+	fr.entry = c->blk;
+	fr.parent = saved;
+	for (i = 0; i < def->nparams; i++) {
+		const struct ts_param *p = def->params[i];
+		struct cval *v = NULL;
+
+		if (i == 0 && self && !strcmp(p->name, "self")) {
+			struct cval *sv = ir_alloc(c->g, sizeof(*sv));
+			sv->kind = CV_MODULE;
+			sv->mod = self;
+			env_set(c, fr.env, "self", sv);
+			continue;
+		}
+		if (ai < nargs)
+			v = args[ai++];
+		for (k = 0; k < nkw; k++)
+			if (!strcmp(kw[k]->name, p->name))
+				v = kwargs[k];
+		if (!v && p->def) {
+			c->fr = &fr;
+			v = sc_expr(c, p->def);
+			c->fr = saved;
+		}
+		if (!v)
+			return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+					"construct: argument '%s' of '%s' not "
+					"given", p->name, def->name), NULL;
+		env_set(c, fr.env, p->name, v);
+	}
+	if (ai < nargs)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: too many arguments to '%s'",
+				def->name), NULL;
+	c->fr = &fr;
+	c->depth++;
+	c->retval = NULL;
+	c->returned = 0;
+	sc_block(c, &def->body);
+	c->depth--;
+	r = c->retval;
+	c->fr = saved;
+	c->retval = saved_ret;
+	c->returned = saved_returned;
+	if (!r && !c->err && !c->raised)
+		r = cv_value(c, sc_const_none(c, loc));
+	return r;
+}
+
+/* --- calls -------------------------------------------------------------- */
+
+static struct cval *call_function(struct sc *c, const char *qual,
+				  struct cval **args, int nargs,
+				  const struct ts_kwarg *const *kw,
+				  struct cval **kwargs, int nkw,
+				  struct ts_loc loc)
+{
+	const char *file, *name = strrchr(qual, '.');
+	struct ts_module *mod = sc_load_module(c, qual, &file, loc);
+	int i;
+
+	if (!mod)
+		return NULL;
+	name = name ? name + 1 : qual;
+	for (i = 0; i < mod->ndefs; i++)
+		if (!strcmp(mod->defs[i]->name, name))
+			return sc_inline(c, mod->defs[i], file, NULL,
+					 c->fr->scope, args, nargs, kw, kwargs,
+					 nkw, loc);
+	for (i = 0; i < mod->nclasses; i++) {
+		const struct ts_class *cls = mod->classes[i];
+		struct cval *t;
+		int f, k, nf = 0;
+
+		if (strcmp(cls->name, name) || !cls->base ||
+		    strcmp(cls->base, "NamedTuple"))
+			continue;
+		/* a NamedTuple: a static tuple with field names */
+		t = cv_tuple(c, ir_alloc(c->g, sizeof(struct cval *) *
+					 (cls->nfields + 1)), 0);
+		t->names = ir_alloc(c->g, sizeof(char *) * (cls->nfields + 1));
+		for (f = 0; f < cls->nfields; f++) {
+			const struct ts_field *fd = cls->fields[f];
+			struct cval *v = nf < nargs ? args[nf] : NULL;
+			for (k = 0; k < nkw; k++)
+				if (!strcmp(kw[k]->name, fd->name))
+					v = kwargs[k];
+			if (!v && fd->value)
+				v = sc_expr(c, fd->value);
+			if (!v)
+				return sc_error(c, loc, EXIT_UNSUPPORTED,
+						"unsupported construct: field "
+						"'%s' of '%s' not given",
+						fd->name, qual), NULL;
+			t->names[nf] = fd->name;
+			t->items[nf++] = v;
+		}
+		if (nargs > nf)
+			return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+					"construct: too many fields for '%s'",
+					qual), NULL;
+		t->n = nf;
+		return t;
+	}
+	return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported construct: "
+			"call of '%s' (no such function in '%s')", qual,
+			file), NULL;
+}
+
+static struct cval *call_method(struct sc *c, struct modref *m,
+				const char *name, struct cval **args,
+				int nargs, const struct ts_kwarg *const *kw,
+				struct cval **kwargs, int nkw,
+				struct ts_loc loc)
+{
+	const struct ts_class *cls = sc_module_class(c, m, loc);
+	const struct ts_def *def;
+
+	if (!cls)
+		return NULL;
+	def = sc_find_method(cls, name);
+	if (!def)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: '%s' has no method '%s'",
+				m->obj->u.object->class_name, name), NULL;
+	return sc_inline(c, def, m->file, m, m->scope, args, nargs, kw, kwargs,
+			 nkw, loc);
+}
+
+/* `a is None` when types decide it: 1 or 0, else -1. */
+static int static_is(const struct cval *a, const struct cval *b)
+{
+	const struct ir_type *ta, *tb;
+
+	if (a->kind != CV_VALUE || b->kind != CV_VALUE)
+		return a->kind == CV_VALUE || b->kind == CV_VALUE ? 0 : -1;
+	ta = a->v->type;
+	tb = b->v->type;
+	if (ta->kind == IR_TYPE_NONE && tb->kind == IR_TYPE_NONE)
+		return 1;
+	if (ta->kind == IR_TYPE_NONE || tb->kind == IR_TYPE_NONE) {
+		const struct ir_type *o = ta->kind == IR_TYPE_NONE ? tb : ta;
+		if (o->kind == IR_TYPE_OPTIONAL || o->kind == IR_TYPE_UNKNOWN)
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+static const char *builtin_op(const char *name)
+{
+	static const char *const map[][2] = {
+		{ "int", "aten::Int" }, { "float", "aten::Float" },
+		{ "bool", "aten::Bool" }, { "len", "aten::len" },
+		{ "str", "aten::str" }, { "abs", "prim::abs" },
+		{ "min", "prim::min" }, { "max", "prim::max" },
+		{ "print", "prim::Print" }, { "round", "aten::round" },
+		{ "divmod", "aten::divmod" }, { "ord", "aten::ord" },
+		{ "chr", "aten::chr" }, { "hash", "aten::hash" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i][0], name))
+			return map[i][1];
+	return NULL;
+}
+
+static struct cval *sc_call(struct sc *c, const struct ts_expr *e)
+{
+	const struct ts_expr *fn = e->u.call.fn;
+	int na = e->u.call.nargs, nk = e->u.call.nkwargs, i;
+	struct cval **args = ir_alloc(c->g, sizeof(*args) * (na + 1));
+	struct cval **kwargs = ir_alloc(c->g, sizeof(*kwargs) * (nk + 1));
+	const char **kwnames = ir_alloc(c->g, sizeof(*kwnames) * (nk + 1));
+	const struct ts_kwarg *const *kw =
+		(const struct ts_kwarg *const *)e->u.call.kwargs;
+	char qual[256];
+
+	/* getattr(self, "0") */
+	if (fn->kind == TS_EXPR_NAME && !strcmp(fn->u.name, "getattr") &&
+	    na == 2 && e->u.call.args[1]->kind == TS_EXPR_STR) {
+		struct cval *o = sc_expr(c, e->u.call.args[0]);
+		if (!o)
+			return NULL;
+		if (o->kind != CV_MODULE)
+			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+					"unsupported construct: getattr of a "
+					"value"), NULL;
+		return sc_module_attr(c, o->mod, e->u.call.args[1]->u.str.s,
+				      e->loc);
+	}
+	for (i = 0; i < na; i++)
+		if (!(args[i] = sc_expr(c, e->u.call.args[i])))
+			return NULL;
+	for (i = 0; i < nk; i++) {
+		kwnames[i] = kw[i]->name;
+		if (!(kwargs[i] = sc_expr(c, kw[i]->value)))
+			return NULL;
+	}
+	if (fn->kind == TS_EXPR_ATTR && fn->u.attr.dotted &&
+	    (!strncmp(fn->u.attr.dotted, "torch.", 6) ||
+	     !strncmp(fn->u.attr.dotted, "ops.", 4))) {
+		const char *d = fn->u.attr.dotted;
+		if ((!strcmp(d, "torch.__is__") ||
+		     !strcmp(d, "torch.__isnot__")) && na == 2 && !nk) {
+			int r = static_is(args[0], args[1]);
+			if (r >= 0)
+				return cv_value(c, sc_const_bool(c,
+					!strcmp(d, "torch.__is__") ? r : !r,
+					e->loc));
+		}
+		if (!strcmp(d, "ops.prim.RaiseException")) {
+			struct ir_node *n;
+			struct ir_value **in = ir_alloc(c->g, sizeof(*in) *
+							(na + 1));
+			for (i = 0; i < na; i++)
+				if (!(in[i] = sc_to_value(c, args[i], e->loc)))
+					return NULL;
+			n = sc_node(c, "prim::RaiseException", na, 0, e->loc);
+			for (i = 0; i < na; i++)
+				n->inputs[i] = in[i];
+			c->raised = 1;
+			return cv_value(c, sc_const_none(c, e->loc));
+		}
+		if (!ts_op_qualname(fn, qual, sizeof(qual)))
+			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+					"unsupported construct: call of '%s'",
+					d), NULL;
+		return sc_call_op(c, qual, args, na, kwnames, kwargs, nk,
+				  e->loc);
+	}
+	if (fn->kind == TS_EXPR_ATTR && fn->u.attr.dotted &&
+	    !strncmp(fn->u.attr.dotted, "__torch__.", 10))
+		return call_function(c, fn->u.attr.dotted, args, na, kw,
+				     kwargs, nk, e->loc);
+	if (fn->kind == TS_EXPR_ATTR) {
+		struct cval *o = sc_expr(c, fn->u.attr.obj);
+		if (!o)
+			return NULL;
+		if (o->kind == CV_MODULE)
+			return call_method(c, o->mod, fn->u.attr.name, args,
+					   na, kw, kwargs, nk, e->loc);
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: method call '.%s' on a value",
+				fn->u.attr.name), NULL;
+	}
+	if (fn->kind == TS_EXPR_NAME) {
+		struct cval *f = env_get(c->fr->env, fn->u.name);
+		const char *op;
+		if (f && f->kind == CV_FUNC)
+			return call_function(c, f->qual, args, na, kw, kwargs,
+					     nk, e->loc);
+		if (f && f->kind == CV_MODULE)
+			return call_method(c, f->mod, "forward", args, na, kw,
+					   kwargs, nk, e->loc);
+		if (!f && (op = builtin_op(fn->u.name)))
+			return sc_call_op(c, op, args, na, kwnames, kwargs, nk,
+					  e->loc);
+	}
+	return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported construct: "
+			"call of this callee"), NULL;
+}
+
+/* --- operators ---------------------------------------------------------- */
+
+static const char *binop_kind(enum ts_op op)
+{
+	switch (op) {
+	case TS_OP_ADD: return "aten::add";
+	case TS_OP_SUB: return "aten::sub";
+	case TS_OP_MUL: return "aten::mul";
+	case TS_OP_DIV: return "aten::div";
+	case TS_OP_FLOORDIV: return "aten::floordiv";
+	case TS_OP_MOD: return "aten::remainder";
+	case TS_OP_POW: return "aten::pow";
+	case TS_OP_MATMUL: return "aten::matmul";
+	case TS_OP_LSHIFT: return "aten::__lshift__";
+	case TS_OP_RSHIFT: return "aten::__rshift__";
+	case TS_OP_BITAND: return "aten::__and__";
+	case TS_OP_BITOR: return "aten::__or__";
+	case TS_OP_BITXOR: return "aten::__xor__";
+	case TS_OP_EQ: return "aten::eq";
+	case TS_OP_NE: return "aten::ne";
+	case TS_OP_LT: return "aten::lt";
+	case TS_OP_LE: return "aten::le";
+	case TS_OP_GT: return "aten::gt";
+	case TS_OP_GE: return "aten::ge";
+	case TS_OP_IN: return "aten::__contains__";
+	default: return NULL;
+	}
+}
+
+static int const_bool_of(const struct cval *cv, int *b)
+{
+	int64_t i;
+
+	if (cv->kind == CV_VALUE && script_const_int(cv->v, &i)) {
+		*b = i != 0;
+		return 1;
+	}
+	if (cv->kind == CV_VALUE && script_const_none(cv->v)) {
+		*b = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static struct cval *sc_binary(struct sc *c, const struct ts_expr *e)
+{
+	enum ts_op op = e->u.binary.op;
+	struct cval *a, *b, *args[2];
+	const char *k;
+	int bv;
+
+	if (op == TS_OP_AND || op == TS_OP_OR) {
+		a = sc_expr(c, e->u.binary.lhs);
+		if (!a)
+			return NULL;
+		if (const_bool_of(a, &bv)) {
+			if ((op == TS_OP_AND && !bv) || (op == TS_OP_OR && bv))
+				return cv_value(c, sc_const_bool(c, bv, e->loc));
+			b = sc_expr(c, e->u.binary.rhs);
+			return b;
+		}
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: '%s' on a non-constant",
+				ts_op_str(op)), NULL;
+	}
+	a = sc_expr(c, e->u.binary.lhs);
+	b = a ? sc_expr(c, e->u.binary.rhs) : NULL;
+	if (!b)
+		return NULL;
+	if (op == TS_OP_IS || op == TS_OP_IS_NOT) {
+		int r = static_is(a, b);
+		if (r >= 0)
+			return cv_value(c, sc_const_bool(c, op == TS_OP_IS ?
+							 r : !r, e->loc));
+		args[0] = a;
+		args[1] = b;
+		return sc_call_op(c, op == TS_OP_IS ? "aten::__is__" :
+				  "aten::__isnot__", args, 2, NULL, NULL, 0,
+				  e->loc);
+	}
+	if (op == TS_OP_NOT_IN) {
+		struct cval *r;
+		args[0] = b;
+		args[1] = a;
+		r = sc_call_op(c, "aten::__contains__", args, 2, NULL, NULL, 0,
+			       e->loc);
+		if (!r)
+			return NULL;
+		return sc_call_op(c, "aten::__not__", &r, 1, NULL, NULL, 0,
+				  e->loc);
+	}
+	k = binop_kind(op);
+	if (!k)
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: operator '%s'", ts_op_str(op)), NULL;
+	if (op == TS_OP_IN) {
+		args[0] = b;
+		args[1] = a;
+	} else {
+		args[0] = a;
+		args[1] = b;
+	}
+	return sc_call_op(c, k, args, 2, NULL, NULL, 0, e->loc);
+}
+
+static struct cval *sc_subscript(struct sc *c, const struct ts_expr *e)
+{
+	struct cval *o = sc_expr(c, e->u.sub.obj), *args[4];
+	const struct ts_expr *ix = e->u.sub.index;
+	int64_t i;
+
+	if (!o)
+		return NULL;
+	if (ix->kind == TS_EXPR_SLICE) {
+		int k;
+		const struct ts_expr *parts[3] = { ix->u.slice.lo,
+			ix->u.slice.hi, ix->u.slice.step };
+		args[0] = o;
+		for (k = 0; k < 3; k++) {
+			if (parts[k])
+				args[k + 1] = sc_expr(c, parts[k]);
+			else
+				args[k + 1] = cv_value(c, k == 2 ?
+					sc_const_int(c, 1, e->loc) :
+					sc_const_none(c, e->loc));
+			if (!args[k + 1])
+				return NULL;
+		}
+		return sc_call_op(c, "aten::slice", args, 4, NULL, NULL, 0,
+				  e->loc);
+	}
+	args[1] = sc_expr(c, ix);
+	if (!args[1])
+		return NULL;
+	if (o->kind == CV_TUPLE) {
+		if (args[1]->kind != CV_VALUE ||
+		    !script_const_int(args[1]->v, &i))
+			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+					"unsupported construct: tuple index "
+					"not constant"), NULL;
+		if (i < 0)
+			i += o->n;
+		if (i < 0 || i >= o->n)
+			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+					"tuple index out of range"), NULL;
+		return o->items[i];
+	}
+	if (o->kind == CV_VALUE && o->v->type->kind == IR_TYPE_TUPLE &&
+	    args[1]->kind == CV_VALUE && script_const_int(args[1]->v, &i)) {
+		struct ir_value *in[2] = { o->v, args[1]->v };
+		uint32_t n = o->v->type->nelems;
+		if (i < 0)
+			i += n;
+		if (i < 0 || i >= (int64_t)n)
+			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+					"tuple index out of range"), NULL;
+		return cv_value(c, emit1(c, "prim::TupleIndex", in, 2,
+					 ir_type_copy(c->g,
+						      o->v->type->elems[i]),
+					 e->loc));
+	}
+	args[0] = o;
+	return sc_call_op(c, "aten::__getitem__", args, 2, NULL, NULL, 0,
+			  e->loc);
+}
+
+static int type_matches(struct sc *c, const struct ir_type *t,
+			const struct ts_type *tt)
+{
+	struct ir_type *w = sc_type_from_ts(c, tt);
+
+	if (t->kind == IR_TYPE_UNKNOWN || w->kind == IR_TYPE_UNKNOWN ||
+	    t->kind == IR_TYPE_OPTIONAL)
+		return -1;
+	if (t->kind != w->kind)
+		return 0;
+	if (t->kind == IR_TYPE_LIST && t->elems[0]->kind != w->elems[0]->kind)
+		return t->elems[0]->kind == IR_TYPE_UNKNOWN ? -1 : 0;
+	if (t->kind == IR_TYPE_CLASS)
+		return !strcmp(t->name, w->name);
+	return 1;
+}
+
+static struct cval *expr1(struct sc *c, const struct ts_expr *e);
+
+struct cval *sc_expr(struct sc *c, const struct ts_expr *e)
+{
+	struct cval *r;
+
+	if (c->err)
+		return NULL;
+	if (c->rdepth >= SCRIPT_MAX_RECURSION)
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: code nested deeper than %d levels "
+				"(inlined calls included)",
+				SCRIPT_MAX_RECURSION), NULL;
+	c->rdepth++;
+	r = expr1(c, e);
+	c->rdepth--;
+	return r;
+}
+
+static struct cval *expr1(struct sc *c, const struct ts_expr *e)
+{
+	struct cval *cv;
+	int i;
+
+	switch (e->kind) {
+	case TS_EXPR_NAME:
+		cv = env_get(c->fr->env, e->u.name);
+		if (cv)
+			return cv;
+		if (!strcmp(e->u.name, "self") && c->fr->self) {
+			cv = ir_alloc(c->g, sizeof(*cv));
+			cv->kind = CV_MODULE;
+			cv->mod = c->fr->self;
+			return cv;
+		}
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: undefined name '%s'", e->u.name),
+			NULL;
+	case TS_EXPR_INT:
+		return cv_value(c, sc_const_int(c, e->u.i, e->loc));
+	case TS_EXPR_FLOAT:
+		return cv_value(c, sc_const_float(c, e->u.f, e->loc));
+	case TS_EXPR_BOOL:
+		return cv_value(c, sc_const_bool(c, (int)e->u.i, e->loc));
+	case TS_EXPR_STR:
+		return cv_value(c, sc_const_str(c, e->u.str.s, e->u.str.len,
+						e->loc));
+	case TS_EXPR_NONE:
+		return cv_value(c, sc_const_none(c, e->loc));
+	case TS_EXPR_ATTR: {
+		const char *d = e->u.attr.dotted;
+		struct cval *o;
+		if (d && !strncmp(d, "CONSTANTS.c", 11)) {
+			const struct pickle_value *t =
+				torch_archive_constants(c->ar);
+			char *end;
+			long k = strtol(d + 11, &end, 10);
+			if (*end || k < 0 || !t || t->kind != PICKLE_TUPLE ||
+			    (uint32_t)k >= t->u.seq.n)
+				return sc_error(c, e->loc, EXIT_BAD_INPUT,
+						"'%s' is not in constants.pkl",
+						d), NULL;
+			return sc_pickle_to_cval(c, t->u.seq.items[k], d,
+						 e->loc, 0);
+		}
+		if (d && !strncmp(d, "__torch__.", 10)) {
+			cv = ir_alloc(c->g, sizeof(*cv));
+			cv->kind = CV_FUNC;
+			cv->qual = d;
+			return cv;
+		}
+		o = sc_expr(c, e->u.attr.obj);
+		if (!o)
+			return NULL;
+		if (o->kind == CV_MODULE)
+			return sc_module_attr(c, o->mod, e->u.attr.name,
+					      e->loc);
+		if (o->kind == CV_TUPLE && o->names)
+			for (i = 0; i < o->n; i++)
+				if (!strcmp(o->names[i], e->u.attr.name))
+					return o->items[i];
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: attribute '%s' of a value",
+				e->u.attr.name), NULL;
+	}
+	case TS_EXPR_CALL:
+		return sc_call(c, e);
+	case TS_EXPR_SUBSCRIPT:
+		return sc_subscript(c, e);
+	case TS_EXPR_TUPLE: {
+		struct cval **items = ir_alloc(c->g, sizeof(*items) *
+					       (e->u.list.n + 1));
+		for (i = 0; i < e->u.list.n; i++)
+			if (!(items[i] = sc_expr(c, e->u.list.items[i])))
+				return NULL;
+		return cv_tuple(c, items, e->u.list.n);
+	}
+	case TS_EXPR_LIST: {
+		struct ir_value **vs = ir_alloc(c->g, sizeof(*vs) *
+						(e->u.list.n + 1));
+		for (i = 0; i < e->u.list.n; i++)
+			if (!(vs[i] = sc_expr_value(c, e->u.list.items[i])))
+				return NULL;
+		return cv_value(c, list_of(c, vs, e->u.list.n, NULL, e->loc));
+	}
+	case TS_EXPR_UNARY: {
+		struct cval *a = sc_expr(c, e->u.unary.operand);
+		const char *k;
+		int b;
+		if (!a)
+			return NULL;
+		switch (e->u.unary.op) {
+		case TS_OP_NOT:
+			if (const_bool_of(a, &b))
+				return cv_value(c, sc_const_bool(c, !b, e->loc));
+			k = "aten::__not__";
+			break;
+		case TS_OP_NEG: k = "aten::neg"; break;
+		case TS_OP_INVERT: k = "aten::bitwise_not"; break;
+		default: return a;
+		}
+		return sc_call_op(c, k, &a, 1, NULL, NULL, 0, e->loc);
+	}
+	case TS_EXPR_BINARY:
+		return sc_binary(c, e);
+	case TS_EXPR_IFEXP: {
+		struct cval *cond = sc_expr(c, e->u.ifexp.cond);
+		int b;
+		if (!cond)
+			return NULL;
+		if (const_bool_of(cond, &b))
+			return sc_expr(c, b ? e->u.ifexp.then :
+				       e->u.ifexp.orelse);
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: conditional expression on a "
+				"non-constant"), NULL;
+	}
+	case TS_EXPR_ANNOTATE: {
+		if (e->u.cast.value->kind == TS_EXPR_LIST &&
+		    e->u.cast.value->u.list.n == 0) {
+			struct ir_type *t = sc_type_from_ts(c, e->u.cast.type);
+			struct ir_node *n = sc_node(c, "prim::ListConstruct", 0,
+						    1, e->loc);
+			n->outputs[0]->type = t;
+			return cv_value(c, n->outputs[0]);
+		}
+		if (e->u.cast.value->kind == TS_EXPR_DICT &&
+		    e->u.cast.value->u.dict.n == 0) {
+			struct ir_node *n = sc_node(c, "prim::DictConstruct", 0,
+						    1, e->loc);
+			n->outputs[0]->type = sc_type_from_ts(c,
+							      e->u.cast.type);
+			return cv_value(c, n->outputs[0]);
+		}
+		return sc_expr(c, e->u.cast.value);
+	}
+	case TS_EXPR_UNCHECKED_CAST: {
+		struct cval *a = sc_expr(c, e->u.cast.value);
+		struct ir_type *t;
+		if (!a || a->kind != CV_VALUE)
+			return a;
+		t = sc_type_from_ts(c, e->u.cast.type);
+		if (a->v->type->kind == IR_TYPE_OPTIONAL ||
+		    a->v->type->kind == IR_TYPE_UNKNOWN)
+			return cv_value(c, emit1(c, "prim::unchecked_cast",
+						 &a->v, 1, t, e->loc));
+		return a;
+	}
+	case TS_EXPR_UNINITIALIZED: {
+		struct ir_node *n = sc_node(c, "prim::Uninitialized", 0, 1,
+					    e->loc);
+		n->outputs[0]->type = sc_type_from_ts(c, e->u.cast.type);
+		return cv_value(c, n->outputs[0]);
+	}
+	case TS_EXPR_ISINSTANCE: {
+		struct cval *a = sc_expr(c, e->u.isinst.value);
+		int r = 0, k;
+		if (!a)
+			return NULL;
+		if (a->kind == CV_TUPLE) {
+			for (i = 0; i < e->u.isinst.ntypes; i++)
+				r |= !strcmp(e->u.isinst.types[i]->name,
+					     "Tuple");
+			return cv_value(c, sc_const_bool(c, r, e->loc));
+		}
+		if (a->kind != CV_VALUE)
+			return cv_value(c, sc_const_bool(c, 0, e->loc));
+		for (i = 0; i < e->u.isinst.ntypes; i++) {
+			k = type_matches(c, a->v->type, e->u.isinst.types[i]);
+			if (k < 0)
+				return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+						"unsupported construct: "
+						"isinstance on a value of "
+						"unknown type"), NULL;
+			r |= k;
+		}
+		return cv_value(c, sc_const_bool(c, r, e->loc));
+	}
+	case TS_EXPR_DICT:
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: dict literal"), NULL;
+	case TS_EXPR_SLICE:
+	case TS_EXPR_ELLIPSIS:
+	case TS_EXPR_IMAG:
+	default:
+		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: %s", e->kind == TS_EXPR_SLICE ?
+				"slice outside a subscript" :
+				e->kind == TS_EXPR_ELLIPSIS ? "'...'" :
+				e->kind == TS_EXPR_IMAG ? "complex literal" :
+				"expression"), NULL;
+	}
+}
+
+struct ir_value *sc_expr_value(struct sc *c, const struct ts_expr *e)
+{
+	struct cval *cv = sc_expr(c, e);
+
+	return cv ? sc_to_value(c, cv, e->loc) : NULL;
+}

@@ -1,0 +1,140 @@
+/*
+ * compile_int.h - private structures of the script compiler, shared by
+ * compile.c (driver, modules, weights, values), compile_expr.c (expressions
+ * and calls) and compile_stmt.c (statements and control flow).
+ *
+ * Compile-time values (struct cval) are what a TorchScript name can stand
+ * for while compiling: an IR value, a module object of the pickled tree, a
+ * tuple known item by item, or a function.  Everything is allocated in the
+ * graph's arena and freed with it.
+ */
+#ifndef PT2ONNX_COMPILE_INT_H
+#define PT2ONNX_COMPILE_INT_H
+
+#include "compile.h"
+#include "pickle.h"
+#include "ts_ast.h"
+
+enum cval_kind {
+	CV_VALUE = 0, /* v */
+	CV_MODULE,    /* mod */
+	CV_TUPLE,     /* items, n */
+	CV_FUNC,      /* qual: a free function's qualified name */
+};
+
+struct modref {
+	const struct pickle_value *obj; /* the module object */
+	const char *scope;              /* "ResNet/Sequential[layer1]" */
+	const char *path;               /* "layer1." ("" for the root) */
+	const struct ts_class *cls;     /* its class, NULL until looked up */
+	const char *file;               /* the code file defining cls */
+};
+
+struct cval {
+	enum cval_kind kind;
+	struct ir_value *v;
+	struct modref *mod;
+	struct cval **items;
+	int n;
+	const char **names;  /* CV_TUPLE of a NamedTuple: field names */
+	const char *qual;
+};
+
+struct binding {
+	const char *name;
+	struct cval *cv;
+};
+
+struct env {
+	struct binding *b;
+	int n, cap;
+};
+
+struct frame {
+	struct env *env;
+	struct modref *self;       /* the module `self` is, or NULL */
+	const char *file;          /* code file of the function */
+	const char *scope;         /* scope of the nodes it emits */
+	struct ir_block *entry;    /* block the frame started in */
+	struct frame *parent;
+};
+
+struct srcfile {
+	const char *file;
+	struct ts_module *mod;
+	struct srcfile *next;
+};
+
+struct wmap {
+	const struct pickle_tensor *t;
+	struct ir_value *v;
+	struct wmap *next;
+};
+
+struct sc {
+	struct torch_archive *ar;
+	struct diag *d;
+	struct ir_graph *g;
+	struct arena parse;        /* ASTs */
+	struct srcfile *files;
+	struct wmap *weights;
+	struct ir_block *blk;      /* where nodes go */
+	struct frame *fr;
+	int depth;                 /* inlining depth */
+	int rdepth;                /* recursion of expressions and blocks,
+				      all inlined levels together */
+	int raised;                /* the current block raised */
+	int err;                   /* errors reported */
+	int code;                  /* exit code of the first error */
+	int returned;              /* the function body returned */
+	struct cval *retval;
+};
+
+/* compile.c */
+int sc_error(struct sc *c, struct ts_loc loc, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+struct ir_node *sc_node(struct sc *c, const char *kind, uint32_t nin,
+			uint32_t nout, struct ts_loc loc);
+struct ir_value *sc_const_int(struct sc *c, int64_t v, struct ts_loc loc);
+struct ir_value *sc_const_bool(struct sc *c, int b, struct ts_loc loc);
+struct ir_value *sc_const_float(struct sc *c, double f, struct ts_loc loc);
+struct ir_value *sc_const_str(struct sc *c, const char *s, size_t len,
+			      struct ts_loc loc);
+struct ir_value *sc_const_none(struct sc *c, struct ts_loc loc);
+struct cval *cv_value(struct sc *c, struct ir_value *v);
+struct ir_value *sc_to_value(struct sc *c, struct cval *cv, struct ts_loc loc);
+struct cval *sc_module_attr(struct sc *c, struct modref *m, const char *name,
+			    struct ts_loc loc);
+struct cval *sc_pickle_to_cval(struct sc *c, const struct pickle_value *pv,
+			       const char *wname, struct ts_loc loc, int depth);
+struct ts_module *sc_load_module(struct sc *c, const char *qualname,
+				 const char **file, struct ts_loc loc);
+const struct ts_class *sc_module_class(struct sc *c, struct modref *m,
+				       struct ts_loc loc);
+struct ir_type *sc_type_from_ts(struct sc *c, const struct ts_type *t);
+struct ir_type *sc_type_from_schema(struct sc *c, const char *s);
+const char *sc_short_class(struct sc *c, const char *qual);
+
+struct env *env_new(struct sc *c);
+struct env *env_copy(struct sc *c, const struct env *e);
+struct cval *env_get(const struct env *e, const char *name);
+void env_set(struct sc *c, struct env *e, const char *name, struct cval *cv);
+
+/* compile_expr.c */
+struct cval *sc_expr(struct sc *c, const struct ts_expr *e);
+struct ir_value *sc_expr_value(struct sc *c, const struct ts_expr *e);
+struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
+			int nargs, const char **kwnames, struct cval **kwargs,
+			int nkw, struct ts_loc loc);
+struct cval *sc_inline(struct sc *c, const struct ts_def *def,
+		       const char *file, struct modref *self,
+		       const char *scope, struct cval **args, int nargs,
+		       const struct ts_kwarg *const *kw, struct cval **kwargs,
+		       int nkw, struct ts_loc loc);
+const struct ts_def *sc_find_method(const struct ts_class *cls,
+				    const char *name);
+
+/* compile_stmt.c */
+int sc_block(struct sc *c, const struct ts_block *b);
+
+#endif

@@ -1,0 +1,516 @@
+/*
+ * passes.c - the script stage's clean-up passes over an aten-level graph:
+ * folding of int/float/bool arithmetic on prim::Constant inputs (also used
+ * node by node while compiling, so that static conditions fold), dead code
+ * elimination that keeps side effects (raises, prints, list mutation,
+ * in-place ops left in place), and removal of weights nothing uses.
+ *
+ * Costs: linear in the nodes, a few sweeps until nothing changes.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "compile.h"
+
+struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
+
+static struct ir_value *new_const(struct ir_graph *g, struct ir_node *at,
+				  enum ir_type_kind k, int64_t i, double f)
+{
+	struct ir_node *c = ir_node_new(g, NULL, "prim::Constant", 0, 1);
+	struct ir_attr *a;
+
+	ir_node_set_output(c, 0, ir_value_new(g, NULL, ir_type_new(g, k)));
+	a = ir_node_add_attr(g, c, "value", k == IR_TYPE_FLOAT ?
+			     IR_ATTR_FLOAT : IR_ATTR_INT);
+	if (k == IR_TYPE_FLOAT)
+		a->u.f = f;
+	else
+		a->u.i = k == IR_TYPE_BOOL ? i != 0 : i;
+	c->scope = at->scope;
+	c->source = at->source;
+	ir_block_insert_before(at, c);
+	return c->outputs[0];
+}
+
+static int side_effect_kind(const char *k);
+
+/* 1 when a node after list l's producer (in its block or blocks nested
+ * there) may mutate l. */
+static int list_mutated_in(const struct ir_node *from,
+			   const struct ir_value *l, int depth)
+{
+	const struct ir_node *n;
+	uint32_t i;
+
+	if (depth > 64)
+		return 1;
+	for (n = from; n; n = n->next) {
+		if (side_effect_kind(n->kind) || !strncmp(n->kind, "prim::", 6))
+			for (i = 0; i < n->ninputs; i++)
+				if (n->inputs[i] == l &&
+				    strcmp(n->kind, "prim::ListUnpack"))
+					return 1;
+		for (i = 0; i < n->nblocks; i++)
+			if (list_mutated_in(n->blocks[i]->first, l, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+int script_list_mutated(const struct ir_value *l)
+{
+	if (!l->producer)
+		return 1;
+	return list_mutated_in(l->producer->next, l, 0);
+}
+
+static int num(const struct ir_value *v, int *isf, int64_t *i, double *f)
+{
+	if (!v)
+		return 0;
+	if (script_const_int(v, i)) {
+		*isf = 0;
+		*f = (double)*i;
+		return 1;
+	}
+	if (script_const_float(v, f)) {
+		*isf = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int64_t floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+/* Folds n when its inputs are constants and it is int/float/bool
+ * arithmetic or comparison; the replacement constant is inserted before n
+ * and n is unlinked.  Returns the replacement, or NULL. */
+struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
+{
+	const char *k = n->kind;
+	int fa = 0, fb = 0, isf;
+	int64_t a = 0, b = 0, r = 0;
+	double x = 0, y = 0, rf = 0;
+	enum ir_type_kind rk;
+	struct ir_value *v;
+
+	if (n->noutputs != 1 || !n->owner || strncmp(k, "aten::", 6))
+		return NULL;
+	k += 6;
+	if (n->ninputs == 1 && num(n->inputs[0], &fa, &a, &x)) {
+		rk = n->outputs[0]->type->kind;
+		if (!strcmp(k, "__not__") && !fa) {
+			r = !a;
+			rk = IR_TYPE_BOOL;
+		} else if (!strcmp(k, "neg")) {
+			r = -a;
+			rf = -x;
+			rk = fa ? IR_TYPE_FLOAT : IR_TYPE_INT;
+		} else if (!strcmp(k, "Int") && !fa) {
+			r = a;
+			rk = IR_TYPE_INT;
+		} else if (!strcmp(k, "Bool")) {
+			r = fa ? x != 0 : a != 0;
+			rk = IR_TYPE_BOOL;
+		} else if (!strcmp(k, "Float")) {
+			rf = x;
+			rk = IR_TYPE_FLOAT;
+		} else
+			return NULL;
+		goto done;
+	}
+	if (n->ninputs == 1 && !strcmp(k, "dim") && n->inputs[0] &&
+	    n->inputs[0]->type->kind == IR_TYPE_TENSOR &&
+	    n->inputs[0]->type->rank >= 0) {
+		/* the rank is known from the types (given with --input) */
+		r = n->inputs[0]->type->rank;
+		rk = IR_TYPE_INT;
+		goto done;
+	}
+	if (n->ninputs == 1 && !strcmp(k, "len") && n->inputs[0] &&
+	    n->inputs[0]->producer &&
+	    !strcmp(n->inputs[0]->producer->kind, "prim::ListConstruct") &&
+	    n->inputs[0]->producer->owner == n->owner) {
+		if (list_mutated_in(n->inputs[0]->producer->next, n->inputs[0],
+				    0))
+			return NULL;
+		r = n->inputs[0]->producer->ninputs;
+		rk = IR_TYPE_INT;
+		goto done;
+	}
+	if (n->ninputs != 2 || !num(n->inputs[0], &fa, &a, &x) ||
+	    !num(n->inputs[1], &fb, &b, &y))
+		return NULL;
+	isf = fa || fb;
+	rk = isf ? IR_TYPE_FLOAT : IR_TYPE_INT;
+	if (!strcmp(k, "add")) {
+		r = (int64_t)((uint64_t)a + (uint64_t)b);
+		rf = x + y;
+	} else if (!strcmp(k, "sub")) {
+		r = (int64_t)((uint64_t)a - (uint64_t)b);
+		rf = x - y;
+	} else if (!strcmp(k, "mul")) {
+		r = (int64_t)((uint64_t)a * (uint64_t)b);
+		rf = x * y;
+	} else if (!strcmp(k, "floordiv") && !isf) {
+		if (b == 0 || (a == INT64_MIN && b == -1))
+			return NULL;
+		r = floordiv(a, b);
+	} else if (!strcmp(k, "remainder") && !isf) {
+		if (b == 0 || (a == INT64_MIN && b == -1))
+			return NULL;
+		r = a - floordiv(a, b) * b;
+	} else if (!strcmp(k, "div")) {
+		if (y == 0)
+			return NULL;
+		rf = x / y;
+		rk = IR_TYPE_FLOAT;
+	} else {
+		int c;
+		if (!strcmp(k, "eq"))
+			c = isf ? x == y : a == b;
+		else if (!strcmp(k, "ne"))
+			c = isf ? x != y : a != b;
+		else if (!strcmp(k, "lt"))
+			c = isf ? x < y : a < b;
+		else if (!strcmp(k, "le"))
+			c = isf ? x <= y : a <= b;
+		else if (!strcmp(k, "gt"))
+			c = isf ? x > y : a > b;
+		else if (!strcmp(k, "ge"))
+			c = isf ? x >= y : a >= b;
+		else if (!strcmp(k, "__and__") && !isf)
+			c = a && b;
+		else if (!strcmp(k, "__or__") && !isf)
+			c = a || b;
+		else
+			return NULL;
+		r = c;
+		rk = IR_TYPE_BOOL;
+	}
+	if (n->outputs[0]->type->kind != IR_TYPE_UNKNOWN &&
+	    n->outputs[0]->type->kind != rk)
+		return NULL;
+done:
+	v = new_const(g, n, rk, r, rf);
+	ir_node_unlink(n);
+	return v;
+}
+
+/* --- dead code elimination -------------------------------------------- */
+
+static int side_effect_kind(const char *k)
+{
+	static const char *const kinds[] = {
+		"prim::RaiseException", "prim::Print", "aten::append",
+		"aten::insert", "aten::_set_item", "aten::extend", "aten::pop",
+		"aten::clear", "aten::warn", "prim::SetAttr", "aten::copy_",
+		"aten::remove", "aten::reverse", "aten::sort",
+	};
+	size_t i, n = strlen(k);
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kinds[i], k))
+			return 1;
+	/* in-place ops left in place */
+	return n > 7 && !strncmp(k, "aten::", 6) && k[n - 1] == '_' &&
+	       k[n - 2] != '_';
+}
+
+static int block_has_effects(const struct ir_block *b, int depth);
+
+static int node_has_effects(const struct ir_node *n, int depth)
+{
+	uint32_t i;
+
+	if (side_effect_kind(n->kind))
+		return 1;
+	if (depth > 64)
+		return 1;
+	for (i = 0; i < n->nblocks; i++)
+		if (block_has_effects(n->blocks[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+static int block_has_effects(const struct ir_block *b, int depth)
+{
+	const struct ir_node *n;
+
+	for (n = b->first; n; n = n->next)
+		if (node_has_effects(n, depth))
+			return 1;
+	return 0;
+}
+
+static void count_uses_block(struct ir_block *b, int depth)
+{
+	struct ir_node *n;
+	uint32_t i;
+
+	for (i = 0; i < b->nreturns; i++)
+		b->returns[i]->uses++;
+	for (n = b->first; n; n = n->next) {
+		for (i = 0; i < n->ninputs; i++)
+			if (n->inputs[i])
+				n->inputs[i]->uses++;
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				count_uses_block(n->blocks[i], depth + 1);
+	}
+}
+
+static void zero_uses_block(struct ir_block *b, int depth)
+{
+	struct ir_node *n;
+	uint32_t i;
+
+	for (i = 0; i < b->nparams; i++)
+		b->params[i]->uses = 0;
+	for (n = b->first; n; n = n->next) {
+		for (i = 0; i < n->noutputs; i++)
+			n->outputs[i]->uses = 0;
+		for (i = 0; i < n->ninputs; i++)
+			if (n->inputs[i])
+				n->inputs[i]->uses = 0;
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				zero_uses_block(n->blocks[i], depth + 1);
+	}
+}
+
+static int dce_block(struct ir_block *b, int depth)
+{
+	struct ir_node *n, *prev;
+	int removed = 0;
+	uint32_t i;
+
+	for (n = b->last; n; n = prev) {
+		int used = 0;
+		prev = n->prev;
+		for (i = 0; i < n->noutputs; i++)
+			used |= n->outputs[i]->uses > 0;
+		if (!used && !node_has_effects(n, 0)) {
+			for (i = 0; i < n->ninputs; i++)
+				if (n->inputs[i] && n->inputs[i]->uses)
+					n->inputs[i]->uses--;
+			ir_node_unlink(n);
+			removed++;
+			continue;
+		}
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				removed += dce_block(n->blocks[i], depth + 1);
+	}
+	return removed;
+}
+
+/* Forward constant propagation: folds nodes whose inputs became constant,
+ * replacing uses through v->aux. */
+static struct ir_value *repl(struct ir_value *v)
+{
+	int guard = 0;
+
+	while (v && v->aux && guard++ < 1000)
+		v = v->aux;
+	return v;
+}
+
+static int fold_block(struct ir_graph *g, struct ir_block *b, int depth)
+{
+	struct ir_node *n, *next;
+	int folded = 0;
+	uint32_t i;
+
+	for (n = b->first; n; n = next) {
+		next = n->next;
+		for (i = 0; i < n->ninputs; i++)
+			n->inputs[i] = repl(n->inputs[i]);
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				folded += fold_block(g, n->blocks[i], depth + 1);
+		{
+			struct ir_value *out = n->outputs ? n->outputs[0] : NULL;
+			struct ir_value *f = script_fold_node(g, n);
+			if (f) {
+				out->aux = f;
+				folded++;
+			}
+		}
+	}
+	for (i = 0; i < b->nreturns; i++)
+		b->returns[i] = repl(b->returns[i]);
+	return folded;
+}
+
+static void clear_aux(struct ir_block *b, int depth)
+{
+	struct ir_node *n;
+	uint32_t i;
+
+	for (n = b->first; n; n = n->next) {
+		for (i = 0; i < n->noutputs; i++)
+			n->outputs[i]->aux = NULL;
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				clear_aux(n->blocks[i], depth + 1);
+	}
+}
+
+/* --- constant pooling ----------------------------------------------------
+ * Every scalar prim::Constant moves to the top of the graph, once per
+ * (type, value), as torch's ConstantPooling does; uses are redirected
+ * through v->aux. */
+
+static int same_const(const struct ir_node *a, const struct ir_node *b)
+{
+	const struct ir_attr *x = ir_node_find_attr(a, "value");
+	const struct ir_attr *y = ir_node_find_attr(b, "value");
+
+	if (a->outputs[0]->type->kind != b->outputs[0]->type->kind)
+		return 0;
+	if (!x || !y)
+		return !x && !y;
+	if (x->kind != y->kind)
+		return 0;
+	switch (x->kind) {
+	case IR_ATTR_INT:
+		return x->u.i == y->u.i;
+	case IR_ATTR_FLOAT:
+		return !memcmp(&x->u.f, &y->u.f, sizeof(double));
+	case IR_ATTR_STRING:
+		return x->u.s.len == y->u.s.len &&
+		       !memcmp(x->u.s.data, y->u.s.data, x->u.s.len);
+	default:
+		return 0;
+	}
+}
+
+struct pool {
+	struct ir_node **n;
+	size_t len, cap;
+};
+
+static void pool_block(struct ir_graph *g, struct ir_block *b,
+		       struct pool *p, struct ir_node **anchor, int depth)
+{
+	struct ir_node *n, *next;
+	size_t i;
+	uint32_t k;
+
+	for (n = b->first; n; n = next) {
+		next = n->next;
+		if (depth < 200)
+			for (k = 0; k < n->nblocks; k++)
+				pool_block(g, n->blocks[k], p, anchor, depth + 1);
+		if (strcmp(n->kind, "prim::Constant") || n->noutputs != 1 ||
+		    n->nattrs > 1)
+			continue;
+		switch (n->outputs[0]->type->kind) {
+		case IR_TYPE_INT: case IR_TYPE_FLOAT: case IR_TYPE_BOOL:
+		case IR_TYPE_STR: case IR_TYPE_NONE: case IR_TYPE_DEVICE:
+			break;
+		default:
+			continue;
+		}
+		for (i = 0; i < p->len; i++)
+			if (p->n[i] == n || same_const(p->n[i], n))
+				break;
+		if (i < p->len && p->n[i] == n)
+			continue; /* moved here already */
+		if (i < p->len) {
+			n->outputs[0]->aux = p->n[i]->outputs[0];
+			ir_node_unlink(n);
+			continue;
+		}
+		if (p->len == p->cap) {
+			size_t cap = p->cap ? p->cap * 2 : 64;
+			struct ir_node **nn = ir_alloc(g, sizeof(*nn) * cap);
+			if (p->len)
+				memcpy(nn, p->n, sizeof(*nn) * p->len);
+			p->n = nn;
+			p->cap = cap;
+		}
+		p->n[p->len++] = n;
+		n->scope = NULL; /* shared by every module now */
+		ir_node_unlink(n);
+		if (*anchor)
+			ir_block_insert_before(*anchor, n);
+		else
+			ir_block_append(g->top, n);
+	}
+}
+
+static void redirect(struct ir_block *b, int depth)
+{
+	struct ir_node *n;
+	uint32_t i;
+
+	for (n = b->first; n; n = n->next) {
+		for (i = 0; i < n->ninputs; i++)
+			n->inputs[i] = repl(n->inputs[i]);
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				redirect(n->blocks[i], depth + 1);
+	}
+	for (i = 0; i < b->nreturns; i++)
+		b->returns[i] = repl(b->returns[i]);
+}
+
+static void pool_constants(struct ir_graph *g)
+{
+	struct pool p = { NULL, 0, 0 };
+	struct ir_node *anchor = g->top->first;
+
+	clear_aux(g->top, 0);
+	/* constants go before the first node of the graph, in order */
+	while (anchor && !strcmp(anchor->kind, "prim::Constant"))
+		anchor = anchor->next;
+	pool_block(g, g->top, &p, &anchor, 0);
+	redirect(g->top, 0);
+	clear_aux(g->top, 0);
+}
+
+void script_passes(struct ir_graph *g)
+{
+	struct ir_weight *w, **pw;
+	int round;
+
+	for (round = 0; round < 8; round++) {
+		int changed;
+
+		clear_aux(g->top, 0);
+		changed = fold_block(g, g->top, 0);
+		for (w = g->weights; w; w = w->next)
+			w->value->uses = 0;
+		zero_uses_block(g->top, 0);
+		count_uses_block(g->top, 0);
+		changed += dce_block(g->top, 0);
+		if (!changed)
+			break;
+	}
+	pool_constants(g);
+	for (w = g->weights; w; w = w->next)
+		w->value->uses = 0;
+	zero_uses_block(g->top, 0);
+	count_uses_block(g->top, 0);
+	g->nweights = 0;
+	g->weights_tail = NULL;
+	for (pw = &g->weights; *pw;) {
+		if (!(*pw)->value->uses) {
+			*pw = (*pw)->next;
+			continue;
+		}
+		g->weights_tail = *pw;
+		g->nweights++;
+		pw = &(*pw)->next;
+	}
+}

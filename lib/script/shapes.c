@@ -1,0 +1,628 @@
+/*
+ * shapes.c - dtype and shape propagation for the aten ops common in CNNs
+ * and transformers (convolution, linear/addmm/matmul, elementwise with
+ * broadcasting, pooling, flatten/view/reshape with constant shapes, cat,
+ * normalisation, unary ops, softmax, embedding, transpose/permute).
+ *
+ * Never guesses: a dim is fixed or a symbol only when it follows from the
+ * inputs' types and constant arguments; symbols are carried through (a
+ * `batch` dim stays `batch`); anything else stays unknown.
+ */
+#include <string.h>
+
+#include "compile.h"
+
+#define MAXR 64
+
+static const struct ir_type *tin(const struct ir_node *n, uint32_t i)
+{
+	if (i >= n->ninputs || !n->inputs[i] ||
+	    n->inputs[i]->type->kind != IR_TYPE_TENSOR)
+		return NULL;
+	return n->inputs[i]->type;
+}
+
+static int cint(const struct ir_node *n, uint32_t i, int64_t *v)
+{
+	return i < n->ninputs && n->inputs[i] &&
+	       script_const_int(n->inputs[i], v);
+}
+
+/* The constant ints of a prim::ListConstruct; returns the count or -1. */
+static int cints(const struct ir_node *n, uint32_t i, int64_t *out, int max)
+{
+	const struct ir_node *p;
+	uint32_t k;
+
+	if (i >= n->ninputs || !n->inputs[i] || !n->inputs[i]->producer)
+		return -1;
+	p = n->inputs[i]->producer;
+	if (strcmp(p->kind, "prim::ListConstruct") || (int)p->ninputs > max ||
+	    script_list_mutated(n->inputs[i]))
+		return -1;
+	for (k = 0; k < p->ninputs; k++)
+		if (!p->inputs[k] || !script_const_int(p->inputs[k], &out[k]))
+			return -1;
+	return (int)p->ninputs;
+}
+
+static struct ir_dim fixed(int64_t v)
+{
+	struct ir_dim d = { IR_DIM_FIXED, v, NULL };
+	return d;
+}
+
+static struct ir_dim unknown(void)
+{
+	struct ir_dim d = { IR_DIM_UNKNOWN, 0, NULL };
+	return d;
+}
+
+static int dim_eq(struct ir_dim a, struct ir_dim b)
+{
+	if (a.kind != b.kind)
+		return 0;
+	if (a.kind == IR_DIM_FIXED)
+		return a.value == b.value;
+	if (a.kind == IR_DIM_SYMBOL)
+		return !strcmp(a.symbol, b.symbol);
+	return 0;
+}
+
+static void set_out(struct ir_graph *g, struct ir_node *n, uint32_t o,
+		    enum ir_dtype dt, int rank, const struct ir_dim *dims)
+{
+	struct ir_type *t;
+	int i;
+
+	if (o >= n->noutputs)
+		return;
+	if (n->outputs[o]->type->kind != IR_TYPE_TENSOR &&
+	    n->outputs[o]->type->kind != IR_TYPE_UNKNOWN)
+		return;
+	t = ir_type_tensor(g, dt, rank, NULL);
+	for (i = 0; i < rank && dims; i++)
+		t->dims[i] = dims[i];
+	n->outputs[o]->type = t;
+}
+
+static void same_as(struct ir_graph *g, struct ir_node *n,
+		    const struct ir_type *a)
+{
+	if (a)
+		set_out(g, n, 0, a->dtype, a->rank, a->rank > 0 ? a->dims : NULL);
+}
+
+static int norm_dim(int64_t d, int rank)
+{
+	if (d < 0)
+		d += rank;
+	return d >= 0 && d < rank ? (int)d : -1;
+}
+
+/* (in + 2p - d(k-1) - 1) / s + 1 */
+static struct ir_dim pool_dim(struct ir_dim in, int64_t k, int64_t s,
+			      int64_t p, int64_t d, int ceil_mode)
+{
+	int64_t num;
+
+	if (in.kind != IR_DIM_FIXED || s <= 0)
+		return unknown();
+	num = in.value + 2 * p - d * (k - 1) - 1;
+	if (num < 0)
+		return unknown();
+	if (ceil_mode) {
+		int64_t o = (num + s - 1) / s + 1;
+		if ((o - 1) * s >= in.value + p)
+			o--;
+		return fixed(o);
+	}
+	return fixed(num / s + 1);
+}
+
+static enum ir_dtype promote(enum ir_dtype a, enum ir_dtype b)
+{
+	if (a == b)
+		return a;
+	if (!a || !b)
+		return IR_DTYPE_UNDEFINED;
+	if (a == IR_DTYPE_DOUBLE || b == IR_DTYPE_DOUBLE)
+		return IR_DTYPE_DOUBLE;
+	if (a == IR_DTYPE_FLOAT || b == IR_DTYPE_FLOAT)
+		return IR_DTYPE_FLOAT;
+	return IR_DTYPE_UNDEFINED;
+}
+
+static void broadcast(struct ir_graph *g, struct ir_node *n, int cmp)
+{
+	const struct ir_type *a = tin(n, 0), *b = tin(n, 1);
+	struct ir_dim dims[MAXR];
+	enum ir_dtype dt;
+	int r, i;
+
+	if (!a)
+		return;
+	if (!b) {
+		/* tensor op scalar: the tensor's shape; the dtype stays unless
+		 * a float scalar meets an integer tensor */
+		const struct ir_value *s = n->ninputs > 1 ? n->inputs[1] : NULL;
+		dt = a->dtype;
+		if (s && s->type->kind == IR_TYPE_FLOAT &&
+		    dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE &&
+		    dt != IR_DTYPE_FLOAT16 && dt != IR_DTYPE_BFLOAT16)
+			dt = IR_DTYPE_UNDEFINED;
+		if (!s || (s->type->kind != IR_TYPE_INT &&
+			   s->type->kind != IR_TYPE_FLOAT &&
+			   s->type->kind != IR_TYPE_BOOL))
+			return;
+		set_out(g, n, 0, cmp ? IR_DTYPE_BOOL : dt, a->rank,
+			a->rank > 0 ? a->dims : NULL);
+		return;
+	}
+	dt = cmp ? IR_DTYPE_BOOL : promote(a->dtype, b->dtype);
+	if (!strcmp(n->kind, "aten::div") && dt != IR_DTYPE_FLOAT &&
+	    dt != IR_DTYPE_DOUBLE)
+		dt = IR_DTYPE_UNDEFINED;
+	if (a->rank < 0 || b->rank < 0) {
+		set_out(g, n, 0, dt, -1, NULL);
+		return;
+	}
+	r = a->rank > b->rank ? a->rank : b->rank;
+	for (i = 0; i < r; i++) {
+		int ia = i - (r - a->rank), ib = i - (r - b->rank);
+		struct ir_dim da = ia >= 0 ? a->dims[ia] : fixed(1);
+		struct ir_dim db = ib >= 0 ? b->dims[ib] : fixed(1);
+		if (da.kind == IR_DIM_FIXED && da.value == 1)
+			dims[i] = db;
+		else if (db.kind == IR_DIM_FIXED && db.value == 1)
+			dims[i] = da;
+		else if (dim_eq(da, db))
+			dims[i] = da;
+		else if (da.kind == IR_DIM_FIXED && db.kind != IR_DIM_FIXED)
+			dims[i] = da.value == 1 ? db : da;
+		else if (db.kind == IR_DIM_FIXED && da.kind != IR_DIM_FIXED)
+			dims[i] = db;
+		else
+			dims[i] = unknown();
+	}
+	set_out(g, n, 0, dt, r, dims);
+}
+
+static void conv(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0), *w = tin(n, 1);
+	int64_t st[8], pd[8], dl[8];
+	struct ir_dim dims[MAXR];
+	int sp, i, ns, np, nd, transposed = 0;
+	int64_t v;
+
+	if (!x || !w || x->rank < 3 || w->rank != x->rank)
+		return;
+	sp = x->rank - 2;
+	ns = cints(n, 3, st, 8);
+	np = cints(n, 4, pd, 8);
+	nd = cints(n, 5, dl, 8);
+	if (!strcmp(n->kind, "aten::_convolution") ||
+	    !strcmp(n->kind, "aten::convolution")) {
+		if (!cint(n, 6, &v))
+			return;
+		transposed = (int)v;
+	}
+	if (transposed) {
+		set_out(g, n, 0, x->dtype, x->rank, NULL);
+		return;
+	}
+	dims[0] = x->dims[0];
+	dims[1] = w->dims[0];
+	for (i = 0; i < sp; i++) {
+		struct ir_dim k = w->dims[2 + i];
+		if (ns < 1 || np < 1 || nd < 1 || k.kind != IR_DIM_FIXED) {
+			dims[2 + i] = unknown();
+			continue;
+		}
+		dims[2 + i] = pool_dim(x->dims[2 + i], k.value,
+				       st[ns == 1 ? 0 : i < ns ? i : 0],
+				       pd[np == 1 ? 0 : i < np ? i : 0],
+				       dl[nd == 1 ? 0 : i < nd ? i : 0], 0);
+	}
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+static void pool(struct ir_graph *g, struct ir_node *n, int sp)
+{
+	const struct ir_type *x = tin(n, 0);
+	int64_t k[8], st[8], pd[8], dl[8] = { 1, 1, 1 }, cm = 0;
+	struct ir_dim dims[MAXR];
+	int nk, ns, np, nd = 1, i, avg = strstr(n->kind, "avg") != NULL;
+
+	if (!x || x->rank < sp + 1)
+		return;
+	nk = cints(n, 1, k, 8);
+	ns = cints(n, 2, st, 8);
+	np = cints(n, 3, pd, 8);
+	if (!avg) {
+		nd = cints(n, 4, dl, 8);
+		if (!cint(n, 5, &cm))
+			nk = -1;
+	} else if (!cint(n, 4, &cm))
+		nk = -1;
+	if (ns == 0) {
+		memcpy(st, k, sizeof(st));
+		ns = nk;
+	}
+	for (i = 0; i < x->rank; i++)
+		dims[i] = x->dims[i];
+	for (i = 0; i < sp; i++) {
+		int d = x->rank - sp + i;
+		if (nk < 1 || ns < 1 || np < 1 || nd < 1) {
+			dims[d] = unknown();
+			continue;
+		}
+		dims[d] = pool_dim(x->dims[d], k[nk == 1 ? 0 : i],
+				   st[ns == 1 ? 0 : i], pd[np == 1 ? 0 : i],
+				   dl[nd == 1 ? 0 : i], (int)cm);
+	}
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+static void adaptive(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	int64_t os[8];
+	struct ir_dim dims[MAXR];
+	int no = cints(n, 1, os, 8), i;
+
+	if (!x || no < 1 || x->rank < no)
+		return;
+	for (i = 0; i < x->rank; i++)
+		dims[i] = x->dims[i];
+	for (i = 0; i < no; i++)
+		dims[x->rank - no + i] = fixed(os[i]);
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+static void flatten(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	int64_t s, e, prod = 1;
+	struct ir_dim dims[MAXR];
+	int a, b, i, r = 0, known = 1;
+
+	if (!x || x->rank < 0 || !cint(n, 1, &s) || !cint(n, 2, &e))
+		return;
+	if (x->rank == 0) {
+		struct ir_dim one = fixed(1);
+		set_out(g, n, 0, x->dtype, 1, &one);
+		return;
+	}
+	a = norm_dim(s, x->rank);
+	b = norm_dim(e, x->rank);
+	if (a < 0 || b < 0 || a > b)
+		return;
+	for (i = 0; i < a; i++)
+		dims[r++] = x->dims[i];
+	for (i = a; i <= b; i++) {
+		if (x->dims[i].kind != IR_DIM_FIXED)
+			known = 0;
+		else
+			prod *= x->dims[i].value;
+	}
+	dims[r++] = a == b ? x->dims[a] : known ? fixed(prod) : unknown();
+	for (i = b + 1; i < x->rank; i++)
+		dims[r++] = x->dims[i];
+	set_out(g, n, 0, x->dtype, r, dims);
+}
+
+static void reshape(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	int64_t sh[MAXR], total = 1, known = 1;
+	struct ir_dim dims[MAXR];
+	int ns = cints(n, 1, sh, MAXR), i, neg = -1;
+
+	if (!x)
+		return;
+	if (ns < 0) {
+		set_out(g, n, 0, x->dtype, -1, NULL);
+		return;
+	}
+	if (x->rank >= 0)
+		for (i = 0; i < x->rank; i++) {
+			if (x->dims[i].kind != IR_DIM_FIXED)
+				known = 0;
+			else
+				total *= x->dims[i].value;
+		}
+	else
+		known = 0;
+	for (i = 0; i < ns; i++) {
+		if (sh[i] == -1 && neg < 0) {
+			neg = i;
+			dims[i] = unknown();
+		} else if (sh[i] >= 0)
+			dims[i] = fixed(sh[i]);
+		else
+			return;
+	}
+	if (neg >= 0 && known) {
+		int64_t rest = 1;
+		for (i = 0; i < ns; i++)
+			if (i != neg)
+				rest *= sh[i];
+		if (rest > 0 && total % rest == 0)
+			dims[neg] = fixed(total / rest);
+	}
+	set_out(g, n, 0, x->dtype, ns, dims);
+}
+
+static void matmul(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *a = tin(n, 0), *b = tin(n, 1);
+	struct ir_dim dims[MAXR];
+	int r, i;
+
+	if (!a || !b)
+		return;
+	if (a->rank < 1 || b->rank < 1) {
+		set_out(g, n, 0, promote(a->dtype, b->dtype), -1, NULL);
+		return;
+	}
+	if (b->rank == 1) {
+		for (i = 0; i < a->rank - 1; i++)
+			dims[i] = a->dims[i];
+		set_out(g, n, 0, promote(a->dtype, b->dtype), a->rank - 1,
+			dims);
+		return;
+	}
+	if (a->rank == 1) {
+		for (i = 0; i < b->rank - 2; i++)
+			dims[i] = b->dims[i];
+		dims[i] = b->dims[b->rank - 1];
+		set_out(g, n, 0, promote(a->dtype, b->dtype), b->rank - 1,
+			dims);
+		return;
+	}
+	r = a->rank > b->rank ? a->rank : b->rank;
+	for (i = 0; i < r - 2; i++) {
+		int ia = i - (r - a->rank), ib = i - (r - b->rank);
+		struct ir_dim da = ia >= 0 ? a->dims[ia] : fixed(1);
+		struct ir_dim db = ib >= 0 ? b->dims[ib] : fixed(1);
+		dims[i] = da.kind == IR_DIM_FIXED && da.value == 1 ? db :
+			db.kind == IR_DIM_FIXED && db.value == 1 ? da :
+			dim_eq(da, db) ? da : unknown();
+	}
+	dims[r - 2] = a->dims[a->rank - 2];
+	dims[r - 1] = b->dims[b->rank - 1];
+	set_out(g, n, 0, promote(a->dtype, b->dtype), r, dims);
+}
+
+static void linear(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0), *w = tin(n, 1);
+	struct ir_dim dims[MAXR];
+	int i;
+
+	if (!x || !w || x->rank < 1 || w->rank != 2)
+		return;
+	for (i = 0; i < x->rank - 1; i++)
+		dims[i] = x->dims[i];
+	dims[x->rank - 1] = w->dims[0];
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+static void cat(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_node *l;
+	const struct ir_type *t0;
+	struct ir_dim dims[MAXR];
+	int64_t d, sum = 0;
+	int ax, i, known = 1;
+	uint32_t k;
+
+	if (!n->inputs[0] || !n->inputs[0]->producer ||
+	    strcmp(n->inputs[0]->producer->kind, "prim::ListConstruct") ||
+	    script_list_mutated(n->inputs[0]) || !cint(n, 1, &d))
+		return;
+	l = n->inputs[0]->producer;
+	if (!l->ninputs || l->inputs[0]->type->kind != IR_TYPE_TENSOR)
+		return;
+	t0 = l->inputs[0]->type;
+	if (t0->rank < 1 || (ax = norm_dim(d, t0->rank)) < 0)
+		return;
+	for (i = 0; i < t0->rank; i++)
+		dims[i] = t0->dims[i];
+	for (k = 0; k < l->ninputs; k++) {
+		const struct ir_type *t = l->inputs[k]->type;
+		if (t->kind != IR_TYPE_TENSOR || t->rank != t0->rank ||
+		    t->dtype != t0->dtype)
+			return;
+		if (t->dims[ax].kind != IR_DIM_FIXED)
+			known = 0;
+		else
+			sum += t->dims[ax].value;
+		for (i = 0; i < t0->rank; i++)
+			if (i != ax && !dim_eq(dims[i], t->dims[i]))
+				dims[i] = unknown();
+	}
+	dims[ax] = known ? fixed(sum) : unknown();
+	set_out(g, n, 0, t0->dtype, t0->rank, dims);
+}
+
+static void transpose(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	struct ir_dim dims[MAXR], t;
+	int64_t a, b;
+	int i, ia, ib;
+
+	if (!x || x->rank < 0 || !cint(n, 1, &a) || !cint(n, 2, &b))
+		return;
+	if (x->rank == 0) {
+		same_as(g, n, x);
+		return;
+	}
+	ia = norm_dim(a, x->rank);
+	ib = norm_dim(b, x->rank);
+	if (ia < 0 || ib < 0)
+		return;
+	for (i = 0; i < x->rank; i++)
+		dims[i] = x->dims[i];
+	t = dims[ia];
+	dims[ia] = dims[ib];
+	dims[ib] = t;
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+static void permute(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	int64_t p[MAXR];
+	struct ir_dim dims[MAXR];
+	int np = cints(n, 1, p, MAXR), i;
+
+	if (!x || x->rank < 0 || np != x->rank)
+		return;
+	for (i = 0; i < np; i++) {
+		int d = norm_dim(p[i], x->rank);
+		if (d < 0)
+			return;
+		dims[i] = x->dims[d];
+	}
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+static void embedding(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *w = tin(n, 0), *ix = tin(n, 1);
+	struct ir_dim dims[MAXR];
+	int i;
+
+	if (!w || !ix || w->rank != 2 || ix->rank < 0 || ix->rank >= MAXR)
+		return;
+	for (i = 0; i < ix->rank; i++)
+		dims[i] = ix->dims[i];
+	dims[ix->rank] = w->dims[1];
+	set_out(g, n, 0, w->dtype, ix->rank + 1, dims);
+}
+
+static const char *const unary_ops[] = {
+	"relu", "relu_", "sigmoid", "tanh", "gelu", "neg", "exp", "log",
+	"sqrt", "rsqrt", "abs", "dropout", "contiguous", "clone", "hardtanh",
+	"leaky_relu", "silu", "hardswish", "hardsigmoid", "batch_norm",
+	"layer_norm", "softmax", "log_softmax", "relu6", "elu", "sin", "cos",
+	"erf", "reciprocal", "detach", "group_norm", "instance_norm",
+	"feature_dropout", "alpha_dropout", "mish", "softplus", "selu",
+	"celu", "prelu", "glu_", "floor", "ceil", "round", "sign",
+	"native_dropout_", "clamp", "clamp_min", "clamp_max", "square",
+	NULL,
+};
+
+void script_infer_node(struct ir_graph *g, struct ir_node *n)
+{
+	const char *k = n->kind;
+	int i;
+
+	if (strncmp(k, "aten::", 6) || !n->noutputs)
+		return;
+	k += 6;
+	if (!strcmp(k, "conv1d") || !strcmp(k, "conv2d") ||
+	    !strcmp(k, "conv3d") || !strcmp(k, "_convolution") ||
+	    !strcmp(k, "convolution")) {
+		conv(g, n);
+		return;
+	}
+	if (!strcmp(k, "linear")) {
+		linear(g, n);
+		return;
+	}
+	if (!strcmp(k, "matmul") || !strcmp(k, "mm") || !strcmp(k, "bmm")) {
+		matmul(g, n);
+		return;
+	}
+	if (!strcmp(k, "addmm")) {
+		const struct ir_type *a = tin(n, 1), *b = tin(n, 2);
+		struct ir_dim dims[2];
+		if (a && b && a->rank == 2 && b->rank == 2) {
+			dims[0] = a->dims[0];
+			dims[1] = b->dims[1];
+			set_out(g, n, 0, a->dtype, 2, dims);
+		}
+		return;
+	}
+	if (!strcmp(k, "add") || !strcmp(k, "sub") || !strcmp(k, "mul") ||
+	    !strcmp(k, "div") || !strcmp(k, "maximum") ||
+	    !strcmp(k, "minimum")) {
+		broadcast(g, n, 0);
+		return;
+	}
+	if (!strcmp(k, "eq") || !strcmp(k, "ne") || !strcmp(k, "lt") ||
+	    !strcmp(k, "le") || !strcmp(k, "gt") || !strcmp(k, "ge")) {
+		broadcast(g, n, 1);
+		return;
+	}
+	if (!strcmp(k, "max_pool1d") || !strcmp(k, "avg_pool1d")) {
+		pool(g, n, 1);
+		return;
+	}
+	if (!strcmp(k, "max_pool2d") || !strcmp(k, "avg_pool2d")) {
+		pool(g, n, 2);
+		return;
+	}
+	if (!strcmp(k, "max_pool3d") || !strcmp(k, "avg_pool3d")) {
+		pool(g, n, 3);
+		return;
+	}
+	if (!strncmp(k, "adaptive_avg_pool", 17) ||
+	    !strncmp(k, "adaptive_max_pool", 17)) {
+		adaptive(g, n);
+		return;
+	}
+	if (!strcmp(k, "flatten")) {
+		flatten(g, n);
+		return;
+	}
+	if (!strcmp(k, "view") || !strcmp(k, "reshape")) {
+		reshape(g, n);
+		return;
+	}
+	if (!strcmp(k, "cat")) {
+		cat(g, n);
+		return;
+	}
+	if (!strcmp(k, "transpose")) {
+		transpose(g, n);
+		return;
+	}
+	if (!strcmp(k, "t")) {
+		const struct ir_type *x = tin(n, 0);
+		struct ir_dim dims[2];
+		if (x && x->rank == 2) {
+			dims[0] = x->dims[1];
+			dims[1] = x->dims[0];
+			set_out(g, n, 0, x->dtype, 2, dims);
+		} else if (x && x->rank >= 0 && x->rank < 2)
+			same_as(g, n, x);
+		return;
+	}
+	if (!strcmp(k, "permute")) {
+		permute(g, n);
+		return;
+	}
+	if (!strcmp(k, "embedding")) {
+		embedding(g, n);
+		return;
+	}
+	if (!strcmp(k, "size") && n->ninputs == 1) {
+		struct ir_type *t = ir_type_new(g, IR_TYPE_LIST);
+		t->nelems = 1;
+		t->elems = ir_alloc(g, sizeof(*t->elems));
+		t->elems[0] = ir_type_new(g, IR_TYPE_INT);
+		n->outputs[0]->type = t;
+		return;
+	}
+	for (i = 0; unary_ops[i]; i++)
+		if (!strcmp(k, unary_ops[i])) {
+			same_as(g, n, tin(n, 0));
+			return;
+		}
+}

@@ -1,0 +1,126 @@
+/*
+ * fold.c - the `fold` stage: ONNX-level IR in, ONNX-level IR out, after
+ * torch.onnx.export's closing passes (BatchNorm folded into Conv, constant
+ * folding, dead code and unused initializers removed, identical
+ * initializers merged).  Thin: options, ir_read, fold_graph()
+ * (lib/fold/fold.c), ir_write.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "fold.h"
+#include "ir.h"
+#include "tool_io.h"
+#include "version.h"
+
+static const char usage_text[] =
+"usage: fold [OPTIONS] [INPUT]\n"
+"\n"
+"Reads an ONNX-level IR stream (binary or text; INPUT or standard input)\n"
+"and writes it back after torch.onnx.export's closing passes:\n"
+"  1. Conv followed by BatchNormalization (inference, constant parameters)\n"
+"     becomes one Conv with new weights;\n"
+"  2. constant folding (opset 9 and later): nodes whose inputs are all\n"
+"     constants, and Shape/Size of fully static shapes, become initializers;\n"
+"     an If with a constant condition becomes the branch it takes;\n"
+"  3. unused nodes and initializers are removed;\n"
+"  4. identical initializers are merged.\n"
+"\n"
+"  -o, --output FILE     where to write (default '-': standard output)\n"
+"  -S, --text            write the text form instead of binary\n"
+"      --no-fold         no pass at all: the graph is read, checked and\n"
+"                        written back\n"
+"      --no-constant-folding\n"
+"                        skip pass 2 (torch's do_constant_folding=False)\n"
+"      --no-bn-fold      skip pass 1\n"
+"      --no-dce          skip pass 3\n"
+"      --no-dedup        skip pass 4\n"
+"  -v, --verbose         say on standard error what each pass did\n"
+"  -f, --force           write binary to a terminal\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n"
+"\n"
+"Exit status: 0 written, 2 usage, 3 malformed input or weight file,\n"
+"4 unsupported (aten-level IR), 5 I/O error.\n";
+
+enum {
+	OPT_NO_FOLD = 256,
+	OPT_NO_CONSTANT_FOLDING,
+	OPT_NO_BN_FOLD,
+	OPT_NO_DCE,
+	OPT_NO_DEDUP,
+};
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "text", no_argument, NULL, 'S' },
+	{ "no-fold", no_argument, NULL, OPT_NO_FOLD },
+	{ "no-constant-folding", no_argument, NULL, OPT_NO_CONSTANT_FOLDING },
+	{ "no-bn-fold", no_argument, NULL, OPT_NO_BN_FOLD },
+	{ "no-dce", no_argument, NULL, OPT_NO_DCE },
+	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct diag d;
+	struct fold_options o;
+	struct fold_stats st;
+	const char *output = "-";
+	int force = 0, text = 0, verbose = 0, run = 1, c, rc;
+
+	diag_init(&d, "fold");
+	fold_options_init(&o);
+	while ((c = getopt_long(argc, argv, "o:SvfhV", long_options, NULL))
+	       != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'S': text = 1; break;
+		case OPT_NO_FOLD: run = 0; break;
+		case OPT_NO_CONSTANT_FOLDING: o.constant_fold = 0; break;
+		case OPT_NO_BN_FOLD: o.bn_fold = 0; break;
+		case OPT_NO_DCE: o.dce = 0; break;
+		case OPT_NO_DEDUP: o.dedup = 0; break;
+		case 'v': verbose = 1; break;
+		case 'f': force = 1; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("fold (pt2onnx) %s\n", PT2ONNX_VERSION);
+			return EXIT_OK;
+		default:
+			fputs("Try 'fold --help'.\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		diag_error(&d, "one input at most (try 'fold --help')");
+		return EXIT_USAGE;
+	}
+
+	struct ir_graph *g = tool_read_ir(optind < argc ? argv[optind] : "-",
+					  &d, &rc);
+	if (!g)
+		return rc;
+	d.file = NULL;
+	rc = run ? fold_graph(g, &o, &st, &d) : 0;
+	if (!rc && run && verbose)
+		fprintf(stderr, "fold: %u BatchNormalization fused, %u nodes "
+			"folded, %u dead nodes and %u unused initializers "
+			"removed, %u duplicate initializers merged\n",
+			st.bn_folded, st.folded, st.dead_nodes,
+			st.dead_weights, st.deduped);
+	if (!rc)
+		rc = tool_write_ir(g, output, text, force, &d);
+	ir_graph_free(g);
+	return rc;
+}

@@ -1,0 +1,11 @@
+/*
+ * export.h - the one-command export of the pt2onnx wrapper (export.c).
+ */
+#ifndef PT2ONNX_EXPORT_H
+#define PT2ONNX_EXPORT_H
+
+/* Runs `pt2onnx MODEL -o OUT [OPTIONS]` (argv[0] is the wrapper); `find`
+ * returns a stage's executable path or NULL.  Returns the exit status. */
+int export_main(int argc, char **argv, const char *(*find)(const char *));
+
+#endif

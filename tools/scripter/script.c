@@ -1,0 +1,138 @@
+/*
+ * script.c - the `script` stage: a TorchScript archive (torch.jit.save's
+ * model.pt) in, the aten-level IR of its forward method (or --method) out,
+ * with control flow kept as prim::If / prim::Loop.
+ *
+ * Thin: options, torch_archive_open(), script_compile() (lib/script/
+ * compile.c), ir_write() through an outfile so that -o appears whole or not
+ * at all.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "diag.h"
+#include "ir.h"
+#include "tool_io.h"
+#include "torch_archive.h"
+#include "version.h"
+
+static const char usage_text[] =
+"usage: script [OPTIONS] MODEL.pt\n"
+"\n"
+"Compiles the forward method of a TorchScript archive into aten-level IR\n"
+"(docs/ir.md): submodules, methods and functions inlined, parameters and\n"
+"buffers as weights referring into MODEL.pt, module attributes frozen,\n"
+"control flow kept as prim::If / prim::Loop.\n"
+"\n"
+"  -i, --input SPEC      type of a graph input (repeatable):\n"
+"                          x=f32[batch,3,224,224]   by name\n"
+"                          f32[1,3,224,224]         positional\n"
+"                          x=input.npy              from a .npy header\n"
+"                        dtypes f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool;\n"
+"                        a dim is a number, a symbol or '?'\n"
+"  -m, --method NAME     the method to compile (default forward)\n"
+"  -o, --output FILE     write there (default '-': standard output)\n"
+"  -S                    write the text form instead of binary\n"
+"  -f, --force           write binary to a terminal\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n"
+"\n"
+"Exit status: 0 written, 2 usage, 3 malformed archive or unparseable code,\n"
+"4 unsupported construct, 5 I/O error.\n";
+
+static void release_inputs(struct script_input *in, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		script_input_release(&in[i]);
+	free(in);
+}
+
+static const struct option long_options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "method", required_argument, NULL, 'm' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct diag d;
+	struct script_options o;
+	struct script_input *inputs = NULL;
+	struct torch_archive *ar;
+	struct ir_graph *g;
+	const char *output = "-";
+	int text = 0, force = 0, c, code, ninputs = 0;
+
+	diag_init(&d, "script");
+	memset(&o, 0, sizeof(o));
+	while ((c = getopt_long(argc, argv, "i:m:o:SfhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			inputs = realloc(inputs, sizeof(*inputs) *
+					 (ninputs + 1));
+			if (!inputs)
+				die(&d, EXIT_IO, "out of memory");
+			if (script_parse_input(optarg, &inputs[ninputs], &d)) {
+				script_input_release(&inputs[ninputs]);
+				release_inputs(inputs, ninputs);
+				return EXIT_USAGE;
+			}
+			ninputs++;
+			break;
+		case 'm':
+			o.method = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			text = 1;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("script %s\n", PT2ONNX_VERSION);
+			return EXIT_OK;
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		diag_error(&d, "expected one MODEL.pt argument");
+		fputs(usage_text, stderr);
+		release_inputs(inputs, ninputs);
+		return EXIT_USAGE;
+	}
+	o.inputs = inputs;
+	o.ninputs = ninputs;
+	ar = torch_archive_open(argv[optind], &d);
+	if (!ar) {
+		release_inputs(inputs, ninputs);
+		return EXIT_BAD_INPUT;
+	}
+	d.file = argv[optind];
+	g = script_compile(ar, &o, &d, &code);
+	torch_archive_close(ar);
+	release_inputs(inputs, ninputs);
+	if (!g)
+		return code;
+	d.file = NULL;
+	code = tool_write_ir(g, output, text, force, &d);
+	ir_graph_free(g);
+	return code;
+}
