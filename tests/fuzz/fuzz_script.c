@@ -14,7 +14,7 @@
  * Build and run (from the repository root; clang and libclang-rt-14-dev):
  *
  *   make fuzz && build/fuzz/bin/fuzz_script -max_total_time=300 \
- *     -dict=tests/fuzz/ts.dict build/fuzz/corpus/fuzz_script \
+ *     -dict=tests/fuzz/ts_parser.dict build/fuzz/corpus/fuzz_script \
  *     tests/fuzz/corpus/script
  *
  * The seed corpus (tests/fuzz/corpus/script) holds small modules in

@@ -14,10 +14,10 @@
  *     lib/script/ts_lexer.c lib/script/ts_parser.c lib/script/ts_print.c \
  *     lib/common/arena.c lib/common/diag.c -lm -o build/fuzz_ts_parser
  *   mkdir -p build/fuzz-ts && nice -n 10 build/fuzz_ts_parser \
- *     -max_total_time=300 -max_len=8192 -dict=tests/fuzz/ts.dict \
- *     build/fuzz-ts tests/fuzz/corpus/ts
+ *     -max_total_time=300 -max_len=8192 -dict=tests/fuzz/ts_parser.dict \
+ *     build/fuzz-ts tests/fuzz/corpus/ts_parser
  *
- * The seed corpus (tests/fuzz/corpus/ts) holds small code/ files of real
+ * The seed corpus (tests/fuzz/corpus/ts_parser) holds small code/ files of real
  * archives (tests/script/make_sources.py) and a file of the rest of the
  * grammar.
  */
