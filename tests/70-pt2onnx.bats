@@ -73,8 +73,13 @@ assert m.ir_version == 8
 }
 
 @test "make install: stages in libexec, only the wrapper in bin" {
+	# the build tree under test (plain or ASan): nothing is rebuilt
+	local o="$ROOT_DIR/build"
+	[ -n "${PT2ONNX_UNITDIR:-}" ] && o=$(dirname "$PT2ONNX_UNITDIR")
+	run -0 make -C "$ROOT_DIR" --no-print-directory -q all \
+		BINDIR="$BINDIR" O="$o"
 	run -0 make -C "$ROOT_DIR" --no-print-directory install \
-		BINDIR="$BINDIR" PREFIX="$WORK/inst"
+		BINDIR="$BINDIR" O="$o" PREFIX="$WORK/inst"
 	run -0 ls "$WORK/inst/bin"
 	[ "$output" = pt2onnx ]
 	[ -x "$WORK/inst/libexec/pt2onnx/fold" ]

@@ -10,7 +10,8 @@
  * fails, the first failing stage's messages are shown (not the "truncated
  * stream" that its downstream neighbours then report), the output file is
  * removed (emit writes atomically, so it is only there when emit finished)
- * and the exit status is that stage's.
+ * and the exit status is that stage's.  `find` returns malloc'd paths,
+ * freed here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -160,6 +161,14 @@ static void show_stderr(int fd)
 			break;
 }
 
+/* The stage paths came from find() (malloc'd). */
+static void free_paths(struct stage *st, int n, const char *check)
+{
+	for (int i = 0; i < n; i++)
+		free((char *)st[i].args.v[0]);
+	free((char *)check);
+}
+
 int export_main(int argc, char **argv, const char *(*find)(const char *))
 {
 	struct diag d;
@@ -253,6 +262,9 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		die(&d, EXIT_IO, "cannot read '%s': %s", model,
 		    strerror(errno));
 
+	const char *check_path = find("check");
+	if (!check_path)
+		die(&d, EXIT_UNSUPPORTED, "the 'check' stage is not built");
 	const char *names[4] = { trace ? "trace" : "script", "lower", "fold",
 				 "emit" };
 	for (int i = 0; i < 4; i++) {
@@ -307,7 +319,9 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				   for the result */
 		fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no "
 			"model written\n", st[failed].name, st[failed].status);
-		return st[failed].status;
+		int status = st[failed].status;
+		free_paths(st, 4, check_path);
+		return status;
 	}
 	for (int i = 0; i < 4; i++) {
 		show_stderr(st[i].err_fd); /* warnings */
@@ -317,11 +331,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	/* the result must pass the checker, as torch.onnx.export's does */
 	struct stage chk[1];
 	memset(chk, 0, sizeof(chk));
-	const char *check = find("check");
-	if (!check)
-		die(&d, EXIT_UNSUPPORTED, "the 'check' stage is not built");
 	chk[0].name = "check";
-	push(&d, &chk[0].args, check);
+	push(&d, &chk[0].args, check_path);
 	push(&d, &chk[0].args, verbose ? "--print" : "-q");
 	push(&d, &chk[0].args, output);
 	if (run_pipeline(&d, chk, 1) >= 0) {
@@ -329,9 +340,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		unlink(output);
 		fprintf(stderr, "pt2onnx: '%s' failed the ONNX check; removed\n",
 			output);
+		free_paths(st, 4, check_path);
 		return EXIT_INVALID;
 	}
 	if (verbose)
 		show_stderr(chk[0].err_fd);
+	free_paths(st, 4, check_path);
 	return EXIT_OK;
 }
