@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (DEFAULT_WORK, GEN_VERSION, HERE, OPSETS, PY, Lock, env_for_torch, error_line,  # noqa: E402
                     first_line, log, measured_run, model_dir, read_json, safe_name, write_json)
 
-KEEP_ONNX_BYTES = 64 << 20   # torch's own .onnx files above this are deleted once judged
+KEEP_ONNX_BYTES = 8 << 20   # torch's own .onnx files above this are deleted once judged (disk)
 EXPORT_TIMEOUT = 1800
 
 
