@@ -135,6 +135,33 @@ def agree(exp, act, mode):
     return ok, msg
 
 
+def judge_archive(a, kind, mdir, path, inputs1, inputs2, out1, out2, compare):
+    """Loads a saved archive back, runs it on both input sets and records in
+    `a` whether it agrees with eager torch (the archive's own outputs become
+    the oracle where it does not)."""
+    import torch
+    re = torch.jit.load(path).eval()
+    a["kinds"] = module_kinds(re)
+    own1 = run_module(re, inputs1)
+    ok, msg = agree(out1, own1, compare)
+    a["ok"] = True
+    if not ok:
+        # the archive is what gets converted: torch running it is the
+        # oracle (detection with tied scores takes another NMS path)
+        a["oracle"] = "archive"
+        a["eager_diff"] = f"the {kind} archive disagrees with eager torch on set 1: {msg}"
+        save_outs(os.path.join(mdir, f"{kind}_out1"), own1)
+    a["bytes"] = os.path.getsize(path)
+    if out2 is not None:
+        try:
+            ok2, msg2 = agree(out2, run_module(re, inputs2), compare)
+        except Exception as e:
+            ok2, msg2 = False, first_line(str(e))
+        a["set2"] = ok2
+        if not ok2:
+            a["set2_error"] = msg2
+
+
 def finish_model(mdir, name, family, module, inputs1, inputs2, script_module=None,
                  trace_strict=True, compare="values", extra=None, trace_no_grad=False):
     """Saves inputs, torch's outputs, the traced and scripted archives, and
@@ -186,27 +213,7 @@ def finish_model(mdir, name, family, module, inputs1, inputs2, script_module=Non
         meta["trace_no_grad"] = trace_no_grad
         path = os.path.join(mdir, "traced.pt")
         torch.jit.save(traced, path)
-        re = torch.jit.load(path).eval()
-        a["kinds"] = module_kinds(re)
-        own1 = run_module(re, inputs1)
-        ok, msg = agree(out1, own1, compare)
-        a["ok"] = True
-        if not ok:
-            # the archive is what gets converted: torch running it is the
-            # oracle (detection with tied scores takes another NMS path)
-            a["oracle"] = "archive"
-            a["eager_diff"] = f"the traced archive disagrees with eager torch on set 1: {msg}"
-            save_outs(os.path.join(mdir, "traced_out1"), own1)
-        if True:
-            a["bytes"] = os.path.getsize(path)
-            if out2 is not None:
-                try:
-                    ok2, msg2 = agree(out2, run_module(re, inputs2), compare)
-                except Exception as e:
-                    ok2, msg2 = False, first_line(str(e))
-                a["set2"] = ok2
-                if not ok2:
-                    a["set2_error"] = msg2
+        judge_archive(a, "traced", mdir, path, inputs1, inputs2, out1, out2, compare)
     except Exception as e:
         a["error"] = first_line(traceback.format_exc())
     archives["traced"] = a
@@ -217,27 +224,7 @@ def finish_model(mdir, name, family, module, inputs1, inputs2, script_module=Non
         scripted = target if isinstance(target, torch.jit.ScriptModule) else torch.jit.script(target)
         path = os.path.join(mdir, "scripted.pt")
         torch.jit.save(scripted, path)
-        re = torch.jit.load(path).eval()
-        a["kinds"] = module_kinds(re)
-        own1 = run_module(re, inputs1)
-        ok, msg = agree(out1, own1, compare)
-        a["ok"] = True
-        if not ok:
-            # the archive is what gets converted: torch running it is the
-            # oracle (detection with tied scores takes another NMS path)
-            a["oracle"] = "archive"
-            a["eager_diff"] = f"the scripted archive disagrees with eager torch on set 1: {msg}"
-            save_outs(os.path.join(mdir, "scripted_out1"), own1)
-        if True:
-            a["bytes"] = os.path.getsize(path)
-            if out2 is not None:
-                try:
-                    ok2, msg2 = agree(out2, run_module(re, inputs2), compare)
-                except Exception as e:
-                    ok2, msg2 = False, first_line(str(e))
-                a["set2"] = ok2
-                if not ok2:
-                    a["set2_error"] = msg2
+        judge_archive(a, "scripted", mdir, path, inputs1, inputs2, out1, out2, compare)
     except Exception as e:
         a["error"] = first_line(traceback.format_exc())
     archives["scripted"] = a
