@@ -17,14 +17,17 @@ O        ?= build
 BINDIR   ?= bin
 CC       ?= cc
 PROTOC_C ?= protoc-c
-NVCC     ?= $(shell command -v nvcc 2>/dev/null)
+# the CUDA backend (lib/gpu/*.cu) is built when nvcc is found; NO_CUDA=1
+# leaves it out (sanitizer and fuzz builds always do)
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+NVCCFLAGS ?= -O2 -g
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
             $(patsubst %,-I%,$(wildcard lib/*)) -I$(O)/gen
-LDLIBS   := -lprotobuf-c -lmsgpackc -lz -lm
+LDLIBS   := -lprotobuf-c -lmsgpackc -lz -lopenblas -lpthread -lm
 
 ALL_CFLAGS += $(EXTRA_CFLAGS)
 
@@ -39,6 +42,22 @@ GEN_C    := $(O)/gen/onnx.pb-c.c
 GEN_H    := $(O)/gen/onnx.pb-c.h
 LIB_SRC  := $(wildcard lib/*/*.c)
 LIB_OBJ  := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/onnx.pb-c.o
+
+ifeq ($(SANITIZE),1)
+NO_CUDA := 1
+endif
+ifneq ($(NVCC),)
+ifneq ($(NO_CUDA),1)
+CUDA_HOME := $(abspath $(dir $(NVCC))..)
+CUDA_SRC := $(wildcard lib/gpu/*.cu)
+ifneq ($(CUDA_SRC),)
+LIB_OBJ  += $(patsubst %.cu,$(O)/%.o,$(CUDA_SRC))
+ALL_CFLAGS += -DPT2ONNX_HAVE_CUDA
+LDLIBS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas \
+	    -lcudart -lstdc++
+endif
+endif
+endif
 LIB      := $(O)/libpt2onnx.a
 
 # --- the tools: name:directory --------------------------------------------
@@ -70,6 +89,11 @@ $(O)/gen/onnx.pb-c.o: $(GEN_C)
 $(O)/%.o: %.c $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/%.o: %.cu lib/gpu/gpu.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -std=c++17 -Xcompiler -fPIC,-Wall $(patsubst %,-I%,$(wildcard lib/*)) \
+		-DPT2ONNX_HAVE_CUDA -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

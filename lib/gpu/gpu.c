@@ -1,10 +1,10 @@
 /*
- * gpu.c - backend registry (see gpu.h).  CUDA is not built in yet: the
- * CUDA backend arrives with the `trace` stage, compiled when nvcc is found.
+ * gpu.c - backend registry and backend-independent tensor handling
+ * (see gpu.h).  Placeholder until the CPU backend lands.
  */
 #include "gpu.h"
 
-const char *gpu_backend_name(enum gpu_backend b)
+const char *gpu_backend_name(enum gpu_backend_id b)
 {
 	switch (b) {
 	case GPU_BACKEND_CPU:
@@ -16,7 +16,7 @@ const char *gpu_backend_name(enum gpu_backend b)
 	}
 }
 
-int gpu_backend_available(enum gpu_backend b)
+int gpu_backend_available(enum gpu_backend_id b)
 {
 	return b == GPU_BACKEND_CPU;
 }

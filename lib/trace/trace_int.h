@@ -1,0 +1,158 @@
+/*
+ * trace_int.h - what the interpreter (interp.c) and the aten op
+ * implementations (ops_*.c) share: run-time values and the op table.
+ *
+ * An op implementation computes; it does not record.  The interpreter
+ * records every node it runs whose inputs include a traced value (a
+ * tensor, or an int derived from aten::size), with the output types the
+ * op produced, so that ops_*.c only deal with aten semantics: argument
+ * kinds, broadcasting, type promotion, views, calling lib/gpu.
+ */
+#ifndef PT2ONNX_TRACE_INT_H
+#define PT2ONNX_TRACE_INT_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "gpu.h"
+#include "ir.h"
+#include "trace.h"
+
+enum tv_kind {
+	TV_NONE = 0,
+	TV_TENSOR,
+	TV_INT,
+	TV_FLOAT,
+	TV_BOOL,
+	TV_STR,
+	TV_DEVICE, /* s: "cpu", "cuda" */
+	TV_DTYPE,  /* i: an ir_dtype (torch passes dtypes as ints; aten ops
+		      taking ScalarType see TV_INT with torch's numbering,
+		      see tv_dtype()) */
+	TV_LIST,
+	TV_TUPLE,
+};
+
+/* A run-time value, refcounted (tv_ref / tv_unref). */
+struct tval {
+	enum tv_kind kind;
+	int refs;
+	union {
+		struct gpu_tensor *t; /* TENSOR (owned) */
+		int64_t i;            /* INT, BOOL, DTYPE */
+		double f;             /* FLOAT */
+		const char *s;        /* STR, DEVICE (malloc'd, owned) */
+		struct {
+			struct tval **items; /* owned references */
+			int n, cap;
+		} list;               /* LIST, TUPLE */
+	} u;
+	/* The value in the recorded graph this stands for: always set for
+	 * tensors once recorded; for ints, set when derived from aten::size
+	 * (a traced int); NULL for Python constants, which the interpreter
+	 * materialises as prim::Constant / prim::ListConstruct on use. */
+	struct ir_value *rec;
+};
+
+/* Constructors return a value with one reference; NULL only when out of
+ * memory.  tv_tensor takes over the caller's reference to t. */
+struct tval *tv_none(void);
+struct tval *tv_int(int64_t i);
+struct tval *tv_float(double f);
+struct tval *tv_bool(int b);
+struct tval *tv_str(const char *s);
+struct tval *tv_tensor(struct gpu_tensor *t);
+struct tval *tv_list(enum tv_kind kind /* TV_LIST or TV_TUPLE */);
+/* Appends item (taking over the caller's reference).  0 or -1. */
+int tv_list_push(struct tval *l, struct tval *item);
+struct tval *tv_ref(struct tval *v);
+void tv_unref(struct tval *v);
+
+/* Argument readers for op implementations.  Each returns 0, or -1 after
+ * reporting through trace_error (naming the op, the argument and what it
+ * got).  Ints accept bools; floats accept ints and bools; an int list
+ * accepts one int (broadcast to `n` entries when n > 0) and a list of
+ * ints. */
+struct trace_ctx;
+int tv_get_int(struct trace_ctx *c, const struct tval *v, int64_t *out);
+int tv_get_float(struct trace_ctx *c, const struct tval *v, double *out);
+int tv_get_bool(struct trace_ctx *c, const struct tval *v, int *out);
+/* up to `max` ints into out, count into *n */
+int tv_get_ints(struct trace_ctx *c, const struct tval *v, int64_t *out,
+		int max, int *n);
+/* a torch ScalarType number (as aten ops take dtype=) as an ir_dtype;
+ * None gives `dflt` */
+int tv_get_dtype(struct trace_ctx *c, const struct tval *v,
+		 enum ir_dtype dflt, enum ir_dtype *out);
+/* torch's ScalarType numbering <-> ir_dtype */
+enum ir_dtype tv_dtype_from_torch(int64_t scalar_type);
+int64_t tv_dtype_to_torch(enum ir_dtype dt);
+/* A tensor argument (NULL and no error for None when `optional`). */
+int tv_get_tensor(struct trace_ctx *c, const struct tval *v, int optional,
+		  struct gpu_tensor **out);
+
+/* The interpreter's state, as ops see it. */
+struct trace_ctx {
+	const struct gpu_backend *be;
+	struct diag *d;
+	const struct ir_node *node; /* the node being run, for messages */
+	uint64_t seed;              /* rand ops: deterministic stream */
+	void *interp;               /* interp.c's own state */
+};
+
+/* Reports "OP (SCOPE): message" as one error line for the current node.
+ * Returns -1, for `return trace_error(c, ...)`. */
+int trace_error(struct trace_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A gpu_* failure: reports gpu_last_error() for the node.  Returns -1. */
+int trace_gpu_error(struct trace_ctx *c);
+
+/* An op implementation: reads in[0..nin), sets out[0..nout) to new values
+ * (one reference each).  Returns 0 or -1 after trace_error.  `n` is the
+ * node being run (its kind, its output types from script, its attrs). */
+typedef int (*trace_op_fn)(struct trace_ctx *c, const struct ir_node *n,
+			   struct tval **in, int nin, struct tval **out,
+			   int nout);
+
+struct trace_op {
+	const char *kind; /* "aten::relu" */
+	trace_op_fn fn;
+};
+
+/* The op tables, one per file, each ending with { NULL, NULL }.  The
+ * interpreter looks a node's kind up in this order, first match wins:
+ * trace_ops_prim always; trace_ops_scalar only when no input holds a
+ * tensor (so that aten::add on two ints is Python arithmetic and aten::add
+ * on a tensor is the tensor op); then tensor, shape and nn.  An op that
+ * takes both scalars and tensors (aten::add(Tensor, Scalar)) is found in
+ * the tensor tables because one input is a tensor. */
+extern const struct trace_op trace_ops_prim[];    /* interp.c: prim::, aten::size, dim, len, __getitem__, append, Int, item... */
+extern const struct trace_op trace_ops_scalar[];  /* interp.c: Python arithmetic, comparisons and math on ints, floats, bools, strings */
+extern const struct trace_op trace_ops_tensor[];  /* ops_tensor.c: elementwise, reductions, creation */
+extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: views, cat, index, slicing */
+extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
+
+/* Shared helpers for ops (ops_util.c). */
+/* torch's result type for a binary op: tensors' dtypes, or a Python
+ * scalar's category (int, float, bool) which does not widen a tensor of
+ * the same category (torch.result_type). */
+enum ir_dtype trace_promote(const struct tval *a, const struct tval *b);
+/* Broadcast shape of a and b, or -1 after reporting. */
+int trace_broadcast_dims(struct trace_ctx *c, const struct gpu_tensor *a,
+			 const struct gpu_tensor *b, int *rank,
+			 int64_t *dims);
+/* A view of t broadcast to (rank, dims) (stride 0 where expanded). */
+struct gpu_tensor *trace_expand(const struct gpu_tensor *t, int rank,
+				const int64_t *dims);
+/* t cast to dt (a new reference to t when already dt). */
+struct gpu_tensor *trace_cast(struct trace_ctx *c, struct gpu_tensor *t,
+			      enum ir_dtype dt);
+/* A tensor or scalar argument as a tensor of dtype dt (a scalar becomes a
+ * rank-0 tensor).  NULL after reporting. */
+struct gpu_tensor *trace_as_tensor(struct trace_ctx *c, const struct tval *v,
+				   enum ir_dtype dt);
+/* Normalises axis against rank (negative counts from the end); -1 after
+ * reporting when out of range. */
+int trace_axis(struct trace_ctx *c, int64_t axis, int rank, int *out);
+
+#endif
