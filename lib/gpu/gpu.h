@@ -104,6 +104,13 @@ const char *gpu_backend_name(enum gpu_backend_id b);
 int gpu_backend_available(enum gpu_backend_id b);
 /* The backend's kernel table, or NULL when not available. */
 const struct gpu_backend *gpu_backend_get(enum gpu_backend_id b);
+/* The backends' own entry points, for gpu.c: cpu.c's table; cuda.cu's
+ * table, or NULL when no CUDA device is present (only declared when built
+ * with PT2ONNX_HAVE_CUDA). */
+const struct gpu_backend *gpu_cpu_backend(void);
+#ifdef PT2ONNX_HAVE_CUDA
+const struct gpu_backend *gpu_cuda_backend(void);
+#endif
 /* Threads the CPU backend may use (default: the cores; PT2ONNX_THREADS). */
 void gpu_set_threads(int n);
 int gpu_threads(void);

@@ -106,9 +106,172 @@ void b_attr_floats(struct lower_ctx *c, struct ir_node *n, const char *name,
 		memcpy(a->u.floats, v, sizeof(double) * count);
 }
 
+/* --- folding of small constants ------------------------------------------
+ * Shape arithmetic on constants (aten::size of a fixed dim times 2, the
+ * Int() of it, a list of those) is folded as it is built, so that the
+ * symbolics after it see constants (split sizes, view shapes), as torch's
+ * exporter sees them after its constant propagation.  Only small tensors
+ * (FOLD_MAX elements) of Long, Int, Float and Double. */
+
+#define FOLD_MAX 64
+
+static int is_op(const struct ir_node *n, const char *list);
+
+static int fold_dtype_ok(enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_INT64 || dt == IR_DTYPE_INT32 ||
+	       dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+	       dt == IR_DTYPE_BOOL;
+}
+
+/* The constant behind v as doubles (exact for |ints| < 2^53); the count or
+ * -1. */
+static int fold_read(const struct ir_value *v, double *out, int max,
+		     enum ir_dtype *dt)
+{
+	const struct ir_tensor *t = b_const_of(v);
+	if (!t || !fold_dtype_ok(t->dtype))
+		return -1;
+	uint64_t k = ir_tensor_numel(t);
+	size_t es = ir_dtype_size(t->dtype);
+	if (k > (uint64_t)max || t->bytes.len < k * es)
+		return -1;
+	for (uint64_t i = 0; i < k; i++) {
+		const char *p = t->bytes.data + es * i;
+		switch (t->dtype) {
+		case IR_DTYPE_INT64: { int64_t x; memcpy(&x, p, 8);
+			if (x > (1LL << 53) || x < -(1LL << 53))
+				return -1;
+			out[i] = (double)x; break; }
+		case IR_DTYPE_INT32: { int32_t x; memcpy(&x, p, 4); out[i] = x; break; }
+		case IR_DTYPE_FLOAT: { float x; memcpy(&x, p, 4); out[i] = x; break; }
+		case IR_DTYPE_DOUBLE: memcpy(&out[i], p, 8); break;
+		default: out[i] = p[0] != 0; break;
+		}
+	}
+	*dt = t->dtype;
+	return (int)k;
+}
+
+static int is_int_dtype(enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_INT64 || dt == IR_DTYPE_INT32;
+}
+
+/* Replaces n by a Constant of its output type holding r[0..k). */
+static void fold_to_const(struct lower_ctx *c, struct ir_node *n,
+			  const double *r, int k, enum ir_dtype dt)
+{
+	struct ir_type *ty = n->outputs[0]->type;
+	int64_t dims[MAXR];
+	for (int i = 0; i < ty->rank; i++)
+		dims[i] = ty->dims[i].value;
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, ty->rank, dims);
+	size_t es = ir_dtype_size(dt);
+	char *p = ir_alloc(c->g, es * (size_t)k + 8);
+	for (int i = 0; i < k; i++) {
+		switch (dt) {
+		case IR_DTYPE_INT64: { int64_t x = (int64_t)r[i]; memcpy(p + 8 * i, &x, 8); break; }
+		case IR_DTYPE_INT32: { int32_t x = (int32_t)r[i]; memcpy(p + 4 * i, &x, 4); break; }
+		case IR_DTYPE_FLOAT: { float x = (float)r[i]; memcpy(p + 4 * i, &x, 4); break; }
+		case IR_DTYPE_DOUBLE: memcpy(p + 8 * i, &r[i], 8); break;
+		default: p[i] = r[i] != 0; break;
+		}
+	}
+	t->bytes.data = p;
+	t->bytes.len = es * (size_t)k;
+	n->kind = "onnx::Constant";
+	n->ninputs = 0;
+	n->nattrs = 0;
+	ir_node_add_attr(c->g, n, "value", IR_ATTR_TENSOR)->u.t = t;
+}
+
+static void try_fold(struct lower_ctx *c, struct ir_node *n)
+{
+	if (n->noutputs != 1 || n->ninputs < 1 || n->ninputs > 8 ||
+	    n->nblocks)
+		return;
+	struct ir_type *ty = n->outputs[0]->type;
+	if (ty->kind != IR_TYPE_TENSOR || ty->rank < 0 ||
+	    !fold_dtype_ok(ty->dtype))
+		return;
+	int64_t numel = 1;
+	for (int i = 0; i < ty->rank; i++) {
+		if (ty->dims[i].kind != IR_DIM_FIXED)
+			return;
+		numel *= ty->dims[i].value;
+	}
+	if (numel > FOLD_MAX)
+		return;
+	double in[8][FOLD_MAX], r[FOLD_MAX];
+	int cnt[8];
+	enum ir_dtype dts[8];
+	int nin = (int)n->ninputs;
+	for (int i = 0; i < nin; i++) {
+		if (!n->inputs[i])
+			return;
+		cnt[i] = fold_read(n->inputs[i], in[i], FOLD_MAX, &dts[i]);
+		if (cnt[i] < 0)
+			return;
+	}
+	int k = (int)numel;
+	if (is_op(n, "|Add|Sub|Mul|Div|Min|Max|") && nin == 2) {
+		if ((cnt[0] != k && cnt[0] != 1) || (cnt[1] != k && cnt[1] != 1))
+			return;
+		int isint = is_int_dtype(ty->dtype);
+		for (int i = 0; i < k; i++) {
+			double x = in[0][cnt[0] == 1 ? 0 : i];
+			double y = in[1][cnt[1] == 1 ? 0 : i];
+			switch (n->kind[6]) {
+			case 'A': r[i] = x + y; break;
+			case 'S': r[i] = x - y; break;
+			case 'M': r[i] = n->kind[7] == 'u' ? x * y
+				       : n->kind[7] == 'i' ? (x < y ? x : y)
+				       : (x > y ? x : y); break;
+			default:
+				if (isint && y == 0)
+					return;
+				r[i] = isint ? trunc(x / y) : x / y;
+			}
+			if (isint && fabs(r[i]) > 9007199254740992.0)
+				return;
+		}
+	} else if (is_op(n, "|Neg|Floor|Ceil|Cast|Identity|Unsqueeze|Squeeze|"
+			 "Reshape|")) {
+		if (cnt[0] != k)
+			return;
+		for (int i = 0; i < k; i++) {
+			double x = in[0][i];
+			if (is_op(n, "|Neg|"))
+				x = -x;
+			else if (is_op(n, "|Floor|"))
+				x = floor(x);
+			else if (is_op(n, "|Ceil|"))
+				x = ceil(x);
+			else if (is_op(n, "|Cast|") && is_int_dtype(ty->dtype))
+				x = trunc(x);
+			r[i] = x;
+		}
+	} else if (is_op(n, "|Concat|")) {
+		int at = 0;
+		for (int i = 0; i < nin; i++)
+			for (int j = 0; j < cnt[i]; j++) {
+				if (at >= k)
+					return;
+				r[at++] = in[i][j];
+			}
+		if (at != k || ty->rank != 1)
+			return;
+	} else {
+		return;
+	}
+	fold_to_const(c, n, r, k, ty->dtype);
+}
+
 struct ir_value *b_done(struct lower_ctx *c, struct ir_node *n)
 {
 	b_infer(c, n);
+	try_fold(c, n);
 	return n->noutputs ? n->outputs[0] : NULL;
 }
 
@@ -202,6 +365,9 @@ struct ir_value *b_const_bool(struct lower_ctx *c, int v)
 
 const struct ir_tensor *b_const_of(const struct ir_value *v)
 {
+	if (v && v->weight && v->weight->tensor->data_kind == IR_DATA_INLINE &&
+	    ir_tensor_numel(v->weight->tensor) <= 1)
+		return v->weight->tensor; /* a scalar weight (lower.c) */
 	if (!v || !v->producer || strcmp(v->producer->kind, "onnx::Constant"))
 		return NULL;
 	struct ir_attr *a = ir_node_find_attr(v->producer, "value");
@@ -935,6 +1101,21 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 					cnt = lo > hi ? (lo - hi - step - 1) / -step : 0;
 				}
 				s.d[x] = fixed(cnt);
+			}
+		} else if (a.rank >= 0) {
+			/* bounds not constant: the rank stays, and the dims
+			 * off the constant axes */
+			s = a;
+			int na = -1;
+			if (c->opset >= 10 && n->ninputs >= 4 && n->inputs[3])
+				na = b_const_ints(n->inputs[3], ax, MAXR);
+			for (int i = 0; i < a.rank; i++)
+				if (na < 0)
+					s.d[i] = unknown();
+			for (int i = 0; i < na; i++) {
+				int x = norm_axis(ax[i], a.rank);
+				if (x >= 0 && x < a.rank)
+					s.d[x] = unknown();
 			}
 		}
 	} else if (is_op(n, "|Split|")) {

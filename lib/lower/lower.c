@@ -21,6 +21,7 @@
  * number of lists).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -638,6 +639,59 @@ bad:
 	return 0;
 }
 
+/* torch ScalarType number of an ONNX dtype, -1 when none. */
+static int64_t torch_scalar_type(enum ir_dtype dt)
+{
+	for (int64_t st = 0; st < 16; st++)
+		if (lw_torch_dtype(st) == dt && dt != IR_DTYPE_UNDEFINED)
+			return st;
+	return -1;
+}
+
+/* The node becomes a prim::Constant (no inputs), with an int value when
+ * has_value. */
+static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
+			int64_t v)
+{
+	n->kind = "prim::Constant";
+	n->ninputs = 0;
+	n->nattrs = 0;
+	if (has_value)
+		ir_node_add_attr(c->g, n, "value", IR_ATTR_INT)->u.i = v;
+}
+
+/* Ops on a tensor's metadata that torch's exporter folds before the
+ * symbolics run (device, dtype, is_cuda): they become constants here.  A
+ * Device has no ONNX meaning: it becomes a None-like constant that the
+ * creation ops' device arguments ignore.  Returns 1 when n was one. */
+static int fold_meta(struct lower_ctx *c, struct ir_node *n)
+{
+	const char *k = n->kind;
+	if (n->noutputs != 1)
+		return 0;
+	if (!strcmp(k, "aten::device") || !strcmp(k, "prim::device") ||
+	    !strcmp(k, "prim::layout") || !strcmp(k, "aten::layout")) {
+		to_constant(c, n, 0, 0);
+		return 1;
+	}
+	if (!strcmp(k, "prim::is_cuda") || !strcmp(k, "aten::is_cuda") ||
+	    !strcmp(k, "prim::is_sparse") || !strcmp(k, "prim::is_quantized") ||
+	    !strcmp(k, "prim::is_mkldnn") || !strcmp(k, "prim::is_meta") ||
+	    !strcmp(k, "prim::requires_grad")) {
+		to_constant(c, n, 1, 0);
+		return 1;
+	}
+	if (!strcmp(k, "prim::dtype") && n->ninputs == 1) {
+		struct ir_value *x = lw_in(c, n, 0);
+		int64_t st = x ? torch_scalar_type(b_dtype(x)) : -1;
+		if (st < 0)
+			return 0;
+		to_constant(c, n, 1, st);
+		return 1;
+	}
+	return 0;
+}
+
 static void lower_node(struct lower_ctx *c, struct ir_node *n)
 {
 	for (uint32_t i = 0; i < n->ninputs; i++)
@@ -657,6 +711,8 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		return;
 	}
 	if (is_prim_data(k))
+		return;
+	if (fold_meta(c, n))
 		return;
 	if (!strcmp(k, "prim::ListUnpack") || !strcmp(k, "prim::TupleUnpack")) {
 		struct ir_value *vals[256];
@@ -774,6 +830,31 @@ const struct symbolic_table symbolic_driver_table = {
 	9, driver_ops, sizeof(driver_ops) / sizeof(driver_ops[0]),
 };
 
+/* 1 when v is a parameter of b or made by a node of b (a subgraph must
+ * return its own values: an outer one gets an Identity). */
+static int defined_in(struct ir_block *b, struct ir_value *v)
+{
+	for (uint32_t i = 0; i < b->nparams; i++)
+		if (b->params[i] == v)
+			return 1;
+	return v->producer && v->producer->owner == b;
+}
+
+/* The elements of a returned tuple, nested tuples flattened (torch's
+ * (y, (h, c))), None left out. */
+static void add_tuple_returns(struct lower_ctx *c, struct ir_block *b,
+			      struct ir_node *p, int depth)
+{
+	for (uint32_t j = 0; j < p->ninputs; j++) {
+		struct ir_value *v = remap(p->inputs[j]);
+		struct ir_node *q = v->producer;
+		if (q && depth < 32 && !strcmp(q->kind, "prim::TupleConstruct"))
+			add_tuple_returns(c, b, q, depth + 1);
+		else if (v->type->kind != IR_TYPE_NONE)
+			ir_block_add_return(c->g, b, v);
+	}
+}
+
 static void lower_block(struct lower_ctx *c, struct ir_block *b)
 {
 	c->blk = b;
@@ -801,15 +882,28 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 			continue;
 		}
 		if (!b->owner && p && !strcmp(p->kind, "prim::TupleConstruct")) {
-			for (uint32_t j = 0; j < p->ninputs; j++)
-				if (remap(p->inputs[j])->type->kind != IR_TYPE_NONE)
-					ir_block_add_return(c->g, b,
-							    remap(p->inputs[j]));
+			add_tuple_returns(c, b, p, 0);
 			continue;
 		}
 		if (!b->owner && r->type->kind == IR_TYPE_NONE)
 			continue; /* torch drops None outputs */
 		struct ir_value *m = remap(r);
+		if (b->owner) {
+			/* a subgraph returns values of its own: a fresh
+			 * constant, or an Identity of an outer value */
+			struct ir_node tmp = { 0 };
+			tmp.inputs = &m;
+			tmp.ninputs = 1;
+			struct ir_value *t = m;
+			if (m->producer && is_prim_data(m->producer->kind))
+				t = lw_tensor(c, &tmp, 0);
+			if (!t)
+				t = m;
+			if (!defined_in(b, t))
+				t = b_op1(c, "Identity", t);
+			ir_block_add_return(c->g, b, t);
+			continue;
+		}
 		if (m != r || (p && is_prim_data(p->kind))) {
 			struct ir_node tmp = { 0 };
 			tmp.inputs = &m;
@@ -902,6 +996,35 @@ static void clear_aux(struct ir_graph *g)
 		}
 }
 
+/* Scalar weights (a traced archive's CONSTANTS.c0 = tensor(2)) are read
+ * from their file into inline data, so that the symbolics see them as
+ * constants as torch's exporter does.  The one place lower reads weight
+ * bytes: at most 8 bytes each; a file that cannot be read leaves the
+ * weight a reference. */
+static void inline_scalar_weights(struct ir_graph *g)
+{
+	for (struct ir_weight *w = g->weights; w; w = w->next) {
+		struct ir_tensor *t = w->tensor;
+		size_t es = ir_dtype_size(t->dtype);
+		if (t->data_kind != IR_DATA_REF || ir_tensor_numel(t) != 1 ||
+		    es == 0 || es > 8 || t->ref.length < es)
+			continue;
+		FILE *f = fopen(t->ref.file, "rb");
+		if (!f)
+			continue;
+		char *p = ir_alloc(g, 8);
+		int ok = fseeko(f, (off_t)t->ref.offset, SEEK_SET) == 0 &&
+			 fread(p, 1, es, f) == es;
+		fclose(f);
+		if (!ok)
+			continue;
+		t->data_kind = IR_DATA_INLINE;
+		t->bytes.data = p;
+		t->bytes.len = es;
+		t->ref.strides = NULL;
+	}
+}
+
 int lower_graph(struct ir_graph *g, const struct lower_options *o,
 		struct diag *d)
 {
@@ -916,6 +1039,7 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 	c.o = o;
 	c.opset = o->opset;
 	clear_aux(g);
+	inline_scalar_weights(g);
 	lower_block(&c, g->top);
 	if (c.nmalformed)
 		return EXIT_BAD_INPUT;

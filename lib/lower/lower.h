@@ -5,7 +5,9 @@
  * symbolic lowering and scalar type analysis do.
  *
  * Ownership: lower_graph() rewrites g in place (new nodes and values in its
- * arena); weights are passed through untouched, never read.
+ * arena); weights are passed through untouched and never read, except
+ * one-element weights (a traced archive's CONSTANTS.cN), whose few bytes
+ * are read from their file into inline data so that they act as constants.
  */
 #ifndef PT2ONNX_LOWER_H
 #define PT2ONNX_LOWER_H

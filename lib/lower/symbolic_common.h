@@ -45,5 +45,9 @@ SYM(sym_layer_norm17); SYM(sym_hardswish14); SYM(sym_amax); SYM(sym_amin);
 SYM(sym_prod); SYM(sym_remainder); SYM(sym_var); SYM(sym_std);
 SYM(sym_flip); SYM(sym_norm); SYM(sym_linalg_vector_norm); SYM(sym_sdpa);
 SYM(sym_einsum12); SYM(sym_index);
+/* symbolic_transformer.c */
+SYM(sym_transformer_encoder_layer_fwd); SYM(sym_native_multi_head_attention);
+/* symbolic_rnn.c */
+SYM(sym_lstm); SYM(sym_gru); SYM(sym_rnn_tanh); SYM(sym_rnn_relu);
 
 #endif

@@ -247,6 +247,19 @@ static int unary(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *x = T(0);
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt != IR_DTYPE_UNDEFINED && !b_is_float(dt)) {
+		/* torch computes these in the default float type for an
+		 * integer input (math.sqrt(d)); floor/ceil of an int is
+		 * the int */
+		if (strstr("|Sigmoid|Tanh|Exp|Log|Sqrt|Erf|Sin|Cos|Reciprocal|",
+			   ir_strfmt(c->g, "|%s|", op)))
+			x = b_cast(c, x, IR_DTYPE_FLOAT);
+		else if (!strcmp(op, "Floor") || !strcmp(op, "Ceil")) {
+			out[0] = x;
+			return 0;
+		}
+	}
 	out[0] = b_op1(c, op, x);
 	return 0;
 }
@@ -283,7 +296,10 @@ static int sym_identity(struct lower_ctx *c, struct ir_node *n,
 static int sym_rsqrt(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out)
 {
-	out[0] = b_op1(c, "Reciprocal", b_op1(c, "Sqrt", T(0)));
+	struct ir_value *x = T(0);
+	if (b_dtype(x) != IR_DTYPE_UNDEFINED && !b_is_float(b_dtype(x)))
+		x = b_cast(c, x, IR_DTYPE_FLOAT);
+	out[0] = b_op1(c, "Reciprocal", b_op1(c, "Sqrt", x));
 	return 0;
 }
 
@@ -1138,6 +1154,14 @@ static const struct symbolic opset9[] = {
 	{ "aten::norm", sym_norm },
 	{ "aten::linalg_vector_norm", sym_linalg_vector_norm },
 	{ "aten::_scaled_dot_product_attention", sym_sdpa },
+	{ "aten::_transformer_encoder_layer_fwd",
+	  sym_transformer_encoder_layer_fwd },
+	{ "aten::_native_multi_head_attention",
+	  sym_native_multi_head_attention },
+	{ "aten::lstm", sym_lstm },
+	{ "aten::gru", sym_gru },
+	{ "aten::rnn_tanh", sym_rnn_tanh },
+	{ "aten::rnn_relu", sym_rnn_relu },
 };
 
 const struct symbolic_table symbolic_opset9_table = {

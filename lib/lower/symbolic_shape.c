@@ -13,6 +13,21 @@
 #define T(i) lw_tensor(c, n, (i))
 #define BIG INT64_MAX
 
+static int fill(struct lower_ctx *c, struct ir_value *shape, double v,
+		enum ir_dtype dt, struct ir_value **out);
+
+/* 0, 1, ..., cnt - 1 (cnt a 0-d number >= 0) as a 1-d Long, without
+ * Range (opset 9, as torch's opset-9 arange): NonZero of ones. */
+static struct ir_value *range_count(struct lower_ctx *c, struct ir_value *cnt)
+{
+	int64_t zero = 0;
+	struct ir_value *ones;
+	cnt = b_unsqueeze(c, b_cast(c, cnt, IR_DTYPE_INT64), &zero, 1);
+	if (fill(c, cnt, 1, IR_DTYPE_INT64, &ones))
+		return NULL;
+	return b_squeeze(c, b_op1(c, "NonZero", ones), &zero, 1);
+}
+
 static int64_t nd(int64_t d, int rank)
 {
 	return d < 0 && rank >= 0 ? d + rank : d;
@@ -218,7 +233,7 @@ SYM(sym_split)
 	if (!lw_int(c, n, 2, &dim))
 		return lw_decline(c, "dim is not constant");
 	dim = nd(dim, b_rank(x));
-	if (IN(1)->type->kind == IR_TYPE_INT) {
+	if (IN(1)->type->kind == IR_TYPE_INT || b_rank(IN(1)) == 0) {
 		int64_t len = dim_size(x, dim);
 		if (!lw_int(c, n, 1, &ss) || len < 0 || ss < 1)
 			return lw_decline(c, "split size or dim size unknown");
@@ -273,8 +288,38 @@ SYM(sym_slice)
 		out[0] = b_slice(c, x, st, en, dim, step);
 		return 0;
 	}
-	if (c->opset < 10)
-		return lw_decline(c, "dynamic bounds need opset 10");
+	if (c->opset < 10) {
+		/* no dynamic Slice before 10: Gather of the indices
+		 * start .. min(end, size) - 1 (non-negative bounds, step 1) */
+		if (step != 1 || (sconst && st < 0) || (econst && en < 0))
+			return lw_decline(c, "dynamic bounds with a step or "
+					  "negative bounds need opset 10");
+		struct ir_value *size = b_cast(c, b_dim(c, x, dim),
+					       IR_DTYPE_FLOAT);
+		struct ir_value *lo = sconst ? b_const_scalar(c, (double)st,
+							IR_DTYPE_FLOAT, 0)
+				: lw_scalar_as(c, n, 2, IR_DTYPE_FLOAT, 0);
+		struct ir_value *hi = econst ? size
+				: lw_scalar_as(c, n, 3, IR_DTYPE_FLOAT, 0);
+		if (!lo || !hi)
+			return lw_decline(c, "bounds are not numbers");
+		if (!econst)
+			hi = b_op2(c, "Min", hi, size);
+		if (!sconst)
+			lo = b_op2(c, "Min", lo, size);
+		struct ir_value *cnt = b_op2(c, "Max", b_op2(c, "Sub", hi, lo),
+				b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+		struct ir_value *idx = range_count(c, cnt);
+		if (!idx)
+			return 1;
+		idx = b_cast(c, b_op2(c, "Add", b_cast(c, idx, IR_DTYPE_FLOAT),
+				      lo), IR_DTYPE_INT64);
+		struct ir_node *g = b_node(c, "Gather", 2,
+					   (struct ir_value *[]){ x, idx }, 1);
+		b_attr_i(c, g, "axis", dim);
+		out[0] = b_done(c, g);
+		return 0;
+	}
 	struct ir_value *in[5] = {
 		x,
 		sconst ? b_const_i64s(c, &st, 1, 1)
@@ -560,6 +605,7 @@ static enum ir_dtype dtype_arg(struct lower_ctx *c, struct ir_node *n, int i,
 	return def;
 }
 
+
 SYM(sym_arange)
 {
 	/* arange(end, dtype, ...) 5 args; arange.start(start, end, dtype,...)
@@ -604,8 +650,30 @@ SYM(sym_arange)
 		out[0] = b_done(c, cn);
 		return 0;
 	}
-	if (c->opset < 11)
-		return lw_decline(c, "dynamic bounds need Range (opset 11)");
+	if (c->opset < 11) {
+		/* torch's opset-9 arange: NonZero(ConstantOfShape(n)) counts
+		 * 0..n-1, times step plus start */
+		struct ir_value *a = is >= 0 ? lw_scalar_as(c, n, is, IR_DTYPE_FLOAT, 0)
+					     : b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0);
+		struct ir_value *b = lw_scalar_as(c, n, ie, IR_DTYPE_FLOAT, 0);
+		struct ir_value *s = ip >= 0 ? lw_scalar_as(c, n, ip, IR_DTYPE_FLOAT, 0)
+					     : b_const_scalar(c, 1, IR_DTYPE_FLOAT, 0);
+		if (!a || !b || !s)
+			return lw_decline(c, "bounds are not numbers");
+		struct ir_value *cnt = b_op1(c, "Ceil", b_op2(c, "Div",
+					     b_op2(c, "Sub", b, a), s));
+		cnt = b_op2(c, "Max", cnt, b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+		struct ir_value *idx = range_count(c, cnt);
+		if (!idx)
+			return 1;
+		struct ir_value *r = b_cast(c, idx, IR_DTYPE_FLOAT);
+		if (ip >= 0)
+			r = b_op2(c, "Mul", r, s);
+		if (is >= 0)
+			r = b_op2(c, "Add", r, a);
+		out[0] = b_cast(c, r, dt);
+		return 0;
+	}
 	enum ir_dtype w = fl || b_is_float(dt) ? IR_DTYPE_FLOAT : IR_DTYPE_INT64;
 	struct ir_value *a = is >= 0 ? lw_scalar_as(c, n, is, w, 0)
 				     : b_const_scalar(c, 0, w, 0);

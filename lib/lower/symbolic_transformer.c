@@ -1,0 +1,231 @@
+/*
+ * symbolic_transformer.c - the fused fast-path ops that torch 1.13 records
+ * for nn.TransformerEncoderLayer and nn.MultiheadAttention in eval mode
+ * (aten::_transformer_encoder_layer_fwd, aten::_native_multi_head_attention),
+ * which torch's own exporter has no symbolic for.  Lowered to plain ONNX
+ * (MatMul, Add, Softmax, LayerNormalization from 17 or its decomposition
+ * below), with the semantics of torch's Python reference paths
+ * (TransformerEncoderLayer._sa_block/_ff_block, F.multi_head_attention_forward):
+ * inputs are batch-first (B, L, E), q scaled by 1/sqrt(head_dim), a bool
+ * mask masks out (its positions get probability 0, as torch's masked
+ * softmax), a float mask is added.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "symbolic_common.h"
+
+#define IN(i) lw_in(c, n, (i))
+#define T(i) lw_tensor(c, n, (i))
+
+/* x @ w^T + b (b may be NULL) */
+static struct ir_value *linear(struct lower_ctx *c, struct ir_value *x,
+			       struct ir_value *w, struct ir_value *b)
+{
+	static const int64_t perm[2] = { 1, 0 };
+	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
+	b_attr_ints(c, t, "perm", perm, 2);
+	struct ir_value *y = b_op2(c, "MatMul", x, b_done(c, t));
+	return b ? b_op2(c, "Add", y, b) : y;
+}
+
+static struct ir_value *layer_norm(struct lower_ctx *c, struct ir_value *x,
+				   struct ir_value *w, struct ir_value *b,
+				   double eps)
+{
+	if (c->opset >= 17) {
+		struct ir_value *in[3] = { x, w, b };
+		struct ir_node *ln = b_node(c, "LayerNormalization", 3, in, 1);
+		b_attr_i(c, ln, "axis", -1);
+		b_attr_f(c, ln, "epsilon", eps);
+		return b_done(c, ln);
+	}
+	struct ir_value *y = sym_layer_norm_decomposed(c, x, 1, eps);
+	return b_op2(c, "Add", b_op2(c, "Mul", y, w), b);
+}
+
+/* gelu (erf form) or relu */
+static struct ir_value *activation(struct lower_ctx *c, struct ir_value *x,
+				   int gelu)
+{
+	if (!gelu)
+		return b_op1(c, "Relu", x);
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *e = b_op1(c, "Erf", b_op2(c, "Div", x,
+				   b_const_scalar(c, M_SQRT2, dt, 0)));
+	struct ir_value *h = b_op2(c, "Add", e, b_const_scalar(c, 1, dt, 0));
+	return b_op2(c, "Mul", b_op2(c, "Mul", x, h),
+		     b_const_scalar(c, 0.5, dt, 0));
+}
+
+static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
+				  const int64_t *perm, int r)
+{
+	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+/* (B, L, E) -> (B, H, L, D) */
+static struct ir_value *heads(struct lower_ctx *c, struct ir_value *x,
+			      int64_t h, int64_t d)
+{
+	static const int64_t perm[4] = { 0, 2, 1, 3 };
+	int64_t shape[4] = { 0, 0, h, d };
+	x = b_op2(c, "Reshape", x, b_const_i64s(c, shape, 4, 1));
+	return transpose(c, x, perm, 4);
+}
+
+struct mha {
+	int64_t e, h;
+	struct ir_value *mask; /* NULL: none */
+	int64_t mask_type;     /* 1 key padding (B, S), else attention mask */
+	int need_weights, average;
+	struct ir_value *weights; /* out: (B, L, S) or (B, H, L, S) */
+};
+
+/* Multi-head attention of q (B, L, E) over k, v (B, S, E) with the packed
+ * projection wqkv (3E, E), bqkv (3E), out projection wo, bo. */
+static struct ir_value *attention(struct lower_ctx *c, struct mha *m,
+				  struct ir_value *q, struct ir_value *k,
+				  struct ir_value *v, struct ir_value *wqkv,
+				  struct ir_value *bqkv, struct ir_value *wo,
+				  struct ir_value *bo)
+{
+	int64_t d = m->e / m->h;
+	enum ir_dtype dt = b_dtype(q);
+	if (dt == IR_DTYPE_UNDEFINED)
+		dt = IR_DTYPE_FLOAT;
+	struct ir_value *w[3], *b[3];
+	b_split(c, wqkv, 0, NULL, 3, w);
+	b_split(c, bqkv, 0, NULL, 3, b);
+	struct ir_value *qp = heads(c, linear(c, q, w[0], b[0]), m->h, d);
+	struct ir_value *kp = heads(c, linear(c, k, w[1], b[1]), m->h, d);
+	struct ir_value *vp = heads(c, linear(c, v, w[2], b[2]), m->h, d);
+	qp = b_op2(c, "Mul", qp, b_const_scalar(c, 1.0 / sqrt((double)d),
+						 dt, 0));
+	static const int64_t kt[4] = { 0, 1, 3, 2 };
+	struct ir_value *s = b_op2(c, "MatMul", qp, transpose(c, kp, kt, 4));
+	struct ir_value *mask = m->mask, *bmask = NULL;
+	if (mask) {
+		if (m->mask_type == 1 && b_rank(mask) == 2) {
+			int64_t ax[2] = { 1, 2 };
+			mask = b_unsqueeze(c, mask, ax, 2); /* (B, 1, 1, S) */
+		}
+		if (b_dtype(mask) == IR_DTYPE_BOOL) {
+			bmask = mask;
+			mask = b_op3(c, "Where", mask,
+				     b_const_scalar(c, -INFINITY, dt, 0),
+				     b_const_scalar(c, 0, dt, 0));
+		} else {
+			mask = b_cast(c, mask, dt);
+		}
+		s = b_op2(c, "Add", s, mask);
+	}
+	struct ir_node *sm = b_node(c, "Softmax", 1, &s, 1);
+	b_attr_i(c, sm, "axis", c->opset >= 13 ? -1 : 3);
+	struct ir_value *p = b_done(c, sm);
+	if (bmask) /* fully masked rows: 0, not NaN, as torch's masked softmax */
+		p = b_op3(c, "Where", bmask, b_const_scalar(c, 0, dt, 0), p);
+	if (m->need_weights) {
+		int64_t one = 1;
+		m->weights = m->average
+			     ? b_reduce(c, "ReduceMean", p, &one, 1, 0) : p;
+	}
+	static const int64_t back[4] = { 0, 2, 1, 3 };
+	struct ir_value *o = transpose(c, b_op2(c, "MatMul", p, vp), back, 4);
+	int64_t shape[3] = { 0, 0, m->e };
+	o = b_op2(c, "Reshape", o, b_const_i64s(c, shape, 3, 1));
+	return linear(c, o, wo, bo);
+}
+
+/* the mask and mask_type arguments at im, it */
+static int read_mask(struct lower_ctx *c, struct ir_node *n, int im, int it,
+		     struct mha *m)
+{
+	m->mask = NULL;
+	m->mask_type = 0;
+	if (lw_is_none(c, n, im))
+		return 0;
+	m->mask = T(im);
+	if (!m->mask)
+		return -1;
+	if (!lw_is_none(c, n, it) && !lw_int(c, n, it, &m->mask_type))
+		return -1;
+	if (lw_is_none(c, n, it) && b_rank(m->mask) == 2 &&
+	    b_rank(IN(0)) == 3)
+		m->mask_type = 0;
+	return 0;
+}
+
+/* _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight,
+ * qkv_bias, proj_weight, proj_bias, use_gelu, norm_first, eps,
+ * norm_weight_1, norm_bias_1, norm_weight_2, norm_bias_2, ffn_weight_1,
+ * ffn_bias_1, ffn_weight_2, ffn_bias_2, mask, mask_type) */
+SYM(sym_transformer_encoder_layer_fwd)
+{
+	struct mha m = { 0 };
+	int64_t gelu, norm_first;
+	double eps;
+	struct ir_value *x = T(0);
+	if (n->ninputs != 20)
+		return lw_decline(c, "unexpected arguments");
+	if (!lw_int(c, n, 1, &m.e) || !lw_int(c, n, 2, &m.h) ||
+	    !lw_int(c, n, 7, &gelu) || !lw_int(c, n, 8, &norm_first) ||
+	    !lw_float(c, n, 9, &eps))
+		return lw_decline(c, "embed_dim, num_heads, use_gelu, "
+				  "norm_first or eps not constant");
+	if (m.h < 1 || m.e % m.h)
+		return lw_decline(c, "embed_dim is not a multiple of num_heads");
+	if (b_rank(x) != 3)
+		return lw_decline(c, "the input is not (batch, seq, embed)");
+	if (read_mask(c, n, 18, 19, &m))
+		return lw_decline(c, "mask or mask_type not understood");
+	struct ir_value *wqkv = T(3), *bqkv = T(4), *wo = T(5), *bo = T(6);
+	struct ir_value *n1w = T(10), *n1b = T(11), *n2w = T(12), *n2b = T(13);
+	struct ir_value *w1 = T(14), *b1 = T(15), *w2 = T(16), *b2 = T(17);
+	struct ir_value *a, *f;
+	if (norm_first) {
+		a = layer_norm(c, x, n1w, n1b, eps);
+		x = b_op2(c, "Add", x, attention(c, &m, a, a, a, wqkv, bqkv,
+						 wo, bo));
+		f = layer_norm(c, x, n2w, n2b, eps);
+		f = linear(c, activation(c, linear(c, f, w1, b1), (int)gelu),
+			   w2, b2);
+		out[0] = b_op2(c, "Add", x, f);
+	} else {
+		a = attention(c, &m, x, x, x, wqkv, bqkv, wo, bo);
+		x = layer_norm(c, b_op2(c, "Add", x, a), n1w, n1b, eps);
+		f = linear(c, activation(c, linear(c, x, w1, b1), (int)gelu),
+			   w2, b2);
+		out[0] = layer_norm(c, b_op2(c, "Add", x, f), n2w, n2b, eps);
+	}
+	return 0;
+}
+
+/* _native_multi_head_attention(query, key, value, embed_dim, num_head,
+ * qkv_weight, qkv_bias, proj_weight, proj_bias, mask, need_weights,
+ * average_attn_weights, mask_type) -> (out, weights) */
+SYM(sym_native_multi_head_attention)
+{
+	struct mha m = { 0 };
+	int64_t nw, avg;
+	if (n->ninputs != 13 || n->noutputs != 2)
+		return lw_decline(c, "unexpected arguments");
+	if (!lw_int(c, n, 3, &m.e) || !lw_int(c, n, 4, &m.h) ||
+	    !lw_int(c, n, 10, &nw) || !lw_int(c, n, 11, &avg))
+		return lw_decline(c, "embed_dim, num_head, need_weights or "
+				  "average_attn_weights not constant");
+	if (m.h < 1 || m.e % m.h)
+		return lw_decline(c, "embed_dim is not a multiple of num_head");
+	struct ir_value *q = T(0), *k = T(1), *v = T(2);
+	if (b_rank(q) != 3 || b_rank(k) != 3 || b_rank(v) != 3)
+		return lw_decline(c, "the inputs are not (batch, seq, embed)");
+	if (read_mask(c, n, 9, 12, &m))
+		return lw_decline(c, "mask or mask_type not understood");
+	m.need_weights = (int)nw;
+	m.average = (int)avg;
+	out[0] = attention(c, &m, q, k, v, T(5), T(6), T(7), T(8));
+	out[1] = m.weights;
+	return 0;
+}
