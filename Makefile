@@ -20,7 +20,10 @@ PROTOC_C ?= protoc-c
 # the CUDA backend (lib/gpu/*.cu) is built when nvcc is found; NO_CUDA=1
 # leaves it out (sanitizer and fuzz builds always do)
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
-NVCCFLAGS ?= -O2 -g
+# sm_80 (A100), sm_90 (H100/H200) and PTX for newer ones
+NVCCFLAGS ?= -O2 -g -gencode arch=compute_80,code=sm_80 \
+	     -gencode arch=compute_90,code=sm_90 \
+	     -gencode arch=compute_90,code=compute_90
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wno-unused-parameter
@@ -53,8 +56,9 @@ CUDA_SRC := $(wildcard lib/gpu/*.cu)
 ifneq ($(CUDA_SRC),)
 LIB_OBJ  += $(patsubst %.cu,$(O)/%.o,$(CUDA_SRC))
 ALL_CFLAGS += -DPT2ONNX_HAVE_CUDA
-LDLIBS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas \
-	    -lcudart -lstdc++
+# cuBLAS is dlopen'ed at the first matrix product (start-up stays fast)
+LDLIBS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+	    -lcudart -ldl -lstdc++
 endif
 endif
 endif
@@ -90,7 +94,7 @@ $(O)/%.o: %.c $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/%.o: %.cu lib/gpu/gpu.h
+$(O)/%.o: %.cu lib/gpu/gpu.h lib/gpu/cuda_int.h lib/common/ir.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -std=c++17 -Xcompiler -fPIC,-Wall $(patsubst %,-I%,$(wildcard lib/*)) \
 		-DPT2ONNX_HAVE_CUDA -c -o $@ $<

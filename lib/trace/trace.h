@@ -34,6 +34,8 @@ struct trace_options {
 	uint64_t seed;            /* for filled inputs */
 	const char *save_outputs; /* directory for out<i>.npy, or NULL */
 	int list_missing;         /* report every op without a kernel */
+	int randn;                /* filled float inputs: standard normal
+				     (default uniform in [-1, 1)) */
 };
 
 /* Runs graph g (aten level, from script_compile) and returns the recorded
@@ -44,11 +46,23 @@ struct trace_options {
 struct ir_graph *trace_run(struct ir_graph *g, const struct trace_options *o,
 			   struct diag *d, int *code);
 
+/* --list-missing: reports every distinct op of g (all blocks) that has no
+ * implementation, with the scope of its first use.  Returns how many. */
+int trace_list_missing(const struct ir_graph *g, struct diag *d);
+
 /* Parses an --input SPEC as script's (`x=f32[1,3,224,224]`, `f32[2,3]`,
  * `x=in.npy`, dims as numbers; a symbol `batch:4` names a dynamic axis of
  * size 4).  Returns 0 or -1 after reporting. */
 int trace_parse_input(const char *spec, struct trace_input *in,
 		      struct diag *d);
+
+/* Frees what trace_parse_input allocated. */
+void trace_input_release(struct trace_input *in);
+/* n pseudo-random values from `seed` for a tensor of dtype dt: floats
+ * uniform in [-1, 1) (standard normal when `normal`), ints in [0, 10),
+ * bools 0 or 1. */
+void trace_fill_random(double *out, int64_t n, enum ir_dtype dt, int normal,
+		       uint64_t seed);
 
 /* .npy reading and writing (npy.c): little-endian, C order, the dtypes of
  * ir_dtype that numpy has. */

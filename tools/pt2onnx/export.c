@@ -54,6 +54,8 @@ static const char export_usage[] =
 "      --script                      read the archive's code, control flow\n"
 "                                    kept (the default)\n"
 "      --trace                       run the model once and record what ran\n"
+"      --device DEV                  with --trace: cuda, cpu or auto\n"
+"      --seed N                      with --trace: seed of random inputs\n"
 "  -i, --input SPEC                  an input: x=f32[batch,3,224,224],\n"
 "                                    f32[1,3,224,224] (positional) or a .npy\n"
 "                                    file (repeatable; as torch's args)\n"
@@ -77,6 +79,41 @@ static const char export_usage[] =
 "\n"
 "Exit status: that of the first stage that failed (see README.md), or 1\n"
 "when the written model fails the check (it is then removed).\n";
+
+/* torch's dynamic_axes dict as JSON has its axes as strings ('{"x":
+ * {"0": "batch"}}', what json.dumps writes): the axes unquoted, the form
+ * the dynamic-axes parser reads.  Returns spec itself when it fits no
+ * buffer. */
+static const char *unquote_axes(const char *spec, char *buf, size_t len)
+{
+	size_t i = 0, k = 0, n = strlen(spec);
+
+	if (n >= len)
+		return spec;
+	while (i < n) {
+		size_t j = i + 1;
+
+		if (spec[i] == '"') {
+			while (j < n && spec[j] >= '0' && spec[j] <= '9')
+				j++;
+			if (j > i + 1 && j < n && spec[j] == '"') {
+				size_t m = j + 1;
+
+				while (m < n && spec[m] == ' ')
+					m++;
+				if (m < n && spec[m] == ':') {
+					memcpy(buf + k, spec + i + 1, j - i - 1);
+					k += j - i - 1;
+					i = j + 1;
+					continue;
+				}
+			}
+		}
+		buf[k++] = spec[i++];
+	}
+	buf[k] = 0;
+	return buf;
+}
 
 static int parse_bool(struct diag *d, const char *opt, const char *v)
 {
@@ -177,6 +214,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	int trace = 0, fold = 1, verbose = 0;
 	int export_params = 1, keep_inits = 0;
 	struct argv_buf front = { { 0 }, 0 }, emitx = { { 0 }, 0 };
+	struct argv_buf dynx = { { 0 }, 0 }, tracex = { { 0 }, 0 };
 	const char *external = NULL;
 	int want_external = 0;
 
@@ -184,6 +222,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		OPT_SCRIPT = 256, OPT_TRACE, OPT_OPSET, OPT_IN_NAMES,
 		OPT_OUT_NAMES, OPT_DYN, OPT_FOLD, OPT_PARAMS, OPT_KEEP,
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
+		OPT_DEVICE, OPT_SEED,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -204,6 +243,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		{ "external-data", optional_argument, NULL, OPT_EXTERNAL },
 		{ "export-modules-as-functions", optional_argument, NULL,
 		  OPT_FUNCS },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -225,8 +266,22 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				   push(&d, &emitx, optarg); break;
 		case OPT_OUT_NAMES: push(&d, &emitx, "--output-names");
 				    push(&d, &emitx, optarg); break;
-		case OPT_DYN: push(&d, &emitx, "--dynamic-axes");
-			      push(&d, &emitx, optarg); break;
+		case OPT_DYN: {
+			static char axbuf[8][4096];
+			static int naxbuf;
+			const char *spec = naxbuf < 8 ? unquote_axes(optarg,
+				axbuf[naxbuf++], sizeof(axbuf[0])) : optarg;
+
+			push(&d, &emitx, "--dynamic-axes");
+			push(&d, &emitx, spec);
+			push(&d, &dynx, "--dynamic-axes");
+			push(&d, &dynx, spec);
+			break;
+		}
+		case OPT_DEVICE: push(&d, &tracex, "--device");
+				 push(&d, &tracex, optarg); break;
+		case OPT_SEED: push(&d, &tracex, "--seed");
+			       push(&d, &tracex, optarg); break;
 		case OPT_FOLD:
 			fold = parse_bool(&d, "do-constant-folding", optarg);
 			break;
@@ -257,6 +312,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 			: "one model at a time ('%s' is extra)", argv[optind + 1]);
 	if (!output)
 		die(&d, EXIT_USAGE, "no output given (-o MODEL.onnx)");
+	if (tracex.n && !trace)
+		die(&d, EXIT_USAGE, "--device and --seed need --trace");
 	const char *model = argv[optind];
 	if (access(model, R_OK) != 0)
 		die(&d, EXIT_IO, "cannot read '%s': %s", model,
@@ -279,6 +336,12 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	push(&d, &st[0].args, model);
 	for (int i = 0; i < front.n; i++)
 		push(&d, &st[0].args, front.v[i]);
+	/* trace marks input axes dynamic in the graph it records; emit
+	 * names them (and the outputs') */
+	for (int i = 0; trace && i < dynx.n; i++)
+		push(&d, &st[0].args, dynx.v[i]);
+	for (int i = 0; i < tracex.n; i++)
+		push(&d, &st[0].args, tracex.v[i]);
 	push(&d, &st[1].args, "--opset");
 	push(&d, &st[1].args, opset);
 	if (opx) {

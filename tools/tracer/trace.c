@@ -1,0 +1,465 @@
+/*
+ * trace.c - the `trace` stage: runs a TorchScript archive's forward method
+ * once on example inputs (on the GPU when there is one) and writes the
+ * aten ops that ran as flat aten-level IR, as torch.jit.trace records them.
+ *
+ * Thin: options, torch_archive_open() + script_compile() (the `script`
+ * stage's compiler gives the graph to run), trace_run() (lib/trace), then
+ * tool_write_ir() so that -o appears whole or not at all.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "diag.h"
+#include "gpu.h"
+#include "ir.h"
+#include "onnx_write.h"
+#include "tool_io.h"
+#include "torch_archive.h"
+#include "trace.h"
+#include "version.h"
+
+static const char usage_text[] =
+"usage: trace [OPTIONS] MODEL.pt\n"
+"\n"
+"Runs the forward method of a TorchScript archive once on example inputs\n"
+"and writes the aten ops that ran as aten-level IR (docs/ir.md), as\n"
+"torch.jit.trace records them: ifs resolved, loops unrolled, every value\n"
+"with its dtype and shape, tensor sizes kept as aten::size ops; weights\n"
+"stay references into MODEL.pt.\n"
+"\n"
+"  -i, --input SPEC        an input of forward (repeatable; positional in\n"
+"                          forward's order, or by name):\n"
+"                            x=f32[1,3,224,224]  random values (--seed)\n"
+"                            f32[1,3,224,224]    positional\n"
+"                            x=input.npy         the values of a .npy file\n"
+"                            x=f32[batch:4,3,8,8] a dynamic axis of size 4\n"
+"                          dtypes f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool;\n"
+"                          random floats are uniform in [-1, 1), ints in\n"
+"                          [0, 10)\n"
+"      --randn             random floats standard normal instead\n"
+"      --seed N            seed of the random inputs (default 0)\n"
+"      --dynamic-axes SPEC mark input axes dynamic (repeatable):\n"
+"                          'x:0=batch;y:0=batch', 'x:0,2' or torch's dict\n"
+"                          '{\"x\": {0: \"batch\"}}'; names of outputs are\n"
+"                          ignored (emit takes them)\n"
+"      --device DEV        cuda, cpu or auto (default: cuda when a GPU is\n"
+"                          present, else cpu)\n"
+"      --threads N         CPU threads (default: the cores)\n"
+"      --save-outputs DIR  write the outputs as DIR/out0.npy, out1.npy...\n"
+"                          (lists and tuples flattened)\n"
+"      --list-missing      list every op the model uses that `trace` has\n"
+"                          no implementation for, and exit (4 if any)\n"
+"  -m, --method NAME       the method to run (default forward)\n"
+"  -o, --output FILE       write there (default '-': standard output)\n"
+"  -S                      write the text form instead of binary\n"
+"  -f, --force             write binary to a terminal\n"
+"  -h, --help              this text\n"
+"  -V, --version           the version\n"
+"\n"
+"Exit status: 0 written, 2 usage (inputs that do not fit forward), 3\n"
+"malformed archive or input file, or a model that raises, 4 an op with no\n"
+"implementation or an unsupported construct, 5 I/O error or out of\n"
+"memory.\n";
+
+enum {
+	OPT_SEED = 256, OPT_DYN, OPT_DEVICE, OPT_THREADS, OPT_SAVE,
+	OPT_MISSING, OPT_RANDN,
+};
+
+static const struct option long_options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "method", required_argument, NULL, 'm' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "dynamic-axes", required_argument, NULL, OPT_DYN },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "save-outputs", required_argument, NULL, OPT_SAVE },
+	{ "list-missing", no_argument, NULL, OPT_MISSING },
+	{ "randn", no_argument, NULL, OPT_RANDN },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct tool {
+	struct trace_input *in;
+	char **specs;
+	int nin;
+	struct script_input *sin;
+	int nsin;
+	struct onnx_write_options dyn;
+};
+
+static void tool_release(struct tool *t)
+{
+	int i;
+
+	for (i = 0; i < t->nin; i++)
+		trace_input_release(&t->in[i]);
+	free(t->in);
+	free(t->specs);
+	for (i = 0; i < t->nsin; i++)
+		script_input_release(&t->sin[i]);
+	free(t->sin);
+	onnx_write_options_release(&t->dyn);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || end == s || *end || *s == '-' ? -1 : 0;
+}
+
+/* torch's dynamic_axes dict as JSON has its axes as strings ('{"x":
+ * {"0": "batch"}}', what json.dumps writes): the axes unquoted, the form
+ * the dynamic-axes parser reads.  Returns spec itself when it fits no
+ * buffer. */
+static const char *unquote_axes(const char *spec, char *buf, size_t len)
+{
+	size_t i = 0, k = 0, n = strlen(spec);
+
+	if (n >= len)
+		return spec;
+	while (i < n) {
+		size_t j = i + 1;
+
+		if (spec[i] == '"') {
+			while (j < n && spec[j] >= '0' && spec[j] <= '9')
+				j++;
+			if (j > i + 1 && j < n && spec[j] == '"') {
+				size_t m = j + 1;
+
+				while (m < n && spec[m] == ' ')
+					m++;
+				if (m < n && spec[m] == ':') {
+					memcpy(buf + k, spec + i + 1, j - i - 1);
+					k += j - i - 1;
+					i = j + 1;
+					continue;
+				}
+			}
+		}
+		buf[k++] = spec[i++];
+	}
+	buf[k] = 0;
+	return buf;
+}
+
+/* The script inputs for the compiler: the dtypes and shapes given. */
+static int script_inputs(struct tool *t, struct diag *d)
+{
+	int i, k;
+
+	t->sin = calloc((size_t)t->nin + 1, sizeof(*t->sin));
+	if (!t->sin)
+		return diag_error(d, "out of memory");
+	for (i = 0; i < t->nin; i++) {
+		struct script_input *s = &t->sin[i];
+		const struct trace_input *in = &t->in[i];
+
+		t->nsin++;
+		if (in->npy) {
+			/* the header's dtype and shape; a bad file is
+			 * reported when it is read */
+			struct diag quiet = *d;
+
+			quiet.quiet = 1;
+			if (script_parse_input(t->specs[i], s, &quiet)) {
+				script_input_release(s);
+				memset(s, 0, sizeof(*s));
+				s->name = in->name ? strdup(in->name) : NULL;
+				s->rank = -1;
+			}
+			continue;
+		}
+		memset(s, 0, sizeof(*s));
+		if (in->name && !(s->name = strdup(in->name)))
+			return diag_error(d, "out of memory");
+		s->dtype = in->dtype;
+		s->rank = in->rank;
+		for (k = 0; k < in->rank; k++) {
+			s->dims[k].kind = IR_DIM_FIXED;
+			s->dims[k].value = in->dims[k];
+		}
+	}
+	return 0;
+}
+
+/* --dynamic-axes: the symbols of the inputs they name (by forward's
+ * parameter names; positional inputs take the names in order). */
+static int apply_dynamic_axes(struct tool *t, const struct ir_graph *g,
+			      struct diag *d)
+{
+	const char *pname[256];
+	int used[256], i, pos = 0;
+	uint32_t a, k;
+
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < t->nin && i < 256; i++) {
+		pname[i] = NULL;
+		if (t->in[i].name) {
+			pname[i] = t->in[i].name;
+			for (k = 0; k < g->top->nparams && k < 256; k++)
+				if (!strcmp(g->top->params[k]->name,
+					    t->in[i].name))
+					used[k] = 1;
+		}
+	}
+	for (i = 0; i < t->nin && i < 256; i++) {
+		if (t->in[i].name)
+			continue;
+		while (pos < (int)g->top->nparams && pos < 256 && used[pos])
+			pos++;
+		if (pos < (int)g->top->nparams && pos < 256) {
+			pname[i] = g->top->params[pos]->name;
+			used[pos] = 1;
+		}
+	}
+	for (a = 0; a < t->dyn.ndyn_axes; a++) {
+		const struct onnx_dyn_axis *x = &t->dyn.dyn_axes[a];
+		char buf[256];
+
+		for (i = 0; i < t->nin && i < 256; i++)
+			if (pname[i] && !strcmp(pname[i], x->value))
+				break;
+		if (i == t->nin || i == 256)
+			continue; /* an output, or not an input of ours */
+		if (x->axis >= GPU_MAX_DIMS || (!t->in[i].npy &&
+						x->axis >= t->in[i].rank))
+			return diag_error(d, "--dynamic-axes: input '%s' has "
+					  "no axis %lld", x->value,
+					  (long long)x->axis);
+		if (x->name)
+			snprintf(buf, sizeof(buf), "%s", x->name);
+		else
+			snprintf(buf, sizeof(buf), "%s_dynamic_axes_%u",
+				 x->value, x->index + 1);
+		free((char *)t->in[i].symbols[x->axis]);
+		t->in[i].symbols[x->axis] = strdup(buf);
+		if (!t->in[i].symbols[x->axis])
+			return diag_error(d, "out of memory");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct diag d;
+	struct tool t;
+	struct trace_options to;
+	struct script_options so;
+	struct torch_archive *ar;
+	struct ir_graph *g, *r;
+	const char *output = "-", *device = "auto";
+	char axbuf[4096];
+	int text = 0, force = 0, c, code, list_missing = 0;
+	uint64_t u;
+
+	diag_init(&d, "trace");
+	memset(&t, 0, sizeof(t));
+	memset(&to, 0, sizeof(to));
+	memset(&so, 0, sizeof(so));
+	onnx_write_options_init(&t.dyn);
+	while ((c = getopt_long(argc, argv, "i:m:o:SfhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'i': {
+			struct trace_input *in = realloc(t.in, sizeof(*in) *
+							 (size_t)(t.nin + 1));
+			char **sp = in ? realloc(t.specs, sizeof(*sp) *
+						 (size_t)(t.nin + 1)) : NULL;
+
+			if (in)
+				t.in = in;
+			if (!in || !sp)
+				die(&d, EXIT_IO, "out of memory");
+			t.specs = sp;
+			t.specs[t.nin] = optarg;
+			if (trace_parse_input(optarg, &t.in[t.nin], &d)) {
+				trace_input_release(&t.in[t.nin]);
+				tool_release(&t);
+				return EXIT_USAGE;
+			}
+			t.nin++;
+			break;
+		}
+		case 'm':
+			so.method = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			text = 1;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			tool_release(&t);
+			return EXIT_OK;
+		case 'V':
+			printf("trace %s\n", PT2ONNX_VERSION);
+			tool_release(&t);
+			return EXIT_OK;
+		case OPT_SEED:
+			if (parse_u64(optarg, &to.seed)) {
+				diag_error(&d, "--seed '%s': not a number",
+					   optarg);
+				tool_release(&t);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_DYN:
+			if (onnx_write_parse_dynamic_axes(&t.dyn,
+					unquote_axes(optarg, axbuf,
+						     sizeof(axbuf)), &d)) {
+				tool_release(&t);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_DEVICE:
+			device = optarg;
+			break;
+		case OPT_THREADS:
+			if (parse_u64(optarg, &u) || u < 1 || u > 4096) {
+				diag_error(&d, "--threads '%s': expected 1 to "
+					   "4096", optarg);
+				tool_release(&t);
+				return EXIT_USAGE;
+			}
+			gpu_set_threads((int)u);
+			break;
+		case OPT_SAVE:
+			to.save_outputs = optarg;
+			break;
+		case OPT_MISSING:
+			list_missing = 1;
+			break;
+		case OPT_RANDN:
+			to.randn = 1;
+			break;
+		default:
+			fputs(usage_text, stderr);
+			tool_release(&t);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		diag_error(&d, optind >= argc ? "expected one MODEL.pt argument"
+			   : "one model at a time ('%s' is extra)",
+			   argv[optind < argc ? optind + 1 : 0]);
+		fputs(usage_text, stderr);
+		tool_release(&t);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(device, "cpu")) {
+		to.backend = gpu_backend_get(GPU_BACKEND_CPU);
+	} else if (!strcmp(device, "cuda")) {
+		to.backend = gpu_backend_get(GPU_BACKEND_CUDA);
+		if (!to.backend) {
+			diag_error(&d, "--device cuda: no CUDA device (or "
+				   "built without CUDA); use --device cpu or "
+				   "auto");
+			tool_release(&t);
+			return EXIT_USAGE;
+		}
+	} else if (!strcmp(device, "auto")) {
+		to.backend = gpu_backend_available(GPU_BACKEND_CUDA) ?
+			     gpu_backend_get(GPU_BACKEND_CUDA) : NULL;
+		if (!to.backend)
+			to.backend = gpu_backend_get(GPU_BACKEND_CPU);
+	} else {
+		diag_error(&d, "--device '%s': expected cuda, cpu or auto",
+			   device);
+		tool_release(&t);
+		return EXIT_USAGE;
+	}
+	if (!to.backend) {
+		diag_error(&d, "no compute backend available");
+		tool_release(&t);
+		return EXIT_UNSUPPORTED;
+	}
+	if (access(argv[optind], R_OK) != 0) {
+		diag_error(&d, "%s: %s", argv[optind], strerror(errno));
+		tool_release(&t);
+		return EXIT_IO;
+	}
+	ar = torch_archive_open(argv[optind], &d);
+	if (!ar) {
+		tool_release(&t);
+		return EXIT_BAD_INPUT;
+	}
+	d.file = argv[optind];
+	if (!list_missing && script_inputs(&t, &d)) {
+		torch_archive_close(ar);
+		tool_release(&t);
+		return EXIT_USAGE;
+	}
+	so.inputs = list_missing ? NULL : t.sin;
+	so.ninputs = list_missing ? 0 : t.nsin;
+	{
+		/* inputs that do not fit: trace_run names the signature */
+		struct diag quiet = d;
+
+		quiet.quiet = 1;
+		g = script_compile(ar, &so, &quiet, &code);
+		if (!g && code == EXIT_USAGE) {
+			so.inputs = NULL;
+			so.ninputs = 0;
+			g = script_compile(ar, &so, &d, &code);
+		} else if (!g) {
+			g = script_compile(ar, &so, &d, &code);
+		}
+	}
+	torch_archive_close(ar);
+	if (!g) {
+		tool_release(&t);
+		return code;
+	}
+	d.file = NULL;
+	if (list_missing) {
+		int n = trace_list_missing(g, &d);
+
+		ir_graph_free(g);
+		tool_release(&t);
+		if (n == 0)
+			printf("every op of %s has an implementation\n",
+			       argv[optind]);
+		return n ? EXIT_UNSUPPORTED : EXIT_OK;
+	}
+	if (apply_dynamic_axes(&t, g, &d)) {
+		ir_graph_free(g);
+		tool_release(&t);
+		return EXIT_USAGE;
+	}
+	to.inputs = t.in;
+	to.ninputs = t.nin;
+	r = trace_run(g, &to, &d, &code);
+	if (!r && to.backend->id == GPU_BACKEND_CUDA && code == EXIT_IO &&
+	    strstr(gpu_last_error(), "out of") &&
+	    strstr(gpu_last_error(), "memory")) {
+		diag_warning(&d, "out of GPU memory: tracing again on the CPU");
+		to.backend = gpu_backend_get(GPU_BACKEND_CPU);
+		r = trace_run(g, &to, &d, &code);
+	}
+	ir_graph_free(g);
+	tool_release(&t);
+	if (!r)
+		return code;
+	code = tool_write_ir(r, output, text, force, &d);
+	ir_graph_free(r);
+	return code;
+}
