@@ -790,7 +790,8 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			 "HardSwish|Elu|Softmax|LogSoftmax|Dropout|Clip|Floor|"
 			 "Ceil|Sin|Cos|Not|Trilu|BatchNormalization|"
 			 "LayerNormalization|InstanceNormalization|Round|Sign|"
-			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|")) {
+			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|Scatter|"
+			 "ScatterElements|ScatterND|")) {
 		s = a;
 	} else if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|")) {
 		s = a;

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "aten_schema.h"
+#include "onnx_schema.h"
 #include "lower_int.h"
 
 struct lw_list {
@@ -45,7 +46,11 @@ static const struct symbolic_table *const tables[] = {
 symbolic_fn symbolic_lookup(const char *kind, int opset)
 {
 	for (int t = (int)(sizeof(tables) / sizeof(tables[0])) - 1; t >= 0; t--) {
-		if (tables[t]->opset > opset)
+		/* the opset-9 tables are the base for 7 and 8 too: what
+		 * they build is checked against the target opset */
+		int from = tables[t]->opset <= 9 ? LOWER_OPSET_MIN
+						 : tables[t]->opset;
+		if (from > opset)
 			continue;
 		for (size_t i = 0; i < tables[t]->count; i++)
 			if (!strcmp(tables[t]->entries[i].name, kind))
@@ -692,6 +697,39 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 	return 0;
 }
 
+/* 1 when every ONNX node a symbolic built (after `before`, up to n) exists
+ * at the target opset with its number of inputs; else sets c->why to the
+ * op and the first opset that has it, and returns 0. */
+static int opset_ok(struct lower_ctx *c, struct ir_node *before,
+		    struct ir_node *n)
+{
+	struct ir_node *m = before ? before->next : c->blk->first;
+	for (; m && m != n; m = m->next) {
+		if (strncmp(m->kind, "onnx::", 6))
+			continue;
+		const char *op = m->kind + 6;
+		const struct onnx_schema *s = onnx_schema_find("", op, c->opset);
+		if (s && !s->deprecated && (int)m->ninputs >= s->min_input &&
+		    (int)m->ninputs <= s->max_input)
+			continue;
+		int since = 0;
+		for (int v = c->opset + 1; v <= 22 && !since; v++) {
+			const struct onnx_schema *t = onnx_schema_find("", op, v);
+			if (t && !t->deprecated && (int)m->ninputs >= t->min_input &&
+			    (int)m->ninputs <= t->max_input)
+				since = v;
+		}
+		if (since)
+			c->why = ir_strfmt(c->g, "needs ONNX %s of opset %d "
+					   "(or later)", op, since);
+		else
+			c->why = ir_strfmt(c->g, "ONNX %s as built is not "
+					   "valid at opset %d", op, c->opset);
+		return 0;
+	}
+	return 1;
+}
+
 static void lower_node(struct lower_ctx *c, struct ir_node *n)
 {
 	for (uint32_t i = 0; i < n->ninputs; i++)
@@ -762,7 +800,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		struct ir_node *before = n->prev;
 		struct ir_value **out = ir_alloc(c->g, sizeof(*out) *
 						 (n->noutputs + 1));
-		if (fn(c, n, out) == 0) {
+		if (fn(c, n, out) == 0 && opset_ok(c, before, n)) {
 			struct ir_node *first = before ? before->next
 						       : c->blk->first;
 			for (uint32_t i = 0; i < n->noutputs; i++)
@@ -814,6 +852,38 @@ static int sym_append(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* aten::__getitem__(list, i) with a constant i, of a list known
+ * element-wise (size(), split, ListConstruct...): the element. */
+static int sym_getitem(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	int64_t i;
+	int k;
+	if (n->ninputs != 2)
+		return lw_decline(c, "not a list");
+	if (!lw_int(c, n, 1, &i))
+		return lw_decline(c, "the index is not constant");
+	if ((k = lw_list(c, n, 0, vals, 256)) < 0) {
+		/* a list lowered to a 1-d tensor (size()): Gather */
+		struct ir_value *t = lw_in(c, n, 0);
+		if (!t || t->type->kind != IR_TYPE_TENSOR || b_rank(t) != 1)
+			return lw_decline(c, "the list is not known "
+					  "element-wise");
+		struct ir_node *gn = b_node(c, "Gather", 2,
+			(struct ir_value *[]){ t, b_const_i64(c, i) }, 1);
+		b_attr_i(c, gn, "axis", 0);
+		out[0] = b_done(c, gn);
+		return 0;
+	}
+	if (i < 0)
+		i += k;
+	if (i < 0 || i >= k)
+		return lw_decline(c, "the index is out of range");
+	out[0] = vals[i];
+	return 0;
+}
+
 /* Ops with no ONNX meaning: dropped. */
 static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
@@ -822,6 +892,7 @@ static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 }
 
 static const struct symbolic driver_ops[] = {
+	{ "aten::__getitem__", sym_getitem },
 	{ "aten::append", sym_append },
 	{ "aten::warn", sym_drop },
 };

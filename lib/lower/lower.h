@@ -16,7 +16,7 @@
 
 #include "ir.h"
 
-#define LOWER_OPSET_MIN 9
+#define LOWER_OPSET_MIN 7
 #define LOWER_OPSET_MAX 17
 
 /* torch.onnx.OperatorExportTypes */

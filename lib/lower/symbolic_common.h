@@ -23,6 +23,9 @@ struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
 struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
 					   struct ir_value *x, int k,
 					   double eps);
+/* 0, 1, ..., cnt - 1 (cnt a 0-d number) as a 1-d Long: Range from opset
+ * 11, NonZero of ones before (symbolic_shape.c). */
+struct ir_value *sym_arange_count(struct lower_ctx *c, struct ir_value *cnt);
 /* tril (upper 0) / triu (upper 1) without Trilu. */
 int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int upper);
@@ -47,6 +50,9 @@ SYM(sym_flip); SYM(sym_norm); SYM(sym_linalg_vector_norm); SYM(sym_sdpa);
 SYM(sym_einsum12); SYM(sym_index);
 /* symbolic_transformer.c */
 SYM(sym_transformer_encoder_layer_fwd); SYM(sym_native_multi_head_attention);
+/* symbolic_misc.c */
+SYM(sym_bool_and); SYM(sym_bool_or); SYM(sym_bool_xor); SYM(sym_tensor);
+SYM(sym_scatter); SYM(sym_index_put); SYM(sym_copy_);
 /* symbolic_rnn.c */
 SYM(sym_lstm); SYM(sym_gru); SYM(sym_rnn_tanh); SYM(sym_rnn_relu);
 

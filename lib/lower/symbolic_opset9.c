@@ -83,6 +83,20 @@ static int binary(struct lower_ctx *c, struct ir_node *n,
 static int sym_add(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out)
 {
+	if (n->ninputs == 2 && n->inputs[0]->type->kind == IR_TYPE_LIST &&
+	    n->inputs[1]->type->kind == IR_TYPE_LIST) {
+		/* list + list: known element-wise */
+		struct ir_value *v[256];
+		int a = lw_list(c, n, 0, v, 256), b = -1;
+		if (a >= 0)
+			b = lw_list(c, n, 1, v + a, 256 - a);
+		if (a < 0 || b < 0)
+			return lw_decline(c, "the lists are not known "
+					  "element-wise");
+		lw_set_list(c, n->outputs[0], v, a + b);
+		out[0] = NULL;
+		return 0;
+	}
 	return binary(c, n, out, "Add");
 }
 
@@ -1003,6 +1017,13 @@ static int sym_dropout(struct lower_ctx *c, struct ir_node *n,
 
 
 static const struct symbolic opset9[] = {
+	{ "aten::__and__", sym_bool_and },
+	{ "aten::__or__", sym_bool_or },
+	{ "aten::__xor__", sym_bool_xor },
+	{ "aten::copy_", sym_copy_ },
+	{ "aten::index_put", sym_index_put },
+	{ "aten::scatter", sym_scatter },
+	{ "aten::tensor", sym_tensor },
 	{ "aten::_convolution", sym_convolution },
 	{ "aten::abs", sym_abs },
 	{ "aten::adaptive_avg_pool1d", sym_adaptive_avg_pool },

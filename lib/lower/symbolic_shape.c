@@ -28,6 +28,16 @@ static struct ir_value *range_count(struct lower_ctx *c, struct ir_value *cnt)
 	return b_squeeze(c, b_op1(c, "NonZero", ones), &zero, 1);
 }
 
+struct ir_value *sym_arange_count(struct lower_ctx *c, struct ir_value *cnt)
+{
+	if (c->opset >= 11) {
+		cnt = b_cast(c, cnt, IR_DTYPE_INT64);
+		return b_op3(c, "Range", b_const_i64(c, 0), cnt,
+			     b_const_i64(c, 1));
+	}
+	return range_count(c, cnt);
+}
+
 static int64_t nd(int64_t d, int rank)
 {
 	return d < 0 && rank >= 0 ? d + rank : d;
@@ -997,7 +1007,15 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
 	struct ir_value *scales = b_done(c, cn);
 	struct ir_node *rn;
-	if (c->opset < 10) {
+	if (c->opset < 9) {
+		/* Upsample-7: the scales an attribute */
+		double fs[8];
+		for (int i = 0; i < r; i++)
+			fs[i] = f[i];
+		ir_node_unlink(cn);
+		rn = b_node(c, "Upsample", 1, &x, 1);
+		b_attr_floats(c, rn, "scales", fs, r);
+	} else if (c->opset < 10) {
 		rn = b_node(c, "Upsample", 2,
 			    (struct ir_value *[]){ x, scales }, 1);
 	} else if (c->opset < 11) {

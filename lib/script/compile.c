@@ -759,6 +759,15 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 					t = input_type(&c, &o->inputs[k]);
 			npos++;
 		}
+		if (!t && p->def && o->ninputs > 0) {
+			/* not given while others are: the default, as
+			 * torch.onnx.export's args leave trailing ones out */
+			struct cval *dv = sc_expr(&c, p->def);
+			if (!dv)
+				goto fail;
+			env_set(&c, fr.env, p->name, dv);
+			continue;
+		}
 		if (!t)
 			t = sc_type_from_ts(&c, p->type);
 		else if (p->type && strcmp(p->type->name, "Tensor") &&

@@ -85,5 +85,11 @@ int script_const_none(const struct ir_value *v);
  * mutating op or a prim:: node takes it later in its block); then its
  * elements cannot be read off the construct. */
 int script_list_mutated(const struct ir_value *l);
+/* The elements of list l as node n sees them (fold_static.c): l a
+ * prim::ListConstruct in n's block, changed between there and n only by
+ * aten::append nodes of that block.  The count (elements in out[0..max)),
+ * -1 when not known so. */
+int script_list_at(const struct ir_value *l, const struct ir_node *n,
+		   struct ir_value **out, int max);
 
 #endif

@@ -13,6 +13,7 @@
 #include "compile.h"
 
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
+struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n);
 
 static struct ir_value *new_const(struct ir_graph *g, struct ir_node *at,
 				  enum ir_type_kind k, int64_t i, double f)
@@ -102,7 +103,11 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 	enum ir_type_kind rk;
 	struct ir_value *v;
 
-	if (n->noutputs != 1 || !n->owner || strncmp(k, "aten::", 6))
+	if (n->noutputs != 1 || !n->owner)
+		return NULL;
+	if ((v = script_fold_static(g, n)))
+		return v;
+	if (strncmp(k, "aten::", 6))
 		return NULL;
 	k += 6;
 	if (n->ninputs == 1 && num(n->inputs[0], &fa, &a, &x)) {
@@ -313,6 +318,86 @@ static int dce_block(struct ir_block *b, int depth)
 	return removed;
 }
 
+/* --- lists only appended to ------------------------------------------------
+ * A prim::ListConstruct whose every use is an aten::append (result unused)
+ * is dead with its appends: what the fast-path checks of torch leave once
+ * the all()/any() reading them folded. */
+
+static int list_uses_ok(const struct ir_block *b, const struct ir_value *l,
+			int *napp, int depth)
+{
+	const struct ir_node *n;
+	uint32_t i;
+
+	if (depth > 200)
+		return 0;
+	for (i = 0; i < b->nreturns; i++)
+		if (b->returns[i] == l)
+			return 0;
+	for (n = b->first; n; n = n->next) {
+		for (i = 0; i < n->ninputs; i++) {
+			if (n->inputs[i] != l)
+				continue;
+			if (strcmp(n->kind, "aten::append") || i != 0 ||
+			    n->ninputs != 2 || n->inputs[1] == l ||
+			    n->outputs[0]->uses)
+				return 0;
+			(*napp)++;
+		}
+		for (i = 0; i < n->nblocks; i++)
+			if (!list_uses_ok(n->blocks[i], l, napp, depth + 1))
+				return 0;
+	}
+	return 1;
+}
+
+static int drop_appends(struct ir_block *b, const struct ir_value *l,
+			int depth)
+{
+	struct ir_node *n, *next;
+	int removed = 0;
+	uint32_t i;
+
+	for (n = b->first; n; n = next) {
+		next = n->next;
+		if (!strcmp(n->kind, "aten::append") && n->inputs[0] == l) {
+			ir_node_unlink(n);
+			removed++;
+			continue;
+		}
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				removed += drop_appends(n->blocks[i], l,
+							depth + 1);
+	}
+	return removed;
+}
+
+static int dead_lists(struct ir_graph *g, struct ir_block *b, int depth)
+{
+	struct ir_node *n, *next;
+	int removed = 0;
+	uint32_t i;
+
+	for (n = b->first; n; n = next) {
+		int napp = 0;
+		next = n->next;
+		if (depth < 200)
+			for (i = 0; i < n->nblocks; i++)
+				removed += dead_lists(g, n->blocks[i], depth + 1);
+		if (strcmp(n->kind, "prim::ListConstruct") || n->noutputs != 1 ||
+		    !n->outputs[0]->uses)
+			continue;
+		if (!list_uses_ok(n->owner, n->outputs[0], &napp, 0) ||
+		    (uint32_t)napp != n->outputs[0]->uses)
+			continue;
+		removed += drop_appends(n->owner, n->outputs[0], 0);
+		next = n->next;
+		n->outputs[0]->uses = 0;
+	}
+	return removed;
+}
+
 /* Forward constant propagation: folds nodes whose inputs became constant,
  * replacing uses through v->aux. */
 static struct ir_value *repl(struct ir_value *v)
@@ -322,6 +407,49 @@ static struct ir_value *repl(struct ir_value *v)
 	while (v && v->aux && guard++ < 1000)
 		v = v->aux;
 	return v;
+}
+
+/* A prim::If whose condition is a constant becomes the nodes of the branch
+ * it takes; its outputs are replaced (v->aux) by that branch's returns. */
+static int fold_if(struct ir_node *n)
+{
+	struct ir_block *b;
+	struct ir_node *x, *next;
+	int64_t cond;
+	uint32_t i;
+
+	if (strcmp(n->kind, "prim::If") || n->nblocks != 2 || n->ninputs != 1 ||
+	    !script_const_int(n->inputs[0], &cond))
+		return 0;
+	b = n->blocks[cond ? 0 : 1];
+	if (b->nreturns != n->noutputs)
+		return 0;
+	for (x = b->first; x; x = next) {
+		next = x->next;
+		ir_node_unlink(x);
+		ir_block_insert_before(n, x);
+	}
+	for (i = 0; i < n->noutputs; i++)
+		n->outputs[i]->aux = b->returns[i] == n->outputs[i] ? NULL
+				     : b->returns[i];
+	ir_node_unlink(n);
+	return 1;
+}
+
+/* prim::ListUnpack of a list whose elements are known (built by a
+ * prim::ListConstruct and appends): its outputs become the elements. */
+static int fold_unpack(struct ir_node *n)
+{
+	struct ir_value *el[256];
+	uint32_t i;
+
+	if (strcmp(n->kind, "prim::ListUnpack") || n->ninputs != 1 ||
+	    script_list_at(n->inputs[0], n, el, 256) != (int)n->noutputs)
+		return 0;
+	for (i = 0; i < n->noutputs; i++)
+		n->outputs[i]->aux = el[i];
+	ir_node_unlink(n);
+	return 1;
 }
 
 static int fold_block(struct ir_graph *g, struct ir_block *b, int depth)
@@ -337,6 +465,14 @@ static int fold_block(struct ir_graph *g, struct ir_block *b, int depth)
 		if (depth < 200)
 			for (i = 0; i < n->nblocks; i++)
 				folded += fold_block(g, n->blocks[i], depth + 1);
+		if (fold_if(n) || fold_unpack(n)) {
+			folded++;
+			continue;
+		}
+		if (n->noutputs && n->outputs[0]->type->kind == IR_TYPE_TENSOR &&
+		    n->outputs[0]->type->rank < 0 &&
+		    n->outputs[0]->type->dtype == IR_DTYPE_UNDEFINED)
+			script_infer_node(g, n); /* inputs may be known now */
 		{
 			struct ir_value *out = n->outputs ? n->outputs[0] : NULL;
 			struct ir_value *f = script_fold_node(g, n);
@@ -494,6 +630,7 @@ void script_passes(struct ir_graph *g)
 		zero_uses_block(g->top, 0);
 		count_uses_block(g->top, 0);
 		changed += dce_block(g->top, 0);
+		changed += dead_lists(g, g->top, 0);
 		if (!changed)
 			break;
 	}

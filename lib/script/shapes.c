@@ -620,6 +620,12 @@ void script_infer_node(struct ir_graph *g, struct ir_node *n)
 		n->outputs[0]->type = t;
 		return;
 	}
+	if (!strcmp(k, "_transformer_encoder_layer_fwd") ||
+	    !strcmp(k, "_native_multi_head_attention")) {
+		/* the output is shaped as the input (query) */
+		same_as(g, n, tin(n, 0));
+		return;
+	}
 	for (i = 0; unary_ops[i]; i++)
 		if (!strcmp(k, unary_ops[i])) {
 			same_as(g, n, tin(n, 0));

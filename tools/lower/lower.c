@@ -25,7 +25,7 @@ static const char usage_text[] =
 "input) as ONNX-level IR for one opset, with torch.onnx.export's symbolic\n"
 "functions and scalar type analysis.  Weights pass through untouched.\n"
 "\n"
-"  --opset N                    the target opset, 9 to 17 (default 14)\n"
+"  --opset N                    the target opset, 7 to 17 (default 14)\n"
 "  --operator-export-type T     onnx (default: every op must convert, else\n"
 "                               all unconvertible ops are listed, exit 4),\n"
 "                               onnx_aten (every aten op as an ATen node),\n"

@@ -1,0 +1,217 @@
+/*
+ * symbolic_misc.c - symbolics for what scripted control flow and in-place
+ * indexing leave in a graph: bool `and`/`or`/`xor` of conditions,
+ * torch.tensor(scalar), scatter, index_put and copy_ into a selected row
+ * (x[i] = y as the tracer records it: select + copy_), lowered as torch's
+ * remove-inplace-ops pass does, the mutated value read afterwards as the
+ * result.  Same contract as symbolic_fn (lower_int.h).
+ */
+#include <string.h>
+
+#include "symbolic_common.h"
+
+#define T(i) lw_tensor(c, n, (i))
+
+static int bool_op(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, const char *op)
+{
+	struct ir_value *a = T(0), *b = T(1);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or bools");
+	if (b_dtype(a) != IR_DTYPE_BOOL || b_dtype(b) != IR_DTYPE_BOOL)
+		return lw_decline(c, "bitwise ops on integers need opset 18");
+	out[0] = b_op2(c, op, a, b);
+	return 0;
+}
+
+SYM(sym_bool_and) { return bool_op(c, n, out, "And"); }
+SYM(sym_bool_or) { return bool_op(c, n, out, "Or"); }
+SYM(sym_bool_xor) { return bool_op(c, n, out, "Xor"); }
+
+/* aten::tensor(data, dtype, device, requires_grad): a number (or a list
+ * of numbers) as a tensor, of dtype or the default for its kind. */
+SYM(sym_tensor)
+{
+	struct ir_value *v = T(0);
+	const struct ir_type *t = n->inputs[0]->type;
+	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+	int64_t st;
+
+	if (!v)
+		return lw_decline(c, "data is not a number or a list of them");
+	if (t->kind == IR_TYPE_LIST && t->nelems)
+		t = t->elems[0];
+	if (n->ninputs > 1 && lw_int(c, n, 1, &st))
+		dt = lw_torch_dtype(st);
+	else if (t->kind == IR_TYPE_FLOAT)
+		dt = IR_DTYPE_FLOAT;
+	else if (t->kind == IR_TYPE_INT)
+		dt = IR_DTYPE_INT64;
+	else if (t->kind == IR_TYPE_BOOL)
+		dt = IR_DTYPE_BOOL;
+	out[0] = dt == IR_DTYPE_UNDEFINED ? v : b_cast(c, v, dt);
+	return 0;
+}
+
+/* aten::scatter(self, dim, index, src | value[, reduce]). */
+SYM(sym_scatter)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src;
+	int64_t dim;
+
+	if (!x || !idx || !lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	if (n->ninputs > 4 && !lw_is_none(c, n, 4))
+		return lw_decline(c, "scatter with reduce");
+	if (n->inputs[3]->type->kind == IR_TYPE_TENSOR) {
+		src = b_cast(c, T(3), b_dtype(x));
+	} else {
+		src = lw_scalar_as(c, n, 3, b_dtype(x), 0);
+		if (!src)
+			return lw_decline(c, "value is not a number");
+		src = b_op2(c, "Expand", src, b_op1(c, "Shape", idx));
+	}
+	struct ir_value *in[3] = { x, idx, src };
+	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
+				   : "Scatter", 3, in, 1);
+	b_attr_i(c, s, "axis", dim);
+	out[0] = b_done(c, s);
+	return 0;
+}
+
+/* base with the slice at index idx (0-d) of dim d replaced by src
+ * (broadcast to the slice): Where(arange(size) == idx, src, base). */
+static struct ir_value *put_slice(struct lower_ctx *c, struct ir_value *base,
+				  int64_t d, struct ir_value *idx,
+				  struct ir_value *src)
+{
+	int r = b_rank(base), sr = b_rank(src);
+	struct ir_value *range;
+	int64_t axes[64];
+	int k = 0;
+
+	if (r < 1 || r > 64 || sr < 0 || d < 0 || d >= r || b_rank(idx) != 0)
+		return NULL;
+	if (sr > r - 1)
+		return NULL;
+	struct ir_dim dd = base->type->dims[d];
+	if (dd.kind == IR_DIM_FIXED && dd.value <= 4096) {
+		int64_t v[4096];
+		for (int64_t i = 0; i < dd.value; i++)
+			v[i] = i;
+		range = b_const_i64s(c, v, (int)dd.value, 1);
+	} else {
+		range = sym_arange_count(c, b_dim(c, base, d));
+	}
+	if (!range)
+		return NULL;
+	struct ir_value *mask = b_op2(c, "Equal", range,
+				      b_cast(c, idx, IR_DTYPE_INT64));
+	for (int i = 0; i < r; i++)
+		if (i != d)
+			axes[k++] = i;
+	if (k)
+		mask = b_unsqueeze(c, mask, axes, k);
+	src = b_cast(c, src, b_dtype(base));
+	if (sr == r - 1 && sr > r - 1 - d)
+		src = b_unsqueeze(c, src, &d, 1);
+	else if (sr > r - 1 - d)
+		return NULL;
+	return b_op3(c, "Where", mask, src, base);
+}
+
+/* aten::index_put(self, indices, values, accumulate): one integer index
+ * tensor on dim 0. */
+SYM(sym_index_put)
+{
+	struct ir_value *x = T(0), *vals = T(2), *idx[8];
+	int64_t acc = 0;
+	int k = lw_list(c, n, 1, idx, 8);
+
+	if (!x || !vals)
+		return lw_decline(c, "operands are not tensors");
+	if (n->ninputs > 3 && !lw_int(c, n, 3, &acc))
+		return lw_decline(c, "accumulate is not constant");
+	if (acc)
+		return lw_decline(c, "index_put with accumulate=True");
+	if (k != 1 || !idx[0])
+		return lw_decline(c, "only one index tensor is supported");
+	enum ir_dtype it = b_dtype(idx[0]);
+	if (it != IR_DTYPE_INT64 && it != IR_DTYPE_INT32)
+		return lw_decline(c, "only integer index tensors are supported");
+	if (b_rank(idx[0]) == 0) {
+		int64_t zero = 0;
+		struct ir_value *r = put_slice(c, x, zero, idx[0], vals);
+		if (!r)
+			return lw_decline(c, "ranks not known");
+		out[0] = r;
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "index_put with a tensor index needs "
+				  "opset 11 (ScatterND)");
+	int ir = b_rank(idx[0]);
+	if (ir < 0)
+		return lw_decline(c, "the index rank is not known");
+	int64_t last = ir;
+	struct ir_value *ind = b_unsqueeze(c, b_cast(c, idx[0], IR_DTYPE_INT64),
+					   &last, 1);
+	struct ir_value *rest = b_slice(c, b_op1(c, "Shape", x), 1, INT64_MAX,
+					0, 1);
+	struct ir_value *cin[2] = { b_op1(c, "Shape", idx[0]), rest };
+	struct ir_node *cat = b_node(c, "Concat", 2, cin, 1);
+	b_attr_i(c, cat, "axis", 0);
+	struct ir_value *upd = b_op2(c, "Expand", b_cast(c, vals, b_dtype(x)),
+				     b_done(c, cat));
+	out[0] = b_op3(c, "ScatterND", x, ind, upd);
+	return 0;
+}
+
+/* aten::copy_(self, src, non_blocking): into a row picked by select (a
+ * Gather of a 0-d index), or into the whole of self.  Later uses of the
+ * selected-from value in this block read the result. */
+SYM(sym_copy_)
+{
+	struct ir_value *dst = lw_in(c, n, 0), *src = T(1);
+	struct ir_node *p = dst ? dst->producer : NULL;
+	struct ir_value *base, *r;
+
+	if (!dst || !src || dst->type->kind != IR_TYPE_TENSOR)
+		return lw_decline(c, "operands are not tensors");
+	if (p && !strcmp(p->kind, "onnx::Gather") && p->ninputs == 2 &&
+	    b_rank(p->inputs[1]) == 0) {
+		struct ir_attr *a = ir_node_find_attr(p, "axis");
+		int64_t d = a ? a->u.i : 0;
+		base = p->inputs[0];
+		if (d < 0)
+			d += b_rank(base);
+		if (base->producer && base->producer->owner != c->blk)
+			return lw_decline(c, "copy into a value of an "
+					  "enclosing block");
+		r = put_slice(c, base, d, p->inputs[1], src);
+		if (!r)
+			return lw_decline(c, "ranks not known");
+		base->aux = r;
+		struct ir_node *g = b_node(c, "Gather", 2,
+			(struct ir_value *[]){ r, p->inputs[1] }, 1);
+		b_attr_i(c, g, "axis", d);
+		out[0] = b_done(c, g);
+		return 0;
+	}
+	if (p && p->owner != c->blk)
+		return lw_decline(c, "copy into a value of an enclosing block");
+	if (p && strcmp(p->kind, "onnx::Gather") && strncmp(p->kind, "onnx::", 6))
+		return lw_decline(c, "copy into a view");
+	if (p && (!strcmp(p->kind, "onnx::Slice") ||
+		  !strcmp(p->kind, "onnx::Gather") ||
+		  !strcmp(p->kind, "onnx::Reshape") ||
+		  !strcmp(p->kind, "onnx::Transpose") ||
+		  !strcmp(p->kind, "onnx::Squeeze") ||
+		  !strcmp(p->kind, "onnx::Unsqueeze")))
+		return lw_decline(c, "copy into a view");
+	r = b_op2(c, "Expand", b_cast(c, src, b_dtype(dst)),
+		  b_op1(c, "Shape", dst));
+	dst->aux = r;
+	out[0] = r;
+	return 0;
+}
