@@ -27,6 +27,20 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 		o->fp = stdout;
 		return 0;
 	}
+	/* a device or a FIFO (-o /dev/null, -o /dev/stdout) is written
+	 * directly: renaming a temporary onto it would replace the device */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return diag_error(d, "cannot write '%s': %s", path,
+					  strerror(EISDIR));
+		o->fp = fopen(path, "wb");
+		if (!o->fp)
+			return diag_error(d, "cannot open '%s': %s", path,
+					  strerror(errno));
+		o->path = xstrdup(path);
+		return 0;
+	}
 	size_t n = strlen(path);
 	o->path = xstrdup(path);
 	o->tmp_path = xmalloc(n + 16);
@@ -104,7 +118,7 @@ int outfile_commit(struct outfile *o, struct diag *d)
 		return 0;
 	}
 	if (o->failed || fflush(o->fp) != 0 || ferror(o->fp) ||
-	    fsync(fileno(o->fp)) != 0) {
+	    (o->tmp_path && fsync(fileno(o->fp)) != 0)) {
 		if (!o->failed)
 			diag_error(d, "cannot write '%s': %s", name,
 				   strerror(errno));
@@ -118,7 +132,7 @@ int outfile_commit(struct outfile *o, struct diag *d)
 		return -1;
 	}
 	o->fp = NULL;
-	if (rename(o->tmp_path, o->path) != 0) {
+	if (o->tmp_path && rename(o->tmp_path, o->path) != 0) {
 		diag_error(d, "cannot rename to '%s': %s", name,
 			   strerror(errno));
 		outfile_abort(o);

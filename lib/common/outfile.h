@@ -5,7 +5,8 @@
  * outfile_commit() flushes, fsyncs and renames it into place;
  * outfile_abort() (or a failed commit) removes it.  A tool that dies half
  * way therefore never leaves a partial model behind.  "-" is standard
- * output, written directly (a pipe cannot be taken back).
+ * output, written directly (a pipe cannot be taken back), and so is a path
+ * that names something other than a regular file (/dev/null, a FIFO).
  *
  * Fault injection for tests: PT2ONNX_FAIL_WRITE=N makes the Nth
  * outfile_write() call fail with ENOSPC, proving that failures leave no
@@ -22,7 +23,8 @@
 struct outfile {
 	FILE *fp;          /* write through outfile_write or directly */
 	char *path;        /* destination; NULL for stdout */
-	char *tmp_path;    /* the temporary beside it */
+	char *tmp_path;    /* the temporary beside it; NULL when writing a
+			      device or FIFO directly */
 	int failed;        /* a write failed: commit will refuse */
 };
 
