@@ -5,6 +5,8 @@
  * computed natively; the narrower ints through int64, float16 and bfloat16
  * through float32.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,19 +15,122 @@
 
 /* --- memory -------------------------------------------------------------- */
 
-static void *cpu_alloc(size_t bytes)
-{
-	void *p = NULL;
+/*
+ * Blocks of at least CACHE_MIN bytes are kept when released and handed out
+ * again (best fit, at most 1.5 times the size asked for): a model's run
+ * allocates and frees the same activation sizes op after op, and fresh
+ * big blocks come from mmap, so every one would be page-faulted and zeroed
+ * by the kernel again.  At most CACHE_BYTES stay cached (the oldest go
+ * first).  Off under AddressSanitizer, which must see every free.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define CPU_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CPU_CACHE 0
+#endif
+#endif
+#ifndef CPU_CACHE
+#define CPU_CACHE 1
+#endif
 
-	bytes = (bytes + 63) & ~(size_t)63;
-	if (posix_memalign(&p, 64, bytes ? bytes : 64))
-		return NULL;
-	return p;
+#define CACHE_MIN ((size_t)64 << 10)
+#define CACHE_BYTES ((size_t)512 << 20)
+#define CACHE_SLOTS 64
+#define HDR 64 /* the block's size lives in front of it; keeps alignment */
+
+static struct {
+	pthread_mutex_t mu;
+	void *blk[CACHE_SLOTS]; /* header addresses, oldest first */
+	size_t size[CACHE_SLOTS];
+	int n;
+	size_t bytes;
+	int hooked;
+} cache = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static void cache_drop_all(void)
+{
+	pthread_mutex_lock(&cache.mu);
+	for (int i = 0; i < cache.n; i++)
+		free(cache.blk[i]);
+	cache.n = 0;
+	cache.bytes = 0;
+	pthread_mutex_unlock(&cache.mu);
 }
 
-static void cpu_release(void *p)
+void *cpu_mem_alloc(size_t bytes)
 {
-	free(p);
+	void *p = NULL;
+	int best = -1;
+
+	bytes = (bytes + 63) & ~(size_t)63;
+	if (!bytes)
+		bytes = 64;
+	if (bytes > SIZE_MAX - HDR - 4095)
+		return NULL;
+	if (CPU_CACHE && bytes >= CACHE_MIN) {
+		bytes = (bytes + 4095) & ~(size_t)4095;
+		pthread_mutex_lock(&cache.mu);
+		for (int i = 0; i < cache.n; i++)
+			if (cache.size[i] >= bytes &&
+			    cache.size[i] - bytes <= bytes / 2 &&
+			    (best < 0 || cache.size[i] < cache.size[best]))
+				best = i;
+		if (best >= 0) {
+			p = cache.blk[best];
+			cache.bytes -= cache.size[best];
+			cache.n--;
+			memmove(&cache.blk[best], &cache.blk[best + 1],
+				(size_t)(cache.n - best) * sizeof(void *));
+			memmove(&cache.size[best], &cache.size[best + 1],
+				(size_t)(cache.n - best) * sizeof(size_t));
+		}
+		pthread_mutex_unlock(&cache.mu);
+		if (p)
+			return (char *)p + HDR;
+	}
+	if (posix_memalign(&p, 64, bytes + HDR))
+		return NULL;
+	*(size_t *)p = bytes;
+	return (char *)p + HDR;
+}
+
+void cpu_mem_release(void *q)
+{
+	void *p, *drop[CACHE_SLOTS];
+	size_t bytes;
+	int ndrop = 0;
+
+	if (!q)
+		return;
+	p = (char *)q - HDR;
+	bytes = *(size_t *)p;
+	if (!CPU_CACHE || bytes < CACHE_MIN || bytes > CACHE_BYTES / 2) {
+		free(p);
+		return;
+	}
+	pthread_mutex_lock(&cache.mu);
+	if (!cache.hooked) {
+		cache.hooked = 1;
+		atexit(cache_drop_all);
+	}
+	while (cache.n > 0 && (cache.n == CACHE_SLOTS ||
+			       cache.bytes + bytes > CACHE_BYTES)) {
+		drop[ndrop++] = cache.blk[0];
+		cache.bytes -= cache.size[0];
+		cache.n--;
+		memmove(&cache.blk[0], &cache.blk[1],
+			(size_t)cache.n * sizeof(void *));
+		memmove(&cache.size[0], &cache.size[1],
+			(size_t)cache.n * sizeof(size_t));
+	}
+	cache.blk[cache.n] = p;
+	cache.size[cache.n] = bytes;
+	cache.n++;
+	cache.bytes += bytes;
+	pthread_mutex_unlock(&cache.mu);
+	for (int i = 0; i < ndrop; i++)
+		free(drop[i]);
 }
 
 static int cpu_upload(void *dst, const void *src, size_t bytes)
@@ -930,8 +1035,8 @@ out:
 static const struct gpu_backend cpu_backend = {
 	.id = GPU_BACKEND_CPU,
 	.name = "cpu",
-	.alloc = cpu_alloc,
-	.release = cpu_release,
+	.alloc = cpu_mem_alloc,
+	.release = cpu_mem_release,
 	.upload = cpu_upload,
 	.download = cpu_upload,
 	.copy = cpu_copy,

@@ -35,10 +35,12 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t srow, int64_t scol,
 	return -1;
 }
 
-static void gemm(enum ir_dtype dt, int ta, int tb, int64_t m, int64_t n,
-		 int64_t k, double alpha, const void *a, int64_t lda,
-		 const void *b, int64_t ldb, double beta, void *c,
-		 int64_t ldc)
+/* One BLAS call in the calling thread (OpenBLAS runs single-threaded:
+ * gpu_set_threads; the threads are ours, see gemm()). */
+static void gemm1(enum ir_dtype dt, int ta, int tb, int64_t m, int64_t n,
+		  int64_t k, double alpha, const void *a, int64_t lda,
+		  const void *b, int64_t ldb, double beta, void *c,
+		  int64_t ldc)
 {
 	if (dt == IR_DTYPE_FLOAT)
 		cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
@@ -50,6 +52,61 @@ static void gemm(enum ir_dtype dt, int ta, int tb, int64_t m, int64_t n,
 			    tb ? CblasTrans : CblasNoTrans, (int)m, (int)n,
 			    (int)k, alpha, a, (int)lda, b, (int)ldb, beta, c,
 			    (int)ldc);
+}
+
+struct gemm_job {
+	enum ir_dtype dt;
+	int ta, tb, by_cols;
+	int64_t m, n, k, lda, ldb, ldc, chunk;
+	double alpha, beta;
+	const char *a, *b;
+	char *c;
+};
+
+/* Chunks [b, e) of C's columns (by_cols) or rows. */
+static void gemm_range(void *arg, int64_t b, int64_t e)
+{
+	const struct gemm_job *j = arg;
+	size_t esz = ir_dtype_size(j->dt);
+	int64_t lim = j->by_cols ? j->n : j->m;
+	int64_t i0 = b * j->chunk, i1 = e * j->chunk < lim ? e * j->chunk : lim;
+
+	if (i1 <= i0)
+		return;
+	if (j->by_cols)
+		gemm1(j->dt, j->ta, j->tb, j->m, i1 - i0, j->k, j->alpha,
+		      j->a, j->lda,
+		      j->b + (size_t)(j->tb ? i0 * j->ldb : i0) * esz, j->ldb,
+		      j->beta, j->c + (size_t)i0 * esz, j->ldc);
+	else
+		gemm1(j->dt, j->ta, j->tb, i1 - i0, j->n, j->k, j->alpha,
+		      j->a + (size_t)(j->ta ? i0 : i0 * j->lda) * esz, j->lda,
+		      j->b, j->ldb, j->beta,
+		      j->c + (size_t)(i0 * j->ldc) * esz, j->ldc);
+}
+
+/* C = alpha op(A) op(B) + beta C on up to gpu_threads() threads of the
+ * pool: C split into column (or, when it is taller than wide, row) slabs,
+ * one single-threaded BLAS call per slab.  Small products, and calls from
+ * inside a parallel region, run in the calling thread. */
+static void gemm(enum ir_dtype dt, int ta, int tb, int64_t m, int64_t n,
+		 int64_t k, double alpha, const void *a, int64_t lda,
+		 const void *b, int64_t ldb, double beta, void *c,
+		 int64_t ldc)
+{
+	int t = gpu_threads();
+	struct gemm_job j = { dt, ta, tb, n >= m, m, n, k, lda, ldb, ldc, 0,
+			      alpha, beta, a, b, c };
+	int64_t span = j.by_cols ? n : m;
+
+	if (t <= 1 || m * n * k < ((int64_t)1 << 18) || span < 32) {
+		gemm1(dt, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+		      ldc);
+		return;
+	}
+	j.chunk = (span + t - 1) / t;
+	j.chunk = (j.chunk + 15) / 16 * 16;
+	cpu_parallel_for((span + j.chunk - 1) / j.chunk, 1, gemm_range, &j);
 }
 
 /* Integer matmul, int64 operands (strided), y contiguous int64. */
@@ -258,6 +315,9 @@ out:
 
 /* --- convolution ---------------------------------------------------------- */
 
+/* Bytes of im2col columns per block (about half an L2 cache). */
+#define CONV_COL_BYTES ((int64_t)512 << 10)
+
 /* Geometry with 3 spatial dims (missing ones are 1). */
 struct conv_geo {
 	int64_t n, c, o, g, cg, og;
@@ -268,35 +328,75 @@ struct conv_geo {
 struct im2col_job {
 	const struct conv_geo *g;
 	const char *x;   /* this image's group: [cg, in...] */
-	char *col;       /* [cg * kk, pout] */
+	char *col;       /* [cg * kk, p1 - p0] */
+	int64_t p0, p1;  /* the block of output positions */
 	int dbl;
 };
 
+/* First output index o in [0, out) with 0 <= o * s + i0 < in, and one past
+ * the last: the part of an output row that reads the input row. */
+static void valid_range(int64_t i0, int64_t s, int64_t in, int64_t out,
+			int64_t *lo, int64_t *hi)
+{
+	int64_t l = 0, h;
+
+	if (i0 < 0)
+		l = (-i0 + s - 1) / s;
+	h = in - i0 > 0 ? (in - i0 + s - 1) / s : 0;
+	if (h > out)
+		h = out;
+	if (l > h)
+		l = h;
+	*lo = l;
+	*hi = h;
+}
+
+/* Row `row` of col (one input channel and kernel offset) over the output
+ * positions [p0, p1), segment by segment of output rows: zeros where the
+ * kernel reads padding, a copy (stride 1) or a strided gather else. */
 #define IM2COL_BODY(T) \
 	for (int64_t row = b; row < e; row++) { \
 		int64_t c = row / g->kk, kr = row % g->kk; \
 		int64_t kw = kr % g->k[2], kh = (kr / g->k[2]) % g->k[1]; \
 		int64_t kd = kr / (g->k[2] * g->k[1]); \
 		const T *xc = (const T *)j->x + c * g->pin; \
-		T *dst = (T *)j->col + row * g->pout; \
-		for (int64_t od = 0; od < g->out[0]; od++) { \
+		T *dst = (T *)j->col + row * (j->p1 - j->p0); \
+		int64_t iw0 = -g->p[2] + kw * g->d[2], sw = g->s[2]; \
+		int64_t lo, hi, q = j->p0; \
+		valid_range(iw0, sw, g->in[2], g->out[2], &lo, &hi); \
+		while (q < j->p1) { \
+			int64_t ow = q % g->out[2], r = q / g->out[2]; \
+			int64_t oh = r % g->out[1], od = r / g->out[1]; \
+			int64_t len = g->out[2] - ow, a0, a1; \
 			int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0]; \
-			for (int64_t oh = 0; oh < g->out[1]; oh++) { \
-				int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1]; \
-				T *o = dst + (od * g->out[1] + oh) * g->out[2]; \
-				const T *xr; \
-				int64_t iw0 = -g->p[2] + kw * g->d[2], sw = g->s[2]; \
-				if (id < 0 || id >= g->in[0] || ih < 0 || \
-				    ih >= g->in[1]) { \
-					memset(o, 0, (size_t)g->out[2] * sizeof(T)); \
-					continue; \
+			int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1]; \
+			if (len > j->p1 - q) \
+				len = j->p1 - q; \
+			if (id < 0 || id >= g->in[0] || ih < 0 || \
+			    ih >= g->in[1]) { \
+				memset(dst, 0, (size_t)len * sizeof(T)); \
+			} else { \
+				const T *xr = xc + (id * g->in[1] + ih) * g->in[2]; \
+				a0 = lo > ow ? lo : ow; \
+				a1 = hi < ow + len ? hi : ow + len; \
+				if (a1 < a0) \
+					a1 = a0; \
+				for (int64_t o = ow; o < a0 && o < ow + len; o++) \
+					dst[o - ow] = 0; \
+				if (sw == 1) { \
+					memcpy(dst + (a0 - ow), xr + iw0 + a0, \
+					       (size_t)(a1 - a0) * sizeof(T)); \
+				} else { \
+					const T *xs = xr + iw0; \
+					T *ds = dst - ow; \
+					for (int64_t o = a0; o < a1; o++) \
+						ds[o] = xs[o * sw]; \
 				} \
-				xr = xc + (id * g->in[1] + ih) * g->in[2]; \
-				for (int64_t ow = 0; ow < g->out[2]; ow++) { \
-					int64_t iw = iw0 + ow * sw; \
-					o[ow] = (iw >= 0 && iw < g->in[2]) ? xr[iw] : 0; \
-				} \
+				for (int64_t o = a1 > ow ? a1 : ow; o < ow + len; o++) \
+					dst[o - ow] = 0; \
 			} \
+			dst += len; \
+			q += len; \
 		} \
 	}
 
@@ -435,6 +535,44 @@ static void fill_bias(const struct conv_geo *g, const char *bias, char *y,
 		}
 }
 
+/* Blocks [b, e) of output positions of one image's group, each as
+ * im2col into a column buffer of this call's own + one single-threaded
+ * gemm (the blocks are spread over the pool's threads). */
+struct conv_blocks_job {
+	const struct conv_geo *g;
+	enum ir_dtype dt;
+	const char *x, *w;
+	char *y;
+	int64_t blk;
+	int bias, dbl;
+	int failed;
+};
+
+static void conv_blocks_range(void *arg, int64_t b, int64_t e)
+{
+	struct conv_blocks_job *cj = arg;
+	const struct conv_geo *g = cj->g;
+	size_t esz = ir_dtype_size(cj->dt);
+	int64_t rows = g->cg * g->kk;
+	char *col = cpu_mem_alloc((size_t)(rows * cj->blk) * esz);
+
+	if (!col) {
+		cj->failed = 1;
+		return;
+	}
+	for (int64_t bi = b; bi < e; bi++) {
+		int64_t p0 = bi * cj->blk;
+		int64_t p1 = p0 + cj->blk < g->pout ? p0 + cj->blk : g->pout;
+		struct im2col_job j = { g, cj->x, col, p0, p1, cj->dbl };
+
+		im2col_range(&j, 0, rows);
+		gemm1(cj->dt, 0, 0, g->og, p1 - p0, rows, 1.0, cj->w, rows,
+		      col, p1 - p0, cj->bias ? 1.0 : 0.0,
+		      cj->y + (size_t)p0 * esz, g->pout);
+	}
+	cpu_mem_release(col);
+}
+
 static int conv_native(const struct gpu_conv *p, const struct gpu_tensor *x,
 		       const struct gpu_tensor *w,
 		       const struct gpu_tensor *bias, struct gpu_tensor *y)
@@ -446,6 +584,8 @@ static int conv_native(const struct gpu_conv *p, const struct gpu_tensor *x,
 	const char *pb = bias ? cpu_base(bias) : NULL;
 	char *py = cpu_base(y), *col = NULL;
 	int pointwise;
+	int64_t blk = 0, nblk = 0;
+	int nthr = gpu_threads(), par_blocks = 0;
 
 	memset(&g, 0, sizeof(g));
 	g.n = x->dims[0];
@@ -485,13 +625,30 @@ static int conv_native(const struct gpu_conv *p, const struct gpu_tensor *x,
 			return 0;
 		}
 		if (!pointwise) {
-			col = malloc((size_t)(g.cg * g.kk * g.pout) * esz);
-			if (!col) {
+			/* output positions per block: the block's columns of
+			 * col stay in cache between im2col and the gemm */
+			int64_t rows = g.cg * g.kk;
+
+			blk = g.pout;
+			if (rows * g.pout * (int64_t)esz > CONV_COL_BYTES) {
+				blk = CONV_COL_BYTES / (rows * (int64_t)esz);
+				blk = blk < 64 ? 64 : (blk + 15) / 16 * 16;
+				if (blk > g.pout)
+					blk = g.pout;
+			}
+			nblk = (g.pout + blk - 1) / blk;
+			par_blocks = nblk >= 2 * nthr ||
+				     (nthr > 1 && nblk % nthr == 0);
+			/* whole blocks per thread: each has its own buffer */
+			if (!par_blocks)
+				col = cpu_mem_alloc((size_t)(rows * blk) * esz);
+			if (!par_blocks && !col) {
 				gpu_set_error("cpu conv: out of memory");
 				return -1;
 			}
 		}
-		fill_bias(&g, pb, py, g.o, g.pout, dbl);
+		if (pb)
+			fill_bias(&g, pb, py, g.o, g.pout, dbl);
 		for (int64_t i = 0; i < g.n; i++)
 			for (int64_t gi = 0; gi < g.g; gi++) {
 				const char *xg = px + (size_t)((i * g.c + gi * g.cg) *
@@ -500,24 +657,47 @@ static int conv_native(const struct gpu_conv *p, const struct gpu_tensor *x,
 							g.pout) * esz;
 				const char *wg = pw + (size_t)(gi * g.og * g.cg *
 							      g.kk) * esz;
-				const char *bmat = xg;
 
-				if (!pointwise) {
-					struct im2col_job j = { &g, xg, col, dbl };
-
-					cpu_parallel_for(g.cg * g.kk, 4,
-							 im2col_range, &j);
-					bmat = col;
+				if (pointwise) {
+					gemm(y->dtype, 0, 0, g.og, g.pout, g.cg,
+					     1.0, wg, g.cg, xg, g.pout,
+					     pb ? 1.0 : 0.0, yg, g.pout);
+					continue;
 				}
-				gemm(y->dtype, 0, 0, g.og, g.pout, g.cg * g.kk,
-				     1.0, wg, g.cg * g.kk, bmat, g.pout, 1.0,
-				     yg, g.pout);
+				if (par_blocks) {
+					struct conv_blocks_job cj = {
+						&g, y->dtype, xg, wg, yg, blk,
+						pb != NULL, dbl, 0 };
+
+					cpu_parallel_for(nblk, 1, conv_blocks_range,
+							 &cj);
+					if (cj.failed) {
+						cpu_mem_release(col);
+						gpu_set_error("cpu conv: out of memory");
+						return -1;
+					}
+					continue;
+				}
+				for (int64_t p0 = 0; p0 < g.pout; p0 += blk) {
+					int64_t p1 = p0 + blk < g.pout ?
+						     p0 + blk : g.pout;
+					struct im2col_job j = { &g, xg, col, p0,
+								p1, dbl };
+
+					cpu_parallel_for(g.cg * g.kk,
+							 1 + 65536 / (p1 - p0),
+							 im2col_range, &j);
+					gemm(y->dtype, 0, 0, g.og, p1 - p0,
+					     g.cg * g.kk, 1.0, wg, g.cg * g.kk,
+					     col, p1 - p0, pb ? 1.0 : 0.0,
+					     yg + (size_t)p0 * esz, g.pout);
+				}
 			}
-		free(col);
+		cpu_mem_release(col);
 		return 0;
 	}
 	/* transposed: x [N, C, in], w [C, og, k], y [N, og * g, out] */
-	col = malloc((size_t)(g.og * g.kk * g.pin) * esz);
+	col = cpu_mem_alloc((size_t)(g.og * g.kk * g.pin) * esz);
 	if (!col) {
 		gpu_set_error("cpu conv: out of memory");
 		return -1;
@@ -538,7 +718,7 @@ static int conv_native(const struct gpu_conv *p, const struct gpu_tensor *x,
 			     wg, g.og * g.kk, xg, g.pin, 0.0, col, g.pin);
 			cpu_parallel_for(g.og, 1, col2im_range, &j);
 		}
-	free(col);
+	cpu_mem_release(col);
 	return 0;
 }
 

@@ -184,11 +184,69 @@ struct pool_job {
 		} \
 	}
 
+/* First output index o in [0, out) with 0 <= o * s + i0 < in, and one past
+ * the last. */
+static void valid_range(int64_t i0, int64_t s, int64_t in, int64_t out,
+			int64_t *lo, int64_t *hi)
+{
+	int64_t l = 0, h;
+
+	if (i0 < 0)
+		l = (-i0 + s - 1) / s;
+	h = in - i0 > 0 ? (in - i0 + s - 1) / s : 0;
+	if (h > out)
+		h = out;
+	if (l > h)
+		l = h;
+	*lo = l;
+	*hi = h;
+}
+
+/* Max pooling of one float plane over 1 or 2 spatial dims, no indices: a
+ * running max per output row, one kernel tap at a time over the outputs
+ * that tap reads inside the input (branch-free, vectorisable).  NaN wins
+ * as in torch (v > m or v is NaN: take v). */
+static void maxpool2d_f32(const struct sgeo *g, const float *x, float *y)
+{
+	for (int64_t oh = 0; oh < g->out[1]; oh++) {
+		float *yr = y + oh * g->out[2];
+
+		for (int64_t ow = 0; ow < g->out[2]; ow++)
+			yr[ow] = -INFINITY;
+		for (int64_t kh = 0; kh < g->k[1]; kh++) {
+			int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];
+
+			if (ih < 0 || ih >= g->in[1])
+				continue;
+			for (int64_t kw = 0; kw < g->k[2]; kw++) {
+				int64_t iw0 = -g->p[2] + kw * g->d[2], lo, hi;
+				const float *xs = x + ih * g->in[2] + iw0;
+				int64_t sw = g->s[2];
+
+				valid_range(iw0, sw, g->in[2], g->out[2], &lo,
+					    &hi);
+				for (int64_t ow = lo; ow < hi; ow++) {
+					float v = xs[ow * sw], m = yr[ow];
+
+					yr[ow] = ((v > m) | (v != v)) ? v : m;
+				}
+			}
+		}
+	}
+}
+
 static void pool_range(void *arg, int64_t b, int64_t e)
 {
 	const struct pool_job *j = arg;
 	const struct sgeo *g = &j->g;
 
+	if (!j->dbl && !j->ind && j->p->kind == GPU_POOL_MAX &&
+	    g->out[0] == 1 && g->k[0] == 1 && g->in[0] == 1) {
+		for (int64_t pl = b; pl < e; pl++)
+			maxpool2d_f32(g, (const float *)j->x + pl * g->pin,
+				      (float *)j->y + pl * g->pout);
+		return;
+	}
 	if (j->dbl) {
 		POOL_BODY(double)
 	} else {

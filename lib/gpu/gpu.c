@@ -384,7 +384,10 @@ void gpu_set_threads(int n)
 	if (n <= 0)
 		n = default_threads();
 	gpu_nthreads = n;
-	openblas_set_num_threads(n);
+	/* BLAS runs in the calling thread: the CPU backend splits products
+	 * over its own pool (cpu_blas.c), whose idle threads sleep instead
+	 * of spinning as OpenBLAS's do on a busy machine */
+	openblas_set_num_threads(1);
 }
 
 int gpu_threads(void)

@@ -13,6 +13,13 @@
 
 #include "gpu.h"
 
+/* GCC's -O2 only vectorises loops whose trip count is a multiple of the
+ * vector width ("very cheap" cost model): the kernels' inner loops over n
+ * elements need the dynamic model to be vectorised at all. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
+
 /* --- fp16 / bf16 --------------------------------------------------------- */
 
 static inline float cpu_half_to_float(uint16_t h)
@@ -219,6 +226,11 @@ void cpu_parallel_for(int64_t n, int64_t grain,
 		      void *ctx);
 
 /* --- shared helpers --------------------------------------------------------- */
+
+/* The backend's alloc and release (cpu.c): 64-byte aligned; big blocks
+ * are cached for reuse.  Kernels take their scratch buffers here too. */
+void *cpu_mem_alloc(size_t bytes);
+void cpu_mem_release(void *p);
 
 /* A contiguous tensor of dtype dt holding t's values, with t's dims; dims
  * where t has stride 0 are stored once and keep stride 0 (no expansion).

@@ -882,6 +882,66 @@ static void test_conv(void)
 	}
 }
 
+/* Convolutions whose im2col is larger than one column block (blocked,
+ * blocks spread over threads or serial with a split gemm), pointwise ones
+ * big enough for the split gemm, and a large matmul: at 1, 2 and 3
+ * threads against the same direct references. */
+static void test_conv_big(void)
+{
+	const int64_t one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 };
+	int saved = gpu_threads();
+
+	for (int t = 1; t <= 3; t++) {
+		gpu_set_threads(t);
+		/* 3x3 pad 1 over 40x40, 32 -> 16 channels: 4 column blocks */
+		conv_case(2, (int64_t[]){ 40, 40 }, 1, 32, 16,
+			  (int64_t[]){ 3, 3 }, one, one, one, NULL, 1, 0, 0,
+			  IR_DTYPE_FLOAT);
+		/* stride 2, pad 2, dilation 2, two images, bias: 2 blocks */
+		conv_case(2, (int64_t[]){ 41, 43 }, 2, 40, 12,
+			  (int64_t[]){ 3, 3 }, (int64_t[]){ 2, 2 },
+			  (int64_t[]){ 2, 2 }, (int64_t[]){ 2, 2 }, NULL, 1, 0, 1,
+			  IR_DTYPE_FLOAT);
+		/* 7x7 stride 2 pad 3 over 3 channels (resnet's first) */
+		conv_case(2, (int64_t[]){ 64, 60 }, 1, 3, 8,
+			  (int64_t[]){ 7, 7 }, (int64_t[]){ 2, 2 },
+			  (int64_t[]){ 3, 3 }, one, NULL, 1, 0, 0,
+			  IR_DTYPE_FLOAT);
+		/* pointwise, split gemm by columns, then by rows */
+		conv_case(2, (int64_t[]){ 40, 40 }, 1, 64, 48, one, one, zero,
+			  one, NULL, 1, 0, t == 2, IR_DTYPE_FLOAT);
+		conv_case(2, (int64_t[]){ 5, 5 }, 1, 300, 400, one, one, zero,
+			  one, NULL, 1, 0, 1, IR_DTYPE_DOUBLE);
+		{
+			int64_t M = 70, K = 90, N = 130;
+			int64_t ad[2] = { M, K }, bd[2] = { N, K }, yd[2] = { M, N };
+			double *av = rnd(M * K, -1, 1, 0), *bv = rnd(K * N, -1, 1, 0);
+			double *want = malloc(sizeof(double) * (size_t)(M * N));
+			struct gpu_tensor *a = mk(IR_DTYPE_FLOAT, 2, ad, av);
+			struct gpu_tensor *b = mk(IR_DTYPE_FLOAT, 2, bd, bv);
+			struct gpu_tensor *y = gpu_empty(be(), IR_DTYPE_FLOAT, 2, yd);
+
+			for (int64_t i = 0; i < M; i++)
+				for (int64_t j = 0; j < N; j++) {
+					double acc = 0;
+
+					for (int64_t k = 0; k < K; k++)
+						acc += av[i * K + k] * bv[j * K + k];
+					want[i * N + j] = acc;
+				}
+			CHECK(be()->matmul(a, b, NULL, 0, 1, 1, 0, y) == 0);
+			expect_t("big matmul", y, want, 1e-5);
+			gpu_free(a);
+			gpu_free(b);
+			gpu_free(y);
+			free(av);
+			free(bv);
+			free(want);
+		}
+	}
+	gpu_set_threads(saved);
+}
+
 /* --- pooling, norms, softmax -------------------------------------------------- */
 
 static void test_pool(void)
@@ -954,8 +1014,13 @@ static void test_pool(void)
 				}
 		CHECK(be()->pool(&p, x, y, p.kind == GPU_POOL_MAX ? ind : NULL) == 0);
 		expect_t("pool", y, want, 1e-6);
-		if (p.kind == GPU_POOL_MAX)
+		if (p.kind == GPU_POOL_MAX) {
 			expect_t("pool indices", ind, wi, 0);
+			/* without indices (the fast float path) */
+			CHECK(be()->fill(y, 7) == 0);
+			CHECK(be()->pool(&p, x, y, NULL) == 0);
+			expect_t("pool without indices", y, want, 1e-6);
+		}
 		gpu_free(y);
 		gpu_free(ind);
 		free(want);
@@ -989,6 +1054,87 @@ static void test_pool(void)
 	gpu_free(x);
 	free(xv);
 	free(gx);
+}
+
+/* Max pooling with NaNs: a window holding one gives NaN (torch), with and
+ * without indices; 1-d pooling too. */
+static void test_pool_nan(void)
+{
+	int64_t xd[4] = { 1, 2, 6, 7 };
+	double *xv = rnd(84, -2, 2, 0);
+	struct gpu_tensor *x, *y, *ind;
+	struct gpu_pool p = { .kind = GPU_POOL_MAX, .nspatial = 2,
+			      .kernel = { 2, 3 }, .stride = { 2, 2 },
+			      .pad = { 0, 1 }, .dilation = { 1, 1 } };
+	int64_t yd[4] = { 1, 2, 3, 4 };
+	double want[24];
+
+	xv[9] = NAN;  /* plane 0, row 1, col 2 */
+	xv[42 + 13] = NAN; /* plane 1, row 1, col 6 */
+	x = mk(IR_DTYPE_FLOAT, 4, xd, xv);
+	for (int pl = 0; pl < 2; pl++)
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 4; j++) {
+				double m = -INFINITY;
+				int nan = 0;
+
+				for (int a = 0; a < 2; a++)
+					for (int b = 0; b < 3; b++) {
+						int h = i * 2 + a, w = j * 2 - 1 + b;
+						double v;
+
+						if (w < 0 || w >= 7)
+							continue;
+						v = xv[pl * 42 + h * 7 + w];
+						if (isnan(v))
+							nan = 1;
+						else if (v > m)
+							m = v;
+					}
+				want[(pl * 3 + i) * 4 + j] = nan ? NAN : m;
+			}
+	y = gpu_empty(be(), IR_DTYPE_FLOAT, 4, yd);
+	ind = gpu_empty(be(), IR_DTYPE_INT64, 4, yd);
+	CHECK(be()->pool(&p, x, y, NULL) == 0);
+	expect_t("pool nan", y, want, 1e-6);
+	CHECK(be()->pool(&p, x, y, ind) == 0);
+	expect_t("pool nan, indices", y, want, 1e-6);
+	gpu_free(y);
+	gpu_free(ind);
+	{
+		/* 1-d: x viewed as [1, 2*6, 7], kernel 3 stride 2 pad 1 */
+		int64_t xd1[3] = { 1, 12, 7 }, yd1[3] = { 1, 12, 4 };
+		struct gpu_pool p1 = { .kind = GPU_POOL_MAX, .nspatial = 1,
+				       .kernel = { 3 }, .stride = { 2 },
+				       .pad = { 1 }, .dilation = { 1 } };
+		struct gpu_tensor *x1 = gpu_view(x, 3, xd1, NULL, 0);
+		double w1[48];
+
+		for (int r = 0; r < 12; r++)
+			for (int j = 0; j < 4; j++) {
+				double m = -INFINITY;
+				int nan = 0;
+
+				for (int b = 0; b < 3; b++) {
+					int w = j * 2 - 1 + b;
+
+					if (w < 0 || w >= 7)
+						continue;
+					if (isnan(xv[r * 7 + w]))
+						nan = 1;
+					else if (xv[r * 7 + w] > m)
+						m = xv[r * 7 + w];
+				}
+				w1[r * 4 + j] = nan ? NAN : m;
+			}
+		y = gpu_empty(be(), IR_DTYPE_FLOAT, 3, yd1);
+		CHECK(be()->pool(&p1, x1, y, NULL) == 0);
+		expect_t("pool 1-d", y, w1, 1e-6);
+		gpu_free(y);
+		gpu_free(x1);
+	}
+	gpu_free(x);
+	free(xv);
 }
 
 static void test_norms_softmax(void)
@@ -1465,6 +1611,8 @@ const struct unit_test unit_tests[] = {
 	UNIT(test_topk),
 	UNIT(test_pad),
 	UNIT(test_resize),
+	UNIT(test_conv_big),
+	UNIT(test_pool_nan),
 	UNIT(test_bench),
 	{ 0 }
 };
