@@ -163,7 +163,7 @@ def run(args):
         meta = read_json(os.path.join(d, "meta.json"))
         rep = 1 if meta["weight_bytes"] > 1 << 30 else args.repeat
         row = {"weight_bytes": meta["weight_bytes"], "params": meta["params"], "archive_bytes": meta["archive_bytes"],
-               "opset": args.opset, "repeat": rep,
+               "opset": args.opset, "repeat": rep, "load": round(os.getloadavg()[0], 1),
                "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         tmp = os.path.join(d, "copy.tmp")
         row["cp"] = measure(["cp", archive, tmp], max(rep, 3), 3600, agg="min", cleanup=[tmp])
@@ -264,7 +264,11 @@ def report(args):
       "archive (time ÷ torch ≤ 0.1); a 2.7 GB model in under 2x the time of copying its archive (time ÷ cp ≤ 2) "
       "with peak RSS under 10% of its weight bytes.")
     w("")
-    w("Runs: " + ", ".join(f"{n} {r.get('when', '?')} (×{r.get('repeat', 1)})" for n, r in res["models"].items()) + ".")
+    w("Runs: " + ", ".join(f"{n} {r.get('when', '?')} (×{r.get('repeat', 1)}"
+                           + (f", load average {r['load']}" if "load" in r else "") + ")"
+                           for n, r in res["models"].items()) + ". A load average above the CPU count means "
+      "the machine was shared while it ran: every wall time, torch's included, is stretched; the ratios are "
+      "still from one run.")
     with open(args.output, "w") as f:
         f.write("\n".join(L) + "\n")
     print(f"wrote {os.path.relpath(args.output, ROOT)}")

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #define CHUNK (64 * 1024)  /* bytes asked from the source at a time */
+#define FILL_MAX ((size_t)64 << 20) /* most asked at once for a large bin */
 #define MP_MAX_DEPTH 32    /* msgpack-c's MSGPACK_EMBED_STACK_SIZE */
 #define IR_MAX_RANK 64     /* tensors and tensor types */
 #define MP_MAX_LEN 0xffffffffu /* longest str, bin, array or map */
@@ -86,6 +87,9 @@ enum scan_result {
  * buffer may move, the object's start stays at offset 0). */
 struct scan {
 	size_t pos;                   /* bytes of whole items scanned */
+	uint64_t need;                /* SCAN_MORE: bytes the item being
+					 scanned needs from offset 0 (0:
+					 unknown, its header is cut) */
 	int base;                     /* containers already open around it */
 	int depth;                    /* open non-empty containers */
 	uint64_t left[MP_MAX_DEPTH];  /* items still to come in each */
@@ -162,8 +166,10 @@ static enum scan_result scan_object(struct scan *s, const unsigned char *p,
 				container = container != 0;
 			}
 		}
-		if (avail - at < hdr || avail - at - hdr < body)
+		if (avail - at < hdr || avail - at - hdr < body) {
+			s->need = (uint64_t)at + hdr + body;
 			return SCAN_MORE;
+		}
 		if (container && s->base + s->depth >= MP_MAX_DEPTH)
 			return SCAN_DEEP; /* msgpack-c checks before the count */
 		s->pos = at + hdr + (size_t)body;
@@ -291,18 +297,24 @@ static void pop_where(struct reader *r, size_t old)
 	r->where[old] = 0;
 }
 
-/* Reads more bytes into the unpacker.  Returns how many (0 at the end of
- * the input), or -1 after reporting. */
-static long fill(struct reader *r)
+/* Reads more bytes into the unpacker: a chunk, or `want` bytes at once
+ * when more are known to be needed (a large bin: one buffer of its size,
+ * not a doubling chain of copies).  Returns how many (0 at the end of the
+ * input), or -1 after reporting. */
+static long fill(struct reader *r, size_t want)
 {
 	size_t cap, n;
 
-	if (!msgpack_unpacker_reserve_buffer(&r->up, CHUNK)) {
+	if (want < CHUNK)
+		want = CHUNK;
+	if (!msgpack_unpacker_reserve_buffer(&r->up, want)) {
 		diag_error(r->d, "out of memory reading record %u", r->rec);
 		r->nerrors++;
 		return -1;
 	}
 	cap = msgpack_unpacker_buffer_capacity(&r->up);
+	if (want > CHUNK && cap > want)
+		cap = want; /* exactly the rest of the item */
 	if (r->fp) {
 		n = fread(msgpack_unpacker_buffer(&r->up), 1, cap, r->fp);
 		if (n == 0 && ferror(r->fp)) {
@@ -345,7 +357,11 @@ static int next_object(struct reader *r, const msgpack_object **out)
 		if (s == SCAN_DEEP)
 			return rerr(r, "nested deeper than %d msgpack levels",
 				    MP_MAX_DEPTH);
-		long n = fill(r);
+		/* the rest of a large item at once, but never more than
+		 * FILL_MAX on the word of a header alone (a truncated or
+		 * hostile stream must not make us allocate gigabytes) */
+		uint64_t more = r->sc.need > avail ? r->sc.need - avail : 0;
+		long n = fill(r, more > FILL_MAX ? FILL_MAX : (size_t)more);
 		if (n < 0)
 			return -1;
 		if (n == 0) {

@@ -16,18 +16,36 @@
  * before each use.
  *
  * Costs: each pass walks the graph once (plus one walk per output of a
- * folded If, to rewrite its uses); constants are read once each;
- * de-duplication hashes inline data once (FNV-1a) and compares bytes only
- * on equal hashes.
+ * folded If, to rewrite its uses); constants are read once each (pread
+ * straight into the tensor); de-duplication hashes inline data once (four
+ * interleaved 64-bit multiply-xor lanes) and compares bytes only on equal
+ * hashes.  Data movement of a weight by reference (Identity, Reshape,
+ * Flatten, Squeeze, Unsqueeze of a contiguous one, Transpose of any) reads
+ * nothing: the result refers to the same bytes (try_view).  Conv +
+ * BatchNormalization reads the Conv weight into a scratch buffer, reused
+ * from one fusion to the next, and, with a data file, computes the new
+ * weight into another.
+ *
+ * The data file (fold_options.data_file): results of data_min bytes and
+ * more are written there as they are made (make_weight, try_bn) and become
+ * references into it, so that they neither cross the pipe inline nor stay
+ * in memory; equal blocks are written once (hash, then the bytes compared),
+ * so de-duplication still merges equal results, now as equal references.
  */
 #include "fold.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A block written to the data file. */
+struct data_ent {
+	uint64_t h, off, len;
+};
 
 struct fold_ctx {
 	struct ir_graph *g;
@@ -36,6 +54,13 @@ struct fold_ctx {
 	struct diag *d;
 	int64_t opset;
 	int err;             /* first exit code reported, 0 when none */
+	int dfd;             /* the data file, -1 until a result goes there */
+	const char *dpath;   /* its absolute path (arena) */
+	uint64_t dend;       /* its size so far */
+	struct data_ent *dents; /* the blocks in it (malloc'd) */
+	uint32_t ndents, capdents;
+	char *scratch[2];    /* Conv weights in and out of a fusion, kept */
+	size_t scap[2];      /* from one fusion to the next (malloc'd) */
 };
 
 void fold_options_init(struct fold_options *o)
@@ -45,6 +70,48 @@ void fold_options_init(struct fold_options *o)
 	o->dce = 1;
 	o->dedup = 1;
 	o->max_bytes = (uint64_t)1 << 30;
+	o->data_file = NULL;
+	o->data_min = 4096;
+}
+
+/* A fast hash of bytes for grouping equal blocks (equality is always
+ * confirmed byte for byte): four interleaved multiply-xor lanes over
+ * 64-bit words, then the tail. */
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *s = p;
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t l[4] = { h, h ^ 1, h ^ 2, h ^ 3 };
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32) {
+		uint64_t w[4];
+		memcpy(w, s + i, 32);
+		for (int j = 0; j < 4; j++) {
+			l[j] = (l[j] ^ w[j]) * k;
+			l[j] ^= l[j] >> 29;
+		}
+	}
+	h = l[0] ^ (l[1] * 3) ^ (l[2] * 5) ^ (l[3] * 7);
+	for (; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+/* hash_bytes of a sample of a large block (its first and last 4 KiB and
+ * 64 bytes of every 16 KiB between): blocks that differ almost always
+ * differ there, and equal hashes are confirmed byte for byte anyway. */
+static uint64_t hash_sample(const void *p, size_t n, uint64_t h)
+{
+	const char *s = p;
+
+	if (n <= (size_t)1 << 16)
+		return hash_bytes(p, n, h);
+	h = hash_bytes(s, 4096, h);
+	h = hash_bytes(s + n - 4096, 4096, h);
+	for (size_t at = 4096; at + 64 <= n - 4096; at += 16384)
+		h = hash_bytes(s + at, 64, h);
+	return h;
 }
 
 /* --- walking ------------------------------------------------------------ */
@@ -129,84 +196,245 @@ static int is_returned(const struct ir_block *b, const struct ir_value *v)
 
 /* --- constants ---------------------------------------------------------- */
 
-/* Reads a referenced tensor into a new inline one.  NULL after reporting
- * (c->err set). */
-static struct ir_tensor *read_ref(struct fold_ctx *c, const char *what,
-				  const struct ir_tensor *t)
+/* pread of exactly len bytes at off.  0; 1 when the file ends first; -1
+ * on a read error (errno set). */
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t k = pread(fd, (char *)buf + got, len - got,
+				  (off_t)(off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			return 1;
+		got += (size_t)k;
+	}
+	return 0;
+}
+
+/* 1 when the strides (rank entries, NULL: contiguous) are the row-major
+ * ones; dims of size 1 may have any stride. */
+static int contiguous(int rank, const int64_t *dims, const int64_t *strides)
+{
+	int64_t expect = 1;
+	if (!strides)
+		return 1;
+	for (int i = rank - 1; i >= 0; i--) {
+		if (dims[i] != 1 && strides[i] != expect)
+			return 0;
+		expect *= dims[i];
+	}
+	return 1;
+}
+
+/* Reads the elements a reference names, row-major and contiguous, into
+ * dst (numel x element size bytes).  0, or -1 after reporting (c->err
+ * set). */
+static int read_ref_into(struct fold_ctx *c, const char *what,
+			 const struct ir_tensor *t, char *dst)
 {
 	size_t es = ir_dtype_size(t->dtype);
 	uint64_t n = ir_tensor_numel(t);
 	const struct ir_data_ref *r = &t->ref;
-	struct ir_tensor *out;
-	int fd;
+	int strided = !contiguous(t->rank, t->dims, r->strides);
+	int fd, k;
 
-	if (!es)
-		return NULL; /* strings are not folded */
-	out = fold_tensor_alloc(c->g, t->dtype, t->rank, t->dims,
-				c->o->max_bytes);
-	if (!out)
-		return NULL; /* too large to compute on: not folded */
+	if (!n)
+		return 0;
 	fd = open(r->file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		diag_error(c->d, "%s: cannot open weight file '%s': %s", what,
 			   r->file, strerror(errno));
 		c->err = c->err ? c->err : EXIT_BAD_INPUT;
-		return NULL;
+		return -1;
 	}
-	/* bytes spanned, as docs/ir.md defines length */
-	uint64_t span = n ? 1 : 0;
-	for (int i = 0; i < t->rank && n; i++)
-		span += (uint64_t)(t->dims[i] - 1) *
-			(uint64_t)(r->strides ? r->strides[i] : 0);
-	if (!r->strides)
-		span = n;
+	/* elements spanned, as docs/ir.md defines length */
+	uint64_t span = n;
+	if (strided) {
+		span = 1;
+		for (int i = 0; i < t->rank; i++)
+			span += (uint64_t)(t->dims[i] - 1) *
+				(uint64_t)r->strides[i];
+	}
 	size_t len = (size_t)(span * es);
-	char *buf = len ? malloc(len) : NULL;
-	size_t got = 0;
-	if (len && !buf) {
+	char *buf = strided ? malloc(len) : dst;
+	if (!buf) {
 		close(fd);
-		return NULL;
+		diag_error(c->d, "%s: out of memory reading %zu bytes", what,
+			   len);
+		c->err = c->err ? c->err : EXIT_IO;
+		return -1;
 	}
-	while (got < len) {
-		ssize_t k = pread(fd, buf + got, len - got,
-				  (off_t)(r->offset + got));
+	k = pread_full(fd, buf, len, r->offset);
+	if (k) {
+		if (k < 0)
+			diag_error(c->d, "%s: reading '%s': %s", what,
+				   r->file, strerror(errno));
+		else
+			diag_error(c->d, "%s: weight file '%s' is "
+				   "shorter than offset %llu + %zu "
+				   "bytes", what, r->file,
+				   (unsigned long long)r->offset, len);
+		c->err = c->err ? c->err : k < 0 ? EXIT_IO : EXIT_BAD_INPUT;
+		if (strided)
+			free(buf);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (strided) {
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t rem = i, from = 0;
+			for (int j = t->rank - 1; j >= 0; j--) {
+				from += rem % (uint64_t)t->dims[j] *
+					(uint64_t)r->strides[j];
+				rem /= (uint64_t)t->dims[j];
+			}
+			memcpy(dst + i * es, buf + from * es, es);
+		}
+		free(buf);
+	}
+	return 0;
+}
+
+/* Reads a referenced tensor into a new inline one (arena).  NULL after
+ * reporting (c->err set), or without a report when it is a string tensor
+ * or over max_bytes (not folded). */
+static struct ir_tensor *read_ref(struct fold_ctx *c, const char *what,
+				  const struct ir_tensor *t)
+{
+	struct ir_tensor *out;
+
+	if (!ir_dtype_size(t->dtype))
+		return NULL; /* strings are not folded */
+	out = fold_tensor_alloc(c->g, t->dtype, t->rank, t->dims,
+				c->o->max_bytes);
+	if (!out)
+		return NULL; /* too large to compute on: not folded */
+	if (read_ref_into(c, what, t, (char *)out->bytes.data))
+		return NULL;
+	return out;
+}
+
+/* --- the data file ------------------------------------------------------- */
+
+static int data_open(struct fold_ctx *c)
+{
+	char *abs;
+
+	c->dfd = open(c->o->data_file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
+	if (c->dfd < 0) {
+		diag_error(c->d, "cannot create the data file '%s': %s",
+			   c->o->data_file, strerror(errno));
+		c->err = c->err ? c->err : EXIT_IO;
+		return -1;
+	}
+	abs = realpath(c->o->data_file, NULL);
+	if (!abs) {
+		diag_error(c->d, "the data file '%s': %s", c->o->data_file,
+			   strerror(errno));
+		c->err = c->err ? c->err : EXIT_IO;
+		close(c->dfd);
+		c->dfd = -1;
+		unlink(c->o->data_file);
+		return -1;
+	}
+	c->dpath = ir_strdup(c->g, abs);
+	free(abs);
+	return 0;
+}
+
+/* 1 when the len bytes at off in the data file equal p. */
+static int data_same(struct fold_ctx *c, uint64_t off, const void *p,
+		     size_t len)
+{
+	size_t chunk = len < ((size_t)1 << 20) ? len : (size_t)1 << 20;
+	char *buf = xmalloc(chunk);
+	int same = 1;
+
+	for (size_t at = 0; same && at < len; at += chunk) {
+		size_t k = len - at < chunk ? len - at : chunk;
+		same = !pread_full(c->dfd, buf, k, off + at) &&
+		       !memcmp(buf, (const char *)p + at, k);
+	}
+	free(buf);
+	return same;
+}
+
+/* Puts len bytes in the data file, or finds an equal block there; *off
+ * gets its offset.  0, or -1 after reporting (c->err set). */
+static int data_put(struct fold_ctx *c, const void *p, size_t len,
+		    uint64_t *off)
+{
+	uint64_t h = hash_sample(p, len, len), at;
+	size_t done = 0;
+
+	if (c->dfd < 0 && data_open(c))
+		return -1;
+	for (uint32_t i = 0; i < c->ndents; i++) {
+		struct data_ent *e = &c->dents[i];
+		if (e->h == h && e->len == len && data_same(c, e->off, p, len)) {
+			*off = e->off;
+			return 0;
+		}
+	}
+	at = (c->dend + 63) & ~(uint64_t)63; /* cache-line aligned blocks */
+	while (done < len) {
+		ssize_t k = pwrite(c->dfd, (const char *)p + done, len - done,
+				   (off_t)(at + done));
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
-			if (k < 0)
-				diag_error(c->d, "%s: reading '%s': %s", what,
-					   r->file, strerror(errno));
-			else
-				diag_error(c->d, "%s: weight file '%s' is "
-					   "shorter than offset %llu + %zu "
-					   "bytes", what, r->file,
-					   (unsigned long long)r->offset, len);
-			c->err = c->err ? c->err :
-				 k < 0 ? EXIT_IO : EXIT_BAD_INPUT;
-			free(buf);
-			close(fd);
-			return NULL;
+			diag_error(c->d, "writing the data file '%s': %s",
+				   c->dpath, k < 0 ? strerror(errno)
+						   : "nothing written");
+			c->err = c->err ? c->err : EXIT_IO;
+			return -1;
 		}
-		got += (size_t)k;
+		done += (size_t)k;
 	}
-	close(fd);
-	if (!r->strides) {
-		if (len)
-			memcpy((char *)out->bytes.data, buf, len);
-	} else {
-		for (uint64_t i = 0; i < n; i++) {
-			uint64_t rem = i, from = 0;
-			for (int k = t->rank - 1; k >= 0; k--) {
-				from += rem % (uint64_t)t->dims[k] *
-					(uint64_t)r->strides[k];
-				rem /= (uint64_t)t->dims[k];
-			}
-			memcpy((char *)out->bytes.data + i * es,
-			       buf + from * es, es);
-		}
+	if (c->ndents == c->capdents) {
+		c->capdents = c->capdents ? 2 * c->capdents : 64;
+		c->dents = xrealloc(c->dents, c->capdents * sizeof(*c->dents));
 	}
-	free(buf);
-	return out;
+	c->dents[c->ndents++] = (struct data_ent){ h, at, len };
+	c->dend = at + len;
+	*off = at;
+	return 0;
+}
+
+/* t becomes a contiguous reference to len bytes at off in the data
+ * file. */
+static void data_ref(struct fold_ctx *c, struct ir_tensor *t, uint64_t off,
+		     size_t len)
+{
+	t->data_kind = IR_DATA_REF;
+	t->bytes.data = NULL;
+	t->bytes.len = 0;
+	t->ref.file = c->dpath;
+	t->ref.offset = off;
+	t->ref.length = len;
+	t->ref.strides = NULL;
+}
+
+/* Moves an inline result of data_min bytes or more to the data file (t
+ * becomes a reference).  1 when moved. */
+static int spill(struct fold_ctx *c, struct ir_tensor *t)
+{
+	uint64_t off;
+
+	if (!c->o->data_file || t->data_kind != IR_DATA_INLINE ||
+	    !ir_dtype_size(t->dtype) || !t->bytes.len ||
+	    t->bytes.len < c->o->data_min)
+		return 0;
+	if (data_put(c, t->bytes.data, t->bytes.len, &off))
+		return 0;
+	data_ref(c, t, off, t->bytes.len);
+	return 1;
 }
 
 /* An inline tensor usable as data, or NULL (not a constant, not readable,
@@ -250,7 +478,8 @@ static int is_const(const struct ir_value *v)
 		     !strcmp(v->producer->kind, "onnx::Constant")));
 }
 
-/* Makes value v (a node output) an initializer of block b holding t. */
+/* Makes value v (a node output) an initializer of block b holding t
+ * (moved to the data file when it goes there). */
 static void make_weight(struct fold_ctx *c, struct ir_block *b,
 			struct ir_value *v, struct ir_tensor *t)
 {
@@ -261,7 +490,8 @@ static void make_weight(struct fold_ctx *c, struct ir_block *b,
 	v->weight = w;
 	v->producer = NULL;
 	v->type = ir_tensor_type(g, t);
-	v->aux = t;
+	/* the cache holds inline data only: a reference is read if needed */
+	v->aux = spill(c, t) || t->data_kind != IR_DATA_INLINE ? NULL : t;
 	if (b != g->top) {
 		struct ir_weight **pp = &b->weights;
 		while (*pp)
@@ -311,6 +541,86 @@ static int agrees(const struct ir_type *ty, const struct ir_tensor *t)
 
 /* --- pass 2: constant folding ------------------------------------------ */
 
+/* Identity, Reshape, Flatten, Squeeze and Unsqueeze of a contiguous weight
+ * by reference, and Transpose of any weight by reference (x): the result
+ * is the same bytes seen through other dims (and strides), so it becomes a
+ * reference too and nothing is read.  The shape comes from the op's own
+ * evaluator run on a stand-in without data (those ops never touch it);
+ * Transpose's from its perm.  1 when n was replaced, -1 when the result
+ * disagrees with n's type (n stays), 0 when it is not a view. */
+static int try_view(struct fold_ctx *c, struct ir_block *b, struct ir_node *n,
+		    int (*fn)(struct fold_eval *), struct fold_eval *e,
+		    const struct ir_tensor *x)
+{
+	const char *k = n->kind;
+	struct ir_tensor *t;
+
+	if (n->noutputs != 1)
+		return 0;
+	if (!strcmp(k, "onnx::Transpose")) {
+		const struct ir_attr *a = ir_node_find_attr(n, "perm");
+		int64_t base[64], dims[64];
+		int64_t *st;
+		char seen[64] = { 0 };
+		int r = x->rank;
+		if (r > 64 || (a && (a->kind != IR_ATTR_INTS ||
+				     a->count != (uint32_t)r)))
+			return 0;
+		if (x->ref.strides) {
+			memcpy(base, x->ref.strides, sizeof(*base) * (size_t)r);
+		} else {
+			int64_t s = 1;
+			for (int i = r - 1; i >= 0; i--) {
+				base[i] = s;
+				s *= x->dims[i];
+			}
+		}
+		st = ir_alloc(c->g, sizeof(*st) * (size_t)(r ? r : 1));
+		for (int i = 0; i < r; i++) {
+			int64_t p = a ? a->u.ints[i] : r - 1 - i;
+			if (p < 0 || p >= r || seen[p])
+				return 0;
+			seen[p] = 1;
+			dims[i] = x->dims[p];
+			st[i] = base[p];
+		}
+		t = ir_tensor_new(c->g, x->dtype, r, dims);
+		t->data_kind = IR_DATA_REF;
+		t->ref = x->ref;
+		t->ref.strides = contiguous(r, dims, st) ? NULL : st;
+	} else {
+		int same = !strcmp(k, "onnx::Identity");
+		if (!same && strcmp(k, "onnx::Reshape") &&
+		    strcmp(k, "onnx::Flatten") && strcmp(k, "onnx::Squeeze") &&
+		    strcmp(k, "onnx::Unsqueeze"))
+			return 0;
+		if (!same && !contiguous(x->rank, x->dims, x->ref.strides))
+			return 0;
+		struct ir_tensor stand = *x;
+		stand.data_kind = IR_DATA_INLINE;
+		stand.bytes.data = NULL;
+		stand.bytes.len = (size_t)(ir_tensor_numel(x) *
+					   ir_dtype_size(x->dtype));
+		e->in[0] = &stand;
+		e->out[0] = NULL;
+		if (fn(e) != FOLD_EVAL_OK || !e->out[0])
+			return 0;
+		t = e->out[0];
+		t->data_kind = IR_DATA_REF;
+		t->bytes.data = NULL;
+		t->bytes.len = 0;
+		t->ref = x->ref;
+		if (!same)
+			t->ref.strides = NULL;
+	}
+	if (!agrees(n->outputs[0]->type, t))
+		return -1;
+	make_weight(c, b, n->outputs[0], t);
+	ir_node_unlink(n);
+	c->st->folded++;
+	return 1;
+}
+
 static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 {
 	unsigned flags = 0;
@@ -335,14 +645,26 @@ static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 		if (n->inputs[i] && !is_const(n->inputs[i]) &&
 		    !(i == 0 && (flags & FOLD_OP_SHAPE_ONLY)))
 			return 0;
+	/* data movement of a weight by reference: a reference */
+	struct ir_value *x = n->ninputs ? n->inputs[0] : NULL;
+	int view = x && !x->aux && x->weight &&
+		   x->weight->tensor->data_kind == IR_DATA_REF &&
+		   ir_dtype_size(x->weight->tensor->dtype);
 	for (uint32_t i = 0; i < n->ninputs; i++) {
 		struct ir_value *v = n->inputs[i];
 		if (!v)
 			continue;
 		e.in_types[i] = v->type;
-		if (i == 0 && (flags & FOLD_OP_SHAPE_ONLY))
+		if ((i == 0 && (flags & FOLD_OP_SHAPE_ONLY)) || (i == 0 && view))
 			continue;
 		if (!(e.in[i] = const_of(c, v)))
+			return 0;
+	}
+	if (view) {
+		int v = try_view(c, b, n, fn, &e, x->weight->tensor);
+		if (v)
+			return v > 0;
+		if (c->err || !(e.in[0] = const_of(c, x)))
 			return 0;
 	}
 	if (fn(&e) != FOLD_EVAL_OK)
@@ -536,6 +858,42 @@ static int float_const(struct fold_ctx *c, struct ir_value *v,
 	return fold_dtype_is_float((*t)->dtype);
 }
 
+/* Scratch buffer k of at least n bytes, kept for the next fusion (fresh
+ * pages for every weight would cost more than the arithmetic). */
+static char *scratch(struct fold_ctx *c, int k, size_t n)
+{
+	if (c->scap[k] < n) {
+		free(c->scratch[k]);
+		c->scap[k] = n > 2 * c->scap[k] ? n : 2 * c->scap[k];
+		c->scratch[k] = xmalloc(c->scap[k]);
+	}
+	return c->scratch[k];
+}
+
+/* The Conv weight v as inline data: cached or inline as it is, else read
+ * into a tensor whose bytes are scratch buffer 0.  NULL when v is not
+ * usable (c->err set when reading failed). */
+static struct ir_tensor *conv_weight(struct fold_ctx *c, struct ir_value *v)
+{
+	struct ir_tensor *r, *t;
+	char what[160];
+
+	if (v->aux || !v->weight || v->weight->tensor->data_kind != IR_DATA_REF)
+		return const_of(c, v);
+	r = v->weight->tensor;
+	uint64_t n = ir_tensor_numel(r), es = ir_dtype_size(r->dtype);
+	if (!es || n > c->o->max_bytes / es)
+		return NULL;
+	t = ir_tensor_new(c->g, r->dtype, r->rank, r->dims);
+	t->data_kind = IR_DATA_INLINE;
+	t->bytes.len = (size_t)(n * es);
+	t->bytes.data = scratch(c, 0, t->bytes.len ? t->bytes.len : 1);
+	snprintf(what, sizeof(what), "weight '%s'", v->name);
+	if (read_ref_into(c, what, r, (char *)t->bytes.data))
+		return NULL;
+	return t;
+}
+
 static void try_bn(struct fold_ctx *c, struct ir_block *b,
 		   struct ir_node *bn)
 {
@@ -543,7 +901,6 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	struct ir_node *conv = x ? x->producer : NULL;
 	struct ir_tensor *w, *cb = NULL, *sc, *be, *mu, *var;
 	const struct ir_attr *a;
-
 	if (!conv || strcmp(conv->kind, "onnx::Conv") || conv->owner != b ||
 	    x->uses != 1 || is_returned(b, x) || conv->ninputs < 2 ||
 	    conv->noutputs != 1)
@@ -573,14 +930,17 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	if (!is_const(conv->inputs[1]) || (conv->ninputs > 2 &&
 	    conv->inputs[2] && !is_const(conv->inputs[2])))
 		return;
-	if (!float_const(c, conv->inputs[1], &w) || w->rank < 3 ||
-	    (conv->ninputs > 2 && conv->inputs[2] &&
-	     !float_const(c, conv->inputs[2], &cb)))
-		return;
-	if (!float_const(c, bn->inputs[1], &sc) ||
+	if ((conv->ninputs > 2 && conv->inputs[2] &&
+	     !float_const(c, conv->inputs[2], &cb)) ||
+	    !float_const(c, bn->inputs[1], &sc) ||
 	    !float_const(c, bn->inputs[2], &be) ||
 	    !float_const(c, bn->inputs[3], &mu) ||
 	    !float_const(c, bn->inputs[4], &var))
+		return;
+	/* the Conv weight last, into a buffer of our own when it is a
+	 * reference (nothing else needs it in memory) */
+	if (!(w = conv_weight(c, conv->inputs[1])) ||
+	    !fold_dtype_is_float(w->dtype) || w->rank < 3)
 		return;
 	int64_t oc = w->dims[0];
 	uint64_t per = oc ? ir_tensor_numel(w) / (uint64_t)oc : 0;
@@ -590,18 +950,39 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	    ir_tensor_numel(mu) != (uint64_t)oc ||
 	    ir_tensor_numel(var) != (uint64_t)oc)
 		return;
-	struct ir_tensor *nw = fold_tensor_alloc(c->g, w->dtype, w->rank,
-						 w->dims, 0);
+	size_t nbytes = w->bytes.len;
+	int to_file = c->o->data_file && nbytes && nbytes >= c->o->data_min;
+	char *obuf = to_file ? scratch(c, 1, nbytes) : nbytes ?
+		     ir_alloc(c->g, nbytes) : (char *)"";
+	struct ir_tensor *nw = ir_tensor_new(c->g, w->dtype, w->rank, w->dims);
+	nw->data_kind = IR_DATA_INLINE;
+	nw->bytes.data = obuf;
+	nw->bytes.len = nbytes;
 	struct ir_tensor *nb = fold_tensor_alloc(c->g, w->dtype, 1, &oc, 0);
 	for (int64_t k = 0; k < oc; k++) {
 		uint64_t u = (uint64_t)k;
 		double s = fold_get_f(sc, u) / sqrt(fold_get_f(var, u) + eps);
 		double bias = cb ? fold_get_f(cb, u) : 0.0;
-		for (uint64_t j = 0; j < per; j++)
-			fold_set_f(nw, u * per + j,
-				   fold_get_f(w, u * per + j) * s);
+		if (w->dtype == IR_DTYPE_FLOAT) {
+			/* the same arithmetic as below, without the dispatch */
+			const float *src = (const float *)(const void *)
+					   w->bytes.data + u * per;
+			float *dst = (float *)(void *)obuf + u * per;
+			for (uint64_t j = 0; j < per; j++)
+				dst[j] = (float)((double)src[j] * s);
+		} else {
+			for (uint64_t j = 0; j < per; j++)
+				fold_set_f(nw, u * per + j,
+					   fold_get_f(w, u * per + j) * s);
+		}
 		fold_set_f(nb, u, (bias - fold_get_f(mu, u)) * s +
 			   fold_get_f(be, u));
+	}
+	if (to_file) {
+		uint64_t off;
+		if (data_put(c, obuf, nbytes, &off))
+			return;
+		data_ref(c, nw, off, nbytes);
 	}
 	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * 3);
 	ins[0] = conv->inputs[0];
@@ -748,7 +1129,7 @@ static uint64_t weight_hash(const struct ir_tensor *t)
 			h = fnv(t->strings[i].data, t->strings[i].len,
 				fnv(&t->strings[i].len, sizeof(size_t), h));
 	} else {
-		h = fnv(t->bytes.data, t->bytes.len, h);
+		h = hash_sample(t->bytes.data, t->bytes.len, h);
 	}
 	return h;
 }
@@ -904,7 +1285,9 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 	       struct fold_stats *stats, struct diag *d)
 {
 	struct fold_stats local;
-	struct fold_ctx c = { g, o, stats ? stats : &local, d, 0, 0 };
+	struct fold_ctx c = { .g = g, .o = o, .st = stats ? stats : &local,
+			      .d = d, .dfd = -1 };
+	int rc;
 
 	memset(c.st, 0, sizeof(*c.st));
 	if (g->level != IR_LEVEL_ONNX) {
@@ -928,7 +1311,7 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 		}
 	}
 	if (c.err)
-		return c.err;
+		goto done;
 	if (o->dce) {
 		recount(&c);
 		dce_block(&c, g->top);
@@ -937,5 +1320,20 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 	if (o->dedup)
 		dedup(&c);
 	reset_scratch(&c);
-	return ir_verify(g, d) ? EXIT_INTERNAL : 0;
+	if (ir_verify(g, d))
+		c.err = EXIT_INTERNAL;
+done:
+	rc = c.err;
+	c.st->data_bytes = c.dend;
+	free(c.dents);
+	free(c.scratch[0]);
+	free(c.scratch[1]);
+	if (c.dfd >= 0 && close(c.dfd) != 0 && !rc) {
+		diag_error(d, "writing the data file '%s': %s", c.dpath,
+			   strerror(errno));
+		rc = EXIT_IO;
+	}
+	if (rc && c.dpath)
+		unlink(c.dpath); /* nothing will refer to it */
+	return rc;
 }

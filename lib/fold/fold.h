@@ -19,7 +19,12 @@
  *
  * Weights the passes compute on are read (inline, or pread from the file a
  * reference names); every other weight passes through untouched, never
- * read.  Results are inline.
+ * read.  Identity, Reshape, Flatten, Squeeze, Unsqueeze and Transpose of a
+ * weight by reference read nothing either: their result is a reference to
+ * the same bytes with new dims (and strides).  Computed results are
+ * inline, or with fold_options.data_file, written to that file as they are
+ * made and passed on as references into it (the stream stays small and no
+ * stage holds them in memory).
  *
  * Ownership: everything new lives in the graph's arena.
  */
@@ -38,6 +43,14 @@ struct fold_options {
 	int dedup;          /* pass 4 */
 	uint64_t max_bytes; /* a folded result larger than this is left as
 			       a node (default 1 GiB) */
+	const char *data_file; /* NULL (default): results inline; else
+				  results of data_min bytes and more go to
+				  this file (created, truncated, on the
+				  first one) and are referenced by its
+				  absolute path; removed when folding
+				  fails.  It must outlive every stage that
+				  reads the stream. */
+	uint64_t data_min;  /* default 4096 */
 };
 
 struct fold_stats {
@@ -46,6 +59,8 @@ struct fold_stats {
 	uint32_t dead_nodes;      /* nodes removed as dead */
 	uint32_t dead_weights;    /* initializers removed as unused */
 	uint32_t deduped;         /* initializers merged into an equal one */
+	uint64_t data_bytes;      /* size of the data file written, 0 when
+				     none was created */
 };
 
 /* Defaults: every pass on. */

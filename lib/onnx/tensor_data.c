@@ -5,7 +5,9 @@
  * Contiguous references are copied with pread() in TENSOR_DATA_CHUNK
  * pieces, so the weights pass through the page cache and never through
  * this process's heap.  Strided references map the byte range they span
- * and gather it row by row into the same chunk buffer.
+ * and gather it row by row into the same chunk buffer; a transposed one
+ * (fold turns Transpose of a weight into such a view) 64 rows at a time
+ * into a tile buffer, so that each source cache line is read once.
  */
 #include "tensor_data.h"
 
@@ -211,6 +213,73 @@ static int copy_range(struct tensor_reader *r, uint64_t off, uint64_t len,
 	return 0;
 }
 
+/* n elements of es bytes, s elements apart at src, to dst. */
+static void gather(unsigned char *dst, const unsigned char *src, int64_t n,
+		   int64_t s, size_t es)
+{
+	int64_t i;
+
+	if (s == 1) {
+		memcpy(dst, src, (size_t)n * es);
+		return;
+	}
+#define GATHER(T) \
+	for (i = 0; i < n; i++) { \
+		T v; \
+		memcpy(&v, src + (size_t)(i * s) * sizeof(T), sizeof(T)); \
+		memcpy(dst + (size_t)i * sizeof(T), &v, sizeof(T)); \
+	}
+	switch (es) {
+	case 1: GATHER(uint8_t) break;
+	case 2: GATHER(uint16_t) break;
+	case 4: GATHER(uint32_t) break;
+	case 8: GATHER(uint64_t) break;
+	default:
+		for (i = 0; i < n; i++)
+			memcpy(dst + (size_t)i * es, src + (size_t)(i * s) * es,
+			       es);
+	}
+#undef GATHER
+}
+
+#define TILE 64 /* output rows gathered together by transpose() */
+#define TILE_BYTES ((size_t)16 << 20) /* at most, in one tile buffer */
+#define DROP_SPAN ((uint64_t)64 << 20) /* larger sources are unmapped... */
+#define DROP_WINDOW ((size_t)4 << 20)  /* ...behind windows of this size, */
+#define DROP_TILE ((size_t)64 << 20)   /* with tiles up to this size */
+
+/* Columns [j0, j1) of bb output rows of n elements from a transposed
+ * source: element j of row b is src[j * s + b].  Each source cache line
+ * is read once for bb rows, rather than once per row. */
+static void transpose(unsigned char *dst, const unsigned char *src,
+		      int64_t bb, int64_t n, int64_t j0, int64_t j1,
+		      int64_t s, size_t es)
+{
+	int64_t j, b;
+#define TRANSPOSE(T) \
+	for (j = j0; j < j1; j++) { \
+		const unsigned char *p = src + (size_t)(j * s) * sizeof(T); \
+		for (b = 0; b < bb; b++) { \
+			T v; \
+			memcpy(&v, p + (size_t)b * sizeof(T), sizeof(T)); \
+			memcpy(dst + (size_t)(b * n + j) * sizeof(T), &v, \
+			       sizeof(T)); \
+		} \
+	}
+	switch (es) {
+	case 1: TRANSPOSE(uint8_t) break;
+	case 2: TRANSPOSE(uint16_t) break;
+	case 4: TRANSPOSE(uint32_t) break;
+	case 8: TRANSPOSE(uint64_t) break;
+	default:
+		for (j = j0; j < j1; j++)
+			for (b = 0; b < bb; b++)
+				memcpy(dst + (size_t)(b * n + j) * es,
+				       src + (size_t)(j * s + b) * es, es);
+	}
+#undef TRANSPOSE
+}
+
 /* Strided: map the span and gather into row-major order. */
 static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 			const char *what, struct outfile *out, struct diag *d)
@@ -234,12 +303,81 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 	const unsigned char *base = map + (t->ref.offset - start);
 	int64_t *idx = xcalloc((size_t)rank, sizeof(*idx));
 	int64_t n = t->dims[rank - 1], s = t->ref.strides[rank - 1];
+	size_t row = (size_t)n * es;
 
+	/* A transpose (the second-last dim contiguous in the source, the
+	 * last not): up to TILE output rows at a time into a buffer of their
+	 * own, so that each source cache line (and page) is visited once
+	 * for all of them. */
+	if (rank >= 2 && t->ref.strides[rank - 2] == 1 && s != 1 && n) {
+		int64_t m = t->dims[rank - 2], tile = TILE;
+		int drop = span > DROP_SPAN;
+		/* source rows per window: about DROP_WINDOW bytes */
+		int64_t win = drop ? (int64_t)(DROP_WINDOW / ((size_t)s * es))
+				   : n;
+		if (win < 1)
+			win = 1;
+		if (drop) /* fewer passes over the source, each re-mapping it */
+			tile = (int64_t)(DROP_TILE / row);
+		while (tile > 1 && (size_t)tile * row > (drop ? DROP_TILE
+							      : TILE_BYTES))
+			tile /= 2;
+		if (tile > m)
+			tile = m;
+		if (tile < 1)
+			tile = 1;
+		unsigned char *tb = xmalloc((size_t)tile * row);
+		for (;;) {
+			int64_t off = 0;
+			for (int i = 0; i < rank - 2; i++)
+				off += idx[i] * t->ref.strides[i];
+			for (int64_t r0 = 0; r0 < m; r0 += tile) {
+				int64_t bb = m - r0 < tile ? m - r0 : tile;
+				/* a window of source rows at a time; the
+				 * pages behind it are dropped from our
+				 * mapping (they stay in the page cache), so
+				 * that a large transposed weight does not
+				 * count whole in our RSS */
+				for (int64_t j0 = 0; j0 < n; j0 += win) {
+					int64_t j1 = n - j0 < win ? n - j0 : win;
+					j1 += j0;
+					transpose(tb, base + (size_t)(off + r0) *
+						  es, bb, n, j0, j1, s, es);
+					if (!drop)
+						continue;
+					size_t end = (size_t)(base - map) +
+						(size_t)((off + r0 + j1 * s) *
+							 (int64_t)es);
+					end &= ~(size_t)(page - 1);
+					if (end > maplen)
+						end = maplen & ~(size_t)(page - 1);
+					if (end)
+						madvise(map, end, MADV_DONTNEED);
+				}
+				if (outfile_write(out, tb, (size_t)bb * row, d)) {
+					rc = EXIT_IO;
+					break;
+				}
+			}
+			int i = rank - 3;
+			while (!rc && i >= 0 && ++idx[i] == t->dims[i])
+				idx[i--] = 0;
+			if (rc || i < 0)
+				break;
+		}
+		free(tb);
+		goto done;
+	}
+
+	/* otherwise one output row (the last dim) at a time, whole in the
+	 * buffer when it fits; the element copy typed by size so that it is
+	 * a load and a store */
 	for (;;) {
 		int64_t off = 0;
 		for (int i = 0; i < rank - 1; i++)
 			off += idx[i] * t->ref.strides[i];
-		for (int64_t j = 0; j < n; j++) {
+		const unsigned char *src = base + (size_t)off * es;
+		for (int64_t j = 0; j < n;) {
 			if (fill + es > TENSOR_DATA_CHUNK) {
 				if (outfile_write(out, r->buf, fill, d)) {
 					rc = EXIT_IO;
@@ -247,9 +385,13 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 				}
 				fill = 0;
 			}
-			memcpy(r->buf + fill, base + (size_t)(off + j * s) * es,
+			int64_t k = (int64_t)((TENSOR_DATA_CHUNK - fill) / es);
+			if (k > n - j)
+				k = n - j;
+			gather(r->buf + fill, src + (size_t)(j * s) * es, k, s,
 			       es);
-			fill += es;
+			fill += (size_t)k * es;
+			j += k;
 		}
 		int i = rank - 2;
 		while (i >= 0 && ++idx[i] == t->dims[i])

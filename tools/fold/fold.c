@@ -3,12 +3,15 @@
  * torch.onnx.export's closing passes (BatchNorm folded into Conv, constant
  * folding, dead code and unused initializers removed, identical
  * initializers merged).  Thin: options, ir_read, fold_graph()
- * (lib/fold/fold.c), ir_write.
+ * (lib/fold/fold.c), ir_write.  With --data-file, the weights the passes
+ * compute go to that file and the stream refers to them (pt2onnx uses it
+ * so that BatchNorm-fused weights do not cross the pipes inline).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "fold.h"
@@ -38,6 +41,10 @@ static const char usage_text[] =
 "      --no-bn-fold      skip pass 1\n"
 "      --no-dce          skip pass 3\n"
 "      --no-dedup        skip pass 4\n"
+"      --data-file FILE  write computed weights of 4 KiB and more to FILE\n"
+"                        (created or truncated; absolute paths in the\n"
+"                        stream) instead of inline: FILE must stay until\n"
+"                        the stages after fold have read it\n"
 "  -v, --verbose         say on standard error what each pass did\n"
 "  -f, --force           write binary to a terminal\n"
 "  -h, --help            this text\n"
@@ -52,6 +59,7 @@ enum {
 	OPT_NO_BN_FOLD,
 	OPT_NO_DCE,
 	OPT_NO_DEDUP,
+	OPT_DATA_FILE,
 };
 
 static const struct option long_options[] = {
@@ -62,6 +70,7 @@ static const struct option long_options[] = {
 	{ "no-bn-fold", no_argument, NULL, OPT_NO_BN_FOLD },
 	{ "no-dce", no_argument, NULL, OPT_NO_DCE },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
+	{ "data-file", required_argument, NULL, OPT_DATA_FILE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
@@ -89,6 +98,13 @@ int main(int argc, char **argv)
 		case OPT_NO_BN_FOLD: o.bn_fold = 0; break;
 		case OPT_NO_DCE: o.dce = 0; break;
 		case OPT_NO_DEDUP: o.dedup = 0; break;
+		case OPT_DATA_FILE:
+			if (!*optarg) {
+				diag_error(&d, "--data-file: empty file name");
+				return EXIT_USAGE;
+			}
+			o.data_file = optarg;
+			break;
 		case 'v': verbose = 1; break;
 		case 'f': force = 1; break;
 		case 'h':
@@ -116,11 +132,16 @@ int main(int argc, char **argv)
 	if (!rc && run && verbose)
 		fprintf(stderr, "fold: %u BatchNormalization fused, %u nodes "
 			"folded, %u dead nodes and %u unused initializers "
-			"removed, %u duplicate initializers merged\n",
+			"removed, %u duplicate initializers merged, %llu "
+			"bytes to the data file\n",
 			st.bn_folded, st.folded, st.dead_nodes,
-			st.dead_weights, st.deduped);
-	if (!rc)
+			st.dead_weights, st.deduped,
+			(unsigned long long)st.data_bytes);
+	if (!rc) {
 		rc = tool_write_ir(g, output, text, force, &d);
+		if (rc && st.data_bytes)
+			unlink(o.data_file); /* no stream refers to it */
+	}
 	ir_graph_free(g);
 	return rc;
 }

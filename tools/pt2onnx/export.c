@@ -12,6 +12,12 @@
  * removed (emit writes atomically, so it is only there when emit finished)
  * and the exit status is that stage's.  `find` returns malloc'd paths,
  * freed here.
+ *
+ * The weights fold computes (BatchNorm fused into Conv, folded constants)
+ * go to a data file in a temporary directory of ours ($TMPDIR, else /tmp)
+ * rather than inline through the pipe to emit, which copies them from
+ * there; the directory is removed as soon as the pipeline has ended,
+ * whatever happened.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -372,9 +379,25 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[3].args, ext);
 	}
 
+	char tmpdir[PATH_MAX], datafile[PATH_MAX + 16];
+	const char *tdir = getenv("TMPDIR");
+	if (!tdir || !*tdir)
+		tdir = "/tmp";
+	snprintf(tmpdir, sizeof(tmpdir), "%s/pt2onnx-XXXXXX", tdir);
+	if (!mkdtemp(tmpdir))
+		die(&d, EXIT_IO, "cannot create a temporary directory in "
+		    "'%s': %s", tdir, strerror(errno));
+	snprintf(datafile, sizeof(datafile), "%s/fold.data", tmpdir);
+	if (fold) {
+		push(&d, &st[2].args, "--data-file");
+		push(&d, &st[2].args, datafile);
+	}
+
 	/* if the user interrupts us, the children get it too (same group) */
 	signal(SIGPIPE, SIG_DFL);
 	int failed = run_pipeline(&d, st, 4);
+	unlink(datafile); /* emit has copied it into the model, or failed */
+	rmdir(tmpdir);
 	if (failed >= 0) {
 		show_stderr(st[failed].err_fd);
 		unlink(output); /* emit never commits after an upstream failure,
