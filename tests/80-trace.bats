@@ -16,7 +16,7 @@ setup_file() {
 	# torch.jit.script reads the classes' source: a file, not stdin
 	cat > "$M/gen.py" <<'EOF'
 import sys, numpy as np, torch
-from typing import List
+from typing import Dict, List, Optional
 d = sys.argv[1]
 torch.manual_seed(0)
 
@@ -53,7 +53,54 @@ class Missing(torch.nn.Module):
     def forward(self, x):
         return torch.histc(x, bins=4) + torch.relu(x).sum()
 
-for name, m in (("flow", Flow()), ("dyn", Dyn()), ("missing", Missing())):
+class Dicts(torch.nn.Module):
+    """dict construction, lookups, mutation, iteration; a dict output"""
+    def forward(self, x):
+        d: Dict[str, torch.Tensor] = {}
+        d["a"] = x
+        d["b"] = x * 2.0
+        d["c"] = x + 1.0
+        d["z"] = x - 1.0
+        acc = torch.zeros_like(x)
+        for k in d.keys():
+            acc = acc + d[k]
+        for kv in d.items():
+            if kv[0] != "a":
+                acc = acc * 0.5 + kv[1]
+        n = len(d)
+        d.pop("b")
+        p = d.pop("c")
+        q = d.get("missing", x * 3.0)
+        r = d.setdefault("w", x * 4.0)
+        last = d.popitem()
+        d[last[0]] = last[1] + 1.0
+        vals = list(d.values())
+        e = d.copy()
+        e.clear()
+        out = acc + p + q + r + float(n) + float(len(vals)) + float(len(e))
+        if "a" in d and "b" not in d:
+            out = out + 1.0
+        m: Dict[int, float] = {}
+        m[1] = 0.5
+        m[2] = 0.25
+        return out * m[2] + m.get(3, 1.0), d
+
+class Defaults(torch.nn.Module):
+    """forward arguments with defaults that --input leaves out"""
+    def forward(self, x, mask: Optional[torch.Tensor] = None,
+                scale: float = 2.0):
+        if mask is not None:
+            x = x.masked_fill(mask, 0.0)
+        return x * scale
+
+class Index(torch.nn.Module):
+    """an integer the caller passes as a 0-d tensor, used as an index"""
+    def forward(self, data, index):
+        return data.select(0, int(index)) * 2.0
+
+for name, m in (("flow", Flow()), ("dyn", Dyn()), ("missing", Missing()),
+                ("dicts", Dicts()), ("defaults", Defaults()),
+                ("index", Index())):
     m.eval()
     torch.jit.save(torch.jit.script(m), f"{d}/{name}.pt")
 x = torch.randn(2, 4).abs()
@@ -70,6 +117,23 @@ with torch.no_grad():
         xb = torch.randn(b, 3, 4)
         np.save(f"{d}/dyn_x{b}.npy", xb.numpy())
         np.save(f"{d}/dyn_out{b}.npy", m(xb).numpy())
+    x = torch.randn(2, 3)
+    np.save(f"{d}/dict_x.npy", x.numpy())
+    out, dd = torch.jit.load(f"{d}/dicts.pt")(x)
+    # torch.onnx flattens a dict output into its values, in order
+    for i, o in enumerate([out] + list(dd.values())):
+        np.save(f"{d}/dicts_out{i}.npy", o.numpy())
+    m = torch.jit.load(f"{d}/index.pt")
+    data = torch.randn(5, 3)
+    np.save(f"{d}/index_data.npy", data.numpy())
+    for i in (1, 3):
+        np.save(f"{d}/index_i{i}.npy", np.array(i, dtype=np.int64))
+        np.save(f"{d}/index_out{i}.npy", m(data, torch.tensor(i)).numpy())
+    m = torch.jit.load(f"{d}/defaults.pt")
+    np.save(f"{d}/defaults_out0.npy", m(x).numpy())
+    mask = x > 0
+    np.save(f"{d}/defaults_mask.npy", mask.numpy())
+    np.save(f"{d}/defaults_outm.npy", m(x, mask).numpy())
 EOF
 	"$PYTHON" "$M/gen.py" "$M"
 }
@@ -152,6 +216,61 @@ EOF
 	run -0 compare ort2/*.npy "$M/dyn_out5.npy" 1e-4
 }
 
+@test "trace: dicts: built, read, mutated, iterated; a dict output" {
+	run -0 trace "$M/dicts.pt" -i "x=$M/dict_x.npy" --save-outputs out -S
+	[[ "$output" != *"prim::DictConstruct"* && "$output" != *"prim::Loop"* ]]
+	for i in 0 1 2 3; do
+		run -0 compare "out/out$i.npy" "$M/dicts_out$i.npy" 1e-4
+	done
+	[ ! -e out/out4.npy ]
+	# the recorded graph in ORT: the dict's values are outputs 1 to 3
+	trace "$M/dicts.pt" -i "x=$M/dict_x.npy" | tool lower --opset 13 |
+		tool fold | emit -o dicts.onnx --output-names o0,o1,o2,o3
+	mkdir ort
+	run -0 ort_run dicts.onnx ort "x=$M/dict_x.npy"
+	for i in 0 1 2 3; do
+		run -0 compare "ort/o$i.npy" "$M/dicts_out$i.npy" 1e-4
+	done
+}
+
+@test "trace: forward arguments left out take their defaults" {
+	run -0 trace "$M/defaults.pt" -i "x=$M/dict_x.npy" --save-outputs out -S
+	# the defaulted ones are no inputs of the recorded graph
+	[[ "$output" == *"graph Defaults(%x : Float(2, 3)):"* ]]
+	[[ "$output" != *"mask"* && "$output" != *"masked_fill"* ]]
+	run -0 compare out/out0.npy "$M/defaults_out0.npy" 1e-4
+	# one without a default still has to be given
+	run -2 trace "$M/defaults.pt" -i "mask=$M/defaults_mask.npy" -o x.ir
+	[[ "$output" == *"'x'"*"not given"* ]]
+	[ ! -e x.ir ]
+}
+
+@test "trace: an Optional[Tensor] argument given is an input again" {
+	run tool script "$M/defaults.pt" -i "x=$M/dict_x.npy" \
+		-i "mask=$M/defaults_mask.npy" -o /dev/null
+	if [[ "$output" == *"is a Optional, not a Tensor"* ]]; then
+		skip "script refuses a tensor for an Optional[Tensor] argument"
+	fi
+	run -0 trace "$M/defaults.pt" -i "x=$M/dict_x.npy" \
+		-i "mask=$M/defaults_mask.npy" --save-outputs outm -S
+	[[ "$output" == *"%mask : Bool(2, 3)"* && "$output" == *"masked_fill"* ]]
+	run -0 compare outm/out0.npy "$M/defaults_outm.npy" 1e-4
+}
+
+@test "trace: int() of a 0-d integer input stays an op (another index in ORT)" {
+	run -0 trace "$M/index.pt" -i "data=$M/index_data.npy" \
+		-i "index=$M/index_i1.npy" --save-outputs out -S
+	[[ "$output" == *"= aten::Int(%index)"* ]]
+	run -0 compare out/out0.npy "$M/index_out1.npy" 1e-4
+	trace "$M/index.pt" -i "data=$M/index_data.npy" \
+		-i "index=$M/index_i1.npy" | tool lower --opset 13 | tool fold |
+		emit -o index.onnx
+	mkdir ort
+	run -0 ort_run index.onnx ort "data=$M/index_data.npy" \
+		"index=$M/index_i3.npy"
+	run -0 compare ort/*.npy "$M/index_out3.npy" 1e-4
+}
+
 @test "trace: random inputs are reproducible from --seed" {
 	trace "$EX/cnn.pt" -i "x=f32[2,3,8,8]" --seed 7 --save-outputs a >/dev/null
 	trace "$EX/cnn.pt" -i "x=f32[2,3,8,8]" --seed 7 --save-outputs b >/dev/null
@@ -190,6 +309,10 @@ assert a.shape == (2, 10) and a.dtype == np.float32, (a.shape, a.dtype)'
 	run -2 trace "$EX/cnn.pt" -i "x=f32[1,3,8,8]" --device cuda -o x.ir
 	[[ "$output" == *"--device cuda"* ]]
 	[ ! -e x.ir ]
+	# auto falls back to the CPU; -v says which and why
+	run -0 --separate-stderr trace -v "$EX/cnn.pt" -i "x=f32[1,3,8,8]" -o x.ir
+	[[ "$stderr" == *"device cpu (auto: no CUDA device"* ]]
+	[ -s x.ir ]
 }
 
 @test "trace: an op with no implementation: exit 4; --list-missing lists it" {

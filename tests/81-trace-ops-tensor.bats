@@ -246,6 +246,16 @@ class Extra(torch.nn.Module):
                 torch._dim_arange(x, 1), torch.resolve_conj(x), torch.conj_physical(x), o, m)
 
 
+class Quant(torch.nn.Module):
+    def forward(self, x):
+        q = torch.quantize_per_tensor(x, 0.05, 10, torch.quint8)
+        s = torch.quantize_per_tensor(x, 0.02, -3, torch.qint8)
+        w = torch.quantize_per_tensor(x, 0.001, 7, torch.qint32)
+        return (q.int_repr(), torch.dequantize(q), s.int_repr(), s.dequantize(),
+                w.int_repr(), x * q.q_scale() + float(s.q_zero_point()),
+                torch.dequantize(x))
+
+
 class Random(torch.nn.Module):
     def forward(self, x):
         return (torch.rand(2, 3), torch.randn_like(x), torch.rand_like(x),
@@ -305,6 +315,9 @@ cases = {
     'inplace_view': (M.InPlaceView(), [randn(3, 4)], 'script', 'inplace'),
     'extra': (M.Extra(), [randn(3, 4), randn(2, 3, 3)], 'script', 'reductions'),
     'random': (M.Random(), [randn(3, 4)], 'script', 'random'),
+    # values past the quantized ranges, so that clamping matters
+    'quant': (M.Quant(), [randn(3, 4) * 4], 'script', 'conversion'),
+    'quant_traced': (M.Quant(), [randn(3, 4) * 4], 'trace', 'conversion'),
 }
 
 only = set(sys.argv[2].split(',')) if len(sys.argv) > 2 else None
@@ -473,7 +486,7 @@ run_group() {
 	[ "$status" -eq 0 ]
 }
 
-@test "trace ops: conversions and copies match torch" {
+@test "trace ops: conversions, copies and per-tensor quantization match torch" {
 	run run_group conversion
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -217,6 +217,26 @@ class Packed(nn.Module):
         d, e = self.gru(p)
         y, n = nn.utils.rnn.pad_packed_sequence(a, batch_first=True)
         return a.data, b, c, d.data, e, y, n
+
+
+class Grid(nn.Module):
+    def forward(self, x, g):
+        r: List[torch.Tensor] = []
+        for mode in ['bilinear', 'nearest', 'bicubic']:
+            for pad in ['zeros', 'border', 'reflection']:
+                r.append(F.grid_sample(x, g, mode, pad, False))
+                r.append(F.grid_sample(x, g, mode, pad, True))
+        return r
+
+
+class Renorm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.e = nn.Embedding(10, 4, max_norm=1.0)
+        self.e3 = nn.Embedding(10, 4, max_norm=0.5, norm_type=3.0)
+
+    def forward(self, i):
+        return self.e(i), self.e3(i[:, :2]), self.e.weight * 1.0
 '''
 
 with open(os.path.join(out, 'nnmods.py'), 'w') as f:
@@ -300,6 +320,11 @@ cases = {
     'encoder_pad_mask': (EncMask(False, 'relu'), [randn(2, 6, 16), pad], 'trace', 'attention'),
     'encoder_src_mask': (EncSrcMask(False, 'relu'), [randn(2, 6, 16)], 'trace', 'attention'),
     'mha': (MHA(), [randn(2, 5, 16), randn(2, 7, 16)], 'trace', 'attention'),
+    # a grid reaching past [-1, 1], so that every padding mode matters
+    'grid': (M.Grid(), [randn(2, 3, 5, 4), randn(2, 3, 6, 2) * 0.9], 'script', 'grid'),
+    'grid_traced': (M.Grid(), [randn(2, 3, 5, 4), randn(2, 3, 6, 2) * 0.9], 'trace', 'grid'),
+    # script drops F.embedding's renorm (torch's own compiler does): traced
+    'renorm_traced': (M.Renorm(), [rint(10, 3, 4)], 'trace', 'grid'),
 }
 
 only = set(sys.argv[2].split(',')) if len(sys.argv) > 2 else None
@@ -470,6 +495,14 @@ run_group() {
 	run run_group resize
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "trace nn ops: grid_sample (every mode, padding, align_corners) and embedding max_norm match torch" {
+	run run_group grid
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q 'aten::grid_sampler' "$M/m/grid_traced/meta.json"
+	grep -q 'aten::embedding_renorm_' "$M/m/renorm_traced/meta.json"
 }
 
 @test "trace nn ops: distances and losses match torch" {

@@ -145,7 +145,7 @@ static int is_traced(const struct tval *v)
 		return 0;
 	if (v->kind == TV_TENSOR || v->rec)
 		return 1;
-	if (v->kind == TV_LIST || v->kind == TV_TUPLE)
+	if (v->kind == TV_LIST || v->kind == TV_TUPLE || v->kind == TV_DICT)
 		for (i = 0; i < v->u.list.n; i++)
 			if (is_traced(v->u.list.items[i]))
 				return 1;
@@ -394,6 +394,16 @@ static struct ir_type *type_of(struct interp *ip, const struct tval *v)
 		for (i = 0; i < v->u.list.n; i++)
 			t->elems[i] = type_of(ip, v->u.list.items[i]);
 		return t;
+	case TV_DICT:
+		t = ir_type_new(ip->r, IR_TYPE_DICT);
+		t->nelems = 2;
+		t->elems = ir_alloc(ip->r, sizeof(*t->elems) * 2);
+		for (i = 0; i < 2; i++)
+			t->elems[i] = v->u.list.n ?
+				      type_of(ip, v->u.list.items[i]) :
+				      ir_type_new(ip->r, i ? IR_TYPE_TENSOR :
+						  IR_TYPE_STR);
+		return t;
 	}
 	return ir_type_new(ip->r, IR_TYPE_UNKNOWN);
 }
@@ -480,6 +490,10 @@ static struct ir_value *materialise(struct interp *ip, struct tval *v)
 	case TV_NONE:
 		n = rec_node(ip, "prim::Constant", 0, 1);
 		return rec_out(ip, n, 0, type_of(ip, v));
+	case TV_DICT:
+		trace_error(&ip->ctx, "a dict reaches a recorded op: dicts "
+			    "cannot be recorded");
+		return NULL;
 	case TV_LIST:
 	case TV_TUPLE:
 		break;
@@ -540,8 +554,11 @@ static struct tval *tv_fresh(struct tval *v)
 
 	switch (v->kind) {
 	case TV_TENSOR:
-		return tv_tensor(gpu_view(v->u.t, v->u.t->rank, v->u.t->dims,
-					  v->u.t->strides, v->u.t->offset));
+		c = tv_tensor(gpu_view(v->u.t, v->u.t->rank, v->u.t->dims,
+				       v->u.t->strides, v->u.t->offset));
+		if (c)
+			c->q = v->q;
+		return c;
 	case TV_INT:
 		return tv_int(v->u.i);
 	case TV_FLOAT:
@@ -687,6 +704,9 @@ static int never_recorded(const char *kind)
 		"aten::_set_item", "aten::Delete", "aten::is_grad_enabled",
 		"aten::is_autocast_enabled", "prim::requires_grad",
 		"prim::is_nested", "prim::type", "aten::find", "aten::is_pinned",
+		"prim::DictConstruct", "aten::get", "aten::setdefault",
+		"aten::keys", "aten::values", "aten::items", "aten::popitem",
+		"aten::update", "aten::clear",
 		NULL,
 	};
 	int i;
@@ -1197,6 +1217,11 @@ static int add_outputs(struct interp *ip, struct tval *v, int *count)
 			if (add_outputs(ip, v->u.list.items[i], count))
 				return -1;
 		return 0;
+	case TV_DICT: /* the values, in order, as torch.onnx flattens */
+		for (i = 1; i < v->u.list.n; i += 2)
+			if (add_outputs(ip, v->u.list.items[i], count))
+				return -1;
+		return 0;
 	case TV_INT:
 	case TV_FLOAT:
 	case TV_BOOL: {
@@ -1230,8 +1255,9 @@ static int save_one(struct interp *ip, struct tval *v, const char *dir,
 	int64_t dims[1] = { 0 };
 	int i, rc;
 
-	if (v->kind == TV_LIST || v->kind == TV_TUPLE) {
-		for (i = 0; i < v->u.list.n; i++)
+	if (v->kind == TV_LIST || v->kind == TV_TUPLE || v->kind == TV_DICT) {
+		for (i = v->kind == TV_DICT; i < v->u.list.n;
+		     i += v->kind == TV_DICT ? 2 : 1)
 			if (save_one(ip, v->u.list.items[i], dir, count))
 				return -1;
 		return 0;
@@ -1501,6 +1527,14 @@ static int oom(struct trace_ctx *c)
 	return trace_error(c, "out of memory");
 }
 
+static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
+		   int nin, struct tval **out, int nout, int *rc);
+#define DICT_OP() do { \
+		int rc_; \
+		if (dict_op(c, n->kind, in, nin, out, nout, &rc_)) \
+			return rc_; \
+	} while (0)
+
 OPFN(op_constant)
 {
 	if (nout != 1)
@@ -1571,6 +1605,8 @@ static int seq_index(struct trace_ctx *c, const struct tval *l,
 OPFN(op_getitem)
 {
 	int64_t i;
+
+	DICT_OP();
 
 	if (nin != 2)
 		return trace_error(c, "expected 2 inputs");
@@ -1722,6 +1758,8 @@ OPFN(op_len)
 {
 	const struct tval *v = in[0];
 
+	DICT_OP();
+
 	if (v->kind == TV_LIST || v->kind == TV_TUPLE)
 		out[0] = tv_int(v->u.list.n);
 	else if (v->kind == TV_STR)
@@ -1776,6 +1814,8 @@ OPFN(op_pop)
 	int64_t i = -1;
 	int k;
 
+	DICT_OP();
+
 	if (l->kind != TV_LIST)
 		return trace_error(c, "pop from a non-list");
 	if (nin > 1 && tv_get_int(c, in[1], &i))
@@ -1825,6 +1865,8 @@ static struct tval *list_copy(const struct tval *v, int from, int to,
 
 OPFN(op_list)
 {
+	DICT_OP();
+
 	if (in[0]->kind == TV_LIST || in[0]->kind == TV_TUPLE)
 		out[0] = list_copy(in[0], 0, in[0]->u.list.n, 1);
 	else
@@ -1996,6 +2038,14 @@ static int to_number(struct trace_ctx *c, const char *kind,
 				return number_op(c, kind, (struct tval *)v,
 						 want, out);
 		}
+		/* int(i) of a 0-d integer graph input (an index the caller
+		 * passes, as torch.onnx.export keeps it): stays an op */
+		if (v->rec && !v->rec->producer && !v->rec->weight &&
+		    v->u.t->rank == 0 && (want == TV_INT || want == 0) &&
+		    v->u.t->dtype != IR_DTYPE_BOOL &&
+		    tv_dtype_to_torch(v->u.t->dtype) >= 0 &&
+		    tv_dtype_to_torch(v->u.t->dtype) <= 4)
+			return number_op(c, kind, (struct tval *)v, TV_INT, out);
 		warn_once(IP(c), kind, "converting a tensor to a Python "
 			  "number: its value is baked into the trace");
 		if (want == 0) {
@@ -2106,6 +2156,8 @@ OPFN(op_contains)
 	const struct tval *l = in[0];
 	int i, r = 0;
 
+	DICT_OP();
+
 	if (l->kind == TV_STR && in[1]->kind == TV_STR)
 		r = strstr(l->u.s, in[1]->u.s) != NULL;
 	else if (l->kind == TV_LIST || l->kind == TV_TUPLE) {
@@ -2163,6 +2215,19 @@ static int fmt_value(const struct tval *v, char *buf, size_t len)
 		if (k < len)
 			k += (size_t)snprintf(buf + k, len - k, "%c",
 					      v->kind == TV_LIST ? ']' : ')');
+		return (int)k;
+	case TV_DICT:
+		k = (size_t)snprintf(buf, len, "{");
+		for (i = 0; i < v->u.list.n && k < len; i++) {
+			if (i && k < len)
+				k += (size_t)snprintf(buf + k, len - k, "%s",
+						      i % 2 ? ": " : ", ");
+			if (k < len)
+				k += (size_t)fmt_value(v->u.list.items[i],
+						       buf + k, len - k);
+		}
+		if (k < len)
+			k += (size_t)snprintf(buf + k, len - k, "}");
 		return (int)k;
 	}
 	return 0;
@@ -2239,6 +2304,8 @@ OPFN(op_set_item)
 {
 	int64_t i;
 
+	DICT_OP();
+
 	if (in[0]->kind != TV_LIST)
 		return trace_error(c, "item assignment on a non-list");
 	if (seq_index(c, in[0], in[1], &i))
@@ -2256,6 +2323,8 @@ OPFN(op_delete)
 	struct tval *l = in[0];
 	int64_t i;
 	int k;
+
+	DICT_OP();
 
 	if (l->kind != TV_LIST)
 		return trace_error(c, "del on a non-list");
@@ -2322,7 +2391,333 @@ OPFN(op_find)
 	return out[0] ? 0 : oom(c);
 }
 
+/* --- dicts ----------------------------------------------------------------- */
+
+/* Python's key equality for the keys TorchScript allows (str, int, float,
+ * bool, Tensor by identity). */
+static int dict_key_eq(const struct tval *a, const struct tval *b)
+{
+	if (a->kind == TV_TENSOR || b->kind == TV_TENSOR)
+		return same_value(a, b);
+	return equal_values(a, b);
+}
+
+/* The index of key's entry (of the key, in u.list), or -1. */
+static int dict_find(const struct tval *d, const struct tval *key)
+{
+	int i;
+
+	for (i = 0; i + 1 < d->u.list.n; i += 2)
+		if (dict_key_eq(d->u.list.items[i], key))
+			return i;
+	return -1;
+}
+
+/* d[key] = v (new references taken here).  0 or -1 out of memory. */
+static int dict_set(struct tval *d, struct tval *key, struct tval *v)
+{
+	int i = dict_find(d, key);
+
+	if (i >= 0) {
+		tv_unref(d->u.list.items[i + 1]);
+		d->u.list.items[i + 1] = tv_ref(v);
+		return 0;
+	}
+	if (tv_list_push(d, tv_ref(key)))
+		return -1;
+	if (tv_list_push(d, tv_ref(v))) {
+		tv_unref(d->u.list.items[--d->u.list.n]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the entry at index i (of its key). */
+static void dict_remove(struct tval *d, int i)
+{
+	int k;
+
+	tv_unref(d->u.list.items[i]);
+	tv_unref(d->u.list.items[i + 1]);
+	for (k = i; k + 2 < d->u.list.n; k++)
+		d->u.list.items[k] = d->u.list.items[k + 2];
+	d->u.list.n -= 2;
+}
+
+static int key_error(struct trace_ctx *c, const struct tval *key)
+{
+	char buf[256];
+
+	buf[0] = 0;
+	fmt_value(key, buf, sizeof(buf));
+	return trace_error(c, "the model raised: KeyError: %s", buf);
+}
+
+/* a shallow copy of dict d */
+static struct tval *dict_copy(const struct tval *d)
+{
+	struct tval *r = tv_list(TV_DICT);
+	int i;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < d->u.list.n; i++)
+		if (tv_list_push(r, tv_ref(d->u.list.items[i]))) {
+			tv_unref(r);
+			return NULL;
+		}
+	return r;
+}
+
+/* d.keys() (part 0), d.values() (1) as a new list */
+static struct tval *dict_part(const struct tval *d, int part)
+{
+	struct tval *r = tv_list(TV_LIST);
+	int i;
+
+	if (!r)
+		return NULL;
+	for (i = part; i < d->u.list.n; i += 2)
+		if (tv_list_push(r, tv_ref(d->u.list.items[i]))) {
+			tv_unref(r);
+			return NULL;
+		}
+	return r;
+}
+
+static int expect_dict(struct trace_ctx *c, int nin, struct tval **in,
+		       int min)
+{
+	if (nin < min || in[0]->kind != TV_DICT)
+		return trace_error(c, "expected a dict");
+	return 0;
+}
+
+/* prim::DictConstruct(k0, v0, k1, v1, ...) */
+OPFN(op_dict_construct)
+{
+	struct tval *d;
+	int i;
+
+	if (nin % 2)
+		return trace_error(c, "a dict needs keys and values in pairs");
+	d = tv_list(TV_DICT);
+	if (!d)
+		return oom(c);
+	for (i = 0; i < nin; i += 2)
+		if (dict_set(d, in[i], in[i + 1])) {
+			tv_unref(d);
+			return oom(c);
+		}
+	out[0] = d;
+	return 0;
+}
+
+/* aten::dict(): {}; aten::dict(d): a copy; aten::dict(pairs) */
+OPFN(op_dict)
+{
+	const struct tval *s = nin ? in[0] : NULL;
+	int i;
+
+	if (s && s->kind == TV_DICT) {
+		out[0] = dict_copy(s);
+		return out[0] ? 0 : oom(c);
+	}
+	if (s && s->kind != TV_LIST && s->kind != TV_TUPLE)
+		return trace_error(c, "dict() of a value that is not a dict "
+				   "or a list of pairs");
+	out[0] = tv_list(TV_DICT);
+	if (!out[0])
+		return oom(c);
+	for (i = 0; s && i < s->u.list.n; i++) {
+		const struct tval *p = s->u.list.items[i];
+
+		if ((p->kind != TV_TUPLE && p->kind != TV_LIST) ||
+		    p->u.list.n != 2)
+			return trace_error(c, "dict() of a list that does not "
+					   "hold pairs");
+		if (dict_set(out[0], p->u.list.items[0], p->u.list.items[1]))
+			return oom(c);
+	}
+	return 0;
+}
+
+/* d.get(key, default=None) and d.setdefault(key, default=None) */
+OPFN(op_dict_get)
+{
+	int i;
+
+	if (expect_dict(c, nin, in, 2))
+		return -1;
+	i = dict_find(in[0], in[1]);
+	if (i >= 0) {
+		out[0] = tv_ref(in[0]->u.list.items[i + 1]);
+		return 0;
+	}
+	out[0] = nin > 2 ? tv_ref(in[2]) : tv_none();
+	if (!out[0])
+		return oom(c);
+	if (!strcmp(n->kind, "aten::setdefault") &&
+	    dict_set(in[0], in[1], out[0]))
+		return oom(c);
+	return 0;
+}
+
+OPFN(op_dict_keys)
+{
+	if (expect_dict(c, nin, in, 1))
+		return -1;
+	out[0] = dict_part(in[0], strcmp(n->kind, "aten::keys") != 0);
+	return out[0] ? 0 : oom(c);
+}
+
+/* d.items(): a list of (key, value) tuples */
+OPFN(op_dict_items)
+{
+	struct tval *l, *p;
+	int i;
+
+	if (expect_dict(c, nin, in, 1))
+		return -1;
+	l = tv_list(TV_LIST);
+	if (!l)
+		return oom(c);
+	out[0] = l;
+	for (i = 0; i < in[0]->u.list.n; i += 2) {
+		p = tv_list(TV_TUPLE);
+		if (!p || tv_list_push(l, p) ||
+		    tv_list_push(p, tv_ref(in[0]->u.list.items[i])) ||
+		    tv_list_push(p, tv_ref(in[0]->u.list.items[i + 1])))
+			return oom(c);
+	}
+	return 0;
+}
+
+/* d.popitem(): TorchScript's pops the first (key, value) in insertion
+ * order (Python's the last) */
+OPFN(op_dict_popitem)
+{
+	struct tval *d = in[0], *p;
+	int i;
+
+	if (expect_dict(c, nin, in, 1))
+		return -1;
+	if (d->u.list.n == 0)
+		return trace_error(c, "the model raised: KeyError: "
+				   "popitem(): dictionary is empty");
+	i = 0;
+	p = tv_list(TV_TUPLE);
+	if (!p)
+		return oom(c);
+	out[0] = p;
+	if (tv_list_push(p, tv_ref(d->u.list.items[i])) ||
+	    tv_list_push(p, tv_ref(d->u.list.items[i + 1])))
+		return oom(c);
+	dict_remove(d, i);
+	return 0;
+}
+
+OPFN(op_dict_update)
+{
+	int i;
+
+	if (expect_dict(c, nin, in, 2) || in[1]->kind != TV_DICT)
+		return trace_error(c, "update expects two dicts");
+	for (i = 0; i < in[1]->u.list.n; i += 2)
+		if (dict_set(in[0], in[1]->u.list.items[i],
+			     in[1]->u.list.items[i + 1]))
+			return oom(c);
+	for (i = 0; i < nout; i++)
+		if (!(out[i] = tv_none()))
+			return oom(c);
+	return 0;
+}
+
+OPFN(op_dict_clear)
+{
+	int i;
+
+	if (expect_dict(c, nin, in, 1))
+		return -1;
+	while (in[0]->u.list.n)
+		dict_remove(in[0], 0);
+	for (i = 0; i < nout; i++)
+		if (!(out[i] = tv_none()))
+			return oom(c);
+	return 0;
+}
+
+/* what list ops do on a dict: d[k], len(d), k in d, d[k] = v, del d[k],
+ * d.pop(k[, default]), list(d), d.copy().  1 when handled (out set or
+ * -1 returned through *rc), 0 when in[0] is no dict. */
+static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
+		   int nin, struct tval **out, int nout, int *rc)
+{
+	struct tval *d = in[0];
+	int i, k;
+
+	if (nin < 1 || d->kind != TV_DICT)
+		return 0;
+	*rc = 0;
+	if (!strcmp(kind, "aten::len")) {
+		out[0] = tv_int(d->u.list.n / 2);
+	} else if (!strcmp(kind, "aten::list") || !strcmp(kind, "aten::copy")) {
+		out[0] = strcmp(kind, "aten::copy") ? dict_part(d, 0) :
+			 dict_copy(d);
+	} else if (nin < 2) {
+		*rc = trace_error(c, "expected a key");
+		return 1;
+	} else if (!strcmp(kind, "aten::__contains__")) {
+		out[0] = tv_bool(dict_find(d, in[1]) >= 0);
+	} else if (!strcmp(kind, "aten::_set_item")) {
+		if (nin < 3) {
+			*rc = trace_error(c, "expected a key and a value");
+			return 1;
+		}
+		if (dict_set(d, in[1], in[2])) {
+			*rc = oom(c);
+			return 1;
+		}
+		for (k = 0; k < nout; k++)
+			if (!(out[k] = tv_none()))
+				break;
+		*rc = k < nout ? oom(c) : 0;
+		return 1;
+	} else {
+		i = dict_find(d, in[1]);
+		if (i < 0 && !(nin > 2 && !strcmp(kind, "aten::pop"))) {
+			*rc = key_error(c, in[1]);
+			return 1;
+		}
+		if (!strcmp(kind, "aten::Delete")) {
+			dict_remove(d, i);
+			for (k = 0; k < nout; k++)
+				if (!(out[k] = tv_none()))
+					break;
+			*rc = k < nout ? oom(c) : 0;
+			return 1;
+		}
+		/* __getitem__, pop */
+		out[0] = tv_ref(i >= 0 ? d->u.list.items[i + 1] : in[2]);
+		if (i >= 0 && !strcmp(kind, "aten::pop"))
+			dict_remove(d, i);
+	}
+	if (!out[0])
+		*rc = oom(c);
+	return 1;
+}
+
 const struct trace_op trace_ops_prim[] = {
+	{ "prim::DictConstruct", op_dict_construct },
+	{ "aten::dict", op_dict },
+	{ "aten::get", op_dict_get },
+	{ "aten::setdefault", op_dict_get },
+	{ "aten::keys", op_dict_keys },
+	{ "aten::values", op_dict_keys },
+	{ "aten::items", op_dict_items },
+	{ "aten::popitem", op_dict_popitem },
+	{ "aten::update", op_dict_update },
+	{ "aten::clear", op_dict_clear },
 	{ "aten::find", op_find },
 	{ "aten::is_pinned", op_false },
 	{ "aten::_set_item", op_set_item },

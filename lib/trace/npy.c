@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace.h"
 
@@ -178,6 +179,15 @@ struct gpu_tensor *npy_read(const char *path, const struct gpu_backend *be,
 	}
 	esz = ir_dtype_size(dt);
 	need = (size_t)numel * esz;
+	{
+		/* a shape the file cannot hold: no allocation for it */
+		struct stat st;
+		long pos = ftell(f);
+
+		if (pos >= 0 && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size - (uint64_t)pos < need)
+			goto trunc;
+	}
 	buf = malloc(need ? need : 1);
 	if (!buf) {
 		diag_error(d, "%s: out of memory for %zu bytes", path, need);

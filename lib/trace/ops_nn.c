@@ -1,7 +1,7 @@
 /*
  * ops_nn.c - aten op implementations for `trace` (see trace_int.h):
  * matrix products (linear, matmul, mm, bmm, addmm ...), convolutions,
- * pooling, normalisation, softmax, dropout, embedding, resampling; the
+ * pooling, normalisation, softmax, embedding, resampling; the
  * table trace_ops_nn, which also lists ops_nn_seq.c's ops (recurrent
  * layers, attention, losses, distances, einsum).
  *
@@ -24,43 +24,6 @@ int nn_is_float(enum ir_dtype dt)
 {
 	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
 	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
-}
-
-struct gpu_tensor *nn_new(struct trace_ctx *c, enum ir_dtype dt, int rank,
-			  const int64_t *dims)
-{
-	struct gpu_tensor *t = gpu_empty(c->be, dt, rank, dims);
-
-	if (!t)
-		trace_gpu_error(c);
-	return t;
-}
-
-int nn_out(struct trace_ctx *c, struct tval **out, struct gpu_tensor *t)
-{
-	if (!t)
-		return -1;
-	out[0] = tv_tensor(t);
-	if (!out[0])
-		return trace_error(c, "out of memory");
-	return 0;
-}
-
-static struct gpu_tensor *nn_view(struct trace_ctx *c,
-				  const struct gpu_tensor *t, int rank,
-				  const int64_t *dims, const int64_t *strides,
-				  int64_t offset)
-{
-	struct gpu_tensor *v = gpu_view(t, rank, dims, strides, offset);
-
-	if (!v)
-		trace_gpu_error(c);
-	return v;
-}
-
-struct gpu_tensor *nn_alias(struct trace_ctx *c, const struct gpu_tensor *t)
-{
-	return nn_view(c, t, t->rank, t->dims, t->strides, t->offset);
 }
 
 struct gpu_tensor *nn_expand(struct trace_ctx *c, const struct gpu_tensor *t,
@@ -92,7 +55,7 @@ struct gpu_tensor *nn_reshape(struct trace_ctx *c, struct gpu_tensor *t,
 	if (!ct)
 		return NULL;
 	gpu_contiguous_strides(rank, dims, strides);
-	v = nn_view(c, ct, rank, dims, strides, ct->offset);
+	v = trace_view(c, ct, rank, dims, strides, ct->offset);
 	gpu_free(ct);
 	return v;
 }
@@ -106,7 +69,7 @@ struct gpu_tensor *nn_transpose(struct trace_ctx *c,
 	memcpy(strides, t->strides, sizeof(strides));
 	x = dims[a]; dims[a] = dims[b]; dims[b] = x;
 	x = strides[a]; strides[a] = strides[b]; strides[b] = x;
-	return nn_view(c, t, t->rank, dims, strides, t->offset);
+	return trace_view(c, t, t->rank, dims, strides, t->offset);
 }
 
 struct gpu_tensor *nn_permute(struct trace_ctx *c, const struct gpu_tensor *t,
@@ -119,7 +82,7 @@ struct gpu_tensor *nn_permute(struct trace_ctx *c, const struct gpu_tensor *t,
 		dims[i] = t->dims[perm[i]];
 		strides[i] = t->strides[perm[i]];
 	}
-	return nn_view(c, t, t->rank, dims, strides, t->offset);
+	return trace_view(c, t, t->rank, dims, strides, t->offset);
 }
 
 struct gpu_tensor *nn_narrow(struct trace_ctx *c, const struct gpu_tensor *t,
@@ -129,7 +92,7 @@ struct gpu_tensor *nn_narrow(struct trace_ctx *c, const struct gpu_tensor *t,
 
 	memcpy(dims, t->dims, sizeof(dims));
 	dims[axis] = len;
-	return nn_view(c, t, t->rank, dims, t->strides,
+	return trace_view(c, t, t->rank, dims, t->strides,
 		       t->offset + start * t->strides[axis]);
 }
 
@@ -154,7 +117,7 @@ struct gpu_tensor *nn_unsqueeze(struct trace_ctx *c,
 		strides[i] = t->strides[j];
 		j++;
 	}
-	return nn_view(c, t, t->rank + 1, dims, strides, t->offset);
+	return trace_view(c, t, t->rank + 1, dims, strides, t->offset);
 }
 
 struct gpu_tensor *nn_squeeze(struct trace_ctx *c, const struct gpu_tensor *t,
@@ -170,7 +133,7 @@ struct gpu_tensor *nn_squeeze(struct trace_ctx *c, const struct gpu_tensor *t,
 		strides[j] = t->strides[i];
 		j++;
 	}
-	return nn_view(c, t, t->rank - 1, dims, strides, t->offset);
+	return trace_view(c, t, t->rank - 1, dims, strides, t->offset);
 }
 
 int nn_copy(struct trace_ctx *c, const struct gpu_tensor *src,
@@ -184,7 +147,7 @@ int nn_copy(struct trace_ctx *c, const struct gpu_tensor *src,
 struct gpu_tensor *nn_unary(struct trace_ctx *c, enum gpu_unary op,
 			    const struct gpu_tensor *x, double a, double b)
 {
-	struct gpu_tensor *y = nn_new(c, x->dtype, x->rank, x->dims);
+	struct gpu_tensor *y = trace_empty(c, x->dtype, x->rank, x->dims);
 
 	if (y && c->be->unary(op, x, y, a, b)) {
 		gpu_free(y);
@@ -222,7 +185,7 @@ struct gpu_tensor *nn_binary(struct trace_ctx *c, enum gpu_binary op,
 	eb = ea ? nn_expand(c, cb, rank, dims) : NULL;
 	if (!eb)
 		goto out;
-	y = nn_new(c, is_cmp(op) ? IR_DTYPE_BOOL : dt, rank, dims);
+	y = trace_empty(c, is_cmp(op) ? IR_DTYPE_BOOL : dt, rank, dims);
 	if (y && c->be->binary(op, ea, eb, y)) {
 		gpu_free(y);
 		y = NULL;
@@ -238,7 +201,7 @@ out:
 
 struct gpu_tensor *nn_scalar(struct trace_ctx *c, enum ir_dtype dt, double v)
 {
-	struct gpu_tensor *t = nn_new(c, dt, 0, NULL);
+	struct gpu_tensor *t = trace_empty(c, dt, 0, NULL);
 
 	if (t && c->be->fill(t, v)) {
 		gpu_free(t);
@@ -278,7 +241,7 @@ struct gpu_tensor *nn_reduce(struct trace_ctx *c, enum gpu_reduce op,
 		if (!((mask >> i) & 1))
 			kd[r++] = x->dims[i];
 	}
-	y = nn_new(c, dt, x->rank, dims);
+	y = trace_empty(c, dt, x->rank, dims);
 	if (!y)
 		return NULL;
 	if (c->be->reduce(op, x, mask, param, y)) {
@@ -353,18 +316,18 @@ struct gpu_tensor *nn_matmul(struct trace_ctx *c, const struct gpu_tensor *a,
 		int64_t d[2] = { 1, a->dims[0] };
 		int64_t s[2] = { a->dims[0] * a->strides[0], a->strides[0] };
 
-		a2 = nn_view(c, a, 2, d, s, a->offset);
+		a2 = trace_view(c, a, 2, d, s, a->offset);
 	} else {
-		a2 = nn_alias(c, a);
+		a2 = trace_alias(c, a);
 	}
 	if (b->rank == 1) {
 		int64_t d[2] = { b->dims[0], 1 };
 		int64_t s[2] = { b->strides[0], 1 };
 
-		b2 = nn_view(c, b, 2, d, s, b->offset);
+		b2 = trace_view(c, b, 2, d, s, b->offset);
 		trans_b = 0;
 	} else {
-		b2 = nn_alias(c, b);
+		b2 = trace_alias(c, b);
 	}
 	if (!a2 || !b2)
 		goto out;
@@ -441,7 +404,7 @@ struct gpu_tensor *nn_matmul(struct trace_ctx *c, const struct gpu_tensor *a,
 			int64_t d2[2] = { af->dims[0], N };
 
 			folded = 1;
-			y = nn_new(c, a->dtype, 2, d2);
+			y = trace_empty(c, a->dtype, 2, d2);
 			if (!y)
 				goto out;
 			if (c->be->matmul(af, b2, cm, 0, trans_b, alpha,
@@ -468,7 +431,7 @@ struct gpu_tensor *nn_matmul(struct trace_ctx *c, const struct gpu_tensor *a,
 		bee = ae ? nn_expand(c, b2, nb + 2, d) : NULL;
 		d[nb] = M;
 		d[nb + 1] = N;
-		y = bee ? nn_new(c, a->dtype, nb + 2, d) : NULL;
+		y = bee ? trace_empty(c, a->dtype, nb + 2, d) : NULL;
 		if (!y)
 			goto out;
 		if (c->be->matmul(ae, bee, cf, 0, trans_b, alpha,
@@ -478,7 +441,7 @@ struct gpu_tensor *nn_matmul(struct trace_ctx *c, const struct gpu_tensor *a,
 		}
 	}
 	gpu_contiguous_strides(fr, fdims, st);
-	res = nn_view(c, y, fr, fdims, st, y->offset);
+	res = trace_view(c, y, fr, fdims, st, y->offset);
 out:
 	gpu_free(a2);
 	gpu_free(b2);
@@ -507,7 +470,7 @@ struct gpu_tensor *nn_linear(struct trace_ctx *c, const struct gpu_tensor *x,
 struct gpu_tensor *nn_softmax(struct trace_ctx *c, const struct gpu_tensor *x,
 			      int axis, int log)
 {
-	struct gpu_tensor *y = nn_new(c, x->dtype, x->rank, x->dims);
+	struct gpu_tensor *y = trace_empty(c, x->dtype, x->rank, x->dims);
 
 	if (y && c->be->softmax(x, axis, log, y)) {
 		gpu_free(y);
@@ -522,53 +485,13 @@ struct gpu_tensor *nn_layer_norm(struct trace_ctx *c,
 				 const struct gpu_tensor *w,
 				 const struct gpu_tensor *b, double eps)
 {
-	struct gpu_tensor *y = nn_new(c, x->dtype, x->rank, x->dims);
+	struct gpu_tensor *y = trace_empty(c, x->dtype, x->rank, x->dims);
 
 	if (y && c->be->layer_norm(x, naxes, w, b, eps, y)) {
 		gpu_free(y);
 		trace_gpu_error(c);
 		return NULL;
 	}
-	return y;
-}
-
-double *nn_host(struct trace_ctx *c, const struct gpu_tensor *t)
-{
-	int64_t n = gpu_numel(t);
-	double *v = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-
-	if (!v) {
-		trace_error(c, "out of memory");
-		return NULL;
-	}
-	if (n > 0 && gpu_to_host(t, IR_DTYPE_DOUBLE, v)) {
-		free(v);
-		trace_gpu_error(c);
-		return NULL;
-	}
-	return v;
-}
-
-struct gpu_tensor *nn_from_host(struct trace_ctx *c, enum ir_dtype dt,
-				int rank, const int64_t *dims,
-				const double *v)
-{
-	struct gpu_tensor *d = nn_new(c, IR_DTYPE_DOUBLE, rank, dims), *y;
-	int64_t n;
-
-	if (!d)
-		return NULL;
-	n = gpu_numel(d);
-	if (n > 0 && c->be->upload(d->storage->data, v,
-				   (size_t)n * sizeof(double))) {
-		gpu_free(d);
-		trace_gpu_error(c);
-		return NULL;
-	}
-	if (dt == IR_DTYPE_DOUBLE)
-		return d;
-	y = trace_cast(c, d, dt);
-	gpu_free(d);
 	return y;
 }
 
@@ -654,7 +577,7 @@ static int op_linear(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &w) ||
 	    opt_tensor(c, in, nin, 2, &b))
 		return -1;
-	return nn_out(c, out, nn_linear(c, x, w, b));
+	return trace_out(c, out, nn_linear(c, x, w, b));
 }
 
 static int op_matmul(struct trace_ctx *c, const struct ir_node *n,
@@ -677,7 +600,7 @@ static int op_matmul(struct trace_ctx *c, const struct ir_node *n,
 	if (!strcmp(n->kind, "aten::bmm") && a->dims[0] != b->dims[0])
 		return trace_error(c, "batch1 and batch2 must have same "
 				   "number of batches");
-	return nn_out(c, out, nn_matmul(c, a, b, 0, NULL, 1, 0));
+	return trace_out(c, out, nn_matmul(c, a, b, 0, NULL, 1, 0));
 }
 
 /* addmm, addmv, baddbmm, addbmm and their in-place forms:
@@ -725,7 +648,7 @@ static int op_addmm(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (inplace_kind(n))
 		return finish_inplace(c, in[0], res, out);
-	return nn_out(c, out, res);
+	return trace_out(c, out, res);
 }
 
 /* --- convolution ------------------------------------------------------- */
@@ -754,7 +677,7 @@ static struct gpu_tensor *conv_run(struct trace_ctx *c, struct gpu_tensor *x,
 			    ns + 1, ns + 2, ns, x->rank);
 		return NULL;
 	}
-	xb = unbatched ? nn_unsqueeze(c, x, 0) : nn_alias(c, x);
+	xb = unbatched ? nn_unsqueeze(c, x, 0) : trace_alias(c, x);
 	if (!xb)
 		return NULL;
 	if (x->dtype != w->dtype) {
@@ -772,7 +695,7 @@ static struct gpu_tensor *conv_run(struct trace_ctx *c, struct gpu_tensor *x,
 			pads[2 * (i + 2) + 1] = extra[i];
 			pd[i + 2] += extra[i];
 		}
-		xp = nn_new(c, xb->dtype, xb->rank, pd);
+		xp = trace_empty(c, xb->dtype, xb->rank, pd);
 		if (!xp)
 			goto out;
 		if (c->be->pad(xb, pads, GPU_PAD_CONSTANT, 0, xp)) {
@@ -837,7 +760,7 @@ static struct gpu_tensor *conv_run(struct trace_ctx *c, struct gpu_tensor *x,
 			    (long long)dims[1]);
 		goto out;
 	}
-	y = nn_new(c, x->dtype, ns + 2, dims);
+	y = trace_empty(c, x->dtype, ns + 2, dims);
 	if (!y)
 		goto out;
 	if (c->be->conv(p, xb, w, bias, y)) {
@@ -847,7 +770,7 @@ static struct gpu_tensor *conv_run(struct trace_ctx *c, struct gpu_tensor *x,
 	if (unbatched)
 		res = nn_squeeze(c, y, 0);
 	else
-		res = nn_alias(c, y);
+		res = trace_alias(c, y);
 out:
 	gpu_free(xb);
 	gpu_free(xp);
@@ -949,7 +872,7 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 		if (p.stride[i] <= 0 || p.dilation[i] <= 0 || p.pad[i] < 0)
 			return trace_error(c, "non-positive stride or "
 					   "dilation, or negative padding");
-	return nn_out(c, out, conv_run(c, x, w, b, &p,
+	return trace_out(c, out, conv_run(c, x, w, b, &p,
 				       has_extra ? extra : NULL));
 }
 
@@ -981,7 +904,7 @@ static int op_conv_tbc(struct trace_ctx *c, const struct ir_node *n,
 	if (wp)
 		y = conv_run(c, xp, wp, b, &p, NULL);
 	if (y)
-		rc = nn_out(c, out, nn_permute(c, y, py)); /* [T, B, O] */
+		rc = trace_out(c, out, nn_permute(c, y, py)); /* [T, B, O] */
 	gpu_free(xp);
 	gpu_free(wp);
 	gpu_free(y);
@@ -1013,7 +936,7 @@ static int pool_run(struct trace_ctx *c, struct gpu_tensor *x,
 	if (x->rank != ns + 1 && x->rank != ns + 2)
 		return trace_error(c, "expected %dD or %dD input, got %dD",
 				   ns + 1, ns + 2, x->rank);
-	xb = x->rank == ns + 1 ? nn_unsqueeze(c, x, 0) : nn_alias(c, x);
+	xb = x->rank == ns + 1 ? nn_unsqueeze(c, x, 0) : trace_alias(c, x);
 	if (!xb)
 		return -1;
 	dims[0] = xb->dims[0];
@@ -1041,9 +964,9 @@ static int pool_run(struct trace_ctx *c, struct gpu_tensor *x,
 			goto out;
 		}
 	}
-	y = nn_new(c, x->dtype, ns + 2, dims);
+	y = trace_empty(c, x->dtype, ns + 2, dims);
 	if (y && want_idx)
-		idx = nn_new(c, IR_DTYPE_INT64, ns + 2, dims);
+		idx = trace_empty(c, IR_DTYPE_INT64, ns + 2, dims);
 	if (!y || (want_idx && !idx))
 		goto out;
 	if (c->be->pool(p, xb, y, idx)) {
@@ -1051,8 +974,8 @@ static int pool_run(struct trace_ctx *c, struct gpu_tensor *x,
 		goto out;
 	}
 	if (x->rank == ns + 1) {
-		if (nn_out(c, out, nn_squeeze(c, y, 0)) ||
-		    (want_idx && nn_out(c, out + 1, nn_squeeze(c, idx, 0))))
+		if (trace_out(c, out, nn_squeeze(c, y, 0)) ||
+		    (want_idx && trace_out(c, out + 1, nn_squeeze(c, idx, 0))))
 			goto out;
 	} else {
 		out[0] = tv_tensor(y);
@@ -1136,7 +1059,7 @@ static struct gpu_tensor *adaptive_max_indices(struct trace_ctx *c,
 					       int ns, const int64_t *odims,
 					       int orank)
 {
-	double *v = nn_host(c, x), *iv = NULL;
+	double *v = trace_to_host(c, x, IR_DTYPE_DOUBLE), *iv = NULL;
 	int64_t planes = 1, ip = 1, op = 1, i, o;
 	const int64_t *in = x->dims + x->rank - ns;
 	const int64_t *od = odims + orank - ns;
@@ -1196,7 +1119,8 @@ static struct gpu_tensor *adaptive_max_indices(struct trace_ctx *c,
 			iv[i * op + o] = (double)best;
 		}
 	}
-	r = nn_from_host(c, IR_DTYPE_INT64, orank, odims, iv);
+	r = trace_from_host(c, IR_DTYPE_INT64, orank, odims, IR_DTYPE_DOUBLE,
+			    iv);
 out:
 	free(v);
 	free(iv);
@@ -1234,7 +1158,7 @@ static int op_adaptive_pool(struct trace_ctx *c, const struct ir_node *n,
 		if (x->dims[i] == 0)
 			return trace_error(c, "expected input with non-zero "
 					   "sizes except the batch dim");
-	xb = x->rank == ns + 1 ? nn_unsqueeze(c, x, 0) : nn_alias(c, x);
+	xb = x->rank == ns + 1 ? nn_unsqueeze(c, x, 0) : trace_alias(c, x);
 	if (!xb)
 		return -1;
 	{
@@ -1243,7 +1167,7 @@ static int op_adaptive_pool(struct trace_ctx *c, const struct ir_node *n,
 		memcpy(bd, xb->dims, sizeof(bd));
 		for (i = 0; i < ns; i++)
 			bd[xb->rank - ns + i] = os[i];
-		y = nn_new(c, x->dtype, xb->rank, bd);
+		y = trace_empty(c, x->dtype, xb->rank, bd);
 	}
 	if (!y)
 		goto out;
@@ -1254,9 +1178,9 @@ static int op_adaptive_pool(struct trace_ctx *c, const struct ir_node *n,
 		goto out;
 	}
 	cnt = is_max && nout > 1;
-	if (nn_out(c, out, nn_reshape(c, y, r, dims)))
+	if (trace_out(c, out, nn_reshape(c, y, r, dims)))
 		goto out;
-	if (cnt && nn_out(c, out + 1, adaptive_max_indices(c, x, ns, dims,
+	if (cnt && trace_out(c, out + 1, adaptive_max_indices(c, x, ns, dims,
 							    r))) {
 		tv_unref(out[0]);
 		out[0] = NULL;
@@ -1310,7 +1234,7 @@ static int op_batch_norm(struct trace_ctx *c, const struct ir_node *n,
 	if (!training && (!rm || !rv))
 		return trace_error(c, "running_mean and running_var must be "
 				   "defined in evaluation mode");
-	y = nn_new(c, x->dtype, x->rank, x->dims);
+	y = trace_empty(c, x->dtype, x->rank, x->dims);
 	if (!y)
 		return -1;
 	if (c->be->batch_norm(x, training ? NULL : rm, training ? NULL : rv,
@@ -1318,7 +1242,7 @@ static int op_batch_norm(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(y);
 		return trace_gpu_error(c);
 	}
-	return nn_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static struct gpu_tensor *group_norm_run(struct trace_ctx *c,
@@ -1345,7 +1269,7 @@ static struct gpu_tensor *group_norm_run(struct trace_ctx *c,
 	if (check_channels(c, w, x->dims[1], "weight") ||
 	    check_channels(c, b, x->dims[1], "bias"))
 		return NULL;
-	y = nn_new(c, x->dtype, x->rank, x->dims);
+	y = trace_empty(c, x->dtype, x->rank, x->dims);
 	if (y && c->be->group_norm(x, groups, w, b, eps, y)) {
 		gpu_free(y);
 		trace_gpu_error(c);
@@ -1368,7 +1292,7 @@ static int op_group_norm(struct trace_ctx *c, const struct ir_node *n,
 	    opt_tensor(c, in, nin, 2, &w) || opt_tensor(c, in, nin, 3, &b) ||
 	    (nin > 4 && tv_get_float(c, in[4], &eps)))
 		return -1;
-	return nn_out(c, out, group_norm_run(c, x, g, w, b, eps));
+	return trace_out(c, out, group_norm_run(c, x, g, w, b, eps));
 }
 
 /* instance_norm(input, weight, bias, running_mean, running_var,
@@ -1396,14 +1320,14 @@ static int op_instance_norm(struct trace_ctx *c, const struct ir_node *n,
 			return trace_error(c, "expected running_mean and "
 					   "running_var to be defined when "
 					   "use_input_stats is false");
-		y = nn_new(c, x->dtype, x->rank, x->dims);
+		y = trace_empty(c, x->dtype, x->rank, x->dims);
 		if (y && c->be->batch_norm(x, rm, rv, w, b, eps, y)) {
 			gpu_free(y);
 			return trace_gpu_error(c);
 		}
-		return nn_out(c, out, y);
+		return trace_out(c, out, y);
 	}
-	return nn_out(c, out, group_norm_run(c, x, x->dims[1], w, b, eps));
+	return trace_out(c, out, group_norm_run(c, x, x->dims[1], w, b, eps));
 }
 
 static int norm_axes(struct trace_ctx *c, const struct gpu_tensor *x,
@@ -1447,7 +1371,7 @@ static int op_layer_norm(struct trace_ctx *c, const struct ir_node *n,
 	    opt_tensor(c, in, nin, 2, &w) || opt_tensor(c, in, nin, 3, &b) ||
 	    (nin > 4 && tv_get_float(c, in[4], &eps)))
 		return -1;
-	if (nn_out(c, out, nn_layer_norm(c, x, naxes, w, b, eps)))
+	if (trace_out(c, out, nn_layer_norm(c, x, naxes, w, b, eps)))
 		return -1;
 	if (strcmp(n->kind, "aten::native_layer_norm") || nout < 3)
 		return 0;
@@ -1456,7 +1380,7 @@ static int op_layer_norm(struct trace_ctx *c, const struct ir_node *n,
 	mean = nn_reduce(c, GPU_RMEAN, x, mask, 1, 0);
 	var = mean ? nn_reduce(c, GPU_RVAR, x, mask, 1, 0) : NULL;
 	t = var ? nn_binary_s(c, GPU_ADD, var, eps) : NULL;
-	if (!t || nn_out(c, out + 2, nn_unary(c, GPU_RSQRT, t, 0, 0))) {
+	if (!t || trace_out(c, out + 2, nn_unary(c, GPU_RSQRT, t, 0, 0))) {
 		gpu_free(mean);
 		gpu_free(var);
 		gpu_free(t);
@@ -1506,10 +1430,10 @@ static int op_weight_norm(struct trace_ctx *c, const struct ir_node *n,
 		y = nn_binary(c, GPU_MUL, v, q);
 	gpu_free(nrm);
 	gpu_free(q);
-	return nn_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
-/* --- softmax, dropout -------------------------------------------------- */
+/* --- softmax ------------------------------------------------------------ */
 
 /* softmax/log_softmax(self, dim, dtype); _softmax/_log_softmax(self,
  * dim, half_to_float) */
@@ -1547,7 +1471,7 @@ static int op_softmax(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (x->rank == 0) {
 		/* softmax of a scalar is 1 (log: 0) */
-		y = nn_new(c, dt, 0, NULL);
+		y = trace_empty(c, dt, 0, NULL);
 		if (y && c->be->fill(y, log ? 0 : 1)) {
 			gpu_free(y);
 			y = NULL;
@@ -1557,34 +1481,7 @@ static int op_softmax(struct trace_ctx *c, const struct ir_node *n,
 		y = nn_softmax(c, xc, ax, log);
 	}
 	gpu_free(xc);
-	return nn_out(c, out, y);
-}
-
-/* dropout, feature_dropout, alpha_dropout and the feature_alpha form
- * (input, p, train): identity in eval */
-static int op_dropout(struct trace_ctx *c, const struct ir_node *n,
-		      struct tval **in, int nin, struct tval **out, int nout)
-{
-	struct gpu_tensor *x;
-	double p = 0;
-	int train = 0;
-
-	(void)nout;
-	if (tv_get_tensor(c, in[0], 0, &x) ||
-	    (nin > 1 && tv_get_float(c, in[1], &p)) ||
-	    (nin > 2 && tv_get_bool(c, in[2], &train)))
-		return -1;
-	if (p < 0 || p > 1)
-		return trace_error(c, "dropout probability has to be between "
-				   "0 and 1, but got %g", p);
-	if (train && p > 0)
-		return trace_error(c, "dropout in training mode (p=%g) is "
-				   "random: trace the model in eval mode", p);
-	if (inplace_kind(n)) {
-		out[0] = tv_ref(in[0]);
-		return 0;
-	}
-	return nn_out(c, out, nn_alias(c, x));
+	return trace_out(c, out, y);
 }
 
 /* --- embedding --------------------------------------------------------- */
@@ -1618,7 +1515,7 @@ static struct gpu_tensor *embed(struct trace_ctx *c,
 	flat = ic ? nn_reshape(c, ic, 1, d1) : NULL;
 	d2[0] = n;
 	d2[1] = w->dims[1];
-	y = flat ? nn_new(c, w->dtype, 2, d2) : NULL;
+	y = flat ? trace_empty(c, w->dtype, 2, d2) : NULL;
 	if (!y)
 		goto out;
 	if (n > 0 && c->be->index_select(w, 0, flat, y)) {
@@ -1628,7 +1525,7 @@ static struct gpu_tensor *embed(struct trace_ctx *c,
 	memcpy(dims, idx->dims, sizeof(int64_t) * idx->rank);
 	dims[idx->rank] = w->dims[1];
 	gpu_contiguous_strides(idx->rank + 1, dims, st);
-	res = nn_view(c, y, idx->rank + 1, dims, st, y->offset);
+	res = trace_view(c, y, idx->rank + 1, dims, st, y->offset);
 out:
 	gpu_free(ic);
 	gpu_free(flat);
@@ -1645,7 +1542,7 @@ static int op_embedding(struct trace_ctx *c, const struct ir_node *n,
 	(void)n; (void)nin; (void)nout;
 	if (tv_get_tensor(c, in[0], 0, &w) || tv_get_tensor(c, in[1], 0, &idx))
 		return -1;
-	return nn_out(c, out, embed(c, w, idx));
+	return trace_out(c, out, embed(c, w, idx));
 }
 
 /* --- resampling -------------------------------------------------------- */
@@ -1725,7 +1622,7 @@ static struct gpu_tensor *resize_run(struct trace_ctx *c,
 	memcpy(dims, x->dims, sizeof(dims));
 	for (i = 0; i < ns; i++)
 		dims[2 + i] = osz[i];
-	y = nn_new(c, x->dtype, x->rank, dims);
+	y = trace_empty(c, x->dtype, x->rank, dims);
 	if (y && c->be->resize(x, ns, mode, align, scales, y)) {
 		gpu_free(y);
 		trace_gpu_error(c);
@@ -1768,7 +1665,7 @@ static int op_upsample(struct trace_ctx *c, const struct ir_node *n,
 	if (upsample_geom(c, x, ns, in[1], in + first, nin - first, osz,
 			  scales))
 		return -1;
-	return nn_out(c, out, resize_run(c, x, ns, mode, align, osz, scales));
+	return trace_out(c, out, resize_run(c, x, ns, mode, align, osz, scales));
 }
 
 /* __interpolate(input, size, scale_factor, mode, align_corners,
@@ -1820,12 +1717,12 @@ static int op_interpolate(struct trace_ctx *c, const struct ir_node *n,
 		memcpy(dims, x->dims, sizeof(dims));
 		for (i = 0; i < ns; i++)
 			dims[2 + i] = osz[i];
-		y = nn_new(c, x->dtype, x->rank, dims);
+		y = trace_empty(c, x->dtype, x->rank, dims);
 		if (y && c->be->adaptive_pool(GPU_POOL_AVG, ns, x, y)) {
 			gpu_free(y);
 			return trace_gpu_error(c);
 		}
-		return nn_out(c, out, y);
+		return trace_out(c, out, y);
 	} else if ((!strcmp(mode, "linear") && ns == 1) ||
 		   (!strcmp(mode, "bilinear") && ns == 2) ||
 		   (!strcmp(mode, "trilinear") && ns == 3)) {
@@ -1838,72 +1735,7 @@ static int op_interpolate(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (im == GPU_INTERP_NEAREST || im == GPU_INTERP_NEAREST_EXACT)
 		align = 0;
-	return nn_out(c, out, resize_run(c, x, ns, im, align, osz, scales));
-}
-
-/* pixel_shuffle(self, r) / pixel_unshuffle(self, r) */
-static int op_pixel_shuffle(struct trace_ctx *c, const struct ir_node *n,
-			    struct tval **in, int nin, struct tval **out,
-			    int nout)
-{
-	struct gpu_tensor *x, *v = NULL, *p = NULL, *y = NULL;
-	int64_t r, d[GPU_MAX_DIMS], st[GPU_MAX_DIMS], od[GPU_MAX_DIMS];
-	int un = strstr(n->kind, "unshuffle") != NULL, b, i, rc = -1;
-	int perm[GPU_MAX_DIMS];
-
-	(void)nin; (void)nout;
-	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_int(c, in[1], &r))
-		return -1;
-	if (x->rank < 3 || x->rank + 3 > GPU_MAX_DIMS || r <= 0)
-		return trace_error(c, "pixel_shuffle expects input to have at "
-				   "least 3 dimensions and a positive factor");
-	b = x->rank - 3;
-	for (i = 0; i < b; i++)
-		d[i] = od[i] = x->dims[i];
-	if (!un) {
-		int64_t C = x->dims[b], H = x->dims[b + 1], W = x->dims[b + 2];
-
-		if (C % (r * r))
-			return trace_error(c, "pixel_shuffle expects its input's "
-					   "'channel' dimension to be divisible "
-					   "by the square of upscale_factor");
-		/* [.., C/r^2, r, r, H, W] -> [.., C/r^2, H, r, W, r] */
-		d[b] = C / (r * r); d[b + 1] = r; d[b + 2] = r;
-		d[b + 3] = H; d[b + 4] = W;
-		perm[b] = b; perm[b + 1] = b + 3; perm[b + 2] = b + 1;
-		perm[b + 3] = b + 4; perm[b + 4] = b + 2;
-		od[b] = C / (r * r); od[b + 1] = H * r; od[b + 2] = W * r;
-	} else {
-		int64_t C = x->dims[b], H = x->dims[b + 1], W = x->dims[b + 2];
-
-		if (H % r || W % r)
-			return trace_error(c, "pixel_unshuffle expects height "
-					   "and width to be divisible by "
-					   "downscale_factor");
-		/* [.., C, H/r, r, W/r, r] -> [.., C, r, r, H/r, W/r] */
-		d[b] = C; d[b + 1] = H / r; d[b + 2] = r;
-		d[b + 3] = W / r; d[b + 4] = r;
-		perm[b] = b; perm[b + 1] = b + 2; perm[b + 2] = b + 4;
-		perm[b + 3] = b + 1; perm[b + 4] = b + 3;
-		od[b] = C * r * r; od[b + 1] = H / r; od[b + 2] = W / r;
-	}
-	for (i = 0; i < b; i++)
-		perm[i] = i;
-	v = nn_reshape(c, x, b + 5, d);
-	p = v ? nn_permute(c, v, perm) : NULL;
-	if (p) {
-		for (i = 0; i < b + 5; i++)
-			d[i] = p->dims[i];
-		y = nn_new(c, x->dtype, b + 5, d);
-	}
-	if (y && !nn_copy(c, p, y)) {
-		gpu_contiguous_strides(b + 3, od, st);
-		rc = nn_out(c, out, nn_view(c, y, b + 3, od, st, y->offset));
-	}
-	gpu_free(v);
-	gpu_free(p);
-	gpu_free(y);
-	return rc;
+	return trace_out(c, out, resize_run(c, x, ns, im, align, osz, scales));
 }
 
 const struct trace_op trace_ops_nn[] = {
@@ -1965,17 +1797,12 @@ const struct trace_op trace_ops_nn[] = {
 	{ "aten::log_softmax", op_softmax },
 	{ "aten::_softmax", op_softmax },
 	{ "aten::_log_softmax", op_softmax },
-	{ "aten::dropout", op_dropout },
-	{ "aten::dropout_", op_dropout },
-	{ "aten::feature_dropout", op_dropout },
-	{ "aten::feature_dropout_", op_dropout },
-	{ "aten::alpha_dropout", op_dropout },
-	{ "aten::alpha_dropout_", op_dropout },
-	{ "aten::feature_alpha_dropout", op_dropout },
-	{ "aten::feature_alpha_dropout_", op_dropout },
 	/* embedding */
 	{ "aten::embedding", op_embedding },
 	{ "aten::embedding_bag", nn_op_embedding_bag },
+	{ "aten::embedding_renorm_", nn_op_embedding_renorm },
+	{ "aten::grid_sampler", nn_op_grid_sampler },
+	{ "aten::grid_sampler_2d", nn_op_grid_sampler },
 	/* resampling */
 	{ "aten::upsample_nearest1d", op_upsample },
 	{ "aten::upsample_nearest2d", op_upsample },
@@ -1988,8 +1815,6 @@ const struct trace_op trace_ops_nn[] = {
 	{ "aten::upsample_bicubic2d", op_upsample },
 	{ "aten::upsample_trilinear3d", op_upsample },
 	{ "aten::__interpolate", op_interpolate },
-	{ "aten::pixel_shuffle", op_pixel_shuffle },
-	{ "aten::pixel_unshuffle", op_pixel_shuffle },
 	/* recurrent layers (ops_nn_seq.c) */
 	{ "aten::lstm", nn_op_lstm },
 	{ "aten::gru", nn_op_gru },
@@ -2019,6 +1844,5 @@ const struct trace_op trace_ops_nn[] = {
 	{ "aten::mse_loss", nn_op_mse_loss },
 	{ "aten::l1_loss", nn_op_l1_loss },
 	{ "aten::smooth_l1_loss", nn_op_smooth_l1_loss },
-	{ "aten::one_hot", nn_op_one_hot },
 	{ NULL, NULL },
 };

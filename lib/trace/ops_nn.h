@@ -1,7 +1,8 @@
 /*
  * ops_nn.h - what the neural-network op files (ops_nn.c, ops_nn_seq.c)
- * share: small tensor helpers over the context's backend, and the op
- * functions ops_nn_seq.c adds to ops_nn.c's table.
+ * share: small tensor helpers over the context's backend (beside
+ * trace_int.h's trace_empty, trace_view, trace_out, trace_to_host ...),
+ * and the op functions ops_nn_seq.c adds to ops_nn.c's table.
  *
  * Ownership: every helper returning a struct gpu_tensor * returns a new
  * reference (free it with gpu_free), or NULL after reporting through
@@ -12,13 +13,6 @@
 
 #include "trace_int.h"
 
-/* A new contiguous tensor on c->be. */
-struct gpu_tensor *nn_new(struct trace_ctx *c, enum ir_dtype dt, int rank,
-			  const int64_t *dims);
-/* out[0] = t (taking over the reference); -1 when t is NULL. */
-int nn_out(struct trace_ctx *c, struct tval **out, struct gpu_tensor *t);
-/* A view of t with the same geometry (an alias). */
-struct gpu_tensor *nn_alias(struct trace_ctx *c, const struct gpu_tensor *t);
 /* t broadcast to (rank, dims) as a stride-0 view. */
 struct gpu_tensor *nn_expand(struct trace_ctx *c, const struct gpu_tensor *t,
 			     int rank, const int64_t *dims);
@@ -75,12 +69,6 @@ struct gpu_tensor *nn_layer_norm(struct trace_ctx *c,
 /* be->copy(src, dst) with the error reported. */
 int nn_copy(struct trace_ctx *c, const struct gpu_tensor *src,
 	    struct gpu_tensor *dst);
-/* t's elements as malloc'd doubles (row-major); NULL after reporting. */
-double *nn_host(struct trace_ctx *c, const struct gpu_tensor *t);
-/* A new tensor of dtype dt from n doubles (row-major). */
-struct gpu_tensor *nn_from_host(struct trace_ctx *c, enum ir_dtype dt,
-				int rank, const int64_t *dims,
-				const double *v);
 int nn_is_float(enum ir_dtype dt);
 
 /* ops_nn_seq.c: recurrent layers, attention, losses, distances, einsum. */
@@ -141,8 +129,6 @@ int nn_op_l1_loss(struct trace_ctx *c, const struct ir_node *n,
 int nn_op_smooth_l1_loss(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout);
-int nn_op_one_hot(struct trace_ctx *c, const struct ir_node *n,
-		  struct tval **in, int nin, struct tval **out, int nout);
 int nn_op_embedding_bag(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
 			int nout);
@@ -150,5 +136,10 @@ int nn_op_pack_padded(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout);
 int nn_op_pad_packed(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout);
+int nn_op_grid_sampler(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout);
+int nn_op_embedding_renorm(struct trace_ctx *c, const struct ir_node *n,
+			   struct tval **in, int nin, struct tval **out,
+			   int nout);
 
 #endif

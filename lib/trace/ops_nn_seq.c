@@ -4,7 +4,8 @@
  * rnn_relu, their packed forms and cells), attention (the fast-path
  * _native_multi_head_attention and _transformer_encoder_layer_fwd that
  * torch 1.13 records in eval, _scaled_dot_product_attention), einsum,
- * tensordot, bilinear, distances and losses.
+ * tensordot, bilinear, distances, losses, grid_sampler and
+ * embedding_renorm_.
  *
  * They are built from the backend's kernels (matmul, elementwise,
  * softmax, layer norm) with torch 1.13's formulas; losses and a few
@@ -318,7 +319,7 @@ static int rnn_op(struct trace_ctx *c, enum cell_kind k, struct tval **in,
 			goto out;
 		}
 		T = bsz->dims[0];
-		bv = nn_host(c, bsz);
+		bv = trace_to_host(c, bsz, IR_DTYPE_DOUBLE);
 		off = malloc(sizeof(*off) * (size_t)(T + 1));
 		bs = malloc(sizeof(*bs) * (size_t)(T + 1));
 		if (!bv || !off || !bs) {
@@ -341,14 +342,14 @@ static int rnn_op(struct trace_ctx *c, enum cell_kind k, struct tval **in,
 				    (long long)x->dims[0]);
 			goto out;
 		}
-		cur = nn_alias(c, x);
+		cur = trace_alias(c, x);
 	} else {
 		if (x->rank != 3) {
 			trace_error(c, "input must have 3 dimensions, got %d",
 				    x->rank);
 			goto out;
 		}
-		xt = batch_first ? nn_transpose(c, x, 0, 1) : nn_alias(c, x);
+		xt = batch_first ? nn_transpose(c, x, 0, 1) : trace_alias(c, x);
 		if (!xt)
 			goto out;
 		T = xt->dims[0];
@@ -378,11 +379,11 @@ static int rnn_op(struct trace_ctx *c, enum cell_kind k, struct tval **in,
 			    (long long)B, h0->rank);
 		goto out;
 	}
-	hn = nn_new(c, x->dtype, 3, h0->dims);
+	hn = trace_empty(c, x->dtype, 3, h0->dims);
 	if (!hn || nn_copy(c, h0, hn))
 		goto out;
 	if (c0) {
-		cn = nn_new(c, x->dtype, 3, c0->dims);
+		cn = trace_empty(c, x->dtype, 3, c0->dims);
 		if (!cn || nn_copy(c, c0, cn))
 			goto out;
 	}
@@ -391,7 +392,7 @@ static int rnn_op(struct trace_ctx *c, enum cell_kind k, struct tval **in,
 
 		dims[0] = rows;
 		dims[1] = D * hout;
-		y = nn_new(c, x->dtype, 2, dims);
+		y = trace_empty(c, x->dtype, 2, dims);
 		if (!y)
 			goto out;
 		for (d = 0; d < D; d++) {
@@ -462,7 +463,7 @@ static int rnn_op(struct trace_ctx *c, enum cell_kind k, struct tval **in,
 			gpu_free(o3);
 			o3 = tt;
 		}
-		if (nn_out(c, out, o3))
+		if (trace_out(c, out, o3))
 			goto out;
 	}
 	if (!out[0])
@@ -552,20 +553,20 @@ static int cell_op(struct trace_ctx *c, enum cell_kind k, struct tval **in,
 		return trace_error(c, "expected input to be 1D or 2D, got "
 				   "%dD", x->rank);
 	unb = x->rank == 1;
-	x2 = unb ? nn_unsqueeze(c, x, 0) : nn_alias(c, x);
-	h2 = unb ? nn_unsqueeze(c, h, 0) : nn_alias(c, h);
+	x2 = unb ? nn_unsqueeze(c, x, 0) : trace_alias(c, x);
+	h2 = unb ? nn_unsqueeze(c, h, 0) : trace_alias(c, h);
 	if (cs)
-		c2 = unb ? nn_unsqueeze(c, cs, 0) : nn_alias(c, cs);
+		c2 = unb ? nn_unsqueeze(c, cs, 0) : trace_alias(c, cs);
 	if (!x2 || !h2 || (cs && !c2))
 		goto out;
 	xg = nn_linear(c, x2, w.w_ih, w.b_ih);
 	if (!xg || cell_step(c, k, &w, 0, xg, h2, c2, &hn,
 			     cs ? &cn : NULL))
 		goto out;
-	if (nn_out(c, out, unb ? nn_squeeze(c, hn, 0) : nn_alias(c, hn)))
+	if (trace_out(c, out, unb ? nn_squeeze(c, hn, 0) : trace_alias(c, hn)))
 		goto out;
-	if (cs && nout > 1 && nn_out(c, out + 1, unb ? nn_squeeze(c, cn, 0) :
-				     nn_alias(c, cn))) {
+	if (cs && nout > 1 && trace_out(c, out + 1, unb ? nn_squeeze(c, cn, 0) :
+				     trace_alias(c, cn))) {
 		tv_unref(out[0]);
 		out[0] = NULL;
 		goto out;
@@ -660,7 +661,7 @@ static struct gpu_tensor *masked_softmax(struct trace_ctx *c,
 
 		m = nn_reshape(c, mb, 4, d);
 	} else {
-		m = nn_alias(c, mb);
+		m = trace_alias(c, mb);
 	}
 	me = m ? nn_expand(c, m, s->rank, s->dims) : NULL;
 	ninf = me ? nn_scalar(c, s->dtype, -INFINITY) : NULL;
@@ -669,7 +670,7 @@ static struct gpu_tensor *masked_softmax(struct trace_ctx *c,
 	{
 		struct gpu_tensor *ne = nn_expand(c, ninf, s->rank, s->dims);
 
-		sm = ne ? nn_new(c, s->dtype, s->rank, s->dims) : NULL;
+		sm = ne ? trace_empty(c, s->dtype, s->rank, s->dims) : NULL;
 		if (sm && c->be->where(me, ne, s, sm)) {
 			trace_gpu_error(c);
 			gpu_free(sm);
@@ -678,7 +679,7 @@ static struct gpu_tensor *masked_softmax(struct trace_ctx *c,
 		gpu_free(ne);
 	}
 	y = sm ? nn_softmax(c, sm, s->rank - 1, 0) : NULL;
-	nan = y ? nn_new(c, IR_DTYPE_BOOL, y->rank, y->dims) : NULL;
+	nan = y ? trace_empty(c, IR_DTYPE_BOOL, y->rank, y->dims) : NULL;
 	if (!nan)
 		goto out;
 	if (c->be->unary(GPU_ISNAN, y, nan, 0, 0)) {
@@ -689,7 +690,7 @@ static struct gpu_tensor *masked_softmax(struct trace_ctx *c,
 	if (zero) {
 		struct gpu_tensor *ze = nn_expand(c, zero, y->rank, y->dims);
 
-		res = ze ? nn_new(c, s->dtype, y->rank, y->dims) : NULL;
+		res = ze ? trace_empty(c, s->dtype, y->rank, y->dims) : NULL;
 		if (res && c->be->where(nan, ze, y, res)) {
 			trace_gpu_error(c);
 			gpu_free(res);
@@ -824,7 +825,7 @@ int nn_op_mha(struct trace_ctx *c, const struct ir_node *n,
 		k = v = q;
 	y = mha_run(c, q, k, v, E, H, qw, qb, pw, pb, mask, mt,
 		    need && nout > 1 ? &wts : NULL, avg);
-	if (nn_out(c, out, y))
+	if (trace_out(c, out, y))
 		return -1;
 	if (nout > 1) {
 		out[1] = wts ? tv_tensor(wts) : tv_none();
@@ -873,7 +874,7 @@ int nn_op_encoder_layer(struct trace_ctx *c, const struct ir_node *n,
 				   "got %dD", src->rank);
 	/* x = norm_first ? ln1(src) : src; x = mha(x) + src */
 	t[0] = norm_first ? nn_layer_norm(c, src, 1, w[6], w[7], eps) :
-			    nn_alias(c, src);
+			    trace_alias(c, src);
 	t[1] = t[0] ? mha_run(c, t[0], t[0], t[0], E, H, w[0], w[1], w[2],
 			      w[3], mask, mt, NULL, 1) : NULL;
 	t[2] = t[1] ? nn_binary(c, GPU_ADD, t[1], src) : NULL;
@@ -889,7 +890,7 @@ int nn_op_encoder_layer(struct trace_ctx *c, const struct ir_node *n,
 	}
 	/* ffn with residual */
 	t[4] = norm_first ? nn_layer_norm(c, t[3], 1, w[8], w[9], eps) :
-			    nn_alias(c, t[3]);
+			    trace_alias(c, t[3]);
 	t[5] = t[4] ? nn_linear(c, t[4], w[10], w[11]) : NULL;
 	t[6] = t[5] ? nn_unary(c, gelu ? GPU_GELU : GPU_RELU, t[5], 0, 0) :
 		      NULL;
@@ -898,7 +899,7 @@ int nn_op_encoder_layer(struct trace_ctx *c, const struct ir_node *n,
 	if (!t[8])
 		goto out;
 	if (!norm_first) {
-		rc = nn_out(c, out, nn_layer_norm(c, t[8], 1, w[8], w[9],
+		rc = trace_out(c, out, nn_layer_norm(c, t[8], 1, w[8], w[9],
 						  eps));
 	} else {
 		out[0] = tv_tensor(t[8]);
@@ -949,7 +950,8 @@ int nn_op_sdpa(struct trace_ctx *c, const struct ir_node *n,
 		for (i = 0; i < L; i++)
 			for (j = 0; j < S; j++)
 				m[i * S + j] = j > i;
-		t[3] = nn_from_host(c, IR_DTYPE_BOOL, 2, d2, m);
+		t[3] = trace_from_host(c, IR_DTYPE_BOOL, 2, d2, IR_DTYPE_DOUBLE,
+				       m);
 		free(m);
 		t[4] = t[3] ? masked_softmax(c, t[2], t[3], -1) : NULL;
 	} else if (mask && mask->dtype == IR_DTYPE_BOOL) {
@@ -963,7 +965,7 @@ int nn_op_sdpa(struct trace_ctx *c, const struct ir_node *n,
 		t[4] = nn_softmax(c, t[2], t[2]->rank - 1, 0);
 	}
 	t[5] = t[4] ? nn_matmul(c, t[4], v, 0, NULL, 1, 0) : NULL;
-	if (nn_out(c, out, t[5]))
+	if (trace_out(c, out, t[5]))
 		goto out;
 	t[5] = NULL;
 	if (nout > 1) {
@@ -1353,13 +1355,13 @@ int nn_op_einsum(struct trace_ctx *c, const struct ir_node *n,
 				if (ops[0].lab[r] == outl[j])
 					perm[j] = r;
 		pt = nn_permute(c, ops[0].t, perm);
-		y = pt ? nn_new(c, pt->dtype, pt->rank, pt->dims) : NULL;
+		y = pt ? trace_empty(c, pt->dtype, pt->rank, pt->dims) : NULL;
 		if (y && nn_copy(c, pt, y)) {
 			gpu_free(y);
 			y = NULL;
 		}
 		gpu_free(pt);
-		rc = nn_out(c, out, y);
+		rc = trace_out(c, out, y);
 	}
 out:
 	if (ops)
@@ -1431,7 +1433,7 @@ int nn_op_tensordot(struct trace_ctx *c, const struct ir_node *n,
 	rb = ra ? nn_reshape(c, pb, 2, d2) : NULL;
 	y = rb ? nn_matmul(c, ra, rb, 0, NULL, 1, 0) : NULL;
 	if (y)
-		rc = nn_out(c, out, nn_reshape(c, y, r, dr));
+		rc = trace_out(c, out, nn_reshape(c, y, r, dr));
 	gpu_free(pa);
 	gpu_free(pb);
 	gpu_free(ra);
@@ -1486,7 +1488,7 @@ int nn_op_bilinear(struct trace_ctx *c, const struct ir_node *n,
 		goto out;
 	t[7] = nn_reshape(c, t[6], x1->rank, dr);
 	if (t[7] && b) {
-		rc = nn_out(c, out, nn_binary(c, GPU_ADD, t[7], b));
+		rc = trace_out(c, out, nn_binary(c, GPU_ADD, t[7], b));
 	} else if (t[7]) {
 		out[0] = tv_tensor(t[7]);
 		t[7] = NULL;
@@ -1576,7 +1578,7 @@ int nn_op_cosine_similarity(struct trace_ctx *c, const struct ir_node *n,
 		      NULL;
 	t[9] = t[8] ? nn_unary(c, GPU_SQRT, t[8], 0, 0) : NULL;
 	if (t[9])
-		rc = nn_out(c, out, nn_binary(c, GPU_DIV, t[4], t[9]));
+		rc = trace_out(c, out, nn_binary(c, GPU_DIV, t[4], t[9]));
 out:
 	free_all(t, 10);
 	return rc;
@@ -1607,7 +1609,7 @@ int nn_op_pairwise_distance(struct trace_ctx *c, const struct ir_node *n,
 		y = pnorm(c, e, 1u << (rank - 1), keep, p);
 	gpu_free(d);
 	gpu_free(e);
-	return nn_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* cdist(x1 [*, P, M], x2 [*, R, M], p, compute_mode) -> [*, P, R] */
@@ -1637,7 +1639,7 @@ int nn_op_cdist(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(ua);
 	gpu_free(ub);
 	gpu_free(d);
-	return nn_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- losses (host, in double) ------------------------------------------ */
@@ -1653,12 +1655,12 @@ static struct gpu_tensor *reduce_loss(struct trace_ctx *c, enum ir_dtype dt,
 	for (i = 0; i < rank; i++)
 		n *= dims[i];
 	if (reduction == 0)
-		return nn_from_host(c, dt, rank, dims, v);
+		return trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, v);
 	for (i = 0; i < n; i++)
 		s += v[i];
 	if (reduction == 1)
 		s = n > 0 ? s / (double)n : NAN;
-	return nn_from_host(c, dt, 0, NULL, &s);
+	return trace_from_host(c, dt, 0, NULL, IR_DTYPE_DOUBLE, &s);
 }
 
 /* the tensors of in[0..k) broadcast to one shape, on the host; optional
@@ -1697,7 +1699,7 @@ static int host_broadcast(struct trace_ctx *c, struct gpu_tensor **t, int k,
 		if (!t[i])
 			continue;
 		e = nn_expand(c, t[i], r, dims);
-		v[i] = e ? nn_host(c, e) : NULL;
+		v[i] = e ? trace_to_host(c, e, IR_DTYPE_DOUBLE) : NULL;
 		gpu_free(e);
 		if (!v[i]) {
 			while (--i >= 0) {
@@ -1783,7 +1785,7 @@ static int pointwise_loss(struct trace_ctx *c, enum pw_loss kind,
 		}
 		r[i] = l;
 	}
-	rc = nn_out(c, out, reduce_loss(c, t[0]->dtype, r, rank, dims,
+	rc = trace_out(c, out, reduce_loss(c, t[0]->dtype, r, rank, dims,
 					reduction));
 out:
 	for (j = 0; j < k; j++)
@@ -1977,9 +1979,9 @@ int nn_op_nll_loss(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "weight tensor should be defined either "
 				   "for all %lld classes or no classes",
 				   (long long)C);
-	xv = nn_host(c, x);
-	tv = xv ? nn_host(c, tg) : NULL;
-	wv = tv && w ? nn_host(c, w) : NULL;
+	xv = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	tv = xv ? trace_to_host(c, tg, IR_DTYPE_DOUBLE) : NULL;
+	wv = tv && w ? trace_to_host(c, w, IR_DTYPE_DOUBLE) : NULL;
 	l = malloc(sizeof(double) * (size_t)(N * inner > 0 ? N * inner : 1));
 	if (!tv || (w && !wv) || !l)
 		goto out;
@@ -1992,9 +1994,10 @@ int nn_op_nll_loss(struct trace_ctx *c, const struct ir_node *n,
 		for (i = 0; i < N * inner; i++)
 			s += l[i];
 		s /= wsum;
-		rc = nn_out(c, out, nn_from_host(c, x->dtype, 0, NULL, &s));
+		rc = trace_out(c, out, trace_from_host(c, x->dtype, 0, NULL,
+						    IR_DTYPE_DOUBLE, &s));
 	} else {
-		rc = nn_out(c, out, reduce_loss(c, x->dtype, l, tg->rank,
+		rc = trace_out(c, out, reduce_loss(c, x->dtype, l, tg->rank,
 						tg->dims, red));
 	}
 out:
@@ -2038,9 +2041,9 @@ int nn_op_cross_entropy(struct trace_ctx *c, const struct ir_node *n,
 				   "for all %lld classes or no classes",
 				   (long long)C);
 	lp = nn_softmax(c, x, ax, 1);
-	lv = lp ? nn_host(c, lp) : NULL;
-	tv = lv ? nn_host(c, tg) : NULL;
-	wv = tv && w ? nn_host(c, w) : NULL;
+	lv = lp ? trace_to_host(c, lp, IR_DTYPE_DOUBLE) : NULL;
+	tv = lv ? trace_to_host(c, tg, IR_DTYPE_DOUBLE) : NULL;
+	wv = tv && w ? trace_to_host(c, w, IR_DTYPE_DOUBLE) : NULL;
 	l = malloc(sizeof(double) * (size_t)(N * inner > 0 ? N * inner : 1));
 	if (!tv || (w && !wv) || !l)
 		goto out;
@@ -2069,8 +2072,9 @@ int nn_op_cross_entropy(struct trace_ctx *c, const struct ir_node *n,
 			for (i = 0; i < N * inner; i++)
 				s += l[i];
 			s /= (double)(N * inner);
-			rc = nn_out(c, out, nn_from_host(c, x->dtype, 0, NULL,
-							 &s));
+			rc = trace_out(c, out, trace_from_host(c, x->dtype, 0,
+							    NULL,
+							    IR_DTYPE_DOUBLE, &s));
 		} else {
 			int64_t d[GPU_MAX_DIMS];
 			int r = 0;
@@ -2078,7 +2082,7 @@ int nn_op_cross_entropy(struct trace_ctx *c, const struct ir_node *n,
 			for (i = 0; i < x->rank; i++)
 				if (i != ax)
 					d[r++] = x->dims[i];
-			rc = nn_out(c, out, reduce_loss(c, x->dtype, l, r, d,
+			rc = trace_out(c, out, reduce_loss(c, x->dtype, l, r, d,
 							red));
 		}
 		goto out;
@@ -2117,7 +2121,7 @@ int nn_op_cross_entropy(struct trace_ctx *c, const struct ir_node *n,
 					l[i] = (1 - ls) * l[i] + sl[i] * ls /
 					       (double)C;
 			free(sl);
-			rc = nn_out(c, out, reduce_loss(c, x->dtype, l,
+			rc = trace_out(c, out, reduce_loss(c, x->dtype, l,
 							tg->rank, tg->dims,
 							0));
 			goto out;
@@ -2134,7 +2138,8 @@ int nn_op_cross_entropy(struct trace_ctx *c, const struct ir_node *n,
 		free(sl);
 		if (ls > 0)
 			nll = (1 - ls) * nll + sm * ls / (double)C;
-		rc = nn_out(c, out, nn_from_host(c, x->dtype, 0, NULL, &nll));
+		rc = trace_out(c, out, trace_from_host(c, x->dtype, 0, NULL,
+						    IR_DTYPE_DOUBLE, &nll));
 	}
 out:
 	if (!l && tv)
@@ -2144,60 +2149,6 @@ out:
 	free(tv);
 	free(wv);
 	free(l);
-	return rc;
-}
-
-/* one_hot(self, num_classes) -> int64 [*, C] */
-int nn_op_one_hot(struct trace_ctx *c, const struct ir_node *n,
-		  struct tval **in, int nin, struct tval **out, int nout)
-{
-	struct gpu_tensor *x;
-	int64_t nc = -1, m = 0, i, cnt, dims[GPU_MAX_DIMS];
-	double *v, *r;
-	int rc;
-
-	(void)n; (void)nout;
-	if (tv_get_tensor(c, in[0], 0, &x) ||
-	    (nin > 1 && tv_get_int(c, in[1], &nc)))
-		return -1;
-	if (x->dtype != IR_DTYPE_INT64)
-		return trace_error(c, "one_hot is only applicable to index "
-				   "tensor");
-	if (x->rank + 1 > GPU_MAX_DIMS)
-		return trace_error(c, "rank too large");
-	cnt = gpu_numel(x);
-	v = nn_host(c, x);
-	if (!v)
-		return -1;
-	for (i = 0; i < cnt; i++) {
-		if (v[i] < 0) {
-			free(v);
-			return trace_error(c, "class values must be "
-					   "non-negative");
-		}
-		if ((int64_t)v[i] + 1 > m)
-			m = (int64_t)v[i] + 1;
-	}
-	if (nc < 0)
-		nc = m;
-	else if (m > nc) {
-		free(v);
-		return trace_error(c, "class values must be smaller than "
-				   "num_classes");
-	}
-	r = calloc((size_t)(cnt * nc > 0 ? cnt * nc : 1), sizeof(double));
-	if (!r) {
-		free(v);
-		return trace_error(c, "out of memory");
-	}
-	for (i = 0; i < cnt; i++)
-		r[i * nc + (int64_t)v[i]] = 1;
-	memcpy(dims, x->dims, sizeof(int64_t) * x->rank);
-	dims[x->rank] = nc;
-	rc = nn_out(c, out, nn_from_host(c, IR_DTYPE_INT64, x->rank + 1, dims,
-					 r));
-	free(v);
-	free(r);
 	return rc;
 }
 
@@ -2240,10 +2191,10 @@ int nn_op_embedding_bag(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "no offsets");
 	if (has_pad && pad < 0)
 		pad += w->dims[0];
-	iv = nn_host(c, idx);
-	ov = iv ? nn_host(c, offs) : NULL;
-	pv = ov && psw ? nn_host(c, psw) : NULL;
-	wv = ov ? nn_host(c, w) : NULL;
+	iv = trace_to_host(c, idx, IR_DTYPE_DOUBLE);
+	ov = iv ? trace_to_host(c, offs, IR_DTYPE_DOUBLE) : NULL;
+	pv = ov && psw ? trace_to_host(c, psw, IR_DTYPE_DOUBLE) : NULL;
+	wv = ov ? trace_to_host(c, w, IR_DTYPE_DOUBLE) : NULL;
 	r = calloc((size_t)(nb * D > 0 ? nb * D : 1), sizeof(double));
 	o2b = calloc((size_t)(ni > 0 ? ni : 1), sizeof(double));
 	bsz = calloc((size_t)(nb > 0 ? nb : 1), sizeof(double));
@@ -2294,19 +2245,24 @@ int nn_op_embedding_bag(struct trace_ctx *c, const struct ir_node *n,
 	}
 	d2[0] = nb;
 	d2[1] = D;
-	if (nn_out(c, out, nn_from_host(c, w->dtype, 2, d2, r)))
+	if (trace_out(c, out, trace_from_host(c, w->dtype, 2, d2, IR_DTYPE_DOUBLE,
+					   r)))
 		goto out;
 	d1[0] = ni;
-	if (nout > 1 && nn_out(c, out + 1, nn_from_host(c, IR_DTYPE_INT64, 1,
-							d1, o2b)))
+	if (nout > 1 && trace_out(c, out + 1, trace_from_host(c, IR_DTYPE_INT64, 1,
+							   d1, IR_DTYPE_DOUBLE,
+							   o2b)))
 		goto fail;
 	d1[0] = nb;
-	if (nout > 2 && nn_out(c, out + 2, nn_from_host(c, IR_DTYPE_INT64, 1,
-							d1, bsz)))
+	if (nout > 2 && trace_out(c, out + 2, trace_from_host(c, IR_DTYPE_INT64, 1,
+							   d1, IR_DTYPE_DOUBLE,
+							   bsz)))
 		goto fail;
-	if (nout > 3 && nn_out(c, out + 3, mode == 2 ?
-			       nn_from_host(c, IR_DTYPE_INT64, 2, d2, mi) :
-			       nn_from_host(c, IR_DTYPE_INT64, 1, d1, bsz)))
+	if (nout > 3 && trace_out(c, out + 3, mode == 2 ?
+			       trace_from_host(c, IR_DTYPE_INT64, 2, d2,
+					       IR_DTYPE_DOUBLE, mi) :
+			       trace_from_host(c, IR_DTYPE_INT64, 1, d1,
+					       IR_DTYPE_DOUBLE, bsz)))
 		goto fail;
 	rc = 0;
 	goto out;
@@ -2345,7 +2301,7 @@ int nn_op_pack_padded(struct trace_ctx *c, const struct ir_node *n,
 	if (x->rank < 2 || len->rank != 1)
 		return trace_error(c, "expected input of rank 2 or more and "
 				   "1-D lengths");
-	xt = bf ? nn_transpose(c, x, 0, 1) : nn_alias(c, x);
+	xt = bf ? nn_transpose(c, x, 0, 1) : trace_alias(c, x);
 	if (!xt)
 		return -1;
 	T = xt->dims[0];
@@ -2355,7 +2311,7 @@ int nn_op_pack_padded(struct trace_ctx *c, const struct ir_node *n,
 			    (long long)len->dims[0]);
 		goto out;
 	}
-	lv = nn_host(c, len);
+	lv = trace_to_host(c, len, IR_DTYPE_DOUBLE);
 	bsv = lv ? malloc(sizeof(double) * (size_t)(T > 0 ? T : 1)) : NULL;
 	if (!bsv) {
 		if (lv)
@@ -2381,7 +2337,7 @@ int nn_op_pack_padded(struct trace_ctx *c, const struct ir_node *n,
 	}
 	memcpy(dims, xt->dims + 1, sizeof(int64_t) * (xt->rank - 1));
 	dims[0] = rows;
-	data = nn_new(c, x->dtype, xt->rank - 1, dims);
+	data = trace_empty(c, x->dtype, xt->rank - 1, dims);
 	if (!data)
 		goto out;
 	rows = 0;
@@ -2403,11 +2359,12 @@ int nn_op_pack_padded(struct trace_ctx *c, const struct ir_node *n,
 		rows += (int64_t)bsv[t];
 	}
 	d1[0] = T;
-	if (nn_out(c, out, data))
+	if (trace_out(c, out, data))
 		goto out;
 	data = NULL;
-	if (nout > 1 && nn_out(c, out + 1, nn_from_host(c, IR_DTYPE_INT64, 1,
-							d1, bsv))) {
+	if (nout > 1 && trace_out(c, out + 1, trace_from_host(c, IR_DTYPE_INT64, 1,
+							   d1, IR_DTYPE_DOUBLE,
+							   bsv))) {
 		tv_unref(out[0]);
 		out[0] = NULL;
 		goto out;
@@ -2440,7 +2397,7 @@ int nn_op_pad_packed(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "expected packed data and 1-D batch "
 				   "sizes");
 	T = bsz->dims[0];
-	bv = nn_host(c, bsz);
+	bv = trace_to_host(c, bsz, IR_DTYPE_DOUBLE);
 	if (!bv)
 		return -1;
 	B = T > 0 ? (int64_t)bv[0] : 0;
@@ -2454,7 +2411,7 @@ int nn_op_pad_packed(struct trace_ctx *c, const struct ir_node *n,
 	dims[0] = tl;
 	dims[1] = B;
 	memcpy(dims + 2, data->dims + 1, sizeof(int64_t) * (data->rank - 1));
-	y = nn_new(c, data->dtype, data->rank + 1, dims);
+	y = trace_empty(c, data->dtype, data->rank + 1, dims);
 	if (!y || c->be->fill(y, pv)) {
 		if (y)
 			trace_gpu_error(c);
@@ -2478,12 +2435,13 @@ int nn_op_pad_packed(struct trace_ctx *c, const struct ir_node *n,
 			lens[b] = (double)(t + 1);
 		rows += k;
 	}
-	res = bf ? nn_transpose(c, y, 0, 1) : nn_alias(c, y);
-	if (nn_out(c, out, res))
+	res = bf ? nn_transpose(c, y, 0, 1) : trace_alias(c, y);
+	if (trace_out(c, out, res))
 		goto out;
 	d1[0] = B;
-	if (nout > 1 && nn_out(c, out + 1, nn_from_host(c, IR_DTYPE_INT64, 1,
-							d1, lens))) {
+	if (nout > 1 && trace_out(c, out + 1, trace_from_host(c, IR_DTYPE_INT64, 1,
+							   d1, IR_DTYPE_DOUBLE,
+							   lens))) {
 		tv_unref(out[0]);
 		out[0] = NULL;
 		goto out;
@@ -2493,5 +2451,263 @@ out:
 	gpu_free(y);
 	free(bv);
 	free(lens);
+	return rc;
+}
+
+/* --- grid sampling, embedding renorm ------------------------------------ */
+
+/* torch's reflect_coordinates: x reflected into [lo2 / 2, hi2 / 2] */
+static double gs_reflect(double x, int64_t lo2, int64_t hi2)
+{
+	double lo, span, extra, flips;
+
+	if (lo2 == hi2)
+		return 0;
+	lo = (double)lo2 / 2;
+	span = (double)(hi2 - lo2) / 2;
+	x = fabs(x - lo);
+	extra = fmod(x, span);
+	flips = floor(x / span);
+	return fmod(flips, 2) == 0 ? extra + lo : span - extra + lo;
+}
+
+static double gs_clip(double x, int64_t size)
+{
+	return x < 0 ? 0 : x > (double)(size - 1) ? (double)(size - 1) : x;
+}
+
+/* padding (0 zeros, 1 border, 2 reflection) applied to a pixel
+ * coordinate, as grid_sampler_compute_source_index */
+static double gs_pad(double x, int64_t size, int pad, int align)
+{
+	if (pad == 1)
+		return gs_clip(x, size);
+	if (pad == 2) {
+		x = align ? gs_reflect(x, 0, 2 * (size - 1)) :
+		    gs_reflect(x, -1, 2 * size - 1);
+		return gs_clip(x, size);
+	}
+	return x;
+}
+
+static double gs_unnorm(double g, int64_t size, int align)
+{
+	return align ? (g + 1) / 2 * (double)(size - 1) :
+	       ((g + 1) * (double)size - 1) / 2;
+}
+
+/* plane[y][x] with zeros outside */
+static double gs_at(const double *plane, int64_t h, int64_t w, int64_t y,
+		    int64_t x)
+{
+	return y >= 0 && y < h && x >= 0 && x < w ? plane[y * w + x] : 0;
+}
+
+static void gs_cubic(double t, double *co)
+{
+	const double a = -0.75;
+	double x;
+
+	x = t + 1;
+	co[0] = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+	x = t;
+	co[1] = ((a + 2) * x - (a + 3)) * x * x + 1;
+	x = 1 - t;
+	co[2] = ((a + 2) * x - (a + 3)) * x * x + 1;
+	x = 2 - t;
+	co[3] = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+}
+
+/* one output value of a plane at grid point (gx, gy) */
+static double gs_sample(const double *p, int64_t h, int64_t w, double gx,
+			double gy, int mode, int pad, int align)
+{
+	double x = gs_unnorm(gx, w, align), y = gs_unnorm(gy, h, align);
+	double fx, fy, cx[4], cy[4], s = 0;
+	int64_t x0, y0;
+	int i, j;
+
+	if (!isfinite(x) || !isfinite(y))
+		return 0;
+	/* far outside: the same result, and int64 conversions stay defined */
+	x = fmax(fmin(x, 1e15), -1e15);
+	y = fmax(fmin(y, 1e15), -1e15);
+
+	if (mode == 2) { /* bicubic: padding per tap */
+		x0 = (int64_t)floor(x);
+		y0 = (int64_t)floor(y);
+		gs_cubic(x - (double)x0, cx);
+		gs_cubic(y - (double)y0, cy);
+		for (j = 0; j < 4; j++)
+			for (i = 0; i < 4; i++) {
+				double tx = gs_pad((double)(x0 - 1 + i), w,
+						   pad, align);
+				double ty = gs_pad((double)(y0 - 1 + j), h,
+						   pad, align);
+
+				s += cx[i] * cy[j] * gs_at(p, h, w,
+					(int64_t)ty, (int64_t)tx);
+			}
+		return s;
+	}
+	x = gs_pad(x, w, pad, align);
+	y = gs_pad(y, h, pad, align);
+	if (mode == 1)
+		return gs_at(p, h, w, (int64_t)nearbyint(y),
+			     (int64_t)nearbyint(x));
+	x0 = (int64_t)floor(x);
+	y0 = (int64_t)floor(y);
+	fx = x - (double)x0;
+	fy = y - (double)y0;
+	return gs_at(p, h, w, y0, x0) * (1 - fx) * (1 - fy) +
+	       gs_at(p, h, w, y0, x0 + 1) * fx * (1 - fy) +
+	       gs_at(p, h, w, y0 + 1, x0) * (1 - fx) * fy +
+	       gs_at(p, h, w, y0 + 1, x0 + 1) * fx * fy;
+}
+
+/* grid_sampler(input, grid, interpolation_mode, padding_mode,
+ * align_corners), also grid_sampler_2d: 4-d input (N, C, H, W), grid
+ * (N, Ho, Wo, 2) of (x, y) in [-1, 1]; on the host in double */
+int nn_op_grid_sampler(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *g;
+	int64_t mode = 0, pad = 0, dims[4], nb, ch, h, w, ho, wo, b, k, i;
+	double *xv = NULL, *gv = NULL, *r = NULL;
+	int align = 0, rc = -1;
+
+	(void)n; (void)nout;
+	if (nin < 5 || tv_get_tensor(c, in[0], 0, &x) ||
+	    tv_get_tensor(c, in[1], 0, &g) || tv_get_int(c, in[2], &mode) ||
+	    tv_get_int(c, in[3], &pad) || tv_get_bool(c, in[4], &align))
+		return nin < 5 ? trace_error(c, "expected 5 arguments") : -1;
+	if (x->rank == 5)
+		return trace_error(c, "5-d (volumetric) grid sampling is not "
+				   "supported");
+	if (x->rank != 4 || g->rank != 4 || g->dims[3] != 2 ||
+	    g->dims[0] != x->dims[0])
+		return trace_error(c, "expected a 4-d input and a grid of "
+				   "(N, H, W, 2) with the same N");
+	if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
+		return trace_error(c, "interpolation mode %lld or padding "
+				   "mode %lld out of range", (long long)mode,
+				   (long long)pad);
+	if (!nn_is_float(x->dtype) || !nn_is_float(g->dtype))
+		return trace_error(c, "expected floating-point input and grid");
+	nb = x->dims[0];
+	ch = x->dims[1];
+	h = x->dims[2];
+	w = x->dims[3];
+	ho = g->dims[1];
+	wo = g->dims[2];
+	dims[0] = nb;
+	dims[1] = ch;
+	dims[2] = ho;
+	dims[3] = wo;
+	xv = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	gv = xv ? trace_to_host(c, g, IR_DTYPE_DOUBLE) : NULL;
+	r = gv ? malloc(sizeof(double) * (size_t)(nb * ch * ho * wo > 0 ?
+						   nb * ch * ho * wo : 1)) :
+		 NULL;
+	if (gv && !r)
+		trace_error(c, "out of memory");
+	if (!r)
+		goto out;
+	for (b = 0; b < nb; b++)
+		for (k = 0; k < ch; k++) {
+			const double *p = xv + (b * ch + k) * h * w;
+			double *o = r + (b * ch + k) * ho * wo;
+
+			for (i = 0; i < ho * wo; i++) {
+				const double *gp = gv + (b * ho * wo + i) * 2;
+
+				o[i] = gs_sample(p, h, w, gp[0], gp[1],
+						 (int)mode, (int)pad, align);
+			}
+		}
+	rc = trace_out(c, out, trace_from_host(c, x->dtype, 4, dims,
+					    IR_DTYPE_DOUBLE, r));
+out:
+	free(xv);
+	free(gv);
+	free(r);
+	return rc;
+}
+
+/* embedding_renorm_(weight, indices, max_norm, norm_type): the rows that
+ * indices name whose norm exceeds max_norm scaled to max_norm / (norm +
+ * 1e-7), in place; returns weight */
+int nn_op_embedding_renorm(struct trace_ctx *c, const struct ir_node *n,
+			   struct tval **in, int nin, struct tval **out,
+			   int nout)
+{
+	struct gpu_tensor *w, *idx, *nw;
+	double maxn, p, *wv, *iv = NULL;
+	int64_t rows, cols, cnt, i, j;
+	char *seen = NULL;
+	int rc = -1;
+
+	(void)n; (void)nout;
+	if (nin < 4 || tv_get_tensor(c, in[0], 0, &w) ||
+	    tv_get_tensor(c, in[1], 0, &idx) || tv_get_float(c, in[2], &maxn) ||
+	    tv_get_float(c, in[3], &p))
+		return nin < 4 ? trace_error(c, "expected 4 arguments") : -1;
+	if (w->rank != 2)
+		return trace_error(c, "the weight must be 2-d");
+	if (!nn_is_float(w->dtype))
+		return trace_error(c, "the weight must be floating-point");
+	if (nn_is_float(idx->dtype) || idx->dtype == IR_DTYPE_BOOL)
+		return trace_error(c, "indices must be integers");
+	rows = w->dims[0];
+	cols = w->dims[1];
+	cnt = gpu_numel(idx);
+	wv = trace_to_host(c, w, IR_DTYPE_DOUBLE);
+	iv = wv ? trace_to_host(c, idx, IR_DTYPE_DOUBLE) : NULL;
+	seen = iv ? calloc((size_t)(rows > 0 ? rows : 1), 1) : NULL;
+	if (iv && !seen)
+		trace_error(c, "out of memory");
+	if (!seen)
+		goto out;
+	for (i = 0; i < cnt; i++) {
+		int64_t r = (int64_t)iv[i];
+		double norm = 0;
+
+		if (r < 0 || r >= rows) {
+			trace_error(c, "index %lld out of range for %lld rows",
+				    (long long)r, (long long)rows);
+			goto out;
+		}
+		if (seen[r])
+			continue;
+		seen[r] = 1;
+		for (j = 0; j < cols; j++) {
+			double a = fabs(wv[r * cols + j]);
+
+			if (p == 1)
+				norm += a;
+			else if (p == 2)
+				norm += a * a;
+			else if (isinf(p))
+				norm = a > norm ? a : norm;
+			else
+				norm += pow(a, p);
+		}
+		norm = p == 1 || isinf(p) ? norm : p == 2 ? sqrt(norm) :
+		       pow(norm, 1 / p);
+		if (norm > maxn)
+			for (j = 0; j < cols; j++)
+				wv[r * cols + j] *= maxn / (norm + 1e-7);
+	}
+	nw = trace_from_host(c, w->dtype, 2, w->dims, IR_DTYPE_DOUBLE, wv);
+	if (!nw)
+		goto out;
+	rc = trace_write_into(c, w, nw);
+	gpu_free(nw);
+	if (!rc)
+		rc = trace_out(c, out, trace_alias(c, w));
+out:
+	free(wv);
+	free(iv);
+	free(seen);
 	return rc;
 }

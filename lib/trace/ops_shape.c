@@ -41,54 +41,13 @@ static int oom(struct trace_ctx *c)
 	return trace_error(c, "out of memory");
 }
 
-static struct gpu_tensor *sh_view(struct trace_ctx *c,
-				  const struct gpu_tensor *t, int rank,
-				  const int64_t *dims, const int64_t *strides,
-				  int64_t offset)
-{
-	struct gpu_tensor *y;
-
-	if (rank > GPU_MAX_DIMS) {
-		trace_error(c, "tensors of rank %d are not supported (at most "
-			    "%d)", rank, GPU_MAX_DIMS);
-		return NULL;
-	}
-	y = gpu_view(t, rank, dims, strides, offset);
-	if (!y)
-		trace_gpu_error(c);
-	return y;
-}
-
-/* a new reference to t (a view with the same geometry) */
-static struct gpu_tensor *sh_alias(struct trace_ctx *c,
-				   const struct gpu_tensor *t)
-{
-	return sh_view(c, t, t->rank, t->dims, t->strides, t->offset);
-}
-
-static struct gpu_tensor *sh_empty(struct trace_ctx *c, enum ir_dtype dt,
-				   int rank, const int64_t *dims)
-{
-	struct gpu_tensor *y;
-
-	if (rank > GPU_MAX_DIMS) {
-		trace_error(c, "tensors of rank %d are not supported (at most "
-			    "%d)", rank, GPU_MAX_DIMS);
-		return NULL;
-	}
-	y = gpu_empty(c->be, dt, rank, dims);
-	if (!y)
-		trace_gpu_error(c);
-	return y;
-}
-
 /* a new contiguous tensor of dtype dt (UNDEFINED: t's) holding t's
  * elements: always new storage */
 static struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
 				     const struct gpu_tensor *t,
 				     enum ir_dtype dt)
 {
-	struct gpu_tensor *y = sh_empty(c, dt == IR_DTYPE_UNDEFINED ?
+	struct gpu_tensor *y = trace_empty(c, dt == IR_DTYPE_UNDEFINED ?
 					t->dtype : dt, t->rank, t->dims);
 
 	if (!y)
@@ -107,15 +66,14 @@ static struct gpu_tensor *sh_copy(struct trace_ctx *c,
 	return sh_copy_as(c, t, IR_DTYPE_UNDEFINED);
 }
 
-/* copies x into the (possibly strided) view dst */
+/* copies x into the (possibly strided) view dst: trace_write_into, which
+ * also gives a mapped weight written in place its own storage */
 static int sh_copy_into(struct trace_ctx *c, const struct gpu_tensor *x,
 			struct gpu_tensor *dst)
 {
 	if (gpu_numel(dst) == 0)
 		return 0;
-	if (c->be->copy(x, dst))
-		return trace_gpu_error(c);
-	return 0;
+	return trace_write_into(c, dst, x);
 }
 
 static int sh_fill(struct trace_ctx *c, struct gpu_tensor *y, double v)
@@ -125,63 +83,11 @@ static int sh_fill(struct trace_ctx *c, struct gpu_tensor *y, double v)
 	return 0;
 }
 
-/* t's elements on the host, converted to `as` (UNDEFINED: t's dtype);
- * malloc'd, NULL after reporting */
-static void *sh_to_host(struct trace_ctx *c, const struct gpu_tensor *t,
-			enum ir_dtype as)
-{
-	size_t n = (size_t)gpu_numel(t);
-	size_t sz = ir_dtype_size(as == IR_DTYPE_UNDEFINED ? t->dtype : as);
-	void *p = malloc(n * sz > 0 ? n * sz : 1);
-
-	if (!p) {
-		oom(c);
-		return NULL;
-	}
-	if (n && gpu_to_host(t, as, p)) {
-		free(p);
-		trace_gpu_error(c);
-		return NULL;
-	}
-	return p;
-}
-
-/* a new tensor on the backend from host data of dtype dt */
-static struct gpu_tensor *sh_from_host(struct trace_ctx *c, enum ir_dtype dt,
-				       int rank, const int64_t *dims,
-				       const void *data)
-{
-	struct gpu_tensor *y = sh_empty(c, dt, rank, dims);
-	size_t sz = ir_dtype_size(dt), bytes;
-
-	if (!y)
-		return NULL;
-	bytes = (size_t)gpu_numel(y) * sz;
-	if (bytes && c->be->upload((char *)y->storage->data + y->offset * sz,
-				   data, bytes)) {
-		gpu_free(y);
-		trace_gpu_error(c);
-		return NULL;
-	}
-	return y;
-}
-
 /* a rank-0 tensor of dtype dt holding the scalar or 0-d tensor v */
 static struct gpu_tensor *sh_scalar(struct trace_ctx *c, const struct tval *v,
 				    enum ir_dtype dt)
 {
 	return trace_as_tensor(c, v, dt);
-}
-
-static int set_tensor(struct trace_ctx *c, struct tval **out,
-		      struct gpu_tensor *t)
-{
-	if (!t)
-		return -1;
-	*out = tv_tensor(t);
-	if (!*out)
-		return oom(c);
-	return 0;
 }
 
 /* out = a list of n tensors (taking over the references) */
@@ -271,7 +177,7 @@ static int finish(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (is_inplace(n))
 		return finish_inplace(c, in[0], y, out);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int64_t prod(const int64_t *d, int n)
@@ -372,12 +278,12 @@ static struct gpu_tensor *sh_reshape(struct trace_ctx *c,
 		return NULL;
 	if (compute_stride(x->rank, x->dims, x->strides, n, shape,
 			   strides) == 0)
-		return sh_view(c, x, n, shape, strides, x->offset);
+		return trace_view(c, x, n, shape, strides, x->offset);
 	t = sh_copy(c, x);
 	if (!t)
 		return NULL;
 	gpu_contiguous_strides(n, shape, strides);
-	y = sh_view(c, t, n, shape, strides, t->offset);
+	y = trace_view(c, t, n, shape, strides, t->offset);
 	gpu_free(t);
 	return y;
 }
@@ -409,14 +315,14 @@ static int op_view(struct trace_ctx *c, const struct ir_node *n,
 		if (ir_dtype_size(dt) != ir_dtype_size(x->dtype))
 			return trace_error(c, "view as a dtype of another "
 					   "element size is not supported");
-		y = sh_alias(c, x);
+		y = trace_alias(c, x);
 		if (y)
 			y->dtype = dt;
-		return set_tensor(c, out, y);
+		return trace_out(c, out, y);
 	}
 	if (get_shape(c, ARG(1), shape, &k))
 		return -1;
-	return set_tensor(c, out, sh_reshape(c, x, k, shape));
+	return trace_out(c, out, sh_reshape(c, x, k, shape));
 }
 
 /* view_as(self, other), reshape_as(self, other) */
@@ -427,7 +333,7 @@ static int op_view_as(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(1), 0, &o))
 		return -1;
-	return set_tensor(c, out, sh_reshape(c, x, o->rank, o->dims));
+	return trace_out(c, out, sh_reshape(c, x, o->rank, o->dims));
 }
 
 /* _reshape_from_tensor(self, Tensor shape) */
@@ -445,10 +351,10 @@ static int op_reshape_from_tensor(struct trace_ctx *c,
 	if (s->rank != 1 || k > GPU_MAX_DIMS)
 		return trace_error(c, "shape must be a 1-d tensor of at most "
 				   "%d entries", GPU_MAX_DIMS);
-	shape = sh_to_host(c, s, IR_DTYPE_INT64);
+	shape = trace_to_host(c, s, IR_DTYPE_INT64);
 	if (!shape)
 		return -1;
-	rc = set_tensor(c, out, sh_reshape(c, x, k, shape));
+	rc = trace_out(c, out, sh_reshape(c, x, k, shape));
 	free(shape);
 	return rc;
 }
@@ -464,8 +370,8 @@ static int op_shape_as_tensor(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
 	d = x->rank;
-	return set_tensor(c, out, sh_from_host(c, IR_DTYPE_INT64, 1, &d,
-					       x->dims));
+	return trace_out(c, out, trace_from_host(c, IR_DTYPE_INT64, 1, &d,
+						  IR_DTYPE_INT64, x->dims));
 }
 
 /* flatten(self, start_dim=0, end_dim=-1) */
@@ -489,16 +395,16 @@ static int op_flatten(struct trace_ctx *c, const struct ir_node *n,
 				   "cannot come after end_dim");
 	if (x->rank == 0) {
 		shape[0] = 1;
-		return set_tensor(c, out, sh_reshape(c, x, 1, shape));
+		return trace_out(c, out, sh_reshape(c, x, 1, shape));
 	}
 	if (a == b)
-		return set_tensor(c, out, sh_alias(c, x));
+		return trace_out(c, out, trace_alias(c, x));
 	for (i = 0; i < a; i++)
 		shape[k++] = x->dims[i];
 	shape[k++] = prod(x->dims + a, b - a + 1);
 	for (i = b + 1; i < x->rank; i++)
 		shape[k++] = x->dims[i];
-	return set_tensor(c, out, sh_reshape(c, x, k, shape));
+	return trace_out(c, out, sh_reshape(c, x, k, shape));
 }
 
 /* unflatten(self, dim, sizes) */
@@ -525,7 +431,7 @@ static int op_unflatten(struct trace_ctx *c, const struct ir_node *n,
 		shape[k++] = sizes[i];
 	for (i = a + 1; i < x->rank; i++)
 		shape[k++] = x->dims[i];
-	return set_tensor(c, out, sh_reshape(c, x, k, shape));
+	return trace_out(c, out, sh_reshape(c, x, k, shape));
 }
 
 /* ravel(self) */
@@ -537,7 +443,7 @@ static int op_ravel(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	return set_tensor(c, out, sh_reshape(c, x, 1, &m1));
+	return trace_out(c, out, sh_reshape(c, x, 1, &m1));
 }
 
 /* --- permutations ------------------------------------------------------- */
@@ -553,7 +459,7 @@ static struct gpu_tensor *sh_permute(struct trace_ctx *c,
 		dims[i] = x->dims[perm[i]];
 		strides[i] = x->strides[perm[i]];
 	}
-	return sh_view(c, x, x->rank, dims, strides, x->offset);
+	return trace_view(c, x, x->rank, dims, strides, x->offset);
 }
 
 static struct gpu_tensor *sh_transpose(struct trace_ctx *c,
@@ -595,7 +501,7 @@ static int finish_view(struct trace_ctx *c, const struct ir_node *n,
 {
 	if (is_inplace(n))
 		return restride(c, in[0], y, out);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* permute(self, dims) */
@@ -618,7 +524,7 @@ static int op_permute(struct trace_ctx *c, const struct ir_node *n,
 		if (seen[perm[i]]++)
 			return trace_error(c, "repeated dim in permute");
 	}
-	return set_tensor(c, out, sh_permute(c, x, perm));
+	return trace_out(c, out, sh_permute(c, x, perm));
 }
 
 /* transpose(self, dim0, dim1), swapaxes, swapdims, transpose_ */
@@ -649,7 +555,7 @@ static int op_t(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "t() expects a tensor with <= 2 "
 				   "dimensions, but self is %dD", x->rank);
 	if (x->rank < 2)
-		return finish_view(c, n, in, sh_alias(c, x), out);
+		return finish_view(c, n, in, trace_alias(c, x), out);
 	return finish_view(c, n, in, sh_transpose(c, x, 0, 1), out);
 }
 
@@ -664,7 +570,7 @@ static int op_numpy_t(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	for (i = 0; i < x->rank; i++)
 		perm[i] = x->rank - 1 - i;
-	return set_tensor(c, out, sh_permute(c, x, perm));
+	return trace_out(c, out, sh_permute(c, x, perm));
 }
 
 /* mT, mH, adjoint: the last two dims swapped (real dtypes) */
@@ -679,7 +585,7 @@ static int op_mt(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "tensor.mT is only supported on matrices "
 				   "or batches of matrices. Got %d-D tensor.",
 				   x->rank);
-	return set_tensor(c, out, sh_transpose(c, x, x->rank - 2,
+	return trace_out(c, out, sh_transpose(c, x, x->rank - 2,
 					       x->rank - 1));
 }
 
@@ -726,7 +632,7 @@ static int op_movedim(struct trace_ctx *c, const struct ir_node *n,
 			j++;
 		perm[i] = j++;
 	}
-	return set_tensor(c, out, sh_permute(c, x, perm));
+	return trace_out(c, out, sh_permute(c, x, perm));
 }
 
 /* --- squeeze / unsqueeze ------------------------------------------------ */
@@ -755,7 +661,7 @@ static struct gpu_tensor *sh_unsqueeze(struct trace_ctx *c,
 			k++;
 		}
 	}
-	return sh_view(c, x, x->rank + 1, dims, strides, x->offset);
+	return trace_view(c, x, x->rank + 1, dims, strides, x->offset);
 }
 
 /* unsqueeze(self, dim), unsqueeze_ */
@@ -788,7 +694,7 @@ static struct gpu_tensor *sh_squeeze_mask(struct trace_ctx *c,
 		strides[k] = x->strides[i];
 		k++;
 	}
-	return sh_view(c, x, k, dims, strides, x->offset);
+	return trace_view(c, x, k, dims, strides, x->offset);
 }
 
 /* squeeze(self), squeeze(self, dim), squeeze(self, dims), squeeze_ */
@@ -876,7 +782,7 @@ static int op_expand(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || get_shape(c, ARG(1), shape, &k))
 		return -1;
-	return set_tensor(c, out, sh_expand(c, x, k, shape));
+	return trace_out(c, out, sh_expand(c, x, k, shape));
 }
 
 /* expand_as(self, other) */
@@ -887,7 +793,7 @@ static int op_expand_as(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(1), 0, &o))
 		return -1;
-	return set_tensor(c, out, sh_expand(c, x, o->rank, o->dims));
+	return trace_out(c, out, sh_expand(c, x, o->rank, o->dims));
 }
 
 /* the broadcast shape of n tensors */
@@ -999,7 +905,7 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 		for (j = 0; j < k; j++)
 			strides[j] = 0;
 		strides[i] = ts[i]->rank ? ts[i]->strides[0] : 0;
-		ys[i] = sh_view(c, ts[i], k, dims, strides, ts[i]->offset);
+		ys[i] = trace_view(c, ts[i], k, dims, strides, ts[i]->offset);
 		if (!ys[i]) {
 			free_all(ys, i);
 			free(ys);
@@ -1048,7 +954,7 @@ static struct gpu_tensor *sh_select(struct trace_ctx *c,
 		strides[k] = x->strides[i];
 		k++;
 	}
-	return sh_view(c, x, k, dims, strides,
+	return trace_view(c, x, k, dims, strides,
 		       x->offset + idx * x->strides[a]);
 }
 
@@ -1063,7 +969,7 @@ static struct gpu_tensor *sh_narrow(struct trace_ctx *c,
 	memcpy(strides, x->strides, sizeof(strides));
 	dims[a] = len;
 	strides[a] = x->strides[a] * step;
-	return sh_view(c, x, x->rank, dims, strides,
+	return trace_view(c, x, x->rank, dims, strides,
 		       x->offset + (len > 0 ? start * x->strides[a] : 0));
 }
 
@@ -1098,7 +1004,7 @@ static int op_select(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
-	return set_tensor(c, out, sh_select(c, x, a, i));
+	return trace_out(c, out, sh_select(c, x, a, i));
 }
 
 /* Python slice bounds against size (step > 0): torch's slice rules */
@@ -1182,7 +1088,7 @@ static int op_slice(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "slice step must be positive");
 	size = x->dims[a];
 	slice_bounds(size, &start, &end, !is_none(ARG(2)), !is_none(ARG(3)));
-	return set_tensor(c, out, sh_narrow(c, x, a, start,
+	return trace_out(c, out, sh_narrow(c, x, a, start,
 					    (end - start + step - 1) / step,
 					    step));
 }
@@ -1214,7 +1120,7 @@ static int op_narrow(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "start (%lld) + length (%lld) exceeds "
 				   "dimension size (%lld)", (long long)start,
 				   (long long)len, (long long)x->dims[a]);
-	return set_tensor(c, out, sh_narrow(c, x, a, start, len, 1));
+	return trace_out(c, out, sh_narrow(c, x, a, start, len, 1));
 }
 
 /* out = list of views of x along axis a with the given sizes */
@@ -1402,7 +1308,7 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 					   "a zero-dimensional or "
 					   "one-dimensional integer tensor");
 		by_sections = t->rank == 0;
-		idx = sh_to_host(c, t, IR_DTYPE_INT64);
+		idx = trace_to_host(c, t, IR_DTYPE_INT64);
 		if (!idx)
 			return -1;
 		k = (int)gpu_numel(t);
@@ -1528,7 +1434,7 @@ static struct gpu_tensor *sh_diagonal(struct trace_ctx *c,
 	}
 	dims[k] = size;
 	strides[k] = x->strides[a] + x->strides[b];
-	return sh_view(c, x, k + 1, dims, strides, off);
+	return trace_view(c, x, k + 1, dims, strides, off);
 }
 
 /* diagonal(self, offset=0, dim1=0, dim2=1) */
@@ -1550,7 +1456,7 @@ static int op_diagonal(struct trace_ctx *c, const struct ir_node *n,
 				   "2 dimensions");
 	if (trace_axis(c, d1, x->rank, &a) || trace_axis(c, d2, x->rank, &b))
 		return -1;
-	return set_tensor(c, out, sh_diagonal(c, x, off, a, b));
+	return trace_out(c, out, sh_diagonal(c, x, off, a, b));
 }
 
 /* diag_embed(self, offset=0, dim1=-2, dim2=-1) as a new tensor */
@@ -1574,7 +1480,7 @@ static struct gpu_tensor *sh_diag_embed(struct trace_ctx *c,
 		else
 			dims[i] = x->dims[k++];
 	}
-	y = sh_empty(c, x->dtype, r, dims);
+	y = trace_empty(c, x->dtype, r, dims);
 	if (!y)
 		return NULL;
 	if (sh_fill(c, y, 0)) {
@@ -1612,7 +1518,7 @@ static int op_diag_embed(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "diagonal dimensions cannot be "
 				   "identical %lld, %lld", (long long)d1,
 				   (long long)d2);
-	return set_tensor(c, out, sh_diag_embed(c, x, off, a, b));
+	return trace_out(c, out, sh_diag_embed(c, x, off, a, b));
 }
 
 /* diag(self, diagonal=0): 1-d -> matrix, 2-d -> its diagonal (a copy) */
@@ -1627,7 +1533,7 @@ static int op_diag(struct trace_ctx *c, const struct ir_node *n,
 	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &off))
 		return -1;
 	if (x->rank == 1)
-		return set_tensor(c, out, sh_diag_embed(c, x, off, 0, 1));
+		return trace_out(c, out, sh_diag_embed(c, x, off, 0, 1));
 	if (x->rank != 2)
 		return trace_error(c, "diag(): Supports 1D or 2D tensors. Got "
 				   "%dD", x->rank);
@@ -1636,7 +1542,7 @@ static int op_diag(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	y = sh_copy(c, dv);
 	gpu_free(dv);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* trace(self): the sum of a matrix's diagonal */
@@ -1656,7 +1562,7 @@ static int op_trace(struct trace_ctx *c, const struct ir_node *n,
 	dv = sh_diagonal(c, x, 0, 0, 1);
 	if (!dv)
 		return -1;
-	y = sh_empty(c, dt, 1, &one);
+	y = trace_empty(c, dt, 1, &one);
 	if (!y) {
 		gpu_free(dv);
 		return -1;
@@ -1674,11 +1580,11 @@ static int op_trace(struct trace_ctx *c, const struct ir_node *n,
 	if (c->be->reduce(GPU_RSUM, dv, 1u, 0, y)) {
 		trace_gpu_error(c);
 	} else {
-		s = sh_view(c, y, 0, NULL, NULL, y->offset);
+		s = trace_view(c, y, 0, NULL, NULL, y->offset);
 	}
 	gpu_free(dv);
 	gpu_free(y);
-	return set_tensor(c, out, s);
+	return trace_out(c, out, s);
 }
 
 /* unfold(self, dimension, size, step): sliding windows as a view */
@@ -1713,7 +1619,7 @@ static int op_unfold(struct trace_ctx *c, const struct ir_node *n,
 	}
 	dims[r - 1] = size;
 	strides[r - 1] = ss;
-	return set_tensor(c, out, sh_view(c, x, r, dims, strides, x->offset));
+	return trace_out(c, out, trace_view(c, x, r, dims, strides, x->offset));
 }
 
 /* as_strided(self, size, stride, storage_offset=None) */
@@ -1747,7 +1653,7 @@ static int op_as_strided(struct trace_ctx *c, const struct ir_node *n,
 	    x->storage->bytes)
 		return trace_error(c, "as_strided: the view is out of bounds "
 				   "for the storage");
-	return set_tensor(c, out, sh_view(c, x, k, dims, strides, off));
+	return trace_out(c, out, trace_view(c, x, k, dims, strides, off));
 }
 
 /* atleast_1d / 2d / 3d of one tensor */
@@ -1757,7 +1663,7 @@ static struct gpu_tensor *sh_atleast(struct trace_ctx *c,
 	int64_t s[3];
 
 	if (x->rank >= nd)
-		return sh_alias(c, x);
+		return trace_alias(c, x);
 	if (nd == 1) {
 		s[0] = 1;
 		return sh_reshape(c, x, 1, s);
@@ -1792,7 +1698,7 @@ static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 
 		if (tv_get_tensor(c, ARG(0), 0, &x))
 			return -1;
-		return set_tensor(c, out, sh_atleast(c, x, nd));
+		return trace_out(c, out, sh_atleast(c, x, nd));
 	}
 	if (get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
@@ -1865,7 +1771,7 @@ static struct gpu_tensor *sh_cat(struct trace_ctx *c, struct gpu_tensor **ts,
 		/* all empty 1-d */
 		int64_t z = 0;
 
-		return sh_empty(c, dt, 1, &z);
+		return trace_empty(c, dt, 1, &z);
 	}
 	if (ref->rank == 0) {
 		trace_error(c, "zero-dimensional tensor cannot be "
@@ -1899,7 +1805,7 @@ static struct gpu_tensor *sh_cat(struct trace_ctx *c, struct gpu_tensor **ts,
 			}
 		dims[a] += t->dims[a];
 	}
-	y = sh_empty(c, dt, ref->rank, dims);
+	y = trace_empty(c, dt, ref->rank, dims);
 	if (!y)
 		return NULL;
 	gpu_contiguous_strides(ref->rank, dims, strides);
@@ -1909,7 +1815,7 @@ static struct gpu_tensor *sh_cat(struct trace_ctx *c, struct gpu_tensor **ts,
 
 		if (t->rank == 1 && t->dims[0] == 0)
 			continue;
-		v = sh_view(c, y, t->rank, t->dims, strides,
+		v = trace_view(c, y, t->rank, t->dims, strides,
 			    y->offset + off * strides[a]);
 		if (!v || sh_copy_into(c, t, v)) {
 			gpu_free(v);
@@ -1936,7 +1842,7 @@ static int op_cat(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
-	rc = set_tensor(c, out, sh_cat(c, ts, k, d));
+	rc = trace_out(c, out, sh_cat(c, ts, k, d));
 	free(ts);
 	return rc;
 }
@@ -1985,7 +1891,7 @@ static int op_stack(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		}
 	}
-	rc = set_tensor(c, out, sh_cat(c, us, k, a));
+	rc = trace_out(c, out, sh_cat(c, us, k, a));
 	free_all(us, k);
 	free(us);
 	free(ts);
@@ -2029,7 +1935,7 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 	}
 	dim = nd == 1 ? (us[0]->rank == 1 ? 0 : 1) : nd == 2 ? 0 :
 	      nd == 3 ? 2 : 1;
-	rc = set_tensor(c, out, sh_cat(c, us, k, dim));
+	rc = trace_out(c, out, sh_cat(c, us, k, dim));
 	free_all(us, k);
 	free(us);
 	free(ts);
@@ -2067,7 +1973,7 @@ static struct gpu_tensor *sh_repeat(struct trace_ctx *c,
 		dims[i] = i < pad ? 1 : x->dims[i - pad];
 	for (i = 0; i < k; i++)
 		strides[i] = i < pad ? 0 : x->strides[i - pad];
-	t = sh_view(c, x, k, dims, strides, x->offset);
+	t = trace_view(c, x, k, dims, strides, x->offset);
 	if (!t)
 		return NULL;
 	cur = sh_copy(c, t);
@@ -2088,7 +1994,7 @@ static struct gpu_tensor *sh_repeat(struct trace_ctx *c,
 		}
 		vd[i] = r[i];
 		vs[i] = 0;
-		t = sh_view(c, cur, k + 1, vd, vs, cur->offset);
+		t = trace_view(c, cur, k + 1, vd, vs, cur->offset);
 		gpu_free(cur);
 		if (!t)
 			return NULL;
@@ -2118,7 +2024,7 @@ static int op_repeat(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x) ||
 	    tv_get_ints(c, ARG(1), r, GPU_MAX_DIMS, &k))
 		return -1;
-	return set_tensor(c, out, sh_repeat(c, x, k, r));
+	return trace_out(c, out, sh_repeat(c, x, k, r));
 }
 
 /* tile(self, dims) */
@@ -2135,7 +2041,7 @@ static int op_tile(struct trace_ctx *c, const struct ir_node *n,
 	pad = x->rank > k ? x->rank - k : 0;
 	for (i = 0; i < pad + k; i++)
 		rr[i] = i < pad ? 1 : r[i - pad];
-	return set_tensor(c, out, sh_repeat(c, x, pad + k, rr));
+	return trace_out(c, out, sh_repeat(c, x, pad + k, rr));
 }
 
 /* x repeated along axis a by the host counts reps[size] (or one count) */
@@ -2170,13 +2076,13 @@ static struct gpu_tensor *sh_repeat_interleave(struct trace_ctx *c,
 	for (i = 0; i < size; i++)
 		for (j = 0; j < reps[nreps == 1 ? 0 : i]; j++)
 			idx[p++] = i;
-	it = sh_from_host(c, IR_DTYPE_INT64, 1, &total, idx);
+	it = trace_from_host(c, IR_DTYPE_INT64, 1, &total, IR_DTYPE_INT64, idx);
 	free(idx);
 	if (!it)
 		return NULL;
 	memcpy(dims, x->dims, sizeof(dims));
 	dims[a] = total;
-	y = sh_empty(c, x->dtype, x->rank, dims);
+	y = trace_empty(c, x->dtype, x->rank, dims);
 	if (y && total && gpu_numel(y) && c->be->index_select(x, a, it, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
@@ -2205,7 +2111,7 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 		if (x->rank != 1 || is_float_dtype(x->dtype))
 			return trace_error(c, "repeat_interleave only accept "
 					   "1D vector as repeat");
-		reps = sh_to_host(c, x, IR_DTYPE_INT64);
+		reps = trace_to_host(c, x, IR_DTYPE_INT64);
 		if (!reps)
 			return -1;
 		for (i = 0; i < len; i++) {
@@ -2225,7 +2131,8 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 			for (j = 0; j < reps[i]; j++)
 				idx[p++] = i;
 		free(reps);
-		y = sh_from_host(c, IR_DTYPE_INT64, 1, &total, idx);
+		y = trace_from_host(c, IR_DTYPE_INT64, 1, &total,
+				    IR_DTYPE_INT64, idx);
 		free(idx);
 		if (y && x->dtype != IR_DTYPE_INT64) {
 			struct gpu_tensor *t = sh_copy_as(c, y, x->dtype);
@@ -2233,13 +2140,13 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 			gpu_free(y);
 			y = t;
 		}
-		return set_tensor(c, out, y);
+		return trace_out(c, out, y);
 	}
 	if (ARG(1) && ARG(1)->kind == TV_TENSOR) {
 		if (ARG(1)->u.t->rank > 1)
 			return trace_error(c, "repeat_interleave only accept "
 					   "1D vector as repeat");
-		reps = sh_to_host(c, ARG(1)->u.t, IR_DTYPE_INT64);
+		reps = trace_to_host(c, ARG(1)->u.t, IR_DTYPE_INT64);
 		if (!reps)
 			return -1;
 		nreps = gpu_numel(ARG(1)->u.t);
@@ -2275,7 +2182,7 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 	y = sh_repeat_interleave(c, flat ? flat : x, a, reps, nreps);
 	free(reps);
 	gpu_free(flat);
-	rc = set_tensor(c, out, y);
+	rc = trace_out(c, out, y);
 	return rc;
 }
 
@@ -2295,11 +2202,11 @@ static struct gpu_tensor *sh_flip1(struct trace_ctx *c,
 	}
 	for (i = 0; i < size; i++)
 		idx[i] = size - 1 - i;
-	it = sh_from_host(c, IR_DTYPE_INT64, 1, &size, idx);
+	it = trace_from_host(c, IR_DTYPE_INT64, 1, &size, IR_DTYPE_INT64, idx);
 	free(idx);
 	if (!it)
 		return NULL;
-	y = sh_empty(c, x->dtype, x->rank, x->dims);
+	y = trace_empty(c, x->dtype, x->rank, x->dims);
 	if (y && gpu_numel(y) && c->be->index_select(x, a, it, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
@@ -2345,7 +2252,7 @@ static int op_flip(struct trace_ctx *c, const struct ir_node *n,
 		if (x->rank < (lr ? 2 : 1))
 			return trace_error(c, "Input must be >= %d-d.",
 					   lr ? 2 : 1);
-		return set_tensor(c, out, sh_flip(c, x, lr ? 2u : 1u));
+		return trace_out(c, out, sh_flip(c, x, lr ? 2u : 1u));
 	}
 	if (tv_get_ints(c, ARG(1), d, GPU_MAX_DIMS, &k))
 		return -1;
@@ -2360,8 +2267,8 @@ static int op_flip(struct trace_ctx *c, const struct ir_node *n,
 		mask |= 1u << a;
 	}
 	if (x->rank == 0)
-		return set_tensor(c, out, sh_copy(c, x));
-	return set_tensor(c, out, sh_flip(c, x, mask));
+		return trace_out(c, out, sh_copy(c, x));
+	return trace_out(c, out, sh_flip(c, x, mask));
 }
 
 /* x rolled by s along axis a (a copy) */
@@ -2420,7 +2327,7 @@ static int op_roll(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		t = sh_reshape(c, r, x->rank, x->dims);
 		gpu_free(r);
-		return set_tensor(c, out, t);
+		return trace_out(c, out, t);
 	}
 	if (ns != nd)
 		return trace_error(c, "shifts and dimensions must align. "
@@ -2436,7 +2343,7 @@ static int op_roll(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		cur = t;
 	}
-	return set_tensor(c, out, cur);
+	return trace_out(c, out, cur);
 }
 
 /* rot90(self, k=1, dims=[0,1]) */
@@ -2465,15 +2372,15 @@ static int op_rot90(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "expected rotation dims to be different");
 	k = ((k % 4) + 4) % 4;
 	if (k == 0)
-		return set_tensor(c, out, sh_copy(c, x));
+		return trace_out(c, out, sh_copy(c, x));
 	if (k == 2)
-		return set_tensor(c, out, sh_flip(c, x, (1u << a) | (1u << b)));
+		return trace_out(c, out, sh_flip(c, x, (1u << a) | (1u << b)));
 	f = sh_flip(c, x, 1u << (k == 1 ? b : a));
 	if (!f)
 		return -1;
 	y = sh_transpose(c, f, a, b);
 	gpu_free(f);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- tril / triu --------------------------------------------------------- */
@@ -2503,7 +2410,7 @@ static int op_tri(struct trace_ctx *c, const struct ir_node *n,
 	for (i = 0; i < md[0]; i++)
 		for (j = 0; j < md[1]; j++)
 			mask[i * md[1] + j] = lower ? j - i <= k : j - i >= k;
-	m = sh_from_host(c, IR_DTYPE_BOOL, 2, md, mask);
+	m = trace_from_host(c, IR_DTYPE_BOOL, 2, md, IR_DTYPE_BOOL, mask);
 	free(mask);
 	if (!m)
 		return -1;
@@ -2515,7 +2422,7 @@ static int op_tri(struct trace_ctx *c, const struct ir_node *n,
 		ze = sh_expand(c, z, x->rank, x->dims);
 	}
 	if (me && ze)
-		y = sh_empty(c, x->dtype, x->rank, x->dims);
+		y = trace_empty(c, x->dtype, x->rank, x->dims);
 	if (y && gpu_numel(y) && c->be->where(me, x, ze, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
@@ -2562,7 +2469,7 @@ static int op_tri_indices(struct trace_ctx *c, const struct ir_node *n,
 				buf[dims[1] + cnt] = j;
 				cnt++;
 			}
-	y = sh_from_host(c, IR_DTYPE_INT64, 2, dims, buf);
+	y = trace_from_host(c, IR_DTYPE_INT64, 2, dims, IR_DTYPE_INT64, buf);
 	free(buf);
 	if (y && dt != IR_DTYPE_INT64) {
 		struct gpu_tensor *t = sh_copy_as(c, y, dt);
@@ -2570,7 +2477,7 @@ static int op_tri_indices(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(y);
 		y = t;
 	}
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- detection ----------------------------------------------------------- */
@@ -2610,8 +2517,8 @@ static int op_nms(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "scores should be a 1d tensor with as "
 				   "many entries as boxes");
 	nb = b->dims[0];
-	bx = sh_to_host(c, b, IR_DTYPE_DOUBLE);
-	sc = bx ? sh_to_host(c, s, IR_DTYPE_DOUBLE) : NULL;
+	bx = trace_to_host(c, b, IR_DTYPE_DOUBLE);
+	sc = bx ? trace_to_host(c, s, IR_DTYPE_DOUBLE) : NULL;
 	if (!sc)
 		goto done;
 	order = malloc(sizeof(*order) * (nb ? nb : 1));
@@ -2666,7 +2573,8 @@ static int op_nms(struct trace_ctx *c, const struct ir_node *n,
 				dead[j] = 1;
 		}
 	}
-	rc = set_tensor(c, out, sh_from_host(c, IR_DTYPE_INT64, 1, &k, keep));
+	rc = trace_out(c, out, trace_from_host(c, IR_DTYPE_INT64, 1, &k,
+						IR_DTYPE_INT64, keep));
 done:
 	free(bx);
 	free(sc);
@@ -2754,7 +2662,7 @@ static struct gpu_tensor *sh_pad(struct trace_ctx *c,
 			return NULL;
 		}
 	}
-	y = sh_empty(c, x->dtype, x->rank, dims);
+	y = trace_empty(c, x->dtype, x->rank, dims);
 	if (!y)
 		return NULL;
 	if (gpu_numel(y) && c->be->pad(x, pads, mode, value, y)) {
@@ -2780,7 +2688,7 @@ static int op_constant_pad_nd(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (!is_none(ARG(2)) && tv_get_float(c, ARG(2), &v))
 		return -1;
-	return set_tensor(c, out, sh_pad(c, x, pads, GPU_PAD_CONSTANT, v));
+	return trace_out(c, out, sh_pad(c, x, pads, GPU_PAD_CONSTANT, v));
 }
 
 /* pad(self, pad, mode="constant", value=None) */
@@ -2805,7 +2713,7 @@ static int op_pad(struct trace_ctx *c, const struct ir_node *n,
 	if (!strcmp(m, "constant")) {
 		if (!is_none(ARG(3)) && tv_get_float(c, ARG(3), &v))
 			return -1;
-		return set_tensor(c, out, sh_pad(c, x, pads, mode, v));
+		return trace_out(c, out, sh_pad(c, x, pads, mode, v));
 	}
 	if (!is_none(ARG(3)) && !(ARG(3)->kind == TV_FLOAT &&
 				  ARG(3)->u.f == 0))
@@ -2824,7 +2732,7 @@ static int op_pad(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "Only 2D, 3D, 4D, 5D padding with "
 				   "non-constant padding are supported for "
 				   "now");
-	return set_tensor(c, out, sh_pad(c, x, pads, mode, 0));
+	return trace_out(c, out, sh_pad(c, x, pads, mode, 0));
 }
 
 /* reflection_padNd / replication_padNd(self, padding); _pad_circular */
@@ -2850,7 +2758,7 @@ static int op_pad_mode(struct trace_ctx *c, const struct ir_node *n,
 	if (nd && (np != nd || (x->rank != nd + 1 && x->rank != nd + 2)))
 		return trace_error(c, "expected %dD or %dD input and %d pads",
 				   nd + 1, nd + 2, 2 * nd);
-	return set_tensor(c, out, sh_pad(c, x, pads, mode, 0));
+	return trace_out(c, out, sh_pad(c, x, pads, mode, 0));
 }
 
 /* --- pixel / channel shuffles, im2col / col2im ---------------------------- */
@@ -2950,7 +2858,7 @@ static int op_pixel_shuffle(struct trace_ctx *c, const struct ir_node *n,
 		odims[b + 1] = H / r;
 		odims[b + 2] = W / r;
 	}
-	return set_tensor(c, out, view_perm_copy(c, x, b + 5, dims, perm,
+	return trace_out(c, out, view_perm_copy(c, x, b + 5, dims, perm,
 						 b + 3, odims));
 }
 
@@ -2983,7 +2891,7 @@ static int op_channel_shuffle(struct trace_ctx *c, const struct ir_node *n,
 		perm[i] = i;
 	perm[1] = 2;
 	perm[2] = 1;
-	return set_tensor(c, out, view_perm_copy(c, x, x->rank + 1, dims, perm,
+	return trace_out(c, out, view_perm_copy(c, x, x->rank + 1, dims, perm,
 						 x->rank, x->dims));
 }
 
@@ -3011,7 +2919,7 @@ static int op_im2col(struct trace_ctx *c, const struct ir_node *n,
 				   "for input, but got %dD", x->rank);
 	batched = x->rank == 4;
 	if (batched) {
-		x4 = sh_alias(c, x);
+		x4 = trace_alias(c, x);
 	} else {
 		int64_t s[4] = { 1, x->dims[0], x->dims[1], x->dims[2] };
 
@@ -3045,7 +2953,7 @@ static int op_im2col(struct trace_ctx *c, const struct ir_node *n,
 	strides[3] = dl[1] * xp->strides[3];
 	strides[4] = st[0] * xp->strides[2];
 	strides[5] = st[1] * xp->strides[3];
-	v = sh_view(c, xp, 6, dims, strides, xp->offset);
+	v = trace_view(c, xp, 6, dims, strides, xp->offset);
 	if (v)
 		cp = sh_copy(c, v);
 	if (cp) {
@@ -3058,7 +2966,7 @@ static int op_im2col(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(xp);
 	gpu_free(v);
 	gpu_free(cp);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* col2im(self, output_size, kernel_size, dilation, padding, stride) */
@@ -3108,7 +3016,7 @@ static int op_col2im(struct trace_ctx *c, const struct ir_node *n,
 	bd[2] = os[0] + 2 * pd[0];
 	bd[3] = os[1] + 2 * pd[1];
 	if (x6)
-		buf = sh_empty(c, x->dtype, 4, bd);
+		buf = trace_empty(c, x->dtype, 4, bd);
 	if (!buf || sh_fill(c, buf, 0))
 		goto done;
 	for (i = 0; i < k[0]; i++)
@@ -3122,12 +3030,12 @@ static int op_col2im(struct trace_ctx *c, const struct ir_node *n,
 					  x6->strides[4], x6->strides[5] };
 			int bad;
 
-			dst = sh_view(c, buf, 4, sd, ss, buf->offset +
+			dst = trace_view(c, buf, 4, sd, ss, buf->offset +
 				      i * dl[0] * buf->strides[2] +
 				      j * dl[1] * buf->strides[3]);
-			src = sh_view(c, x6, 4, sd, xs, x6->offset +
+			src = trace_view(c, x6, 4, sd, xs, x6->offset +
 				      i * x6->strides[2] + j * x6->strides[3]);
-			sum = sh_empty(c, x->dtype, 4, sd);
+			sum = trace_empty(c, x->dtype, 4, sd);
 			bad = !dst || !src || !sum;
 			if (!bad && gpu_numel(sum) &&
 			    c->be->binary(GPU_ADD, dst, src, sum)) {
@@ -3148,7 +3056,7 @@ static int op_col2im(struct trace_ctx *c, const struct ir_node *n,
 		strides[i] = buf->strides[i];
 	}
 	{
-		struct gpu_tensor *v = sh_view(c, buf, 4, dims, strides,
+		struct gpu_tensor *v = trace_view(c, buf, 4, dims, strides,
 					       buf->offset + pd[0] *
 					       buf->strides[2] + pd[1] *
 					       buf->strides[3]);
@@ -3157,7 +3065,7 @@ static int op_col2im(struct trace_ctx *c, const struct ir_node *n,
 			struct gpu_tensor *cp = sh_copy(c, v);
 
 			if (cp) {
-				y = batched ? sh_alias(c, cp) :
+				y = batched ? trace_alias(c, cp) :
 				    sh_reshape(c, cp, 3, dims + 1);
 				gpu_free(cp);
 			}
@@ -3165,7 +3073,7 @@ static int op_col2im(struct trace_ctx *c, const struct ir_node *n,
 		}
 	}
 	if (y)
-		rc = set_tensor(c, out, y);
+		rc = trace_out(c, out, y);
 done:
 	gpu_free(x6);
 	gpu_free(buf);
@@ -3190,7 +3098,7 @@ static struct gpu_tensor *sh_binary(struct trace_ctx *c, enum gpu_binary op,
 		eb = sh_expand(c, cb, rank, dims);
 	}
 	if (ea && eb)
-		y = sh_empty(c, dt, rank, dims);
+		y = trace_empty(c, dt, rank, dims);
 	if (y && gpu_numel(y) && c->be->binary(op, ea, eb, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
@@ -3234,7 +3142,7 @@ static int op_cross(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "linalg.cross: inputs dimension %d must "
 				   "have length 3", ax);
 	dt = promote_dtypes(a->dtype, b->dtype);
-	y = sh_empty(c, dt, rank, dims);
+	y = trace_empty(c, dt, rank, dims);
 	if (!y)
 		return -1;
 	for (i = 0; i < 3; i++) {
@@ -3271,7 +3179,7 @@ static int op_cross(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		}
 	}
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* outer(self, vec2), ger */
@@ -3296,7 +3204,7 @@ static int op_outer(struct trace_ctx *c, const struct ir_node *n,
 	y = sh_binary(c, dt == IR_DTYPE_BOOL ? GPU_LOGICAL_AND : GPU_MUL, ua,
 		      b, dt, 2, dims);
 	gpu_free(ua);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- gather, scatter, index_select --------------------------------------- */
@@ -3320,8 +3228,8 @@ static struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
 	int64_t one = 1, st = 1;
 
 	if (x->rank)
-		return sh_alias(c, x);
-	return sh_view(c, x, 1, &one, &st, x->offset);
+		return trace_alias(c, x);
+	return trace_view(c, x, 1, &one, &st, x->offset);
 }
 
 /* index_select(self, dim, index) */
@@ -3344,7 +3252,7 @@ static struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 	if (x1) {
 		memcpy(dims, x1->dims, sizeof(dims));
 		dims[a] = gpu_numel(it);
-		y = sh_empty(c, x->dtype, x1->rank, dims);
+		y = trace_empty(c, x->dtype, x1->rank, dims);
 	}
 	if (y && gpu_numel(y) && c->be->index_select(x1, a, it, y)) {
 		trace_gpu_error(c);
@@ -3352,7 +3260,7 @@ static struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 		y = NULL;
 	}
 	if (y && x->rank == 0) {
-		struct gpu_tensor *t = sh_view(c, y, 0, NULL, NULL, y->offset);
+		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
 
 		gpu_free(y);
 		y = t;
@@ -3375,7 +3283,7 @@ static int op_index_select(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
-	return set_tensor(c, out, sh_index_select(c, x, a, idx));
+	return trace_out(c, out, sh_index_select(c, x, a, idx));
 }
 
 /* gather(x, a, index) with index of x's rank */
@@ -3407,7 +3315,7 @@ static struct gpu_tensor *sh_gather(struct trace_ctx *c,
 					    (long long)x1->dims[i], a);
 				goto done;
 			}
-		y = sh_empty(c, x->dtype, i1->rank, i1->dims);
+		y = trace_empty(c, x->dtype, i1->rank, i1->dims);
 	}
 	if (y && gpu_numel(y) && c->be->gather(x1, a, i1, y)) {
 		trace_gpu_error(c);
@@ -3415,7 +3323,7 @@ static struct gpu_tensor *sh_gather(struct trace_ctx *c,
 		y = NULL;
 	}
 	if (y && it->rank == 0) {
-		struct gpu_tensor *t = sh_view(c, y, 0, NULL, NULL, y->offset);
+		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
 
 		gpu_free(y);
 		y = t;
@@ -3440,7 +3348,7 @@ static int op_gather(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
-	return set_tensor(c, out, sh_gather(c, x, a, idx));
+	return trace_out(c, out, sh_gather(c, x, a, idx));
 }
 
 /* take(self, index): x flattened, indexed, shaped as index */
@@ -3462,7 +3370,7 @@ static int op_take(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(xf);
 	gpu_free(iflat);
 	gpu_free(y1);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* take_along_dim(self, indices, dim=None) */
@@ -3485,7 +3393,7 @@ static int op_take_along_dim(struct trace_ctx *c, const struct ir_node *n,
 			y = sh_gather(c, xf, 0, iflat);
 		gpu_free(xf);
 		gpu_free(iflat);
-		return set_tensor(c, out, y);
+		return trace_out(c, out, y);
 	}
 	if (tv_get_int(c, ARG(2), &d) || trace_axis(c, d, x->rank, &a))
 		return -1;
@@ -3514,7 +3422,7 @@ static int op_take_along_dim(struct trace_ctx *c, const struct ir_node *n,
 		y = sh_gather(c, xe, a, ie);
 	gpu_free(xe);
 	gpu_free(ie);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* y = x with src scattered along a at index (op 0 set, 1 add); src is cut
@@ -3556,13 +3464,13 @@ static struct gpu_tensor *sh_scatter(struct trace_ctx *c,
 			goto done;
 		}
 	}
-	sv = sh_view(c, s1, s1->rank, i1->dims, s1->strides, s1->offset);
+	sv = trace_view(c, s1, s1->rank, i1->dims, s1->strides, s1->offset);
 	if (!sv)
 		goto done;
 	sc = trace_cast(c, sv, x->dtype);
 	if (!sc)
 		goto done;
-	y = sh_empty(c, x->dtype, x1->rank, x1->dims);
+	y = trace_empty(c, x->dtype, x1->rank, x1->dims);
 	if (!y)
 		goto done;
 	if (gpu_numel(i1) == 0) {
@@ -3577,7 +3485,7 @@ static struct gpu_tensor *sh_scatter(struct trace_ctx *c,
 		y = NULL;
 	}
 	if (y && x->rank == 0) {
-		struct gpu_tensor *t = sh_view(c, y, 0, NULL, NULL, y->offset);
+		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
 
 		gpu_free(y);
 		y = t;
@@ -3610,7 +3518,7 @@ static struct gpu_tensor *sh_scalar_expanded(struct trace_ctx *c,
 	if (!s)
 		return NULL;
 	if (s->rank) {
-		struct gpu_tensor *t = sh_view(c, s, 0, NULL, NULL, s->offset);
+		struct gpu_tensor *t = trace_view(c, s, 0, NULL, NULL, s->offset);
 
 		gpu_free(s);
 		s = t;
@@ -3669,7 +3577,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 		if (!own)
 			return -1;
 		if (idx->rank == 0) {
-			struct gpu_tensor *t = sh_view(c, own, 0, NULL, NULL,
+			struct gpu_tensor *t = trace_view(c, own, 0, NULL, NULL,
 						       own->offset);
 
 			gpu_free(own);
@@ -3699,7 +3607,7 @@ static struct gpu_tensor *index_along(struct trace_ctx *c,
 	}
 	dims[a] = gpu_numel(it);
 	strides[a] = it->rank ? it->strides[0] : 0;
-	return sh_view(c, it, r, dims, strides, it->offset);
+	return trace_view(c, it, r, dims, strides, it->offset);
 }
 
 /* index_fill(self, dim, index, value), index_copy(self, dim, index,
@@ -3769,7 +3677,7 @@ static int op_index_fca(struct trace_ctx *c, const struct ir_node *n,
 
 		y1 = x1 ? sh_scatter(c, x1, 0, ie, src, kind == 2) : NULL;
 		if (y1)
-			y = sh_view(c, y1, 0, NULL, NULL, y1->offset);
+			y = trace_view(c, y1, 0, NULL, NULL, y1->offset);
 		gpu_free(x1);
 		gpu_free(y1);
 	} else {
@@ -3792,7 +3700,7 @@ static int64_t *host_nonzero(struct trace_ctx *c, const struct gpu_tensor *t,
 			     int64_t *count)
 {
 	int64_t n = gpu_numel(t), i, k = 0, *co;
-	double *v = sh_to_host(c, t, IR_DTYPE_DOUBLE);
+	double *v = trace_to_host(c, t, IR_DTYPE_DOUBLE);
 	int r = t->rank, j;
 
 	if (!v)
@@ -3895,8 +3803,10 @@ static int expand_indices(struct trace_ctx *c, const struct gpu_tensor *x,
 				}
 				for (m = 0; m < cnt; m++)
 					col[m] = co[m * t->rank + j];
-				idx[p + j] = sh_from_host(c, IR_DTYPE_INT64, 1,
-							  &cnt, col);
+				idx[p + j] = trace_from_host(c, IR_DTYPE_INT64,
+							     1, &cnt,
+							     IR_DTYPE_INT64,
+							     col);
 				free(col);
 				if (!idx[p + j]) {
 					free(co);
@@ -4019,7 +3929,7 @@ static int adv_plan(struct trace_ctx *c, const struct gpu_tensor *x,
 			struct gpu_tensor *ex = sh_expand(c, idx[dim],
 							  A->brank, A->bdims);
 
-			h = ex ? sh_to_host(c, ex, IR_DTYPE_INT64) : NULL;
+			h = ex ? trace_to_host(c, ex, IR_DTYPE_INT64) : NULL;
 			gpu_free(ex);
 			if (!h) {
 				free(flat);
@@ -4045,7 +3955,8 @@ static int adv_plan(struct trace_ctx *c, const struct gpu_tensor *x,
 			free(h);
 			mstride *= size;
 		}
-		A->flat = sh_from_host(c, IR_DTYPE_INT64, 1, &A->N, flat);
+		A->flat = trace_from_host(c, IR_DTYPE_INT64, 1, &A->N,
+					  IR_DTYPE_INT64, flat);
 		free(flat);
 		return A->flat ? 0 : -1;
 	}
@@ -4085,7 +3996,7 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (!any_index(idx)) {
 		free_all(idx, GPU_MAX_DIMS);
-		return set_tensor(c, out, sh_copy(c, x));
+		return trace_out(c, out, sh_copy(c, x));
 	}
 	if (adv_plan(c, x, idx, &A))
 		goto done;
@@ -4095,7 +4006,7 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 	d3[0] = A.P;
 	d3[1] = A.N;
 	d3[2] = A.S;
-	y3 = sh_empty(c, x->dtype, 3, d3);
+	y3 = trace_empty(c, x->dtype, 3, d3);
 	if (!y3)
 		goto done;
 	if (gpu_numel(y3) && c->be->index_select(x3, 1, A.flat, y3)) {
@@ -4108,7 +4019,7 @@ done:
 	gpu_free(A.flat);
 	gpu_free(x3);
 	gpu_free(y3);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* index_put(self, indices, values, accumulate=False), index_put_,
@@ -4154,7 +4065,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 	d3[0] = A.P;
 	d3[1] = A.M;
 	d3[2] = A.S;
-	y3 = sh_empty(c, x->dtype, 3, d3);
+	y3 = trace_empty(c, x->dtype, 3, d3);
 	if (!y3)
 		goto done;
 	/* the values as [P, N, S] in x's dtype */
@@ -4172,7 +4083,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 	is3[0] = 0;
 	is3[1] = A.flat->strides[0];
 	is3[2] = 0;
-	i3 = sh_view(c, A.flat, 3, d3, is3, A.flat->offset);
+	i3 = trace_view(c, A.flat, 3, d3, is3, A.flat->offset);
 	if (!i3)
 		goto done;
 	if (A.N == 0 || A.P == 0 || A.S == 0) {
@@ -4192,7 +4103,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 			identity = 0;
 	}
 	gpu_contiguous_strides(x->rank, pd, ps);
-	yp = sh_view(c, y3, x->rank, pd, ps, y3->offset);
+	yp = trace_view(c, y3, x->rank, pd, ps, y3->offset);
 	if (!yp)
 		goto done;
 	if (identity) {
@@ -4241,7 +4152,7 @@ static struct gpu_tensor *mask_positions(struct trace_ctx *c,
 	me = sh_expand(c, mask, rank, dims);
 	if (!me)
 		return NULL;
-	v = sh_to_host(c, me, IR_DTYPE_DOUBLE);
+	v = trace_to_host(c, me, IR_DTYPE_DOUBLE);
 	n = gpu_numel(me);
 	gpu_free(me);
 	if (!v)
@@ -4256,7 +4167,7 @@ static struct gpu_tensor *mask_positions(struct trace_ctx *c,
 		if (v[i] != 0)
 			pos[k++] = i;
 	free(v);
-	p = sh_from_host(c, IR_DTYPE_INT64, 1, &k, pos);
+	p = trace_from_host(c, IR_DTYPE_INT64, 1, &k, IR_DTYPE_INT64, pos);
 	free(pos);
 	*count = k;
 	return p;
@@ -4286,7 +4197,7 @@ static int op_masked_select(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(pos);
 	gpu_free(xe);
 	gpu_free(xf);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* masked_scatter(self, mask, source), masked_scatter_ */
@@ -4352,7 +4263,7 @@ static struct gpu_tensor *sh_nonzero(struct trace_ctx *c,
 		return NULL;
 	dims[0] = cnt;
 	dims[1] = x->rank;
-	y = sh_from_host(c, IR_DTYPE_INT64, 2, dims, co);
+	y = trace_from_host(c, IR_DTYPE_INT64, 2, dims, IR_DTYPE_INT64, co);
 	free(co);
 	return y;
 }
@@ -4365,7 +4276,7 @@ static int op_nonzero(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	return set_tensor(c, out, sh_nonzero(c, x));
+	return trace_out(c, out, sh_nonzero(c, x));
 }
 
 /* nonzero_numpy(self): one index tensor per dim */
@@ -4417,8 +4328,8 @@ static int sh_topk(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 	}
 	memcpy(dims, x1->dims, sizeof(dims));
 	dims[a] = k;
-	v = sh_empty(c, x->dtype, x1->rank, dims);
-	i = v ? sh_empty(c, IR_DTYPE_INT64, x1->rank, dims) : NULL;
+	v = trace_empty(c, x->dtype, x1->rank, dims);
+	i = v ? trace_empty(c, IR_DTYPE_INT64, x1->rank, dims) : NULL;
 	if (!i) {
 		gpu_free(v);
 		gpu_free(x1);
@@ -4432,8 +4343,8 @@ static int sh_topk(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 	}
 	gpu_free(x1);
 	if (x->rank == 0) {
-		struct gpu_tensor *v0 = sh_view(c, v, 0, NULL, NULL, v->offset),
-				  *i0 = sh_view(c, i, 0, NULL, NULL, i->offset);
+		struct gpu_tensor *v0 = trace_view(c, v, 0, NULL, NULL, v->offset),
+				  *i0 = trace_view(c, i, 0, NULL, NULL, i->offset);
 
 		gpu_free(v);
 		gpu_free(i);
@@ -4453,7 +4364,7 @@ static int sh_topk(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 static int set_pair(struct trace_ctx *c, struct tval **out, int nout,
 		    struct gpu_tensor *v, struct gpu_tensor *i)
 {
-	if (set_tensor(c, &out[0], v)) {
+	if (trace_out(c, &out[0], v)) {
 		gpu_free(i);
 		return -1;
 	}
@@ -4461,7 +4372,7 @@ static int set_pair(struct trace_ctx *c, struct tval **out, int nout,
 		gpu_free(i);
 		return 0;
 	}
-	if (set_tensor(c, &out[1], i)) {
+	if (trace_out(c, &out[1], i)) {
 		tv_unref(out[0]);
 		out[0] = NULL;
 		return -1;
@@ -4521,11 +4432,11 @@ static int op_sort(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (arg) {
 		gpu_free(v);
-		return set_tensor(c, out, i);
+		return trace_out(c, out, i);
 	}
 	if (!strcmp(n->kind, "aten::msort")) {
 		gpu_free(i);
-		return set_tensor(c, out, v);
+		return trace_out(c, out, v);
 	}
 	return set_pair(c, out, nout, v, i);
 }
@@ -4612,7 +4523,7 @@ static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
 	double *v;
 	int rc = -1;
 
-	v = sh_to_host(c, x, IR_DTYPE_DOUBLE);
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
 	if (!v)
 		return -1;
 	order = malloc(sizeof(*order) * (n ? n : 1));
@@ -4640,34 +4551,37 @@ static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
 		inv[order[i]] = g - 1;
 	}
 	xf = sh_reshape(c, x, 1, &m1);
-	fi = xf ? sh_from_host(c, IR_DTYPE_INT64, 1, &g, first) : NULL;
+	fi = xf ? trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64,
+				  first) : NULL;
 	vals = fi ? sh_index_select(c, xf, 0, fi) : NULL;
 	if (!vals)
 		goto done;
 	if (inv_wanted)
-		ti = sh_from_host(c, IR_DTYPE_INT64, x->rank, x->dims, inv);
+		ti = trace_from_host(c, IR_DTYPE_INT64, x->rank, x->dims,
+				     IR_DTYPE_INT64, inv);
 	else
-		ti = sh_empty(c, IR_DTYPE_INT64, 1, &zero);
+		ti = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
 	if (cnt_wanted)
-		tc = sh_from_host(c, IR_DTYPE_INT64, 1, &g, cnt);
+		tc = trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64,
+				     cnt);
 	else
-		tc = sh_empty(c, IR_DTYPE_INT64, 1, &zero);
+		tc = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
 	if (!ti || !tc)
 		goto done;
-	if (set_tensor(c, &out[0], vals)) {
+	if (trace_out(c, &out[0], vals)) {
 		vals = NULL;
 		goto done;
 	}
 	vals = NULL;
 	if (nout > 1) {
-		if (set_tensor(c, &out[1], ti)) {
+		if (trace_out(c, &out[1], ti)) {
 			ti = NULL;
 			goto undo;
 		}
 		ti = NULL;
 	}
 	if (nout > 2) {
-		if (set_tensor(c, &out[2], tc)) {
+		if (trace_out(c, &out[2], tc)) {
 			tc = NULL;
 			goto undo;
 		}
@@ -4743,7 +4657,7 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 	xm = sh_permute(c, x, perm);
 	if (!xm)
 		return -1;
-	v = sh_to_host(c, xm, IR_DTYPE_DOUBLE);
+	v = trace_to_host(c, xm, IR_DTYPE_DOUBLE);
 	order = malloc(sizeof(*order) * (rows ? rows : 1));
 	first = malloc(sizeof(*first) * (rows ? rows : 1));
 	inv = malloc(sizeof(*inv) * (rows ? rows : 1));
@@ -4769,10 +4683,11 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 		inv[order[i]] = g - 1;
 	}
 	cmp_rows = NULL;
-	fi = sh_from_host(c, IR_DTYPE_INT64, 1, &g, first);
+	fi = trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64, first);
 	vals = fi ? sh_index_select(c, x, a, fi) : NULL;
-	ti = vals ? sh_from_host(c, IR_DTYPE_INT64, 1, &rows, inv) : NULL;
-	tc = ti ? sh_from_host(c, IR_DTYPE_INT64, 1, &g, cnt) : NULL;
+	ti = vals ? trace_from_host(c, IR_DTYPE_INT64, 1, &rows, IR_DTYPE_INT64,
+				    inv) : NULL;
+	tc = ti ? trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64, cnt) : NULL;
 	if (!tc)
 		goto done;
 	out[0] = tv_tensor(vals);
@@ -4852,7 +4767,7 @@ static int op_one_hot(struct trace_ctx *c, const struct ir_node *n,
 	if (nc == -1 && cnt == 0)
 		return trace_error(c, "Can not infer total number of classes "
 				   "from empty tensor.");
-	h = sh_to_host(c, x, IR_DTYPE_INT64);
+	h = trace_to_host(c, x, IR_DTYPE_INT64);
 	if (!h)
 		return -1;
 	if (nc == -1) {
@@ -4878,7 +4793,7 @@ static int op_one_hot(struct trace_ctx *c, const struct ir_node *n,
 				   x->rank + 1);
 	memcpy(dims, x->dims, sizeof(int64_t) * x->rank);
 	dims[x->rank] = nc;
-	z = sh_empty(c, IR_DTYPE_INT64, x->rank + 1, dims);
+	z = trace_empty(c, IR_DTYPE_INT64, x->rank + 1, dims);
 	if (!z || sh_fill(c, z, 0))
 		goto done;
 	if (cnt == 0 || nc == 0) {
@@ -4899,7 +4814,7 @@ done:
 	gpu_free(z);
 	gpu_free(xi);
 	gpu_free(ones);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* searchsorted(sorted_sequence, self, out_int32, right, side, sorter),
@@ -4955,8 +4870,8 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 		per = nself;
 		rows = 1;
 	}
-	s = sh_to_host(c, seq, IR_DTYPE_DOUBLE);
-	q = s ? sh_to_host(c, self, IR_DTYPE_DOUBLE) : NULL;
+	s = trace_to_host(c, seq, IR_DTYPE_DOUBLE);
+	q = s ? trace_to_host(c, self, IR_DTYPE_DOUBLE) : NULL;
 	res = q ? malloc(sizeof(*res) * (nself ? nself : 1)) : NULL;
 	if (q && !res)
 		oom(c);
@@ -4975,8 +4890,8 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 			}
 			res[i] = lo;
 		}
-		y = sh_from_host(c, IR_DTYPE_INT64, self->rank, self->dims,
-				 res);
+		y = trace_from_host(c, IR_DTYPE_INT64, self->rank, self->dims,
+				    IR_DTYPE_INT64, res);
 		if (y && out32) {
 			struct gpu_tensor *t = sh_copy_as(c, y,
 							  IR_DTYPE_INT32);
@@ -4990,7 +4905,7 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 	free(res);
 	if (own)
 		gpu_free(self);
-	return set_tensor(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- the table ------------------------------------------------------------ */

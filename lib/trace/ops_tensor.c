@@ -92,44 +92,11 @@ static int can_cast(enum ir_dtype from, enum ir_dtype to)
 	return 1;
 }
 
-static struct gpu_tensor *empty_t(struct trace_ctx *c, enum ir_dtype dt,
-				  int rank, const int64_t *dims)
-{
-	struct gpu_tensor *y = gpu_empty(c->be, dt, rank, dims);
-
-	if (!y)
-		trace_gpu_error(c);
-	return y;
-}
-
-/* out = a new value holding y (taking y over); -1 when y is NULL */
-static int set_out(struct trace_ctx *c, struct tval **out,
-		   struct gpu_tensor *y)
-{
-	if (!y)
-		return -1;
-	*out = tv_tensor(y);
-	if (!*out)
-		return trace_error(c, "out of memory");
-	return 0;
-}
-
-static struct gpu_tensor *view_of(struct trace_ctx *c,
-				  const struct gpu_tensor *t)
-{
-	struct gpu_tensor *y = gpu_view(t, t->rank, t->dims, t->strides,
-					t->offset);
-
-	if (!y)
-		trace_gpu_error(c);
-	return y;
-}
-
 /* a new contiguous tensor with t's values (never shares storage) */
 static struct gpu_tensor *clone_t(struct trace_ctx *c, struct gpu_tensor *t,
 				  enum ir_dtype dt)
 {
-	struct gpu_tensor *y = empty_t(c, dt, t->rank, t->dims);
+	struct gpu_tensor *y = trace_empty(c, dt, t->rank, t->dims);
 
 	if (!y)
 		return NULL;
@@ -164,7 +131,7 @@ static int recast(struct trace_ctx *c, struct gpu_tensor **t,
 static struct gpu_tensor *fill_t(struct trace_ctx *c, enum ir_dtype dt,
 				 int rank, const int64_t *dims, double v)
 {
-	struct gpu_tensor *y = empty_t(c, dt, rank, dims);
+	struct gpu_tensor *y = trace_empty(c, dt, rank, dims);
 
 	if (y && c->be->fill(y, v)) {
 		gpu_free(y);
@@ -178,81 +145,6 @@ static struct gpu_tensor *fill_t(struct trace_ctx *c, enum ir_dtype dt,
 static int get_scalar(struct trace_ctx *c, const struct tval *v, double *out)
 {
 	return tv_get_float(c, v, out);
-}
-
-/* --- writing into an existing tensor (in-place ops) ---------------------- */
-
-/* dst (any view) = src broadcast to dst's dims, converted to dst's dtype */
-static int write_into(struct trace_ctx *c, struct gpu_tensor *dst,
-		      struct gpu_tensor *src)
-{
-	const struct gpu_backend *be = dst->storage->be;
-	struct gpu_tensor *s;
-	size_t es = ir_dtype_size(dst->dtype);
-	int64_t numel = gpu_numel(dst), i, idx[GPU_MAX_DIMS] = { 0 };
-	unsigned char *host = NULL, *vals = NULL;
-	int k, rc = -1;
-
-	if (dst->storage->borrowed) {
-		/* a mapped archive weight: give its storage (and so every
-		 * view of it) a private copy before writing */
-		struct gpu_storage *st = dst->storage;
-		void *p = be->alloc(st->bytes ? st->bytes : 1);
-
-		if (!p)
-			return trace_error(c, "out of memory");
-		if (st->bytes && be->upload(p, st->data, st->bytes)) {
-			be->release(p);
-			return trace_gpu_error(c);
-		}
-		st->data = p;
-		st->borrowed = 0;
-	}
-	s = trace_expand(src, dst->rank, dst->dims);
-	if (!s)
-		return trace_error(c, "output with shape of rank %d cannot "
-				   "take a result of rank %d in place (%s)",
-				   dst->rank, src->rank, gpu_last_error());
-	/* the CPU copy writes strided outputs; other backends contiguous */
-	if (be->id == GPU_BACKEND_CPU || gpu_is_contiguous(dst)) {
-		rc = be->copy(s, dst);
-		gpu_free(s);
-		return rc ? trace_gpu_error(c) : 0;
-	}
-	/* a strided view: through host memory, element by element */
-	host = malloc(dst->storage->bytes ? dst->storage->bytes : 1);
-	vals = malloc(numel > 0 ? numel * es : 1);
-	if (!host || !vals) {
-		trace_error(c, "out of memory");
-		goto out;
-	}
-	if (gpu_to_host(s, dst->dtype, vals) ||
-	    be->download(host, dst->storage->data, dst->storage->bytes)) {
-		trace_gpu_error(c);
-		goto out;
-	}
-	for (i = 0; i < numel; i++) {
-		int64_t off = dst->offset;
-
-		for (k = 0; k < dst->rank; k++)
-			off += idx[k] * dst->strides[k];
-		memcpy(host + off * es, vals + i * es, es);
-		for (k = dst->rank - 1; k >= 0; k--) {
-			if (++idx[k] < dst->dims[k])
-				break;
-			idx[k] = 0;
-		}
-	}
-	if (be->upload(dst->storage->data, host, dst->storage->bytes)) {
-		trace_gpu_error(c);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(host);
-	free(vals);
-	gpu_free(s);
-	return rc;
 }
 
 /* --- elementwise building blocks ------------------------------------------ */
@@ -281,7 +173,7 @@ static struct gpu_tensor *unary_t(struct trace_ctx *c, enum gpu_unary op,
 	xin = cast_t(c, x, in_dt);
 	if (!xin)
 		return NULL;
-	y = empty_t(c, y_dt, x->rank, x->dims);
+	y = trace_empty(c, y_dt, x->rank, x->dims);
 	if (!y) {
 		gpu_free(xin);
 		return NULL;
@@ -326,7 +218,7 @@ static struct gpu_tensor *binary_t(struct trace_ctx *c, enum gpu_binary op,
 		trace_gpu_error(c);
 		goto fail;
 	}
-	y = empty_t(c, binary_bool_out(op) ? IR_DTYPE_BOOL : kdt, rank,
+	y = trace_empty(c, binary_bool_out(op) ? IR_DTYPE_BOOL : kdt, rank,
 		    dims);
 	if (!y)
 		goto fail;
@@ -413,7 +305,7 @@ static struct gpu_tensor *where_t(struct trace_ctx *c, struct gpu_tensor *cond,
 		trace_gpu_error(c);
 		goto out;
 	}
-	y = empty_t(c, kdt, rank, dims);
+	y = trace_empty(c, kdt, rank, dims);
 	if (y && c->be->where(ce, ae, bx, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
@@ -496,7 +388,7 @@ static struct gpu_tensor *reduce_t(struct trace_ctx *c, enum gpu_reduce op,
 		dims[i] = mask & (1u << i) ? 1 : xin->dims[i];
 	ydt = op == GPU_RARGMAX || op == GPU_RARGMIN ? IR_DTYPE_INT64 :
 	      op == GPU_RALL || op == GPU_RANY ? IR_DTYPE_BOOL : in_dt;
-	y = empty_t(c, ydt, xin->rank, dims);
+	y = trace_empty(c, ydt, xin->rank, dims);
 	if (!y) {
 		gpu_free(xin);
 		return NULL;
@@ -532,7 +424,7 @@ static struct gpu_tensor *flatten_t(struct trace_ctx *c, struct gpu_tensor *x)
 	struct gpu_tensor *ct, *y;
 	int64_t n = gpu_numel(x), s = 1;
 
-	ct = gpu_is_contiguous(x) ? view_of(c, x) : clone_t(c, x, x->dtype);
+	ct = gpu_is_contiguous(x) ? trace_alias(c, x) : clone_t(c, x, x->dtype);
 	if (!ct)
 		return NULL;
 	y = gpu_view(ct, 1, &n, &s, ct->offset);
@@ -601,11 +493,11 @@ static int op_unary(struct trace_ctx *c, const struct ir_node *n,
 		break;
 	case U_ROUNDING:
 		if (!dt_is_float(dt))
-			return set_out(c, out, clone_t(c, x, dt));
+			return trace_out(c, out, clone_t(c, x, dt));
 		break;
 	case U_BOOL:
 		if (d->op != GPU_NOT && !dt_is_float(dt))
-			return set_out(c, out, fill_t(c, IR_DTYPE_BOOL,
+			return trace_out(c, out, fill_t(c, IR_DTYPE_BOOL,
 						      x->rank, x->dims, 0));
 		dt = IR_DTYPE_BOOL;
 		break;
@@ -613,11 +505,11 @@ static int op_unary(struct trace_ctx *c, const struct ir_node *n,
 		if (dt == IR_DTYPE_BOOL && (d->op == GPU_SIGN ||
 					    d->op == GPU_RELU ||
 					    d->op == GPU_ABS))
-			return set_out(c, out, clone_t(c, x, dt));
+			return trace_out(c, out, clone_t(c, x, dt));
 		break;
 	}
 	y = unary_t(c, d->op, x, dt, 0, 0);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_isfinite(struct trace_ctx *c, const struct ir_node *n,
@@ -628,7 +520,7 @@ static int op_isfinite(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	if (!dt_is_float(x->dtype))
-		return set_out(c, out, fill_t(c, IR_DTYPE_BOOL, x->rank,
+		return trace_out(c, out, fill_t(c, IR_DTYPE_BOOL, x->rank,
 					      x->dims, 1));
 	/* finite: x - x == 0 (nan and inf give nan) */
 	a = binary_t(c, GPU_SUB, x, x, x->dtype, x->dtype);
@@ -638,7 +530,7 @@ static int op_isfinite(struct trace_ctx *c, const struct ir_node *n,
 	y = b ? binary_t(c, GPU_EQ, a, b, x->dtype, IR_DTYPE_BOOL) : NULL;
 	gpu_free(a);
 	gpu_free(b);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_bitwise_not(struct trace_ctx *c, const struct ir_node *n,
@@ -652,7 +544,7 @@ static int op_bitwise_not(struct trace_ctx *c, const struct ir_node *n,
 	if (dt_is_float(x->dtype))
 		return trace_error(c, "bitwise_not is not implemented for "
 				   "floating point tensors");
-	return set_out(c, out, unary_t(c, x->dtype == IR_DTYPE_BOOL ?
+	return trace_out(c, out, unary_t(c, x->dtype == IR_DTYPE_BOOL ?
 				       GPU_NOT : GPU_BITWISE_NOT, x,
 				       x->dtype, 0, 0));
 }
@@ -669,9 +561,9 @@ static int op_round(struct trace_ctx *c, const struct ir_node *n,
 	if (nin > 1 && tv_get_int(c, in[1], &dec))
 		return -1;
 	if (!dt_is_float(x->dtype))
-		return set_out(c, out, clone_t(c, x, x->dtype));
+		return trace_out(c, out, clone_t(c, x, x->dtype));
 	if (dec == 0)
-		return set_out(c, out, unary_t(c, GPU_ROUND, x, x->dtype, 0,
+		return trace_out(c, out, unary_t(c, GPU_ROUND, x, x->dtype, 0,
 					       0));
 	/* torch: round(x * 10^d) / 10^d (negative d: x / 10^-d * 10^-d) */
 	p = pow(10.0, (double)(dec > 0 ? dec : -dec));
@@ -682,7 +574,7 @@ static int op_round(struct trace_ctx *c, const struct ir_node *n,
 			 x->dtype) : NULL;
 	gpu_free(a);
 	gpu_free(b);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_square(struct trace_ctx *c, const struct ir_node *n,
@@ -694,7 +586,7 @@ static int op_square(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	dt = x->dtype == IR_DTYPE_BOOL ? IR_DTYPE_INT64 : x->dtype;
-	return set_out(c, out, binary_t(c, GPU_MUL, x, x, dt, dt));
+	return trace_out(c, out, binary_t(c, GPU_MUL, x, x, dt, dt));
 }
 
 /* --- activations with parameters ---------------------------------------- */
@@ -723,21 +615,21 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		if (strcmp(ap, "none") && strcmp(ap, "tanh"))
 			return trace_error(c, "approximate argument must be "
 					   "either none or tanh");
-		return set_out(c, out, unary_t(c, GPU_GELU, x, dt,
+		return trace_out(c, out, unary_t(c, GPU_GELU, x, dt,
 					       !strcmp(ap, "tanh"), 0));
 	}
 	if (!strcmp(name, "selu"))
-		return set_out(c, out, unary_t(c, GPU_ELU, x, dt, SELU_ALPHA,
+		return trace_out(c, out, unary_t(c, GPU_ELU, x, dt, SELU_ALPHA,
 					       SELU_SCALE));
 	if (!strcmp(name, "relu6"))
-		return set_out(c, out, unary_t(c, GPU_HARDTANH, x, x->dtype,
+		return trace_out(c, out, unary_t(c, GPU_HARDTANH, x, x->dtype,
 					       0, 6));
 	if (!strcmp(name, "logit")) {
 		double eps = -1;
 
 		if (nin > 1 && !is_none(in[1]) && get_scalar(c, in[1], &eps))
 			return -1;
-		return set_out(c, out, unary_t(c, GPU_LOGIT, x, dt, eps, 0));
+		return trace_out(c, out, unary_t(c, GPU_LOGIT, x, dt, eps, 0));
 	}
 	for (i = 1; i < nin && i < 4; i++) {
 		if (!is_number(in[i]) && !is_tensor(in[i]))
@@ -766,7 +658,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 			p[2] = 1;
 		}
 		if (p[2] == 1)
-			return set_out(c, out, unary_t(c, GPU_ELU, x, dt,
+			return trace_out(c, out, unary_t(c, GPU_ELU, x, dt,
 						       p[0], p[1]));
 		/* input_scale: x > 0 ? scale * x : elu(x * input_scale) */
 		xs = binary_s(c, GPU_MUL, x, p[2], dt, dt);
@@ -781,7 +673,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(pos);
 		gpu_free(zero);
 		gpu_free(cond);
-		return set_out(c, out, y);
+		return trace_out(c, out, y);
 	} else if (!strcmp(name, "celu")) {
 		op = GPU_CELU;
 		if (np < 1)
@@ -800,7 +692,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 
 			y = lo ? binary_s(c, GPU_MIN, lo, p[1], dt, dt) : NULL;
 			gpu_free(lo);
-			return set_out(c, out, y);
+			return trace_out(c, out, y);
 		}
 	} else if (!strcmp(name, "hardshrink") ||
 		   !strcmp(name, "softshrink")) {
@@ -822,7 +714,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 	} else {
 		return trace_error(c, "no activation kernel for %s", n->kind);
 	}
-	return set_out(c, out, unary_t(c, op, x, dt, p[0], p[1]));
+	return trace_out(c, out, unary_t(c, op, x, dt, p[0], p[1]));
 }
 
 static int op_tanhshrink(struct trace_ctx *c, const struct ir_node *n,
@@ -838,7 +730,7 @@ static int op_tanhshrink(struct trace_ctx *c, const struct ir_node *n,
 	t = unary_t(c, GPU_TANH, x, dt, 0, 0);
 	y = t ? binary_t(c, GPU_SUB, x, t, dt, dt) : NULL;
 	gpu_free(t);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_log_sigmoid(struct trace_ctx *c, const struct ir_node *n,
@@ -857,7 +749,7 @@ static int op_log_sigmoid(struct trace_ctx *c, const struct ir_node *n,
 	y = sp ? unary_t(c, GPU_NEG, sp, dt, 0, 0) : NULL;
 	gpu_free(nx);
 	gpu_free(sp);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* a view of w (1-d, C entries) shaped to broadcast along dim 1 of rank r */
@@ -868,7 +760,7 @@ static struct gpu_tensor *channel_view(struct trace_ctx *c,
 	int i;
 
 	if (w->rank != 1 || r < 2)
-		return view_of(c, w);
+		return trace_alias(c, w);
 	for (i = 0; i < r - 1; i++) {
 		dims[i] = i == 0 ? w->dims[0] : 1;
 		st[i] = i == 0 ? w->strides[0] : 0;
@@ -900,7 +792,7 @@ static int op_prelu(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(neg);
 	gpu_free(zero);
 	gpu_free(cond);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* a view of x: `len` entries of dim `axis` from `start` */
@@ -948,7 +840,7 @@ static int op_glu(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(a);
 	gpu_free(b);
 	gpu_free(s);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_nan_to_num(struct trace_ctx *c, const struct ir_node *n,
@@ -964,7 +856,7 @@ static int op_nan_to_num(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	dt = x->dtype;
 	if (!dt_is_float(dt))
-		return set_out(c, out, clone_t(c, x, dt));
+		return trace_out(c, out, clone_t(c, x, dt));
 	r[0] = 0;
 	r[1] = dt == IR_DTYPE_DOUBLE ? 1.7976931348623157e308 :
 	       dt == IR_DTYPE_FLOAT16 ? 65504.0 :
@@ -975,7 +867,7 @@ static int op_nan_to_num(struct trace_ctx *c, const struct ir_node *n,
 		if (nin > i + 1 && !is_none(in[i + 1]) &&
 		    get_scalar(c, in[i + 1], &r[i]))
 			return -1;
-	y = view_of(c, x);
+	y = trace_alias(c, x);
 	for (i = 0; i < 3 && y; i++) {
 		if (i == 0) {
 			m = unary_t(c, GPU_ISNAN, y, IR_DTYPE_BOOL, 0, 0);
@@ -1002,7 +894,7 @@ static int op_nan_to_num(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(y);
 		y = t;
 	}
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- binary arithmetic, comparisons, logic ------------------------------- */
@@ -1126,9 +1018,9 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 					   "supported");
 		if (alpha == 1) {
 			if (dt == IR_DTYPE_BOOL)
-				return set_out(c, out, binary_v(c,
+				return trace_out(c, out, binary_v(c,
 					GPU_LOGICAL_OR, a, b, dt, dt));
-			return set_out(c, out, binary_v(c, d->op, a, b, dt,
+			return trace_out(c, out, binary_v(c, d->op, a, b, dt,
 							dt));
 		}
 		t = trace_as_tensor(c, b, kernel_dt(dt));
@@ -1146,33 +1038,33 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 			y = binary_v(c, d->op, a, &bv, dt, dt);
 			gpu_free(bs);
 		}
-		return set_out(c, out, y);
+		return trace_out(c, out, y);
 	case B_TRUEDIV:
 		if (nin > 2 && in[2] && in[2]->kind == TV_STR) {
 			const char *m = in[2]->u.s;
 
 			if (!strcmp(m, "trunc"))
-				return set_out(c, out, binary_v(c,
+				return trace_out(c, out, binary_v(c,
 					GPU_TRUNC_DIV, a, b, dt, dt));
 			if (!strcmp(m, "floor"))
-				return set_out(c, out, binary_v(c,
+				return trace_out(c, out, binary_v(c,
 					GPU_FLOOR_DIV, a, b, dt, dt));
 			return trace_error(c, "div expected rounding_mode to "
 					   "be one of None, 'trunc', or "
 					   "'floor' but found '%s'", m);
 		}
 		dt = float_dt(dt);
-		return set_out(c, out, binary_v(c, GPU_DIV, a, b, dt, dt));
+		return trace_out(c, out, binary_v(c, GPU_DIV, a, b, dt, dt));
 	case B_FLOAT:
 		dt = float_dt(dt);
 		if (!strcmp(name, "float_power"))
 			dt = IR_DTYPE_DOUBLE;
-		return set_out(c, out, binary_v(c, d->op, a, b, dt, dt));
+		return trace_out(c, out, binary_v(c, d->op, a, b, dt, dt));
 	case B_CMP:
-		return set_out(c, out, binary_v(c, d->op, a, b, dt,
+		return trace_out(c, out, binary_v(c, d->op, a, b, dt,
 						IR_DTYPE_BOOL));
 	case B_LOGICAL:
-		return set_out(c, out, binary_v(c, d->op, a, b, dt,
+		return trace_out(c, out, binary_v(c, d->op, a, b, dt,
 						IR_DTYPE_BOOL));
 	case B_BITWISE:
 		if (dt_is_float(dt))
@@ -1180,27 +1072,27 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 					   "'%s'", name,
 					   ir_dtype_torch_name(dt));
 		if (dt == IR_DTYPE_BOOL)
-			return set_out(c, out, binary_v(c,
+			return trace_out(c, out, binary_v(c,
 				d->op == GPU_BITWISE_AND ? GPU_LOGICAL_AND :
 				d->op == GPU_BITWISE_OR ? GPU_LOGICAL_OR :
 				GPU_LOGICAL_XOR, a, b, dt, dt));
-		return set_out(c, out, binary_v(c, d->op, a, b, dt, dt));
+		return trace_out(c, out, binary_v(c, d->op, a, b, dt, dt));
 	case B_SHIFT:
-		return set_out(c, out, shift_t(c, d->op == GPU_MUL, a, b,
+		return trace_out(c, out, shift_t(c, d->op == GPU_MUL, a, b,
 					       dt));
 	default:
 		if (dt == IR_DTYPE_BOOL) {
 			/* bool arithmetic is logic in torch */
 			if (d->op == GPU_MUL || d->op == GPU_MIN)
-				return set_out(c, out, binary_v(c,
+				return trace_out(c, out, binary_v(c,
 					GPU_LOGICAL_AND, a, b, dt, dt));
 			if (d->op == GPU_MAX)
-				return set_out(c, out, binary_v(c,
+				return trace_out(c, out, binary_v(c,
 					GPU_LOGICAL_OR, a, b, dt, dt));
 		}
 		if (d->op == GPU_FLOOR_DIV && dt == IR_DTYPE_BOOL)
 			dt = IR_DTYPE_INT64;
-		return set_out(c, out, binary_v(c, d->op, a, b, dt, dt));
+		return trace_out(c, out, binary_v(c, d->op, a, b, dt, dt));
 	}
 }
 
@@ -1221,14 +1113,14 @@ static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 			return trace_error(c, "%s(): Expected reduction dim to "
 					   "be specified for input.numel() == "
 					   "0", is_max ? "max" : "min");
-		return set_out(c, out, reduce_t(c, is_max ? GPU_RMAX :
+		return trace_out(c, out, reduce_t(c, is_max ? GPU_RMAX :
 						GPU_RMIN, x, x->rank ?
 						(1u << x->rank) - 1 : 0, 0, 0,
 						x->dtype, x->dtype));
 	}
 	if (is_tensor(in[1])) {
 		dt = trace_promote(in[0], in[1]);
-		return set_out(c, out, binary_v(c, is_max ? GPU_MAX : GPU_MIN,
+		return trace_out(c, out, binary_v(c, is_max ? GPU_MAX : GPU_MIN,
 						in[0], in[1], dt, dt));
 	}
 	if (tv_get_int(c, in[1], &dim))
@@ -1248,7 +1140,7 @@ static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(v);
 		return -1;
 	}
-	if (set_out(c, &out[0], v)) {
+	if (trace_out(c, &out[0], v)) {
 		gpu_free(i);
 		return -1;
 	}
@@ -1256,7 +1148,7 @@ static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(i);
 		return 0;
 	}
-	return set_out(c, &out[1], i);
+	return trace_out(c, &out[1], i);
 }
 
 /* clamp family: min/max as scalars, tensors or None */
@@ -1318,7 +1210,7 @@ static int op_clamp(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(y);
 		y = t;
 	}
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_where(struct trace_ctx *c, const struct ir_node *n,
@@ -1344,7 +1236,7 @@ static int where3(struct trace_ctx *c, struct tval **in, struct tval **out)
 		y = where_t(c, cond, a, b, dt);
 	gpu_free(a);
 	gpu_free(b);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* where(cond): the indices of the non-zero elements, one tensor per dim */
@@ -1387,7 +1279,7 @@ static int where1(struct trace_ctx *c, struct gpu_tensor *cond,
 			}
 			idx[j++] = coord;
 		}
-		t = empty_t(c, IR_DTYPE_INT64, 1, &cnt);
+		t = trace_empty(c, IR_DTYPE_INT64, 1, &cnt);
 		if (!t)
 			goto out;
 		if (cnt && c->be->upload(t->storage->data, idx,
@@ -1457,7 +1349,7 @@ static int op_masked_fill(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "the mask must be broadcastable to the "
 				   "input's shape");
 	}
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* lerp, addcmul, addcdiv */
@@ -1488,7 +1380,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 		y = m ? binary_t(c, GPU_ADD, s, m, dt, dt) : NULL;
 		gpu_free(d);
 		gpu_free(m);
-		return set_out(c, out, y);
+		return trace_out(c, out, y);
 	}
 	if (tv_get_tensor(c, in[2], 0, &t2))
 		return -1;
@@ -1526,7 +1418,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 	}
 	y = d ? binary_t(c, GPU_ADD, s, d, dt, dt) : NULL;
 	gpu_free(d);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- reductions ----------------------------------------------------------- */
@@ -1584,7 +1476,7 @@ static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 			dimv = NULL;
 		if (parse_axes(c, dimv, x->rank, &mask))
 			return -1;
-		return set_out(c, out, reduce_t(c, op, x, mask, keep, 0,
+		return trace_out(c, out, reduce_t(c, op, x, mask, keep, 0,
 						x->dtype, dt));
 	} else {
 		return trace_error(c, "no reduction kernel for %s", n->kind);
@@ -1599,7 +1491,7 @@ static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 	if (parse_axes(c, dimv, x->rank, &mask))
 		return -1;
 	in_dt = op == GPU_RMAX || op == GPU_RMIN ? x->dtype : dt;
-	return set_out(c, out, reduce_t(c, op, x, mask, keep, 0, in_dt, dt));
+	return trace_out(c, out, reduce_t(c, op, x, mask, keep, 0, in_dt, dt));
 }
 
 static int op_argmaxmin(struct trace_ctx *c, const struct ir_node *n,
@@ -1620,7 +1512,7 @@ static int op_argmaxmin(struct trace_ctx *c, const struct ir_node *n,
 		if (tv_get_int(c, in[1], &dim) ||
 		    trace_axis(c, dim, x->rank, &axis))
 			return -1;
-		return set_out(c, out, reduce_t(c, op, x, x->rank ?
+		return trace_out(c, out, reduce_t(c, op, x, x->rank ?
 						1u << axis : 0, keep, 0,
 						x->dtype, IR_DTYPE_INT64));
 	}
@@ -1630,7 +1522,7 @@ static int op_argmaxmin(struct trace_ctx *c, const struct ir_node *n,
 	y = reduce_t(c, op, f, 1, 0, 0, x->dtype, IR_DTYPE_INT64);
 	gpu_free(f);
 	if (!y || !keep)
-		return set_out(c, out, y);
+		return trace_out(c, out, y);
 	for (i = 0; i < x->rank; i++) {
 		ones[i] = 1;
 		st[i] = 1;
@@ -1639,7 +1531,7 @@ static int op_argmaxmin(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(y);
 	if (!v)
 		trace_gpu_error(c);
-	return set_out(c, out, v);
+	return trace_out(c, out, v);
 }
 
 static int op_aminmax(struct trace_ctx *c, const struct ir_node *n,
@@ -1659,7 +1551,7 @@ static int op_aminmax(struct trace_ctx *c, const struct ir_node *n,
 	if (!lo)
 		return -1;
 	hi = reduce_t(c, GPU_RMAX, x, mask, keep, 0, x->dtype, x->dtype);
-	if (set_out(c, &out[0], lo)) {
+	if (trace_out(c, &out[0], lo)) {
 		gpu_free(hi);
 		return -1;
 	}
@@ -1667,7 +1559,7 @@ static int op_aminmax(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(hi);
 		return 0;
 	}
-	return set_out(c, &out[1], hi);
+	return trace_out(c, &out[1], hi);
 }
 
 /* std, var, std_mean, var_mean */
@@ -1723,12 +1615,12 @@ static int op_var(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		}
 	}
-	if (set_out(c, &out[0], v)) {
+	if (trace_out(c, &out[0], v)) {
 		gpu_free(m);
 		return -1;
 	}
 	if (with_mean && nout > 1)
-		return set_out(c, &out[1], m);
+		return trace_out(c, &out[1], m);
 	gpu_free(m);
 	return 0;
 }
@@ -1819,7 +1711,7 @@ static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (parse_axes(c, dimv, x->rank, &mask))
 		return -1;
-	return set_out(c, out, pnorm_t(c, x, p, mask, keep, dt));
+	return trace_out(c, out, pnorm_t(c, x, p, mask, keep, dt));
 }
 
 static int op_cumulative(struct trace_ctx *c, const struct ir_node *n,
@@ -1841,11 +1733,11 @@ static int op_cumulative(struct trace_ctx *c, const struct ir_node *n,
 	if (trace_axis(c, dim, x->rank, &axis))
 		return -1;
 	if (x->rank == 0)
-		return set_out(c, out, clone_t(c, x, dt));
+		return trace_out(c, out, clone_t(c, x, dt));
 	xin = cast_t(c, x, kernel_dt(dt));
 	if (!xin)
 		return -1;
-	y = empty_t(c, kernel_dt(dt), x->rank, x->dims);
+	y = trace_empty(c, kernel_dt(dt), x->rank, x->dims);
 	if (y && c->be->cumulative(xin, axis, prod, 0, y)) {
 		gpu_free(y);
 		y = NULL;
@@ -1854,7 +1746,7 @@ static int op_cumulative(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(xin);
 	if (y && recast(c, &y, dt))
 		y = NULL;
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_count_nonzero(struct trace_ctx *c, const struct ir_node *n,
@@ -1875,7 +1767,7 @@ static int op_count_nonzero(struct trace_ctx *c, const struct ir_node *n,
 	y = reduce_t(c, GPU_RSUM, nz, mask, 0, 0, IR_DTYPE_INT64,
 		     IR_DTYPE_INT64);
 	gpu_free(nz);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- creation --------------------------------------------------------------- */
@@ -1898,49 +1790,6 @@ static int get_size(struct trace_ctx *c, const struct tval *v, int *rank,
 					   "negative dimension %lld",
 					   (long long)dims[i]);
 	return 0;
-}
-
-/* a host array of doubles as a tensor of dtype dt */
-static struct gpu_tensor *from_doubles(struct trace_ctx *c, const double *v,
-				       int rank, const int64_t *dims,
-				       enum ir_dtype dt)
-{
-	struct gpu_tensor *y = empty_t(c, IR_DTYPE_DOUBLE, rank, dims);
-	int64_t numel;
-
-	if (!y)
-		return NULL;
-	numel = gpu_numel(y);
-	if (numel && c->be->upload(y->storage->data, v,
-				   sizeof(double) * numel)) {
-		gpu_free(y);
-		trace_gpu_error(c);
-		return NULL;
-	}
-	if (recast(c, &y, dt))
-		return NULL;
-	return y;
-}
-
-static struct gpu_tensor *from_int64s(struct trace_ctx *c, const int64_t *v,
-				      int rank, const int64_t *dims,
-				      enum ir_dtype dt)
-{
-	struct gpu_tensor *y = empty_t(c, IR_DTYPE_INT64, rank, dims);
-	int64_t numel;
-
-	if (!y)
-		return NULL;
-	numel = gpu_numel(y);
-	if (numel && c->be->upload(y->storage->data, v,
-				   sizeof(int64_t) * numel)) {
-		gpu_free(y);
-		trace_gpu_error(c);
-		return NULL;
-	}
-	if (recast(c, &y, dt))
-		return NULL;
-	return y;
 }
 
 /* the dtype a fill value gives when none is named (torch.full) */
@@ -2023,7 +1872,7 @@ static int op_full(struct trace_ctx *c, const struct ir_node *n,
 		tv_unref(tmp);
 		return -1;
 	}
-	rc = set_out(c, out, full_t(c, fillv, dt, rank, dims));
+	rc = trace_out(c, out, full_t(c, fillv, dt, rank, dims));
 	tv_unref(tmp);
 	return rc;
 }
@@ -2038,7 +1887,7 @@ static int op_scalar_tensor(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "expected a number");
 	if (nin > 1 && tv_get_dtype(c, in[1], dt, &dt))
 		return -1;
-	return set_out(c, out, full_t(c, in[0], dt, 0, NULL));
+	return trace_out(c, out, full_t(c, in[0], dt, 0, NULL));
 }
 
 /* nested lists of numbers: shape, then values */
@@ -2119,7 +1968,7 @@ static int op_tensor(struct trace_ctx *c, const struct ir_node *n,
 		if (tv_get_dtype(c, nin > 1 ? in[1] : NULL, in[0]->u.t->dtype,
 				 &want))
 			return -1;
-		return set_out(c, out, cast_t(c, in[0]->u.t, want));
+		return trace_out(c, out, cast_t(c, in[0]->u.t, want));
 	}
 	if (list_shape(c, in[0], &rank, dims, &dt))
 		return -1;
@@ -2144,11 +1993,12 @@ static int op_tensor(struct trace_ctx *c, const struct ir_node *n,
 		free(iv);
 		return -1;
 	}
-	y = dt == DEFAULT_FLOAT ? from_doubles(c, fv, rank, dims, want) :
-	    from_int64s(c, iv, rank, dims, want);
+	y = dt == DEFAULT_FLOAT ? trace_from_host(c, want, rank, dims,
+						  IR_DTYPE_DOUBLE, fv) :
+	    trace_from_host(c, want, rank, dims, IR_DTYPE_INT64, iv);
 	free(fv);
 	free(iv);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_arange(struct trace_ctx *c, const struct ir_node *n,
@@ -2200,11 +2050,11 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 			return trace_error(c, "out of memory");
 		for (k = 0; k < len; k++)
 			iv[k] = s + k * st;
-		y = from_int64s(c, iv, 1, &len, dt);
+		y = trace_from_host(c, dt, 1, &len, IR_DTYPE_INT64, iv);
 		free(iv);
-		return set_out(c, out, y);
+		return trace_out(c, out, y);
 	}
-	y = empty_t(c, kernel_dt(dt), 1, &len);
+	y = trace_empty(c, kernel_dt(dt), 1, &len);
 	if (y && len && c->be->arange(y, v[0], v[2])) {
 		gpu_free(y);
 		trace_gpu_error(c);
@@ -2212,7 +2062,7 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (y && recast(c, &y, dt))
 		return -1;
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_linspace(struct trace_ctx *c, const struct ir_node *n,
@@ -2248,9 +2098,9 @@ static int op_linspace(struct trace_ctx *c, const struct ir_node *n,
 			v[i] = i < steps / 2 ? fa + fs * (float)i :
 			       fb - fs * (float)(steps - i - 1);
 	}
-	y = from_doubles(c, v, 1, &steps, dt);
+	y = trace_from_host(c, dt, 1, &steps, IR_DTYPE_DOUBLE, v);
 	free(v);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 static int op_eye(struct trace_ctx *c, const struct ir_node *n,
@@ -2283,9 +2133,9 @@ static int op_eye(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "out of memory");
 	for (i = 0; i < rows && i < cols; i++)
 		v[i * cols + i] = 1;
-	y = from_doubles(c, v, 2, dims, dt);
+	y = trace_from_host(c, dt, 2, dims, IR_DTYPE_DOUBLE, v);
 	free(v);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- random numbers (deterministic from the trace seed) ------------------ */
@@ -2390,9 +2240,9 @@ static int op_random(struct trace_ctx *c, const struct ir_node *n,
 		v[i] = isint ? (double)(lo + (int64_t)(splitmix(&s) %
 						       (uint64_t)(hi - lo))) :
 		       normal ? normal01(&s) : uniform01(&s);
-	y = from_doubles(c, v, rank, dims, dt);
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, v);
 	free(v);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* bernoulli(self) / bernoulli(self, p) / bernoulli_(self, p) */
@@ -2430,9 +2280,9 @@ static int op_bernoulli(struct trace_ctx *c, const struct ir_node *n,
 	s = rng_state(c, n);
 	for (i = 0; i < numel; i++)
 		pv[i] = uniform01(&s) < (p ? pv[i] : pconst) ? 1 : 0;
-	y = from_doubles(c, pv, x->rank, x->dims, x->dtype);
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, pv);
 	free(pv);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* normal(mean, std) in its forms, normal_(self, mean, std) */
@@ -2513,14 +2363,14 @@ static int op_normal(struct trace_ctx *c, const struct ir_node *n,
 	s = rng_state(c, n);
 	for (i = 0; i < numel; i++)
 		v[i] = (mt ? mv[i] : mean) + (st ? sv[i] : sd) * normal01(&s);
-	y = from_doubles(c, v, rank, dims, dt);
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, v);
 	if (inplace && y) {
-		rc = write_into(c, in[0]->u.t, y);
+		rc = trace_write_into(c, in[0]->u.t, y);
 		gpu_free(y);
 		if (!rc)
-			rc = set_out(c, out, view_of(c, in[0]->u.t));
+			rc = trace_out(c, out, trace_alias(c, in[0]->u.t));
 	} else {
-		rc = set_out(c, out, y);
+		rc = trace_out(c, out, y);
 	}
 out:
 	gpu_free(me);
@@ -2541,8 +2391,8 @@ static int convert_out(struct trace_ctx *c, struct gpu_tensor *x,
 	if (dt == IR_DTYPE_UNDEFINED)
 		dt = x->dtype;
 	if (dt == x->dtype && !copy)
-		return set_out(c, out, view_of(c, x));
-	return set_out(c, out, clone_t(c, x, dt));
+		return trace_out(c, out, trace_alias(c, x));
+	return trace_out(c, out, clone_t(c, x, dt));
 }
 
 static int op_to(struct trace_ctx *c, const struct ir_node *n,
@@ -2638,8 +2488,8 @@ static int op_identity(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	if (!strcmp(n->kind, "aten::contiguous") && !gpu_is_contiguous(x))
-		return set_out(c, out, clone_t(c, x, x->dtype));
-	return set_out(c, out, view_of(c, x));
+		return trace_out(c, out, clone_t(c, x, x->dtype));
+	return trace_out(c, out, trace_alias(c, x));
 }
 
 static int op_clone(struct trace_ctx *c, const struct ir_node *n,
@@ -2649,7 +2499,7 @@ static int op_clone(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	return set_out(c, out, clone_t(c, x, x->dtype));
+	return trace_out(c, out, clone_t(c, x, x->dtype));
 }
 
 /* aten::copy(self, src): src broadcast to self's shape and dtype */
@@ -2670,7 +2520,7 @@ static int op_copy(struct trace_ctx *c, const struct ir_node *n,
 				   "the destination's shape");
 	y = clone_t(c, e, x->dtype);
 	gpu_free(e);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* copy_(self, src), fill_(self, v), zero_(self): written through */
@@ -2702,11 +2552,11 @@ static int op_write(struct trace_ctx *c, const struct ir_node *n,
 	tv_unref(zero);
 	if (!s)
 		return -1;
-	rc = write_into(c, x, s);
+	rc = trace_write_into(c, x, s);
 	gpu_free(s);
 	if (rc)
 		return -1;
-	return set_out(c, out, view_of(c, x));
+	return trace_out(c, out, trace_alias(c, x));
 }
 
 /* aten::zero(self), aten::fill(self, value): the out-of-place forms of
@@ -2734,20 +2584,42 @@ static int op_fill_new(struct trace_ctx *c, const struct ir_node *n,
 		if (!is_tensor(v) && !is_number(v))
 			return trace_error(c, "fill: expected a number");
 	}
-	rc = set_out(c, out, full_t(c, v, x->dtype, x->rank, x->dims));
+	rc = trace_out(c, out, full_t(c, v, x->dtype, x->rank, x->dims));
 	tv_unref(zero);
 	return rc;
 }
 
+/* the dropout kinds' (input, p, train): the input itself in eval; in
+ * training the values are random, which a trace cannot reproduce */
+static int dropout_args(struct trace_ctx *c, struct tval **in, int nin,
+			struct gpu_tensor **x)
+{
+	double p = 0;
+	int train = 0;
+
+	if (tv_get_tensor(c, in[0], 0, x) ||
+	    (nin > 1 && tv_get_float(c, in[1], &p)) ||
+	    (nin > 2 && in[2]->kind != TV_NONE && tv_get_bool(c, in[2], &train)))
+		return -1;
+	if (p < 0 || p > 1)
+		return trace_error(c, "dropout probability has to be between "
+				   "0 and 1, but got %g", p);
+	if (train && p > 0)
+		return trace_error(c, "dropout in training mode (p=%g) is "
+				   "random: trace the model in eval mode", p);
+	return 0;
+}
+
+/* dropout, feature_dropout, alpha_dropout, feature_alpha_dropout (their
+ * in-place forms through op_inplace) */
 static int op_dropout(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor *x;
 
-	if (tv_get_tensor(c, in[0], 0, &x))
+	if (dropout_args(c, in, nin, &x))
 		return -1;
-	/* eval (and train: the trace records the op; values as in eval) */
-	return set_out(c, out, view_of(c, x));
+	return trace_out(c, out, trace_alias(c, x));
 }
 
 /* list + list, list * int (aten::add.t, aten::mul.left_t) reaching this
@@ -2835,12 +2707,12 @@ static int op_inplace(struct trace_ctx *c, const struct ir_node *n,
 		   y->dtype == x->dtype) {
 		rc = 0; /* the op gave self back (dropout_) */
 	} else {
-		rc = write_into(c, x, y);
+		rc = trace_write_into(c, x, y);
 	}
 	tv_unref(res[0]);
 	if (rc)
 		return -1;
-	return set_out(c, out, view_of(c, x));
+	return trace_out(c, out, trace_alias(c, x));
 }
 
 /* --- conjugates, windows, quantisation, matrix norms, sampling ------------ */
@@ -2857,8 +2729,8 @@ static int op_conj(struct trace_ctx *c, const struct ir_node *n,
 	if (x->dtype == IR_DTYPE_COMPLEX64 || x->dtype == IR_DTYPE_COMPLEX128)
 		return trace_error(c, "complex tensors are not supported");
 	if (!strcmp(n->kind, "aten::conj_physical"))
-		return set_out(c, out, clone_t(c, x, x->dtype));
-	return set_out(c, out, view_of(c, x));
+		return trace_out(c, out, clone_t(c, x, x->dtype));
+	return trace_out(c, out, trace_alias(c, x));
 }
 
 /* native_dropout(input, p, train): (input, an all-true mask) as in eval */
@@ -2868,13 +2740,13 @@ static int op_native_dropout(struct trace_ctx *c, const struct ir_node *n,
 {
 	struct gpu_tensor *x;
 
-	if (tv_get_tensor(c, in[0], 0, &x))
+	if (dropout_args(c, in, nin, &x))
 		return -1;
-	if (set_out(c, &out[0], view_of(c, x)))
+	if (trace_out(c, &out[0], trace_alias(c, x)))
 		return -1;
 	if (nout < 2)
 		return 0;
-	return set_out(c, &out[1], fill_t(c, IR_DTYPE_BOOL, x->rank, x->dims,
+	return trace_out(c, &out[1], fill_t(c, IR_DTYPE_BOOL, x->rank, x->dims,
 					  1));
 }
 
@@ -2895,9 +2767,9 @@ static int op_dim_arange(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "out of memory");
 	for (k = 0; k < len; k++)
 		v[k] = k;
-	y = from_int64s(c, v, 1, &len, IR_DTYPE_INT64);
+	y = trace_from_host(c, IR_DTYPE_INT64, 1, &len, IR_DTYPE_INT64, v);
 	free(v);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* hann_window(N, [periodic,] dtype, ...) */
@@ -2928,9 +2800,9 @@ static int op_hann_window(struct trace_ctx *c, const struct ir_node *n,
 	for (k = 0; k < len; k++)
 		v[k] = len == 1 ? 1 : 0.5 - 0.5 * cos(2 * M_PI * (double)k /
 						      (double)(m - 1));
-	y = from_doubles(c, v, 1, &len, dt);
+	y = trace_from_host(c, dt, 1, &len, IR_DTYPE_DOUBLE, v);
 	free(v);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* v (1-d, C entries) viewed to broadcast along `axis` of a rank-r tensor */
@@ -2942,7 +2814,7 @@ static struct gpu_tensor *axis_view(struct trace_ctx *c, struct gpu_tensor *v,
 	int i;
 
 	if (v->rank != 1)
-		return view_of(c, v);
+		return trace_alias(c, v);
 	for (i = axis; i < r; i++) {
 		dims[i - axis] = i == axis ? v->dims[0] : 1;
 		st[i - axis] = i == axis ? v->strides[0] : 0;
@@ -2951,6 +2823,111 @@ static struct gpu_tensor *axis_view(struct trace_ctx *c, struct gpu_tensor *v,
 	if (!y)
 		trace_gpu_error(c);
 	return y;
+}
+
+/* quantize_per_tensor(self, scale, zero_point, dtype): the integers
+ * clamp(nearbyint(x * (1 / scale)) + zero_point, qmin, qmax) in float as
+ * torch's kernel, held with scale and zero point (tval.q) */
+static int op_quantize(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	double scale, *v;
+	int64_t zp, st, i, cnt, qmin, qmax;
+	enum ir_dtype dt;
+	float inv;
+	int rc;
+
+	if (nin < 4 || tv_get_tensor(c, in[0], 0, &x) ||
+	    tv_get_float(c, in[1], &scale) || tv_get_int(c, in[2], &zp) ||
+	    tv_get_int(c, in[3], &st))
+		return nin < 4 ? trace_error(c, "expected 4 arguments") : -1;
+	if (!dt_is_float(x->dtype))
+		return trace_error(c, "Quantize only works on Float Tensor");
+	if (!(scale > 0))
+		return trace_error(c, "scale must be positive, got %g", scale);
+	/* torch's QInt8 12, QUInt8 13, QInt32 14 */
+	if (st == 12) {
+		dt = IR_DTYPE_INT8;
+		qmin = -128;
+		qmax = 127;
+	} else if (st == 13) {
+		dt = IR_DTYPE_UINT8;
+		qmin = 0;
+		qmax = 255;
+	} else if (st == 14) {
+		dt = IR_DTYPE_INT32;
+		qmin = INT32_MIN;
+		qmax = INT32_MAX;
+	} else {
+		return trace_error(c, "quantized dtype %lld is not supported "
+				   "(quint8, qint8, qint32)", (long long)st);
+	}
+	if (zp < qmin || zp > qmax)
+		return trace_error(c, "zero_point %lld is out of range",
+				   (long long)zp);
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	cnt = gpu_numel(x);
+	inv = 1.0f / (float)scale;
+	for (i = 0; i < cnt; i++) {
+		double q = (double)nearbyintf((float)v[i] * inv) + (double)zp;
+
+		v[i] = q < (double)qmin ? (double)qmin : q > (double)qmax ?
+		       (double)qmax : q;
+	}
+	rc = trace_out(c, out, trace_from_host(c, dt, x->rank, x->dims,
+					       IR_DTYPE_DOUBLE, v));
+	free(v);
+	if (rc)
+		return -1;
+	out[0]->q.on = 1;
+	out[0]->q.scale = scale;
+	out[0]->q.zero = zp;
+	return 0;
+}
+
+/* dequantize(self): (q - zero_point) * scale as float; a float tensor is
+ * its own dequantized form.  int_repr(self): the integers.
+ * q_scale(self), q_zero_point(self): the parameters. */
+static int op_dequantize(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out,
+			 int nout)
+{
+	struct gpu_tensor *x, *y = NULL, *f;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (!in[0]->q.on) {
+		if (!strcmp(n->kind, "aten::dequantize") && dt_is_float(x->dtype))
+			return trace_out(c, out, trace_alias(c, x));
+		return trace_error(c, "expected a quantized tensor (from "
+				   "quantize_per_tensor)");
+	}
+	if (!strcmp(n->kind, "aten::int_repr"))
+		return trace_out(c, out, clone_t(c, x, x->dtype));
+	if (!strcmp(n->kind, "aten::q_scale")) {
+		out[0] = tv_float(in[0]->q.scale);
+		return out[0] ? 0 : trace_error(c, "out of memory");
+	}
+	if (!strcmp(n->kind, "aten::q_zero_point")) {
+		out[0] = tv_int(in[0]->q.zero);
+		return out[0] ? 0 : trace_error(c, "out of memory");
+	}
+	f = trace_cast(c, x, IR_DTYPE_FLOAT);
+	if (f) {
+		/* float(scale) * (q - zero_point), as torch's */
+		struct gpu_tensor *t = binary_s(c, GPU_SUB, f,
+						(double)in[0]->q.zero,
+						IR_DTYPE_FLOAT, IR_DTYPE_FLOAT);
+
+		y = t ? binary_s(c, GPU_MUL, t, (double)(float)in[0]->q.scale,
+				 IR_DTYPE_FLOAT, IR_DTYPE_FLOAT) : NULL;
+		gpu_free(t);
+		gpu_free(f);
+	}
+	return trace_out(c, out, y);
 }
 
 /* fake_quantize_per_tensor_affine / _per_channel_affine:
@@ -2995,9 +2972,9 @@ static int op_fake_quantize(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		}
 		s = per_channel ? axis_view(c, st, axis, x->rank) :
-		    view_of(c, st);
+		    trace_alias(c, st);
 		z = per_channel ? axis_view(c, zt, axis, x->rank) :
-		    view_of(c, zt);
+		    trace_alias(c, zt);
 		gpu_free(st);
 		gpu_free(zt);
 		if (!s || !z)
@@ -3023,7 +3000,7 @@ static int op_fake_quantize(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(inv);
 	gpu_free(s);
 	gpu_free(z);
-	return set_out(c, out, u);
+	return trace_out(c, out, u);
 fail:
 	gpu_free(s);
 	gpu_free(z);
@@ -3109,7 +3086,7 @@ static int op_linalg_norm(struct trace_ctx *c, const struct ir_node *n,
 					   sord);
 		if (parse_axes(c, nd ? in[2] : NULL, x->rank, &mask))
 			return -1;
-		return set_out(c, out, pnorm_t(c, x, ord, mask, keep, dt));
+		return trace_out(c, out, pnorm_t(c, x, ord, mask, keep, dt));
 	}
 	if (nd == 0 && x->rank == 2) {
 		dims[0] = 0;
@@ -3126,7 +3103,7 @@ static int op_linalg_norm(struct trace_ctx *c, const struct ir_node *n,
 				   "differ");
 	if (!has_ord)
 		sord = "fro";
-	return set_out(c, out, matrix_norm_t(c, x, sord, ord,
+	return trace_out(c, out, matrix_norm_t(c, x, sord, ord,
 					     a[0] < a[1] ? a[0] : a[1],
 					     a[0] < a[1] ? a[1] : a[0], keep,
 					     dt));
@@ -3190,12 +3167,13 @@ static int op_multinomial(struct trace_ctx *c, const struct ir_node *n,
 	}
 	dims[0] = rows;
 	dims[1] = ns;
-	y = x->rank == 2 ? from_int64s(c, idx, 2, dims, IR_DTYPE_INT64) :
-	    from_int64s(c, idx, 1, &ns, IR_DTYPE_INT64);
+	y = x->rank == 2 ? trace_from_host(c, IR_DTYPE_INT64, 2, dims,
+					   IR_DTYPE_INT64, idx) :
+	    trace_from_host(c, IR_DTYPE_INT64, 1, &ns, IR_DTYPE_INT64, idx);
 	free(p);
 	free(w);
 	free(idx);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- determinants (host LU), gamma and Dirichlet sampling ---------------- */
@@ -3281,22 +3259,24 @@ static int op_det(struct trace_ctx *c, const struct ir_node *n,
 		else
 			d[b] = v;
 	}
-	y = from_doubles(c, d, x->rank - 2, x->dims, x->dtype);
+	y = trace_from_host(c, x->dtype, x->rank - 2, x->dims, IR_DTYPE_DOUBLE,
+			    d);
 	if (!slog || nout < 2 || !y) {
 		free(a);
 		free(d);
 		free(sg);
-		return set_out(c, out, y);
+		return trace_out(c, out, y);
 	}
-	y2 = from_doubles(c, sg, x->rank - 2, x->dims, x->dtype);
+	y2 = trace_from_host(c, x->dtype, x->rank - 2, x->dims, IR_DTYPE_DOUBLE,
+			     sg);
 	free(a);
 	free(d);
 	free(sg);
-	if (set_out(c, &out[0], y2)) {
+	if (trace_out(c, &out[0], y2)) {
 		gpu_free(y);
 		return -1;
 	}
-	return set_out(c, &out[1], y);
+	return trace_out(c, &out[1], y);
 }
 
 /* a Gamma(alpha, 1) draw (Marsaglia and Tsang) */
@@ -3363,9 +3343,9 @@ static int op_gamma(struct trace_ctx *c, const struct ir_node *n,
 				v[i + j] = tot > 0 ? v[i + j] / tot : 0;
 		}
 	}
-	y = from_doubles(c, v, x->rank, x->dims, x->dtype);
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
 	free(v);
-	return set_out(c, out, y);
+	return trace_out(c, out, y);
 }
 
 /* --- the table ------------------------------------------------------------------ */
@@ -3488,6 +3468,9 @@ const struct trace_op trace_ops_tensor[] = {
 	OP("_dim_arange", op_dim_arange), OP("hann_window", op_hann_window),
 	OP("fake_quantize_per_tensor_affine", op_fake_quantize),
 	OP("fake_quantize_per_channel_affine", op_fake_quantize),
+	OP("quantize_per_tensor", op_quantize), OP("dequantize", op_dequantize),
+	OP("int_repr", op_dequantize), OP("q_scale", op_dequantize),
+	OP("q_zero_point", op_dequantize),
 	OP("linalg_norm", op_linalg_norm),
 	OP("linalg_matrix_norm", op_linalg_norm),
 	OP("multinomial", op_multinomial),

@@ -1,8 +1,11 @@
 /*
  * ops_util.c - helpers the aten op implementations share (trace_int.h):
  * torch's type promotion (torch.result_type), broadcasting, expansion as
- * a stride-0 view, casts, scalars as tensors and axis normalisation.
+ * a stride-0 view, casts, scalars as tensors, axis normalisation,
+ * writing a result into an existing tensor (in-place ops), and the small
+ * tensor helpers every op file uses (new tensors, views, host data).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace_int.h"
@@ -282,4 +285,167 @@ int trace_axis(struct trace_ctx *c, int64_t axis, int rank, int *out)
 				   r - 1, (long long)axis);
 	*out = (int)(axis < 0 ? axis + r : axis);
 	return 0;
+}
+
+int trace_write_into(struct trace_ctx *c, struct gpu_tensor *dst,
+		     const struct gpu_tensor *src)
+{
+	const struct gpu_backend *be = dst->storage->be;
+	struct gpu_tensor *s;
+	size_t es = ir_dtype_size(dst->dtype);
+	int64_t numel = gpu_numel(dst), i, idx[GPU_MAX_DIMS] = { 0 };
+	unsigned char *host = NULL, *vals = NULL;
+	int k, rc = -1;
+
+	if (dst->storage->borrowed) {
+		/* a mapped archive weight: give its storage (and so every
+		 * view of it) a private copy before writing */
+		struct gpu_storage *st = dst->storage;
+		void *p = be->alloc(st->bytes ? st->bytes : 1);
+
+		if (!p)
+			return trace_error(c, "out of memory");
+		if (st->bytes && be->upload(p, st->data, st->bytes)) {
+			be->release(p);
+			return trace_gpu_error(c);
+		}
+		st->data = p;
+		st->borrowed = 0;
+	}
+	s = trace_expand(src, dst->rank, dst->dims);
+	if (!s)
+		return trace_error(c, "output with shape of rank %d cannot "
+				   "take a result of rank %d in place (%s)",
+				   dst->rank, src->rank, gpu_last_error());
+	/* the CPU copy writes strided outputs; other backends contiguous */
+	if (be->id == GPU_BACKEND_CPU || gpu_is_contiguous(dst)) {
+		rc = be->copy(s, dst);
+		gpu_free(s);
+		return rc ? trace_gpu_error(c) : 0;
+	}
+	/* a strided view: through host memory, element by element */
+	host = malloc(dst->storage->bytes ? dst->storage->bytes : 1);
+	vals = malloc(numel > 0 ? numel * es : 1);
+	if (!host || !vals) {
+		trace_error(c, "out of memory");
+		goto out;
+	}
+	if (gpu_to_host(s, dst->dtype, vals) ||
+	    be->download(host, dst->storage->data, dst->storage->bytes)) {
+		trace_gpu_error(c);
+		goto out;
+	}
+	for (i = 0; i < numel; i++) {
+		int64_t off = dst->offset;
+
+		for (k = 0; k < dst->rank; k++)
+			off += idx[k] * dst->strides[k];
+		memcpy(host + off * es, vals + i * es, es);
+		for (k = dst->rank - 1; k >= 0; k--) {
+			if (++idx[k] < dst->dims[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	if (be->upload(dst->storage->data, host, dst->storage->bytes)) {
+		trace_gpu_error(c);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(host);
+	free(vals);
+	gpu_free(s);
+	return rc;
+}
+
+/* --- tensors for op implementations -------------------------------------- */
+
+struct gpu_tensor *trace_empty(struct trace_ctx *c, enum ir_dtype dt,
+			       int rank, const int64_t *dims)
+{
+	struct gpu_tensor *y;
+
+	if (rank > GPU_MAX_DIMS) {
+		trace_error(c, "tensors of rank %d are not supported (at most "
+			    "%d)", rank, GPU_MAX_DIMS);
+		return NULL;
+	}
+	y = gpu_empty(c->be, dt, rank, dims);
+	if (!y)
+		trace_gpu_error(c);
+	return y;
+}
+
+struct gpu_tensor *trace_view(struct trace_ctx *c, const struct gpu_tensor *t,
+			      int rank, const int64_t *dims,
+			      const int64_t *strides, int64_t offset)
+{
+	struct gpu_tensor *y;
+
+	if (rank > GPU_MAX_DIMS) {
+		trace_error(c, "tensors of rank %d are not supported (at most "
+			    "%d)", rank, GPU_MAX_DIMS);
+		return NULL;
+	}
+	y = gpu_view(t, rank, dims, strides, offset);
+	if (!y)
+		trace_gpu_error(c);
+	return y;
+}
+
+struct gpu_tensor *trace_alias(struct trace_ctx *c, const struct gpu_tensor *t)
+{
+	return trace_view(c, t, t->rank, t->dims, t->strides, t->offset);
+}
+
+int trace_out(struct trace_ctx *c, struct tval **out, struct gpu_tensor *t)
+{
+	if (!t)
+		return -1;
+	*out = tv_tensor(t);
+	if (!*out)
+		return trace_error(c, "out of memory");
+	return 0;
+}
+
+void *trace_to_host(struct trace_ctx *c, const struct gpu_tensor *t,
+		    enum ir_dtype as)
+{
+	size_t n = (size_t)gpu_numel(t);
+	size_t sz = ir_dtype_size(as == IR_DTYPE_UNDEFINED ? t->dtype : as);
+	void *p = malloc(n * sz > 0 ? n * sz : 1);
+
+	if (!p) {
+		trace_error(c, "out of memory");
+		return NULL;
+	}
+	if (n && gpu_to_host(t, as, p)) {
+		free(p);
+		trace_gpu_error(c);
+		return NULL;
+	}
+	return p;
+}
+
+struct gpu_tensor *trace_from_host(struct trace_ctx *c, enum ir_dtype dt,
+				   int rank, const int64_t *dims,
+				   enum ir_dtype host_dt, const void *data)
+{
+	struct gpu_tensor *h = trace_empty(c, host_dt, rank, dims), *y;
+	size_t bytes;
+
+	if (!h)
+		return NULL;
+	bytes = (size_t)gpu_numel(h) * ir_dtype_size(host_dt);
+	if (bytes && c->be->upload(h->storage->data, data, bytes)) {
+		gpu_free(h);
+		trace_gpu_error(c);
+		return NULL;
+	}
+	if (dt == host_dt || dt == IR_DTYPE_UNDEFINED)
+		return h;
+	y = trace_cast(c, h, dt);
+	gpu_free(h);
+	return y;
 }

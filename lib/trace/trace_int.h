@@ -31,6 +31,8 @@ enum tv_kind {
 		      see tv_dtype()) */
 	TV_LIST,
 	TV_TUPLE,
+	TV_DICT,   /* u.list: keys and values alternating (k0, v0, k1, v1,
+		      ...), in insertion order as Python's dicts */
 };
 
 /* A run-time value, refcounted (tv_ref / tv_unref). */
@@ -45,13 +47,21 @@ struct tval {
 		struct {
 			struct tval **items; /* owned references */
 			int n, cap;
-		} list;               /* LIST, TUPLE */
+		} list;               /* LIST, TUPLE, DICT */
 	} u;
 	/* The value in the recorded graph this stands for: always set for
 	 * tensors once recorded; for ints, set when derived from aten::size
 	 * (a traced int); NULL for Python constants, which the interpreter
 	 * materialises as prim::Constant / prim::ListConstruct on use. */
 	struct ir_value *rec;
+	/* A quantized tensor (quantize_per_tensor): t holds the integers
+	 * (uint8 for quint8, int8 for qint8, int32 for qint32), real value
+	 * = (q - zero) * scale. */
+	struct {
+		int on;
+		double scale;
+		int64_t zero;
+	} q;
 };
 
 /* Constructors return a value with one reference; NULL only when out of
@@ -62,7 +72,7 @@ struct tval *tv_float(double f);
 struct tval *tv_bool(int b);
 struct tval *tv_str(const char *s);
 struct tval *tv_tensor(struct gpu_tensor *t);
-struct tval *tv_list(enum tv_kind kind /* TV_LIST or TV_TUPLE */);
+struct tval *tv_list(enum tv_kind kind /* TV_LIST, TV_TUPLE or TV_DICT */);
 /* Appends item (taking over the caller's reference).  0 or -1. */
 int tv_list_push(struct tval *l, struct tval *item);
 struct tval *tv_ref(struct tval *v);
@@ -154,5 +164,34 @@ struct gpu_tensor *trace_as_tensor(struct trace_ctx *c, const struct tval *v,
 /* Normalises axis against rank (negative counts from the end); -1 after
  * reporting when out of range. */
 int trace_axis(struct trace_ctx *c, int64_t axis, int rank, int *out);
+/* In-place writes: dst (any view) = src broadcast to dst's dims and
+ * converted to dst's dtype.  A mapped archive weight gets a private copy
+ * of its storage first (every view of it sees the write).  0 or -1 after
+ * reporting. */
+int trace_write_into(struct trace_ctx *c, struct gpu_tensor *dst,
+		     const struct gpu_tensor *src);
+
+/* Tensors for op implementations.  Those returning a tensor return a new
+ * reference (gpu_free it), or NULL after reporting for the node. */
+/* A new contiguous tensor on c->be (rank at most GPU_MAX_DIMS). */
+struct gpu_tensor *trace_empty(struct trace_ctx *c, enum ir_dtype dt,
+			       int rank, const int64_t *dims);
+/* A view of t's storage with that geometry; trace_alias: t's own. */
+struct gpu_tensor *trace_view(struct trace_ctx *c, const struct gpu_tensor *t,
+			      int rank, const int64_t *dims,
+			      const int64_t *strides, int64_t offset);
+struct gpu_tensor *trace_alias(struct trace_ctx *c,
+			       const struct gpu_tensor *t);
+/* *out = a value holding t (taking t over); -1 when t is NULL. */
+int trace_out(struct trace_ctx *c, struct tval **out, struct gpu_tensor *t);
+/* t's elements on the host, row-major, converted to `as` (UNDEFINED:
+ * t's dtype); malloc'd. */
+void *trace_to_host(struct trace_ctx *c, const struct gpu_tensor *t,
+		    enum ir_dtype as);
+/* A new tensor of dtype dt (UNDEFINED: host_dt) from row-major host data
+ * of dtype host_dt. */
+struct gpu_tensor *trace_from_host(struct trace_ctx *c, enum ir_dtype dt,
+				   int rank, const int64_t *dims,
+				   enum ir_dtype host_dt, const void *data);
 
 #endif

@@ -84,7 +84,7 @@ struct tval *tv_tensor(struct gpu_tensor *t)
 
 struct tval *tv_list(enum tv_kind kind)
 {
-	return tv_new(kind == TV_TUPLE ? TV_TUPLE : TV_LIST);
+	return tv_new(kind == TV_TUPLE || kind == TV_DICT ? kind : TV_LIST);
 }
 
 int tv_list_push(struct tval *l, struct tval *item)
@@ -130,6 +130,7 @@ void tv_unref(struct tval *v)
 		break;
 	case TV_LIST:
 	case TV_TUPLE:
+	case TV_DICT:
 		for (i = 0; i < v->u.list.n; i++)
 			tv_unref(v->u.list.items[i]);
 		free(v->u.list.items);
@@ -144,7 +145,7 @@ static const char *tv_kind_name(const struct tval *v)
 {
 	static const char *const names[] = {
 		"None", "Tensor", "int", "float", "bool", "str", "Device",
-		"dtype", "list", "tuple",
+		"dtype", "list", "tuple", "dict",
 	};
 
 	if (!v)

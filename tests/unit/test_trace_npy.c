@@ -246,6 +246,10 @@ static void test_errors(void)
 		     f, sizeof(f));
 	expect_error("e7.npy", "{'descr': '<f4', 'fortran_order': False, "
 		     "'shape': (1,1,1,1,1,1,1,1,1), }", f, sizeof(f));
+	/* a shape far larger than the file (2^40 floats): refused as
+	 * truncated before any allocation for it (ASan would abort on one) */
+	expect_error("e10.npy", "{'descr': '<f4', 'fortran_order': False, "
+		     "'shape': (1048576, 1048576), }", f, sizeof(f));
 	/* not a .npy at all, truncated header, missing file */
 	quiet_diag(&d);
 	CHECK_INT(put(tmp("e8.npy"), "hello world", 11, "", 0), 0);

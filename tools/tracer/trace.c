@@ -55,6 +55,8 @@ static const char usage_text[] =
 "                          (lists and tuples flattened)\n"
 "      --list-missing      list every op the model uses that `trace` has\n"
 "                          no implementation for, and exit (4 if any)\n"
+"  -v, --verbose           say on standard error which device ran the\n"
+"                          trace (and, with auto, why)\n"
 "  -m, --method NAME       the method to run (default forward)\n"
 "  -o, --output FILE       write there (default '-': standard output)\n"
 "  -S                      write the text form instead of binary\n"
@@ -77,6 +79,7 @@ static const struct option long_options[] = {
 	{ "method", required_argument, NULL, 'm' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -263,7 +266,7 @@ int main(int argc, char **argv)
 	struct ir_graph *g, *r;
 	const char *output = "-", *device = "auto";
 	char axbuf[4096];
-	int text = 0, force = 0, c, code, list_missing = 0;
+	int text = 0, force = 0, c, code, list_missing = 0, verbose = 0;
 	uint64_t u;
 
 	diag_init(&d, "trace");
@@ -271,7 +274,7 @@ int main(int argc, char **argv)
 	memset(&to, 0, sizeof(to));
 	memset(&so, 0, sizeof(so));
 	onnx_write_options_init(&t.dyn);
-	while ((c = getopt_long(argc, argv, "i:m:o:SfhV", long_options,
+	while ((c = getopt_long(argc, argv, "i:m:o:SfvhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i': {
@@ -305,6 +308,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			force = 1;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -392,6 +398,12 @@ int main(int argc, char **argv)
 		tool_release(&t);
 		return EXIT_UNSUPPORTED;
 	}
+	if (verbose)
+		fprintf(stderr, "trace: device %s (%s)\n", to.backend->name,
+			strcmp(device, "auto") ? "--device" :
+			to.backend->id == GPU_BACKEND_CUDA ?
+			"auto: a CUDA device is present" :
+			"auto: no CUDA device, the CPU");
 	if (access(argv[optind], R_OK) != 0) {
 		diag_error(&d, "%s: %s", argv[optind], strerror(errno));
 		tool_release(&t);
@@ -452,6 +464,9 @@ int main(int argc, char **argv)
 	    strstr(gpu_last_error(), "out of") &&
 	    strstr(gpu_last_error(), "memory")) {
 		diag_warning(&d, "out of GPU memory: tracing again on the CPU");
+		if (verbose)
+			fprintf(stderr, "trace: device cpu (out of GPU "
+				"memory)\n");
 		to.backend = gpu_backend_get(GPU_BACKEND_CPU);
 		r = trace_run(g, &to, &d, &code);
 	}
