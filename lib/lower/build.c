@@ -31,6 +31,17 @@ enum ir_dtype b_dtype(const struct ir_value *v)
 	}
 }
 
+enum ir_dtype b_dtype_of_type(const struct ir_type *t)
+{
+	switch (t->kind) {
+	case IR_TYPE_TENSOR: return t->dtype;
+	case IR_TYPE_INT: return IR_DTYPE_INT64;
+	case IR_TYPE_FLOAT: return IR_DTYPE_FLOAT;
+	case IR_TYPE_BOOL: return IR_DTYPE_BOOL;
+	default: return IR_DTYPE_UNDEFINED;
+	}
+}
+
 int b_rank(const struct ir_value *v)
 {
 	if (!v)
@@ -761,6 +772,72 @@ static int of_shape(const struct ir_value *sv, struct shape *s)
 	return 1;
 }
 
+struct ir_type *b_seq_type(struct lower_ctx *c, enum ir_dtype dt, int rank)
+{
+	struct ir_type *t = ir_type_new(c->g, IR_TYPE_LIST);
+	t->nelems = 1;
+	t->elems = ir_alloc(c->g, sizeof(*t->elems));
+	t->elems[0] = ir_type_tensor(c->g, dt, rank, NULL);
+	return t;
+}
+
+int b_is_seq(const struct ir_value *v)
+{
+	return v && v->type->kind == IR_TYPE_LIST && v->type->nelems == 1 &&
+	       v->type->elems[0]->kind == IR_TYPE_TENSOR &&
+	       (!v->producer || !strncmp(v->producer->kind, "onnx::", 6));
+}
+
+/* The element dtype of a sequence value, UNDEFINED if unknown. */
+static enum ir_dtype seq_elem_dtype(const struct ir_value *v)
+{
+	if (!v || v->type->kind != IR_TYPE_LIST || v->type->nelems != 1 ||
+	    v->type->elems[0]->kind != IR_TYPE_TENSOR)
+		return IR_DTYPE_UNDEFINED;
+	return v->type->elems[0]->dtype;
+}
+
+/* Sequence ops: SequenceEmpty/Construct/Insert/Erase and SplitToSequence
+ * make sequences (Tensor[] of the element dtype); SequenceAt and
+ * ConcatFromSequence tensors of rank unknown; SequenceLength a 0-d Long. */
+static void infer_seq(struct lower_ctx *c, struct ir_node *n)
+{
+	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+	struct ir_value *o = n->outputs[0];
+	const struct ir_value *s0 = n->ninputs ? n->inputs[0] : NULL;
+	int er = s0 && s0->type->kind == IR_TYPE_LIST && s0->type->nelems == 1
+		 ? s0->type->elems[0]->rank : -1;
+	if (is_op(n, "|SequenceEmpty|")) {
+		struct ir_attr *a = ir_node_find_attr(n, "dtype");
+		dt = a && a->kind == IR_ATTR_INT ? (enum ir_dtype)a->u.i
+						 : IR_DTYPE_FLOAT;
+		o->type = b_seq_type(c, dt, -1);
+	} else if (is_op(n, "|SequenceConstruct|SplitToSequence|")) {
+		int r = b_rank(n->inputs[0]);
+		if (is_op(n, "|SplitToSequence|") && n->ninputs < 2 &&
+		    !attr_i(n, "keepdims", 1))
+			r = r > 0 ? r - 1 : -1;
+		o->type = b_seq_type(c, b_dtype(n->inputs[0]), r);
+	} else if (is_op(n, "|SequenceInsert|SequenceErase|")) {
+		dt = seq_elem_dtype(n->inputs[0]);
+		if (n->ninputs > 1 && is_op(n, "|SequenceInsert|")) {
+			if (b_dtype(n->inputs[1]) != IR_DTYPE_UNDEFINED)
+				dt = b_dtype(n->inputs[1]);
+			if (er < 0)
+				er = b_rank(n->inputs[1]);
+		}
+		o->type = b_seq_type(c, dt, er);
+	} else if (is_op(n, "|SequenceLength|")) {
+		o->type = ir_type_tensor(c->g, IR_DTYPE_INT64, 0, NULL);
+	} else {
+		if (is_op(n, "|ConcatFromSequence|") && er >= 0 &&
+		    attr_i(n, "new_axis", 0))
+			er++;
+		o->type = ir_type_tensor(c->g, seq_elem_dtype(n->inputs[0]),
+					 er, NULL);
+	}
+}
+
 void b_infer(struct lower_ctx *c, struct ir_node *n)
 {
 	struct shape s, a, b;
@@ -777,6 +854,11 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 	else
 		b.rank = -1;
 
+	if (!strncmp(n->kind, "onnx::Sequence", 14) ||
+	    is_op(n, "|SplitToSequence|ConcatFromSequence|")) {
+		infer_seq(c, n);
+		return;
+	}
 	if (!strcmp(n->kind, "onnx::Constant")) {
 		struct ir_attr *at = ir_node_find_attr(n, "value");
 		if (at && at->kind == IR_ATTR_TENSOR) {

@@ -37,6 +37,8 @@ struct lw_list {
 };
 
 static const struct symbolic_table *const tables[] = {
+	&symbolic_extra_math_table, &symbolic_extra_nn_table,
+	&symbolic_extra_shape_table,
 	&symbolic_driver_table, &symbolic_opset9_table, &symbolic_opset11_table,
 	&symbolic_opset12_table, &symbolic_opset13_table,
 	&symbolic_opset14_table,
@@ -560,6 +562,175 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	}
 }
 
+/* --- lists changed in loops ---------------------------------------------
+ * torch's graph appends to a list made before a loop from inside its body
+ * (outs.append(y)); ONNX has no mutation, so, as torch's exporter does, the
+ * list becomes a loop-carried value (an ONNX sequence): the loop takes it
+ * as one more carried input, the body threads it through its appends (and
+ * inner loops that carry it) and returns it, and the uses after the loop
+ * read the loop's new output.  Inner loops first. */
+
+static void replace_uses(struct ir_block *b, struct ir_node *from,
+			 struct ir_value *old, struct ir_value *nv, int depth)
+{
+	for (struct ir_node *m = from; m; m = m->next) {
+		for (uint32_t i = 0; i < m->ninputs; i++)
+			if (m->inputs[i] == old)
+				m->inputs[i] = nv;
+		if (depth < 64)
+			for (uint32_t i = 0; i < m->nblocks; i++)
+				replace_uses(m->blocks[i], m->blocks[i]->first,
+					     old, nv, depth + 1);
+	}
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		if (b->returns[i] == old)
+			b->returns[i] = nv;
+}
+
+/* 1 when m changes list l: append(l, x), or a loop carrying l. */
+static int list_update(const struct ir_node *m, const struct ir_value *l,
+		       struct ir_value **next)
+{
+	if (!strcmp(m->kind, "aten::append") && m->ninputs == 2 &&
+	    m->inputs[0] == l && m->noutputs == 1) {
+		*next = m->outputs[0];
+		return 1;
+	}
+	if (!strcmp(m->kind, "prim::Loop"))
+		for (uint32_t j = 2; j < m->ninputs; j++)
+			if (m->inputs[j] == l && j - 2 < m->noutputs) {
+				*next = m->outputs[j - 2];
+				return 1;
+			}
+	return 0;
+}
+
+static void carry_list(struct ir_graph *g, struct ir_node *n,
+		       struct ir_value *l)
+{
+	struct ir_block *b = n->blocks[0];
+	struct ir_value *p = ir_value_new(g, NULL, ir_type_copy(g, l->type));
+	struct ir_value *cur = p, *nx;
+	struct ir_value **ins = ir_alloc(g, sizeof(*ins) * (n->ninputs + 1));
+	struct ir_value **outs = ir_alloc(g, sizeof(*outs) *
+					  (n->noutputs + 1));
+	memcpy(ins, n->inputs, sizeof(*ins) * n->ninputs);
+	ins[n->ninputs] = l;
+	n->inputs = ins;
+	n->ninputs++;
+	ir_block_add_param(g, b, p);
+	for (struct ir_node *m = b->first; m; m = m->next) {
+		for (uint32_t i = 0; i < m->ninputs; i++)
+			if (m->inputs[i] == l)
+				m->inputs[i] = cur;
+		for (uint32_t i = 0; i < m->nblocks; i++)
+			replace_uses(m->blocks[i], m->blocks[i]->first, l, cur,
+				     0);
+		if (list_update(m, cur, &nx))
+			cur = nx;
+	}
+	ir_block_add_return(g, b, cur);
+	struct ir_value *o = ir_value_new(g, NULL, ir_type_copy(g, l->type));
+	if (n->noutputs)
+		memcpy(outs, n->outputs, sizeof(*outs) * n->noutputs);
+	n->outputs = outs;
+	n->noutputs++;
+	ir_node_set_output(n, n->noutputs - 1, o);
+	replace_uses(n->owner, n->next, l, o, 0);
+}
+
+static void carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
+{
+	for (struct ir_node *n = b->first; n; n = n->next) {
+		if (depth < 64)
+			for (uint32_t i = 0; i < n->nblocks; i++)
+				carry_lists(g, n->blocks[i], depth + 1);
+		if (strcmp(n->kind, "prim::Loop") || n->nblocks != 1)
+			continue;
+		struct ir_block *body = n->blocks[0];
+		for (struct ir_node *m = body->first; m; m = m->next) {
+			struct ir_value *l = NULL, *nx;
+			for (uint32_t i = 0; i < m->ninputs && !l; i++) {
+				struct ir_value *v = m->inputs[i];
+				int param = 0;
+				for (uint32_t j = 0; j < body->nparams; j++)
+					param |= body->params[j] == v;
+				if (v && !param && v->type->kind == IR_TYPE_LIST &&
+				    (!v->producer || v->producer->owner != body) &&
+				    list_update(m, v, &nx))
+					l = v;
+			}
+			if (l)
+				carry_list(g, n, l);
+		}
+	}
+}
+
+struct ir_value *lw_seq(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	struct ir_value *v = lw_in(c, n, i), *el[256];
+	if (b_is_seq(v))
+		return v;
+	int k = lw_list(c, n, i, el, 256);
+	if (k < 0)
+		return NULL;
+	if (k == 0) {
+		struct ir_node *e = b_node(c, "SequenceEmpty", 0, NULL, 1);
+		enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+		if (v && v->type->kind == IR_TYPE_LIST && v->type->nelems == 1)
+			dt = b_dtype_of_type(v->type->elems[0]);
+		if (dt != IR_DTYPE_UNDEFINED)
+			b_attr_i(c, e, "dtype", dt);
+		return b_done(c, e);
+	}
+	return b_done(c, b_node(c, "SequenceConstruct", k, el, 1));
+}
+
+/* After a loop body is lowered: a carried sequence that started as a
+ * SequenceEmpty of unknown dtype gets the dtype the body inserts, and the
+ * body's sequence ops are typed again. */
+static void fix_seq_dtypes(struct lower_ctx *c, struct ir_node *nd,
+			   struct ir_block *b)
+{
+	int changed = 0;
+	for (uint32_t i = 2; i < nd->ninputs && i < b->nreturns + 1; i++) {
+		struct ir_node *e = nd->inputs[i]->producer;
+		if (!e || strcmp(e->kind, "onnx::SequenceEmpty") ||
+		    (ir_node_find_attr(e, "dtype") &&
+		     e->outputs[0]->type->elems[0]->rank >= 0))
+			continue;
+		struct ir_value *r = b->returns[i - 1];
+		enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+		int rank = -1;
+		for (int guard = 0; r && r->producer && guard < 256; guard++) {
+			struct ir_node *p = r->producer;
+			if (!strcmp(p->kind, "onnx::SequenceInsert") &&
+			    b_dtype(p->inputs[1]) != IR_DTYPE_UNDEFINED) {
+				dt = b_dtype(p->inputs[1]);
+				rank = b_rank(p->inputs[1]);
+				break;
+			}
+			if (strcmp(p->kind, "onnx::SequenceInsert") &&
+			    strcmp(p->kind, "onnx::Identity"))
+				break;
+			r = p->inputs[0];
+		}
+		if (dt == IR_DTYPE_UNDEFINED)
+			continue;
+		if (!ir_node_find_attr(e, "dtype"))
+			b_attr_i(c, e, "dtype", dt);
+		e->outputs[0]->type = b_seq_type(c, dt, rank);
+		b->params[i]->type = e->outputs[0]->type;
+		changed = 1;
+	}
+	if (!changed)
+		return;
+	for (struct ir_node *m = b->first; m; m = m->next)
+		if (!strncmp(m->kind, "onnx::Sequence", 14) ||
+		    !strcmp(m->kind, "onnx::ConcatFromSequence"))
+			b_infer(c, m);
+}
+
 static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 {
 	if (n->nblocks != 1 || n->ninputs < 2 ||
@@ -570,7 +741,20 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 	uint32_t ncar = n->ninputs - 2;
 	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * n->ninputs);
 	for (uint32_t i = 0; i < n->ninputs; i++) {
-		ins[i] = lw_tensor(c, n, (int)i);
+		struct ir_value *v = lw_in(c, n, (int)i);
+		if (i >= 2 && v && (v->type->kind == IR_TYPE_LIST ||
+				    b_is_seq(v))) {
+			if (c->opset < 13) {
+				/* Loop carries sequences from opset 13 */
+				report(c, n, "a list carried through a loop "
+				       "needs ONNX Loop with sequences "
+				       "(opset 13)");
+				return;
+			}
+			ins[i] = lw_seq(c, n, (int)i);
+		} else {
+			ins[i] = lw_tensor(c, n, (int)i);
+		}
 		if (!ins[i]) {
 			report(c, n, "a loop input is not a tensor");
 			return;
@@ -602,12 +786,16 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 	save.lists = c->lists;
 	save.nunsupported = c->nunsupported;
 	*c = save;
+	fix_seq_dtypes(c, nd, b);
 	if (b->nreturns >= 1 && b_dtype(b->returns[0]) != IR_DTYPE_BOOL)
 		diag_warning(c->d, "loop condition is not a bool");
 	for (uint32_t i = 0; i < n->noutputs && i < ncar; i++) {
 		ir_node_set_output(nd, i, n->outputs[i]);
-		n->outputs[i]->type = merge_type(c, b->params[i + 2]->type,
-						 n->outputs[i]->type);
+		if (b->params[i + 2]->type->kind == IR_TYPE_LIST)
+			n->outputs[i]->type = b->params[i + 2]->type;
+		else
+			n->outputs[i]->type = merge_type(c,
+				b->params[i + 2]->type, n->outputs[i]->type);
 	}
 }
 
@@ -839,6 +1027,15 @@ static int sym_append(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *vals[257];
 	struct ir_value *l = lw_in(c, n, 0);
 	int k = lw_list(c, n, 0, vals, 256);
+	if (b_is_seq(l) || (k < 0 && l && l->type->kind == IR_TYPE_LIST &&
+			    !l->producer)) {
+		/* a sequence (a loop-carried list): SequenceInsert */
+		struct ir_value *x = lw_tensor(c, n, 1);
+		if (!x)
+			return lw_decline(c, "the element is not a tensor");
+		out[0] = b_op2(c, "SequenceInsert", l, x);
+		return 0;
+	}
 	if (k < 0)
 		return lw_decline(c, "the list is not known element-wise");
 	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
@@ -862,6 +1059,20 @@ static int sym_getitem(struct lower_ctx *c, struct ir_node *n,
 	int k;
 	if (n->ninputs != 2)
 		return lw_decline(c, "not a list");
+	struct ir_value *l = lw_in(c, n, 0);
+	if (b_is_seq(l) || (!lw_int(c, n, 1, &i) && l &&
+			    l->type->kind == IR_TYPE_LIST &&
+			    l->type->nelems == 1 &&
+			    l->type->elems[0]->kind == IR_TYPE_TENSOR)) {
+		/* SequenceAt: a sequence, or a dynamic index into a list
+		 * of tensors (made a sequence) */
+		struct ir_value *s = lw_seq(c, n, 0);
+		struct ir_value *ix = lw_scalar_as(c, n, 1, IR_DTYPE_INT64, 0);
+		if (!s || !ix)
+			return lw_decline(c, "the list is not known");
+		out[0] = b_op2(c, "SequenceAt", s, ix);
+		return 0;
+	}
 	if (!lw_int(c, n, 1, &i))
 		return lw_decline(c, "the index is not constant");
 	if ((k = lw_list(c, n, 0, vals, 256)) < 0) {
@@ -884,6 +1095,55 @@ static int sym_getitem(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* aten::Delete(list, i) (`del l[i]`) with a constant i, of a list known
+ * element-wise: the uses after it in the same block see the list without
+ * that element. */
+static int sym_delete(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	struct ir_value *l = lw_in(c, n, 0);
+	int64_t i;
+	int k;
+	if (n->ninputs != 2 || !lw_int(c, n, 1, &i))
+		return lw_decline(c, "the index is not constant");
+	if ((k = lw_list(c, n, 0, vals, 256)) < 0)
+		return lw_decline(c, "the list is not known element-wise");
+	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
+		return lw_decline(c, "a list from an enclosing block");
+	if (i < 0)
+		i += k;
+	if (i < 0 || i >= k)
+		return lw_decline(c, "the index is out of range");
+	memmove(&vals[i], &vals[i + 1], sizeof(vals[0]) * (size_t)(k - i - 1));
+	lw_set_list(c, l, vals, k - 1);
+	return 0;
+}
+
+/* aten::len of a list: its length when known element-wise, else
+ * SequenceLength of the sequence, or the length of a list lowered to a
+ * 1-d tensor. */
+static int sym_len(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	struct ir_value *l = lw_in(c, n, 0);
+	int k = lw_list(c, n, 0, vals, 256);
+	if (k >= 0 && !b_is_seq(l)) {
+		out[0] = b_const_i64(c, k);
+		return 0;
+	}
+	if (b_is_seq(l)) {
+		out[0] = b_op1(c, "SequenceLength", l);
+		return 0;
+	}
+	struct ir_value *t = lw_tensor(c, n, 0);
+	if (!t || b_rank(t) < 1)
+		return lw_decline(c, "the list is not known");
+	out[0] = b_dim(c, t, 0);
+	return 0;
+}
+
 /* Ops with no ONNX meaning: dropped. */
 static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
@@ -892,8 +1152,10 @@ static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 }
 
 static const struct symbolic driver_ops[] = {
+	{ "aten::Delete", sym_delete },
 	{ "aten::__getitem__", sym_getitem },
 	{ "aten::append", sym_append },
+	{ "aten::len", sym_len },
 	{ "aten::warn", sym_drop },
 };
 
@@ -1111,6 +1373,7 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 	c.opset = o->opset;
 	clear_aux(g);
 	inline_scalar_weights(g);
+	carry_lists(g, g->top, 0);
 	lower_block(&c, g->top);
 	if (c.nmalformed)
 		return EXIT_BAD_INPUT;

@@ -60,6 +60,12 @@ extern const struct symbolic_table symbolic_opset12_table;
 extern const struct symbolic_table symbolic_opset13_table;
 extern const struct symbolic_table symbolic_opset14_table;
 extern const struct symbolic_table symbolic_opset17_table;
+/* Symbolics for ops the opset tables do not have, one function each for
+ * every opset (branching on c->opset); consulted last, so they never
+ * replace an opset table's entry. */
+extern const struct symbolic_table symbolic_extra_math_table;  /* symbolic_extra_math.c */
+extern const struct symbolic_table symbolic_extra_nn_table;    /* symbolic_extra_nn.c */
+extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra_shape.c */
 
 /* The symbolic for kind at opset, NULL when none. */
 symbolic_fn symbolic_lookup(const char *kind, int opset);
@@ -134,6 +140,14 @@ const struct ir_tensor *b_const_of(const struct ir_value *v);
  * Returns the count, or -1 when v is not such a constant. */
 int b_const_ints(const struct ir_value *v, int64_t *out, int max);
 
+/* An ONNX sequence type: Tensor[] of elements of dtype dt, rank rank (-1
+ * unknown). */
+struct ir_type *b_seq_type(struct lower_ctx *c, enum ir_dtype dt, int rank);
+/* 1 when v is an ONNX sequence built by a lowered node. */
+int b_is_seq(const struct ir_value *v);
+/* The dtype of a tensor (or scalar) type, UNDEFINED if unknown. */
+enum ir_dtype b_dtype_of_type(const struct ir_type *t);
+
 /* Type helpers. */
 enum ir_dtype b_dtype(const struct ir_value *v); /* UNDEFINED if unknown */
 int b_rank(const struct ir_value *v);            /* -1 if unknown */
@@ -165,6 +179,10 @@ int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
  * a lowered op) as ONNX values; count or -1. */
 int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
 	    struct ir_value **v, int max);
+/* A list input as an ONNX sequence (opset 11): a sequence already, or
+ * SequenceConstruct / SequenceEmpty of a list known element-wise; NULL
+ * if neither. */
+struct ir_value *lw_seq(struct lower_ctx *c, struct ir_node *n, int i);
 /* Records that aten list value `list` holds vals[0..n). */
 void lw_set_list(struct lower_ctx *c, struct ir_value *list,
 		 struct ir_value **vals, int n);

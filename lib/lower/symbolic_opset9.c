@@ -1152,6 +1152,8 @@ static const struct symbolic opset9[] = {
 	{ "aten::tanh", sym_tanh },
 	{ "aten::topk", sym_topk },
 	{ "aten::to", sym_to },
+	{ "aten::swapaxes", sym_transpose },
+	{ "aten::swapdims", sym_transpose },
 	{ "aten::transpose", sym_transpose },
 	{ "aten::tril", sym_tril },
 	{ "aten::triu", sym_triu },

@@ -91,7 +91,24 @@ SYM(sym_flatten)
 
 SYM(sym_view)
 {
-	struct ir_value *shape = T(1);
+	struct ir_value *shape;
+	if (!strcmp(n->kind, "aten::view") && n->ninputs == 2 &&
+	    n->inputs[1] && n->inputs[1]->type->kind == IR_TYPE_INT) {
+		/* view.dtype (a bare ScalarType): a reinterpretation of the
+		 * bytes, which ONNX has no op for unless nothing changes */
+		int64_t st;
+		struct ir_value *x = T(0);
+		if (!lw_int(c, n, 1, &st))
+			return lw_decline(c, "view to a dtype that is not "
+					  "constant");
+		if (lw_torch_dtype(st) == IR_DTYPE_UNDEFINED ||
+		    lw_torch_dtype(st) != b_dtype(x))
+			return lw_decline(c, "view as another dtype (a bitcast) "
+					  "has no ONNX op");
+		out[0] = b_op1(c, "Identity", x);
+		return 0;
+	}
+	shape = T(1);
 	if (!shape)
 		return lw_decline(c, "size is not a list of ints");
 	out[0] = b_op2(c, "Reshape", T(0), b_cast(c, shape, IR_DTYPE_INT64));
@@ -149,10 +166,30 @@ SYM(sym_t)
 	return 0;
 }
 
+/* cat / stack of a sequence: ConcatFromSequence (opset 11). */
+static int concat_seq(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out, int new_axis)
+{
+	int64_t dim;
+	struct ir_value *s = IN(0);
+	if (!b_is_seq(s))
+		return lw_decline(c, "tensors or dim not known");
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	struct ir_node *cn = b_node(c, "ConcatFromSequence", 1, &s, 1);
+	b_attr_i(c, cn, "axis", dim);
+	if (new_axis)
+		b_attr_i(c, cn, "new_axis", 1);
+	out[0] = b_done(c, cn);
+	return 0;
+}
+
 SYM(sym_cat)
 {
 	struct ir_value *v[256];
 	int64_t dim;
+	if (b_is_seq(IN(0)))
+		return concat_seq(c, n, out, 0);
 	int k = lw_list(c, n, 0, v, 256);
 	if (k < 1 || !lw_int(c, n, 1, &dim))
 		return lw_decline(c, "tensors or dim not known");
@@ -173,6 +210,8 @@ SYM(sym_stack)
 {
 	struct ir_value *v[256];
 	int64_t dim;
+	if (b_is_seq(IN(0)))
+		return concat_seq(c, n, out, 1);
 	int k = lw_list(c, n, 0, v, 256);
 	if (k < 1 || !lw_int(c, n, 1, &dim))
 		return lw_decline(c, "tensors or dim not known");
@@ -245,8 +284,23 @@ SYM(sym_split)
 	dim = nd(dim, b_rank(x));
 	if (IN(1)->type->kind == IR_TYPE_INT || b_rank(IN(1)) == 0) {
 		int64_t len = dim_size(x, dim);
+		if (len < 0 && dim >= 0 && c->opset >= 11) {
+			/* the count of pieces is not known: a sequence */
+			struct ir_value *sz = lw_scalar_as(c, n, 1,
+							   IR_DTYPE_INT64, 0);
+			if (!sz)
+				return lw_decline(c, "split size unknown");
+			struct ir_node *sn = b_node(c, "SplitToSequence", 2,
+				(struct ir_value *[]){ x, sz }, 1);
+			b_attr_i(c, sn, "axis", dim);
+			out[0] = b_done(c, sn);
+			return 0;
+		}
 		if (!lw_int(c, n, 1, &ss) || len < 0 || ss < 1)
-			return lw_decline(c, "split size or dim size unknown");
+			return lw_decline(c, len < 0 && c->opset < 11
+					  ? "a split of a dim of unknown size "
+					    "needs ONNX sequences (opset 11)"
+					  : "split size or dim size unknown");
 		int k = 0;
 		for (int64_t left = len; left > 0 && k < 256; left -= ss)
 			sizes[k++] = left < ss ? left : ss;
@@ -276,9 +330,50 @@ SYM(sym_unbind)
 	return 0;
 }
 
+/* slice.t(l, start, end, step) of an int list (x.shape[-2:]): the
+ * elements when the list is known element-wise (constants when they all
+ * are), else a Slice of the list as a 1-d tensor. */
+static int list_slice(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *el[256], *sub[256];
+	int64_t st = 0, en = BIG, step = 1, v[256];
+	int k = lw_list(c, n, 0, el, 256), m = 0, allc = 1;
+	if ((!lw_is_none(c, n, 1) && !lw_int(c, n, 1, &st)) ||
+	    (!lw_is_none(c, n, 2) && !lw_int(c, n, 2, &en)) ||
+	    !lw_int(c, n, 3, &step) || step != 1)
+		return lw_decline(c, "list slice bounds not constant");
+	if (k >= 0) {
+		int64_t lo = st < 0 ? st + k : st, hi = en < 0 ? en + k : en;
+		lo = lo < 0 ? 0 : lo > k ? k : lo;
+		hi = hi < 0 ? 0 : hi > k ? k : hi;
+		for (int64_t i = lo; i < hi; i++) {
+			sub[m] = el[i];
+			if (b_const_ints(el[i], &v[m], 1) != 1 ||
+			    b_rank(el[i]) > 1)
+				allc = 0;
+			m++;
+		}
+		if (allc) {
+			out[0] = b_const_i64s(c, v, m, 1);
+			lw_set_list(c, n->outputs[0], sub, m);
+			return 0;
+		}
+	}
+	struct ir_value *t = T(0);
+	if (!t || b_rank(t) != 1)
+		return lw_decline(c, "the list is not known");
+	out[0] = b_slice(c, b_cast(c, t, IR_DTYPE_INT64), st, en, 0, 1);
+	if (k >= 0)
+		lw_set_list(c, n->outputs[0], sub, m);
+	return 0;
+}
+
 SYM(sym_slice)
 {
 	/* (self, dim, start, end, step) */
+	if (n->ninputs == 4)
+		return list_slice(c, n, out);
 	struct ir_value *x = T(0);
 	int64_t dim, st = 0, en = BIG, step = 1;
 	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 4, &step))
@@ -918,10 +1013,44 @@ static int pad_common(struct lower_ctx *c, struct ir_node *n,
 	int64_t p[64], pads[128];
 	double v = 0;
 	int r = b_rank(x), k = lw_ints(c, n, 1, p, 64, 0);
-	if (k < 0 || k % 2 || r < 0 || k / 2 > r)
-		return lw_decline(c, "pad not constant or rank unknown");
+	struct ir_node *lp = IN(1) ? IN(1)->producer : NULL;
 	if (ival >= 0 && !lw_is_none(c, n, ival) && !lw_float(c, n, ival, &v))
 		return lw_decline(c, "value not constant");
+	if (k < 0 && c->opset >= 11 && r > 0 && r <= 32 && lp &&
+	    !strcmp(lp->kind, "prim::ListConstruct") && lp->ninputs % 2 == 0 &&
+	    (int)lp->ninputs / 2 <= r) {
+		/* pads computed at run time: Concat of the amounts, in
+		 * ONNX's order (begins of every dim, then ends) */
+		struct ir_value *pv[64];
+		int64_t zero = 0;
+		for (int i = 0; i < 2 * r; i++)
+			pv[i] = NULL;
+		for (int i = 0; i < (int)lp->ninputs / 2; i++)
+			for (int e = 0; e < 2; e++) {
+				struct ir_value *a = lw_scalar_as(c, lp, 2 * i + e,
+							IR_DTYPE_INT64, 1);
+				if (!a)
+					return lw_decline(c, "pad is not ints");
+				pv[e * r + r - 1 - i] = a;
+			}
+		for (int i = 0; i < 2 * r; i++)
+			if (!pv[i])
+				pv[i] = b_const_i64s(c, &zero, 1, 1);
+		struct ir_node *cn = b_node(c, "Concat", 2 * r, pv, 1);
+		b_attr_i(c, cn, "axis", 0);
+		struct ir_value *in[3] = { x, b_done(c, cn),
+			strcmp(mode, "constant") ? NULL
+				: b_const_scalar(c, v, b_dtype(x), 0) };
+		struct ir_node *pn = b_node(c, "Pad", in[2] ? 3 : 2, in, 1);
+		b_attr_s(c, pn, "mode", mode);
+		out[0] = b_done(c, pn);
+		return 0;
+	}
+	if (k < 0 || k % 2 || r < 0 || k / 2 > r)
+		return lw_decline(c, k < 0 && c->opset < 11 && r >= 0
+				  ? "pads computed at run time need Pad with "
+				    "a pads input (opset 11)"
+				  : "pad not constant or rank unknown");
 	for (int i = 0; i < 2 * r; i++)
 		pads[i] = 0;
 	for (int i = 0; i < k / 2; i++) {
@@ -961,6 +1090,57 @@ SYM(sym_pad)
 	return pad_common(c, n, out, mode, 3);
 }
 
+/* An output_size computed at run time (a list of aten::size values, as
+ * trace records `F.interpolate(x, size=y.shape[-2:])`): Resize with sizes
+ * Concat(Shape(x)[:2], output_size) from opset 11; before, scales
+ * Concat([1, 1], output_size / Shape(x)[2:]) as torch's symbolics do. */
+static int upsample_dynamic(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value **out, struct ir_value *x,
+			    int linear, int64_t align)
+{
+	struct ir_value *os = b_cast(c, lw_tensor(c, n, 1), IR_DTYPE_INT64);
+	struct ir_value *shape = b_op1(c, "Shape", x);
+	struct ir_node *rn, *cc;
+	if (c->opset >= 11) {
+		struct ir_value *nc = b_slice(c, shape, 0, 2, 0, 1);
+		cc = b_node(c, "Concat", 2, (struct ir_value *[]){ nc, os }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		struct ir_value *sizes = b_done(c, cc);
+		struct ir_value *roi = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
+		struct ir_value *scales = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
+		scales->producer->attrs[0].u.t->dims[0] = 0;
+		scales->producer->attrs[0].u.t->bytes.len = 0;
+		b_infer(c, scales->producer);
+		rn = b_node(c, "Resize", 4,
+			    (struct ir_value *[]){ x, roi, scales, sizes }, 1);
+		b_attr_s(c, rn, "coordinate_transformation_mode",
+			 !linear ? "asymmetric" : align ? "align_corners"
+			 : "pytorch_half_pixel");
+		if (!linear)
+			b_attr_s(c, rn, "nearest_mode", "floor");
+	} else {
+		if (c->opset < 9)
+			return lw_decline(c, "a computed output_size needs "
+					  "Upsample with a scales input "
+					  "(opset 9)");
+		struct ir_value *in_sp = b_cast(c, b_slice(c, shape, 2, BIG, 0,
+							   1), IR_DTYPE_FLOAT);
+		struct ir_value *div = b_op2(c, "Div",
+					     b_cast(c, os, IR_DTYPE_FLOAT),
+					     in_sp);
+		struct ir_value *ones = b_const_scalar(c, 1, IR_DTYPE_FLOAT, 1);
+		cc = b_node(c, "Concat", 3,
+			    (struct ir_value *[]){ ones, ones, div }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		struct ir_value *scales = b_done(c, cc);
+		rn = b_node(c, c->opset < 10 ? "Upsample" : "Resize", 2,
+			    (struct ir_value *[]){ x, scales }, 1);
+	}
+	b_attr_s(c, rn, "mode", linear ? "linear" : "nearest");
+	out[0] = b_done(c, rn);
+	return 0;
+}
+
 static int upsample(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out, int linear)
 {
@@ -992,6 +1172,9 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 		for (int i = 0; i < sp; i++)
 			if (!lw_float(c, p, i, &sc[i]))
 				return lw_decline(c, "scale_factors not constant");
+	} else if (!lw_is_none(c, n, 1) && lw_tensor(c, n, 1) &&
+		   b_rank(lw_tensor(c, n, 1)) == 1) {
+		return upsample_dynamic(c, n, out, x, linear, align);
 	} else {
 		return lw_decline(c, "neither output_size nor scales constant");
 	}

@@ -188,6 +188,11 @@ struct ir_value *sc_to_value(struct sc *c, struct cval *cv, struct ts_loc loc)
 			 "unsupported construct: function '%s' used as a value",
 			 cv->qual);
 		return NULL;
+	case CV_DICT:
+		sc_error(c, loc, EXIT_UNSUPPORTED,
+			 "unsupported construct: a dict used as a value (only "
+			 "dicts known entry by entry are supported)");
+		return NULL;
 	}
 	return NULL;
 }
@@ -453,6 +458,21 @@ struct cval *sc_pickle_to_cval(struct sc *c, const struct pickle_value *pv,
 			n->outputs[0]->type = t;
 			return cv_value(c, n->outputs[0]);
 		}
+	}
+	case PICKLE_DICT: {
+		/* Dict[str, T] / Dict[int, T] attributes: static */
+		struct cval *d = sc_dict_new(c);
+		for (i = 0; i < pv->u.dict.n; i++) {
+			const char *nm = ir_strfmt(c->g, "%s.%u", wname, i);
+			struct cval *k = sc_pickle_to_cval(c, pv->u.dict.keys[i],
+							   nm, loc, depth + 1);
+			struct cval *v = k ? sc_pickle_to_cval(c,
+					pv->u.dict.vals[i], nm, loc,
+					depth + 1) : NULL;
+			if (!v || sc_dict_set(c, d, k, v, loc))
+				return NULL;
+		}
+		return d;
 	}
 	default:
 		sc_error(c, loc, EXIT_UNSUPPORTED,

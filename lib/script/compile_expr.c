@@ -67,6 +67,8 @@ static unsigned kind_of(const struct cval *cv)
 {
 	if (cv->kind == CV_TUPLE)
 		return ATEN_KIND_TUPLE;
+	if (cv->kind == CV_DICT)
+		return ATEN_KIND_DICT;
 	if (cv->kind != CV_VALUE)
 		return ATEN_KIND_OBJECT;
 	return kind_of_type(cv->v->type);
@@ -358,6 +360,128 @@ static int is_inplace(const char *qual)
 	       qual[n - 2] != '_';
 }
 
+/* --- dicts ----------------------------------------------------------------
+ * A dict is static (CV_DICT): torch.dict(), a literal or a pickled
+ * attribute, its keys constant strings or ints; _set_item, __getitem__,
+ * __contains__, len and get read and change it at compile time, as torch's
+ * freezing leaves IntermediateLayerGetter's `return_layers` and the
+ * `result["out"]` of segmentation models. */
+
+struct cval *sc_dict_new(struct sc *c)
+{
+	struct cval *d = ir_alloc(c->g, sizeof(*d));
+
+	d->kind = CV_DICT;
+	d->blk = c->blk;
+	return d;
+}
+
+/* The key of cv as "s:text" or "i:123", NULL when not constant. */
+static const char *dict_key(struct sc *c, const struct cval *cv)
+{
+	const struct ir_attr *a;
+	int64_t i;
+
+	if (cv->kind != CV_VALUE)
+		return NULL;
+	if (cv->v->type->kind == IR_TYPE_INT && script_const_int(cv->v, &i))
+		return ir_strfmt(c->g, "i:%lld", (long long)i);
+	if (cv->v->type->kind != IR_TYPE_STR || !cv->v->producer ||
+	    strcmp(cv->v->producer->kind, "prim::Constant"))
+		return NULL;
+	a = ir_node_find_attr(cv->v->producer, "value");
+	if (!a || a->kind != IR_ATTR_STRING)
+		return NULL;
+	return ir_strfmt(c->g, "s:%.*s", (int)a->u.s.len,
+			 a->u.s.data ? a->u.s.data : "");
+}
+
+static int dict_find(const struct cval *d, const char *key)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->names[i], key))
+			return i;
+	return -1;
+}
+
+int sc_dict_set(struct sc *c, struct cval *d, struct cval *k, struct cval *v,
+		struct ts_loc loc)
+{
+	const char *key = dict_key(c, k);
+	int i;
+
+	if (!key)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: a dict key that is not a constant "
+				"str or int");
+	if (d->blk != c->blk)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: a dict changed inside control "
+				"flow");
+	i = dict_find(d, key);
+	if (i >= 0) {
+		d->items[i] = v;
+		return 0;
+	}
+	if (d->n == d->cap) {
+		int cap = d->cap ? d->cap * 2 : 8;
+		struct cval **it = ir_alloc(c->g, sizeof(*it) * cap);
+		const char **nm = ir_alloc(c->g, sizeof(*nm) * cap);
+		if (d->n) {
+			memcpy(it, d->items, sizeof(*it) * d->n);
+			memcpy(nm, d->names, sizeof(*nm) * d->n);
+		}
+		d->items = it;
+		d->names = nm;
+		d->cap = cap;
+	}
+	d->names[d->n] = key;
+	d->items[d->n++] = v;
+	return 0;
+}
+
+static struct cval *dict_op(struct sc *c, const char *qual,
+			    struct cval **args, int nargs, int nkw,
+			    struct ts_loc loc)
+{
+	struct cval *d = args[0];
+	const char *key = nargs >= 2 ? dict_key(c, args[1]) : NULL;
+	int i;
+
+	if (nkw)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: keyword arguments to '%s' on a "
+				"dict", qual), NULL;
+	if (!strcmp(qual, "aten::len") && nargs == 1)
+		return cv_value(c, sc_const_int(c, d->n, loc));
+	if (nargs >= 2 && !key)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: a dict key that is not a constant "
+				"str or int"), NULL;
+	i = key ? dict_find(d, key) : -1;
+	if (!strcmp(qual, "aten::__contains__") && nargs == 2)
+		return cv_value(c, sc_const_bool(c, i >= 0, loc));
+	if (!strcmp(qual, "aten::__getitem__") && nargs == 2) {
+		if (i < 0)
+			return sc_error(c, loc, EXIT_UNSUPPORTED, "KeyError: "
+					"'%s' is not in the dict", key + 2),
+			       NULL;
+		return d->items[i];
+	}
+	if (!strcmp(qual, "aten::get") && (nargs == 2 || nargs == 3)) {
+		if (i >= 0)
+			return d->items[i];
+		return nargs == 3 ? args[2] : cv_value(c, sc_const_none(c, loc));
+	}
+	if (!strcmp(qual, "aten::_set_item") && nargs == 3)
+		return sc_dict_set(c, d, args[1], args[2], loc) ? NULL
+		       : cv_value(c, sc_const_none(c, loc));
+	return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported construct: "
+			"'%s' on a dict", qual), NULL;
+}
+
 struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 			int nargs, const char **kwnames, struct cval **kwargs,
 			int nkw, struct ts_loc loc)
@@ -373,6 +497,8 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 	if (nargs + nkw > 64)
 		return sc_error(c, loc, EXIT_UNSUPPORTED, "too many arguments "
 				"to '%s'", qual), NULL;
+	if (nargs >= 1 && args[0]->kind == CV_DICT)
+		return dict_op(c, qual, args, nargs, nkw, loc);
 	for (i = 0; i < nargs; i++) {
 		ca[i].name = NULL;
 		ca[i].kind = kind_of(args[i]);
@@ -705,6 +831,8 @@ static struct cval *sc_call(struct sc *c, const struct ts_expr *e)
 					!strcmp(d, "torch.__is__") ? r : !r,
 					e->loc));
 		}
+		if (!strcmp(d, "torch.dict") && na == 0 && !nk)
+			return sc_dict_new(c);
 		if (!strcmp(d, "ops.prim.RaiseException")) {
 			struct ir_node *n;
 			struct ir_value **in = ir_alloc(c->g, sizeof(*in) *
@@ -1138,9 +1266,18 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		}
 		return cv_value(c, sc_const_bool(c, r, e->loc));
 	}
-	case TS_EXPR_DICT:
-		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
-				"construct: dict literal"), NULL;
+	case TS_EXPR_DICT: {
+		struct cval *d = sc_dict_new(c);
+		int j;
+		for (j = 0; j < e->u.dict.n; j++) {
+			struct cval *k = sc_expr(c, e->u.dict.keys[j]);
+			struct cval *v = k ? sc_expr(c, e->u.dict.values[j])
+					   : NULL;
+			if (!v || sc_dict_set(c, d, k, v, e->loc))
+				return NULL;
+		}
+		return d;
+	}
 	case TS_EXPR_SLICE:
 	case TS_EXPR_ELLIPSIS:
 	case TS_EXPR_IMAG:

@@ -20,6 +20,9 @@ enum cval_kind {
 	CV_MODULE,    /* mod */
 	CV_TUPLE,     /* items, n */
 	CV_FUNC,      /* qual: a free function's qualified name */
+	CV_DICT,      /* a dict known entry by entry: names (keys, "s:text"
+			 or "i:123"), items (values), n; mutated in place
+			 (dicts are references) only in blk, its block */
 };
 
 struct modref {
@@ -36,8 +39,11 @@ struct cval {
 	struct modref *mod;
 	struct cval **items;
 	int n;
-	const char **names;  /* CV_TUPLE of a NamedTuple: field names */
+	const char **names;  /* CV_TUPLE of a NamedTuple: field names;
+				CV_DICT: keys */
 	const char *qual;
+	int cap;                /* CV_DICT: room in items and names */
+	struct ir_block *blk;   /* CV_DICT: the block that made it */
 };
 
 struct binding {
@@ -123,6 +129,10 @@ void env_set(struct sc *c, struct env *e, const char *name, struct cval *cv);
 /* compile_expr.c */
 struct cval *sc_expr(struct sc *c, const struct ts_expr *e);
 struct ir_value *sc_expr_value(struct sc *c, const struct ts_expr *e);
+struct cval *sc_dict_new(struct sc *c);
+/* Sets key k (a constant str or int) of dict d to v; -1 after reporting. */
+int sc_dict_set(struct sc *c, struct cval *d, struct cval *k, struct cval *v,
+		struct ts_loc loc);
 struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 			int nargs, const char **kwnames, struct cval **kwargs,
 			int nkw, struct ts_loc loc);

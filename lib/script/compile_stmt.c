@@ -151,6 +151,19 @@ static struct ir_type *merge_types(struct sc *c, const struct ir_type *a,
 	}
 	if (b->kind == IR_TYPE_OPTIONAL && a->kind != IR_TYPE_OPTIONAL)
 		return merge_types(c, b, a);
+	if (a->kind == b->kind && a->nelems == b->nelems &&
+	    (a->kind == IR_TYPE_TUPLE || a->kind == IR_TYPE_LIST ||
+	     a->kind == IR_TYPE_OPTIONAL)) {
+		/* element by element: (Tensor(2, 3), Tensor) and an
+		 * uninitialized Tuple[Tensor, Tensor] */
+		r = ir_type_new(c->g, a->kind);
+		r->nelems = a->nelems;
+		r->elems = ir_alloc(c->g, sizeof(*r->elems) *
+				    (a->nelems ? a->nelems : 1));
+		for (i = 0; i < (int)a->nelems; i++)
+			r->elems[i] = merge_types(c, a->elems[i], b->elems[i]);
+		return r;
+	}
 	if (a->kind == b->kind && a->kind != IR_TYPE_TUPLE &&
 	    a->kind != IR_TYPE_CLASS && a->kind != IR_TYPE_LIST &&
 	    a->kind != IR_TYPE_OPTIONAL && a->kind != IR_TYPE_DICT)
@@ -264,9 +277,10 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 			continue;
 		}
 		if (a->kind == CV_MODULE || b->kind == CV_MODULE ||
-		    a->kind == CV_FUNC || b->kind == CV_FUNC) {
-			if (a->kind == b->kind && a->mod == b->mod &&
-			    a->qual == b->qual)
+		    a->kind == CV_FUNC || b->kind == CV_FUNC ||
+		    a->kind == CV_DICT || b->kind == CV_DICT) {
+			if (a->kind == b->kind && a->kind != CV_DICT &&
+			    a->mod == b->mod && a->qual == b->qual)
 				env_set(c, e0, e1->b[i].name, a);
 			/* else the name is not usable after the if */
 			continue;
@@ -358,8 +372,9 @@ static int loop_stmt(struct sc *c, const struct ts_stmt *s)
 	types = ir_alloc(c->g, sizeof(*types) * (names->n + 1));
 	for (i = 0; i < names->n; i++) {
 		struct cval *cv = env_get(e0, names->b[i].name);
-		if (!cv || cv->kind == CV_MODULE || cv->kind == CV_FUNC)
-			continue;
+		if (!cv || cv->kind == CV_MODULE || cv->kind == CV_FUNC ||
+		    cv->kind == CV_DICT)
+			continue; /* static: changes in the body are refused */
 		if (!(init[ncar] = sc_to_value(c, cv, s->loc)))
 			return -1;
 		types[ncar] = init[ncar]->type;

@@ -219,6 +219,7 @@ static int side_effect_kind(const char *k)
 		"aten::insert", "aten::_set_item", "aten::extend", "aten::pop",
 		"aten::clear", "aten::warn", "prim::SetAttr", "aten::copy_",
 		"aten::remove", "aten::reverse", "aten::sort",
+		"aten::Delete",
 	};
 	size_t i, n = strlen(k);
 
@@ -418,9 +419,19 @@ static int fold_if(struct ir_node *n)
 	int64_t cond;
 	uint32_t i;
 
-	if (strcmp(n->kind, "prim::If") || n->nblocks != 2 || n->ninputs != 1 ||
-	    !script_const_int(n->inputs[0], &cond))
+	if (strcmp(n->kind, "prim::If") || n->nblocks != 2 || n->ninputs != 1)
 		return 0;
+	if (!script_const_int(n->inputs[0], &cond)) {
+		/* both arms empty and returning the same values */
+		if (n->blocks[0]->first || n->blocks[1]->first ||
+		    n->blocks[0]->nreturns != n->noutputs ||
+		    n->blocks[1]->nreturns != n->noutputs)
+			return 0;
+		for (i = 0; i < n->noutputs; i++)
+			if (n->blocks[0]->returns[i] != n->blocks[1]->returns[i])
+				return 0;
+		cond = 1;
+	}
 	b = n->blocks[cond ? 0 : 1];
 	if (b->nreturns != n->noutputs)
 		return 0;
@@ -443,6 +454,15 @@ static int fold_unpack(struct ir_node *n)
 	struct ir_value *el[256];
 	uint32_t i;
 
+	if (!strcmp(n->kind, "prim::TupleUnpack") && n->ninputs == 1 &&
+	    n->inputs[0] && n->inputs[0]->producer &&
+	    !strcmp(n->inputs[0]->producer->kind, "prim::TupleConstruct") &&
+	    n->inputs[0]->producer->ninputs == n->noutputs) {
+		for (i = 0; i < n->noutputs; i++)
+			n->outputs[i]->aux = n->inputs[0]->producer->inputs[i];
+		ir_node_unlink(n);
+		return 1;
+	}
 	if (strcmp(n->kind, "prim::ListUnpack") || n->ninputs != 1 ||
 	    script_list_at(n->inputs[0], n, el, 256) != (int)n->noutputs)
 		return 0;

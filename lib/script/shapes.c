@@ -313,6 +313,42 @@ static void flatten(struct ir_graph *g, struct ir_node *n)
 	set_out(g, n, 0, x->dtype, r, dims);
 }
 
+/* The dim an int value stands for: a constant >= 0, or a dim of a tensor
+ * read with aten::size(t, i), aten::size(t)[i] or its prim::ListUnpack. */
+static struct ir_dim size_dim(const struct ir_value *v)
+{
+	const struct ir_node *p = v ? v->producer : NULL;
+	const struct ir_type *t = NULL;
+	int64_t k = -1;
+	uint32_t j;
+
+	if (v && script_const_int(v, &k))
+		return k >= 0 ? fixed(k) : unknown();
+	if (!p)
+		return unknown();
+	if (!strcmp(p->kind, "aten::size") && p->ninputs == 2 &&
+	    cint(p, 1, &k))
+		t = tin(p, 0);
+	else if ((!strcmp(p->kind, "aten::__getitem__") && p->ninputs == 2 &&
+		  cint(p, 1, &k)) || !strcmp(p->kind, "prim::ListUnpack")) {
+		const struct ir_node *q = p->inputs[0] ? p->inputs[0]->producer
+						       : NULL;
+		if (!strcmp(p->kind, "prim::ListUnpack"))
+			for (j = 0; j < p->noutputs; j++)
+				if (p->outputs[j] == v)
+					k = j;
+		if (q && !strcmp(q->kind, "aten::size") && q->ninputs == 1)
+			t = tin(q, 0);
+	}
+	if (!t || t->rank < 0)
+		return unknown();
+	if (k < 0)
+		k += t->rank;
+	if (k < 0 || k >= t->rank)
+		return unknown();
+	return t->dims[k];
+}
+
 static void reshape(struct ir_graph *g, struct ir_node *n)
 {
 	const struct ir_type *x = tin(n, 0);
@@ -322,8 +358,44 @@ static void reshape(struct ir_graph *g, struct ir_node *n)
 
 	if (!x)
 		return;
+	if (!strcmp(n->kind, "aten::view") && n->ninputs == 2 &&
+	    n->inputs[1] && n->inputs[1]->type->kind == IR_TYPE_INT) {
+		/* view.dtype: a bare ScalarType, the same shape when the
+		 * element sizes agree */
+		static const enum ir_dtype st[] = {
+			IR_DTYPE_UINT8, IR_DTYPE_INT8, IR_DTYPE_INT16,
+			IR_DTYPE_INT32, IR_DTYPE_INT64, IR_DTYPE_FLOAT16,
+			IR_DTYPE_FLOAT, IR_DTYPE_DOUBLE,
+		};
+		int64_t k;
+		enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+		if (cint(n, 1, &k) && k >= 0 &&
+		    k < (int64_t)(sizeof(st) / sizeof(st[0])))
+			dt = st[k];
+		else if (cint(n, 1, &k) && k == 11)
+			dt = IR_DTYPE_BOOL;
+		else if (cint(n, 1, &k) && k == 15)
+			dt = IR_DTYPE_BFLOAT16;
+		if (dt != IR_DTYPE_UNDEFINED && x->dtype != IR_DTYPE_UNDEFINED &&
+		    ir_dtype_size(dt) == ir_dtype_size(x->dtype))
+			set_out(g, n, 0, dt, x->rank, x->dims);
+		else
+			set_out(g, n, 0, dt, -1, NULL);
+		return;
+	}
 	if (ns < 0) {
-		set_out(g, n, 0, x->dtype, -1, NULL);
+		/* a list of sizes not all constant: its length is the rank,
+		 * sizes read off aten::size the dims they came from */
+		const struct ir_node *p = n->inputs[1] ? n->inputs[1]->producer
+						       : NULL;
+		int r = -1;
+		if (p && !strcmp(p->kind, "prim::ListConstruct") &&
+		    p->ninputs <= MAXR && !script_list_mutated(n->inputs[1])) {
+			r = (int)p->ninputs;
+			for (i = 0; i < r; i++)
+				dims[i] = size_dim(p->inputs[i]);
+		}
+		set_out(g, n, 0, x->dtype, r, dims);
 		return;
 	}
 	if (x->rank >= 0)
@@ -587,6 +659,51 @@ void script_infer_node(struct ir_graph *g, struct ir_node *n)
 	}
 	if (!strcmp(k, "cat")) {
 		cat(g, n);
+		return;
+	}
+	if (!strncmp(k, "upsample_", 9) || !strcmp(k, "_upsample_bilinear2d_aa")) {
+		/* N, C kept; the spatial dims from output_size when it is a
+		 * list read off sizes, else unknown: the rank is known */
+		const struct ir_type *x = tin(n, 0);
+		const struct ir_node *p = n->ninputs > 1 && n->inputs[1]
+					  ? n->inputs[1]->producer : NULL;
+		struct ir_dim dims[MAXR];
+		int j;
+		if (!x || x->rank < 3 || x->rank > MAXR)
+			return;
+		for (j = 0; j < x->rank; j++)
+			dims[j] = j < 2 ? x->dims[j] : unknown();
+		if (p && !strcmp(p->kind, "prim::ListConstruct") &&
+		    (int)p->ninputs == x->rank - 2 &&
+		    !script_list_mutated(n->inputs[1]))
+			for (j = 2; j < x->rank; j++)
+				dims[j] = size_dim(p->inputs[j - 2]);
+		set_out(g, n, 0, x->dtype, x->rank, dims);
+		return;
+	}
+	if (!strcmp(k, "expand") && n->ninputs >= 2) {
+		/* sizes from a list: -1 keeps the input's dim */
+		const struct ir_type *x = tin(n, 0);
+		const struct ir_node *p = n->inputs[1] ? n->inputs[1]->producer
+						       : NULL;
+		struct ir_dim dims[MAXR];
+		int r, j, off;
+		if (!x || x->rank < 0 || !p ||
+		    strcmp(p->kind, "prim::ListConstruct") ||
+		    p->ninputs > MAXR || (int)p->ninputs < x->rank ||
+		    script_list_mutated(n->inputs[1]))
+			return;
+		r = (int)p->ninputs;
+		off = r - x->rank;
+		for (j = 0; j < r; j++) {
+			int64_t v;
+			if (cint(p, (uint32_t)j, &v) && v == -1)
+				dims[j] = j >= off ? x->dims[j - off]
+						   : unknown();
+			else
+				dims[j] = size_dim(p->inputs[j]);
+		}
+		set_out(g, n, 0, x->dtype, r, dims);
 		return;
 	}
 	if (!strcmp(k, "transpose")) {
