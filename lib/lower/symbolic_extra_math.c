@@ -1,14 +1,1439 @@
 /*
  * symbolic_extra_math.c - symbolic functions for aten ops that the opset
- * tables (symbolic_opset9.c ... 17) do not have.  One function per op for
- * every opset, branching on c->opset; see lower_int.h.
+ * tables (symbolic_opset9.c ... 17) do not have: elementwise math,
+ * casts, reductions and norms, activations, tensor creation, random
+ * sampling and fake quantisation.  One function per op for every opset,
+ * branching on c->opset; see lower_int.h.  torch 1.13's symbolic_opset*.py
+ * is the semantic reference.
  */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
 #include "symbolic_common.h"
 
+#define IN(i) lw_in(c, n, (i))
+#define T(i) lw_tensor(c, n, (i))
+#define NARGS ((int)n->ninputs)
+
+/* --- local helpers ------------------------------------------------------ */
+
+static int64_t norm_axis(int64_t d, int rank)
+{
+	return d < 0 && rank >= 0 ? d + rank : d;
+}
+
+static enum ir_dtype dtype_arg(struct lower_ctx *c, struct ir_node *n, int i,
+			       enum ir_dtype def)
+{
+	int64_t st;
+	if (i < NARGS && !lw_is_none(c, n, i) && lw_int(c, n, i, &st)) {
+		enum ir_dtype dt = lw_torch_dtype(st);
+		if (dt != IR_DTYPE_UNDEFINED)
+			return dt;
+	}
+	return def;
+}
+
+static struct ir_value *scal(struct lower_ctx *c, double v, enum ir_dtype dt)
+{
+	return b_const_scalar(c, v, dt == IR_DTYPE_UNDEFINED ? IR_DTYPE_FLOAT
+							     : dt, 0);
+}
+
+/* x as a float tensor: integer and bool inputs go to Float, as torch
+ * computes float functions of them in the default dtype. */
+static struct ir_value *as_float(struct lower_ctx *c, struct ir_value *x)
+{
+	enum ir_dtype dt = b_dtype(x);
+	if (dt != IR_DTYPE_UNDEFINED && !b_is_float(dt))
+		return b_cast(c, x, IR_DTYPE_FLOAT);
+	return x;
+}
+
+/* A tensor of dtype dt and shape `shape` (1-d Long) filled with v. */
+static struct ir_value *fill_shape(struct lower_ctx *c, struct ir_value *shape,
+				   double v, enum ir_dtype dt)
+{
+	int64_t one = 1;
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &one);
+	size_t es = ir_dtype_size(dt);
+	char *p = ir_alloc(c->g, es ? es : 1);
+	switch (dt) {
+	case IR_DTYPE_FLOAT: { float f = (float)v; memcpy(p, &f, 4); break; }
+	case IR_DTYPE_DOUBLE: memcpy(p, &v, 8); break;
+	case IR_DTYPE_INT64: { int64_t i = (int64_t)v; memcpy(p, &i, 8); break; }
+	case IR_DTYPE_INT32: { int32_t i = (int32_t)v; memcpy(p, &i, 4); break; }
+	case IR_DTYPE_INT16: { int16_t i = (int16_t)v; memcpy(p, &i, 2); break; }
+	case IR_DTYPE_INT8: { int8_t i = (int8_t)v; memcpy(p, &i, 1); break; }
+	case IR_DTYPE_UINT8: { uint8_t i = (uint8_t)v; memcpy(p, &i, 1); break; }
+	case IR_DTYPE_BOOL: p[0] = v != 0; break;
+	default: {
+		/* other dtypes: a Float fill cast */
+		struct ir_value *f = fill_shape(c, shape, v, IR_DTYPE_FLOAT);
+		return f ? b_cast(c, f, dt) : NULL;
+	}
+	}
+	t->bytes.data = p;
+	t->bytes.len = es;
+	struct ir_node *cn = b_node(c, "ConstantOfShape", 1, &shape, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	return b_done(c, cn);
+}
+
+/* A 1-d Float constant of the cnt values v. */
+static struct ir_value *const_floats(struct lower_ctx *c, const double *v,
+				     int64_t cnt, enum ir_dtype dt)
+{
+	int64_t dim = cnt;
+	int dbl = dt == IR_DTYPE_DOUBLE;
+	struct ir_tensor *t = ir_tensor_new(c->g, dbl ? IR_DTYPE_DOUBLE
+						      : IR_DTYPE_FLOAT, 1, &dim);
+	size_t es = dbl ? 8 : 4;
+	char *p = ir_alloc(c->g, es * (size_t)(cnt ? cnt : 1));
+	for (int64_t i = 0; i < cnt; i++) {
+		if (dbl) {
+			memcpy(p + 8 * i, &v[i], 8);
+		} else {
+			float f = (float)v[i];
+			memcpy(p + 4 * i, &f, 4);
+		}
+	}
+	t->bytes.data = p;
+	t->bytes.len = es * (size_t)cnt;
+	struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	struct ir_value *r = b_done(c, cn);
+	if (!dbl && dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_UNDEFINED)
+		r = b_cast(c, r, dt);
+	return r;
+}
+
+/* Where build.c's inference leaves v untyped (ops it does not know): v
+ * gets src's shape with dtype dt (UNDEFINED: src's); returns v. */
+static struct ir_value *typed_like(struct lower_ctx *c, struct ir_value *v,
+				   const struct ir_value *src,
+				   enum ir_dtype dt)
+{
+	if (!v || !src || (b_rank(v) >= 0 && b_dtype(v) != IR_DTYPE_UNDEFINED))
+		return v;
+	if (src->type->kind != IR_TYPE_TENSOR)
+		return v;
+	v->type = ir_type_copy(c->g, src->type);
+	if (dt != IR_DTYPE_UNDEFINED)
+		v->type->dtype = dt;
+	return v;
+}
+
+/* The same for a value of a known fixed shape. */
+static struct ir_value *typed_dims(struct lower_ctx *c, struct ir_value *v,
+				   enum ir_dtype dt, int rank,
+				   const int64_t *dims)
+{
+	if (v && (b_rank(v) < 0 || b_dtype(v) == IR_DTYPE_UNDEFINED))
+		v->type = ir_type_tensor(c->g, dt, rank, dims);
+	return v;
+}
+
+static struct ir_value *where(struct lower_ctx *c, struct ir_value *cond,
+			      struct ir_value *a, struct ir_value *b)
+{
+	return b_op3(c, "Where", cond, a, b);
+}
+
+/* --- casts --------------------------------------------------------------- */
+
+static int cast_to(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, enum ir_dtype dt)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = b_cast(c, x, dt);
+	return 0;
+}
+
+#define CAST(fn, dt) \
+	static SYM(fn) { return cast_to(c, n, out, dt); }
+CAST(sym_cast_byte, IR_DTYPE_UINT8)
+CAST(sym_cast_char, IR_DTYPE_INT8)
+CAST(sym_cast_double, IR_DTYPE_DOUBLE)
+CAST(sym_cast_float, IR_DTYPE_FLOAT)
+CAST(sym_cast_half, IR_DTYPE_FLOAT16)
+CAST(sym_cast_int, IR_DTYPE_INT32)
+CAST(sym_cast_long, IR_DTYPE_INT64)
+CAST(sym_cast_short, IR_DTYPE_INT16)
+
+/* --- elementwise ----------------------------------------------------------- */
+
+static int funary(struct lower_ctx *c, struct ir_node *n,
+		  struct ir_value **out, const char *op)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	x = as_float(c, x);
+	out[0] = typed_like(c, b_op1(c, op, x), x, IR_DTYPE_UNDEFINED);
+	return 0;
+}
+
+#define FUNARY(fn, op) \
+	static SYM(fn) { return funary(c, n, out, op); }
+FUNARY(sym_acos, "Acos")
+FUNARY(sym_asin, "Asin")
+FUNARY(sym_atan, "Atan")
+FUNARY(sym_tan, "Tan")
+
+static int log_base(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out, double base)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	x = as_float(c, x);
+	out[0] = b_op2(c, "Div", b_op1(c, "Log", x),
+		       scal(c, log(base), b_dtype(x)));
+	return 0;
+}
+
+static SYM(sym_log10) { return log_base(c, n, out, 10); }
+static SYM(sym_log2) { return log_base(c, n, out, 2); }
+
+static SYM(sym_log1p)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	x = as_float(c, x);
+	out[0] = b_op1(c, "Log", b_op2(c, "Add", scal(c, 1, b_dtype(x)), x));
+	return 0;
+}
+
+static SYM(sym_round)
+{
+	/* round(self) or round.decimals(self, decimals) */
+	struct ir_value *x = T(0);
+	int64_t dec = 0;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS > 1 && !lw_int(c, n, 1, &dec))
+		return lw_decline(c, "decimals is not constant");
+	if (!b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED) {
+		out[0] = x;
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (Round)");
+	if (dec) {
+		struct ir_value *k = scal(c, pow(10, (double)dec), b_dtype(x));
+		out[0] = b_op2(c, "Div", b_op1(c, "Round",
+				b_op2(c, "Mul", x, k)), k);
+		return 0;
+	}
+	out[0] = b_op1(c, "Round", x);
+	return 0;
+}
+
+static SYM(sym_square)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (b_dtype(x) == IR_DTYPE_BOOL)
+		x = b_cast(c, x, IR_DTYPE_INT64);
+	out[0] = b_op2(c, "Mul", x, x);
+	return 0;
+}
+
+static SYM(sym_fmod)
+{
+	/* the remainder with the sign of the dividend (C fmod) */
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	if (c->opset >= 10) {
+		struct ir_node *m = b_node(c, "Mod", 2,
+					   (struct ir_value *[]){ a, b }, 1);
+		b_attr_i(c, m, "fmod", 1);
+		out[0] = b_done(c, m);
+		return 0;
+	}
+	struct ir_value *q = b_op2(c, "Div", a, b);
+	if (b_is_float(dt))
+		q = b_op2(c, "Mul", b_op1(c, "Sign", q),
+			  b_op1(c, "Floor", b_op1(c, "Abs", q)));
+	/* integer Div truncates already */
+	out[0] = b_op2(c, "Sub", a, b_op2(c, "Mul", q, b));
+	return 0;
+}
+
+static SYM(sym_lerp)
+{
+	/* torch: |w| < 0.5 ? start + w * (end - start)
+	 *                  : end - (end - start) * (1 - w) */
+	struct ir_value *s = T(0), *e = T(1);
+	if (!s || !e)
+		return lw_decline(c, "operands are not tensors");
+	enum ir_dtype dt = lw_promote(b_dtype(s), b_dtype(e));
+	if (dt == IR_DTYPE_UNDEFINED)
+		dt = b_dtype(s);
+	s = b_cast(c, s, dt);
+	e = b_cast(c, e, dt);
+	struct ir_value *w = sym_operand(c, n, 2, dt);
+	if (!w)
+		return lw_decline(c, "weight is not a tensor or number");
+	struct ir_value *diff = b_op2(c, "Sub", e, s);
+	struct ir_value *lo = b_op2(c, "Add", s, b_op2(c, "Mul", w, diff));
+	struct ir_value *hi = b_op2(c, "Sub", e, b_op2(c, "Mul", diff,
+				b_op2(c, "Sub", scal(c, 1, dt), w)));
+	struct ir_value *cond = b_op2(c, "Less", b_op1(c, "Abs", w),
+				      scal(c, 0.5, dt));
+	out[0] = where(c, cond, lo, hi);
+	return 0;
+}
+
+static SYM(sym_addcmul)
+{
+	/* self + value * tensor1 * tensor2 */
+	struct ir_value *s = T(0), *a = T(1), *b = T(2);
+	double v = 1;
+	if (!s || !a || !b)
+		return lw_decline(c, "operands are not tensors");
+	if (NARGS > 3 && !lw_is_none(c, n, 3) && !lw_float(c, n, 3, &v))
+		return lw_decline(c, "value is not constant");
+	enum ir_dtype dt = lw_promote(lw_promote(b_dtype(s), b_dtype(a)),
+				      b_dtype(b));
+	if (dt == IR_DTYPE_UNDEFINED)
+		dt = b_dtype(s);
+	struct ir_value *p = b_op2(c, "Mul", b_cast(c, a, dt), b_cast(c, b, dt));
+	if (v != 1)
+		p = b_op2(c, "Mul", p, scal(c, v, dt));
+	out[0] = b_op2(c, "Add", b_cast(c, s, dt), p);
+	return 0;
+}
+
+static SYM(sym_logical_xor)
+{
+	struct ir_value *a = T(0), *b = T(1);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors");
+	out[0] = b_op2(c, "Xor", b_cast(c, a, IR_DTYPE_BOOL),
+		       b_cast(c, b, IR_DTYPE_BOOL));
+	return 0;
+}
+
+static int shift(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int left)
+{
+	/* torch: x * 2^y (left), x / 2^y floored for integers (right) */
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	int isint = dt != IR_DTYPE_UNDEFINED && !b_is_float(dt);
+	enum ir_dtype w = isint ? (dt == IR_DTYPE_INT64 ? IR_DTYPE_DOUBLE
+							: IR_DTYPE_FLOAT) : dt;
+	struct ir_value *p = b_op2(c, "Pow", scal(c, 2, w), b_cast(c, b, w));
+	struct ir_value *r = b_op2(c, left ? "Mul" : "Div", b_cast(c, a, w), p);
+	if (isint) {
+		if (!left)
+			r = b_op1(c, "Floor", r);
+		r = b_cast(c, r, dt);
+	}
+	out[0] = r;
+	return 0;
+}
+
+static SYM(sym_lshift) { return shift(c, n, out, 1); }
+static SYM(sym_rshift) { return shift(c, n, out, 0); }
+
+/* --- tests on values --------------------------------------------------------- */
+
+static struct ir_value *isnan_of(struct lower_ctx *c, struct ir_value *x)
+{
+	return typed_like(c, b_op1(c, "IsNaN", x), x, IR_DTYPE_BOOL);
+}
+
+/* x - x is NaN exactly where x is infinite or NaN: works from opset 9. */
+static SYM(sym_isnan)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (!b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED) {
+		out[0] = b_cast(c, b_op2(c, "Mul", b_cast(c, x, IR_DTYPE_INT32),
+				b_const_scalar(c, 0, IR_DTYPE_INT32, 0)),
+				IR_DTYPE_BOOL);
+		return 0;
+	}
+	out[0] = typed_like(c, b_op1(c, "IsNaN", x), x, IR_DTYPE_BOOL);
+	return 0;
+}
+
+static SYM(sym_isinf)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (!b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED)
+		return sym_isnan(c, n, out); /* all false */
+	if (c->opset >= 10) {
+		out[0] = typed_like(c, b_op1(c, "IsInf", x), x,
+				    IR_DTYPE_BOOL);
+		return 0;
+	}
+	out[0] = b_op2(c, "And", isnan_of(c, b_op2(c, "Sub", x, x)),
+		       b_op1(c, "Not", isnan_of(c, x)));
+	return 0;
+}
+
+static SYM(sym_isfinite)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (!b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED) {
+		if (sym_isnan(c, n, out))
+			return 1;
+		out[0] = b_op1(c, "Not", out[0]); /* all true */
+		return 0;
+	}
+	out[0] = b_op1(c, "Not", isnan_of(c, b_op2(c, "Sub", x, x)));
+	return 0;
+}
+
+static double dtype_max(enum ir_dtype dt)
+{
+	switch (dt) {
+	case IR_DTYPE_DOUBLE: return DBL_MAX;
+	case IR_DTYPE_FLOAT16: return 65504.0;
+	case IR_DTYPE_BFLOAT16: return 3.3895313892515355e38;
+	default: return FLT_MAX;
+	}
+}
+
+static SYM(sym_nan_to_num)
+{
+	/* (self, nan, posinf, neginf): None infinities are the dtype's
+	 * largest finite values */
+	struct ir_value *x = T(0);
+	double vn = 0, vp, vm;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt != IR_DTYPE_UNDEFINED && !b_is_float(dt)) {
+		out[0] = x;
+		return 0;
+	}
+	vp = dtype_max(dt);
+	vm = -vp;
+	if ((NARGS > 1 && !lw_is_none(c, n, 1) && !lw_float(c, n, 1, &vn)) ||
+	    (NARGS > 2 && !lw_is_none(c, n, 2) && !lw_float(c, n, 2, &vp)) ||
+	    (NARGS > 3 && !lw_is_none(c, n, 3) && !lw_float(c, n, 3, &vm)))
+		return lw_decline(c, "replacement values are not constant");
+	struct ir_value *r = where(c, isnan_of(c, x), scal(c, vn, dt), x);
+	struct ir_value *inf = b_op2(c, "And",
+			isnan_of(c, b_op2(c, "Sub", x, x)),
+			b_op1(c, "Not", isnan_of(c, x)));
+	struct ir_value *pos = b_op2(c, "Greater", x, scal(c, 0, dt));
+	r = where(c, b_op2(c, "And", inf, pos), scal(c, vp, dt), r);
+	r = where(c, b_op2(c, "And", inf, b_op1(c, "Not", pos)),
+		  scal(c, vm, dt), r);
+	out[0] = r;
+	return 0;
+}
+
+/* --- reductions ------------------------------------------------------------- */
+
+/* Reduction axes: input idim (None or an int list, or an int) and keepdim
+ * at ikeep; *k 0 means all dims. */
+static int red_args(struct lower_ctx *c, struct ir_node *n, int idim,
+		    int ikeep, int64_t *axes, int *k, int64_t *keep)
+{
+	*k = 0;
+	*keep = 0;
+	if (idim >= 0 && idim < NARGS && !lw_is_none(c, n, idim)) {
+		*k = lw_ints(c, n, idim, axes, 64, 0);
+		if (*k < 0)
+			return lw_decline(c, "dim is not constant");
+	}
+	if (ikeep >= 0 && ikeep < NARGS && !lw_int(c, n, ikeep, keep))
+		return lw_decline(c, "keepdim is not constant");
+	return 0;
+}
+
+static int anyall(struct lower_ctx *c, struct ir_node *n,
+		  struct ir_value **out, int all)
+{
+	/* any: ReduceSum(x != 0) > 0; all: not any(not x) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep;
+	int k;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (red_args(c, n, NARGS >= 3 ? 1 : -1, NARGS >= 3 ? 2 : -1, axes,
+		     &k, &keep))
+		return 1;
+	x = b_cast(c, x, IR_DTYPE_BOOL);
+	if (all)
+		x = b_op1(c, "Not", x);
+	struct ir_value *s = b_reduce(c, "ReduceSum",
+				      b_cast(c, x, IR_DTYPE_INT64), axes, k,
+				      (int)keep);
+	struct ir_value *r = b_op2(c, "Greater", s, b_const_i64(c, 0));
+	out[0] = all ? b_op1(c, "Not", r) : r;
+	return 0;
+}
+
+static SYM(sym_any) { return anyall(c, n, out, 0); }
+static SYM(sym_all) { return anyall(c, n, out, 1); }
+
+static SYM(sym_aminmax)
+{
+	/* (self, dim?, keepdim) -> (min, max) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep;
+	int k;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (red_args(c, n, 1, 2, axes, &k, &keep))
+		return 1;
+	out[0] = b_reduce(c, "ReduceMin", x, axes, k, (int)keep);
+	out[1] = b_reduce(c, "ReduceMax", x, axes, k, (int)keep);
+	return 0;
+}
+
+static SYM(sym_logsumexp)
+{
+	/* (self, dim, keepdim) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep;
+	int k;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (red_args(c, n, 1, 2, axes, &k, &keep))
+		return 1;
+	out[0] = b_reduce(c, "ReduceLogSumExp", as_float(c, x), axes, k,
+			  (int)keep);
+	return 0;
+}
+
+/* The number of elements reduced over axes (k 0: all) as a 0-d dt:
+ * a constant when those dims are fixed, else from Shape. */
+static struct ir_value *count_of(struct lower_ctx *c, struct ir_value *x,
+				 const int64_t *axes, int k, enum ir_dtype dt)
+{
+	int r = b_rank(x);
+	double cnt = 1;
+	int known = r >= 0;
+	for (int i = 0; known && i < (k ? k : r); i++) {
+		int64_t ax = k ? norm_axis(axes[i], r) : i;
+		if (ax < 0 || ax >= r || x->type->dims[ax].kind != IR_DIM_FIXED)
+			known = 0;
+		else
+			cnt *= (double)x->type->dims[ax].value;
+	}
+	if (known)
+		return scal(c, cnt, dt);
+	struct ir_value *s = b_cast(c, b_op1(c, "Shape", x), IR_DTYPE_INT64);
+	if (k) {
+		struct ir_value *idx = b_const_i64s(c, axes, k, 1);
+		s = b_op2(c, "Gather", s, idx);
+	}
+	return b_cast(c, b_reduce(c, "ReduceProd", s, NULL, 0, 0), dt);
+}
+
+static int var_mean(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out, int isstd)
+{
+	/* (self, unbiased), (self, dim, unbiased, keepdim) or
+	 * .correction(self, dim, correction, keepdim) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep = 0;
+	double corr = 1;
+	int k = 0;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS == 2) {
+		int64_t u;
+		if (!lw_int(c, n, 1, &u))
+			return lw_decline(c, "unbiased is not constant");
+		corr = (double)u;
+	} else if (NARGS == 4) {
+		int64_t u;
+		if (red_args(c, n, 1, 3, axes, &k, &keep))
+			return 1;
+		if (lw_int(c, n, 2, &u))
+			corr = (double)u;
+		else if (!lw_is_none(c, n, 2) && !lw_float(c, n, 2, &corr))
+			return lw_decline(c, "unbiased or correction is not "
+					  "constant");
+	} else {
+		return lw_decline(c, "unknown overload");
+	}
+	x = as_float(c, x);
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *mean = b_reduce(c, "ReduceMean", x, axes, k, 1);
+	struct ir_value *d = b_op2(c, "Sub", x, mean);
+	struct ir_value *v = b_reduce(c, "ReduceMean", b_op2(c, "Mul", d, d),
+				      axes, k, (int)keep);
+	if (corr != 0) {
+		/* times cnt / (cnt - corr), cnt = numel(x) / numel(mean) */
+		struct ir_value *cnt = count_of(c, x, axes, k, dt);
+		v = b_op2(c, "Div", b_op2(c, "Mul", v, cnt),
+			  b_op2(c, "Sub", cnt, scal(c, corr, dt)));
+	}
+	out[0] = isstd ? b_op1(c, "Sqrt", v) : v;
+	out[1] = keep ? mean : b_reduce(c, "ReduceMean", x, axes, k, 0);
+	return 0;
+}
+
+static SYM(sym_var_mean) { return var_mean(c, n, out, 0); }
+static SYM(sym_std_mean) { return var_mean(c, n, out, 1); }
+
+static SYM(sym_frobenius_norm)
+{
+	/* (self) or (self, dim, keepdim); an empty dim: every dim */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep;
+	int k;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (red_args(c, n, NARGS >= 3 ? 1 : -1, NARGS >= 3 ? 2 : -1, axes, &k,
+		     &keep))
+		return 1;
+	out[0] = b_reduce(c, "ReduceL2", as_float(c, x), axes, k, (int)keep);
+	return 0;
+}
+
+/* The vector p-norm of x over axes (k 0: all). */
+static struct ir_value *pnorm(struct lower_ctx *c, struct ir_value *x,
+			      double p, const int64_t *axes, int k, int keep)
+{
+	enum ir_dtype dt = b_dtype(x);
+	if (p == 2)
+		return b_reduce(c, "ReduceL2", x, axes, k, keep);
+	if (p == 1)
+		return b_reduce(c, "ReduceL1", x, axes, k, keep);
+	if (isinf(p))
+		return b_reduce(c, p > 0 ? "ReduceMax" : "ReduceMin",
+				b_op1(c, "Abs", x), axes, k, keep);
+	if (p == 0)
+		return b_reduce(c, "ReduceSum", b_cast(c, b_cast(c, x,
+				IR_DTYPE_BOOL), dt), axes, k, keep);
+	struct ir_value *s = b_reduce(c, "ReduceSum", b_op2(c, "Pow",
+			b_op1(c, "Abs", x), scal(c, p, dt)), axes, k, keep);
+	return b_op2(c, "Pow", s, scal(c, 1 / p, dt));
+}
+
+/* Matrix norm over axes a0, a1 (fro, nuc declined, +-1, +-inf). */
+static int mnorm(struct lower_ctx *c, struct ir_value *x, const char *sord,
+		 double ord, int64_t a0, int64_t a1, int keep,
+		 struct ir_value **out)
+{
+	int64_t ax[2] = { a0, a1 };
+	if (sord && !strcmp(sord, "fro")) {
+		out[0] = b_reduce(c, "ReduceL2", x, ax, 2, keep);
+		return 0;
+	}
+	if (sord)
+		return lw_decline(c, "ord other than 'fro' or +-1, +-inf");
+	if (ord != 1 && ord != -1 && !isinf(ord))
+		return lw_decline(c, "ord other than 'fro' or +-1, +-inf");
+	int r = b_rank(x);
+	a0 = norm_axis(a0, r);
+	a1 = norm_axis(a1, r);
+	if (a0 < 0 || a1 < 0)
+		return lw_decline(c, "negative dims with unknown rank");
+	/* 1: max over columns of column sums (sum over a0, then a1);
+	 * inf: over rows (sum over a1, then a0) */
+	int64_t sum_ax = isinf(ord) ? a1 : a0, ext_ax = isinf(ord) ? a0 : a1;
+	struct ir_value *s = b_reduce(c, "ReduceSum", b_op1(c, "Abs", x),
+				      &sum_ax, 1, 1);
+	s = b_reduce(c, ord > 0 ? "ReduceMax" : "ReduceMin", s, &ext_ax, 1, 1);
+	if (!keep) {
+		int64_t sq[2] = { a0 < a1 ? a0 : a1, a0 < a1 ? a1 : a0 };
+		s = b_squeeze(c, s, sq, 2);
+	}
+	out[0] = s;
+	return 0;
+}
+
+static SYM(sym_linalg_matrix_norm)
+{
+	/* (self, ord, dim, keepdim, dtype); ord a number or a string */
+	struct ir_value *x = T(0);
+	int64_t axes[64] = { -2, -1 }, keep = 0;
+	double ord = 0;
+	const char *sord = lw_str(c, n, 1);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (!sord && !lw_float(c, n, 1, &ord))
+		return lw_decline(c, "ord is not constant");
+	if (lw_ints(c, n, 2, axes, 64, 0) != 2 || !lw_int(c, n, 3, &keep))
+		return lw_decline(c, "dim or keepdim not constant");
+	x = b_cast(c, x, dtype_arg(c, n, 4, b_dtype(as_float(c, x))));
+	return mnorm(c, x, sord, ord, axes[0], axes[1], (int)keep, out);
+}
+
+static SYM(sym_linalg_norm)
+{
+	/* (self, ord?, dim?, keepdim, dtype); ord a number, a string or
+	 * None (2-norm of the flattened input) */
+	struct ir_value *x = T(0);
+	int64_t axes[64], keep = 0;
+	int k = 0;
+	double ord = 2;
+	const char *sord = lw_str(c, n, 1);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	int noord = lw_is_none(c, n, 1);
+	if (!noord && !sord && !lw_float(c, n, 1, &ord))
+		return lw_decline(c, "ord is not constant");
+	if (red_args(c, n, 2, 3, axes, &k, &keep))
+		return 1;
+	x = b_cast(c, x, dtype_arg(c, n, 4, b_dtype(as_float(c, x))));
+	int r = b_rank(x);
+	if (noord) {
+		out[0] = b_reduce(c, "ReduceL2", x, axes, k, (int)keep);
+		return 0;
+	}
+	if (k == 1 || (k == 0 && r == 1)) {
+		if (sord)
+			return lw_decline(c, "a string ord on one dim");
+		out[0] = pnorm(c, x, ord, axes, k, (int)keep);
+		return 0;
+	}
+	if (k == 0 && r == 2) {
+		axes[0] = 0;
+		axes[1] = 1;
+		k = 2;
+	}
+	if (k != 2)
+		return lw_decline(c, "ord needs 1 or 2 dims");
+	return mnorm(c, x, sord, ord, axes[0], axes[1], (int)keep, out);
+}
+
+static SYM(sym_linalg_det)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (Det)");
+	out[0] = b_op1(c, "Det", x);
+	if (b_rank(x) >= 2 && b_rank(out[0]) < 0) {
+		struct ir_type *t = ir_type_copy(c->g, x->type);
+		t->rank -= 2;
+		out[0]->type = t;
+	}
+	return 0;
+}
+
+static SYM(sym_logdet)
+{
+	if (sym_linalg_det(c, n, out))
+		return 1;
+	out[0] = b_op1(c, "Log", out[0]);
+	return 0;
+}
+
+static SYM(sym_dot)
+{
+	struct ir_value *a = T(0), *b = T(1);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors");
+	out[0] = b_op2(c, "MatMul", a, b);
+	return 0;
+}
+
+static SYM(sym_outer)
+{
+	struct ir_value *a = T(0), *b = T(1);
+	int64_t one = 1;
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors");
+	enum ir_dtype dt = lw_promote(b_dtype(a), b_dtype(b));
+	if (dt != IR_DTYPE_UNDEFINED) {
+		a = b_cast(c, a, dt);
+		b = b_cast(c, b, dt);
+	}
+	out[0] = b_op2(c, "Mul", b_unsqueeze(c, a, &one, 1), b);
+	return 0;
+}
+
+static SYM(sym_mv)
+{
+	return sym_dot(c, n, out);
+}
+
+static SYM(sym_passthrough)
+{
+	/* conj_physical, resolve_conj, resolve_neg, lift: real tensors pass */
+	out[0] = T(0);
+	return out[0] ? 0 : lw_decline(c, "the input is not a tensor");
+}
+
+/* --- activations ----------------------------------------------------------- */
+
+static SYM(sym_celu)
+{
+	struct ir_value *x = T(0);
+	double a = 1;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS > 1 && !lw_float(c, n, 1, &a))
+		return lw_decline(c, "alpha is not constant");
+	if (c->opset >= 12 && b_dtype(x) == IR_DTYPE_FLOAT) {
+		struct ir_node *nd = b_node(c, "Celu", 1, &x, 1);
+		b_attr_f(c, nd, "alpha", a);
+		out[0] = b_done(c, nd);
+		return 0;
+	}
+	/* max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) */
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *zero = scal(c, 0, dt), *av = scal(c, a, dt);
+	struct ir_value *e = b_op2(c, "Sub", b_op1(c, "Exp",
+			b_op2(c, "Div", x, av)), scal(c, 1, dt));
+	out[0] = b_op2(c, "Add", b_op2(c, "Max", x, zero),
+		       b_op2(c, "Min", zero, b_op2(c, "Mul", av, e)));
+	return 0;
+}
+
+static SYM(sym_selu)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = b_op1(c, "Selu", x);
+	return 0;
+}
+
+static SYM(sym_hardshrink)
+{
+	struct ir_value *x = T(0);
+	double l = 0.5;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS > 1 && !lw_float(c, n, 1, &l))
+		return lw_decline(c, "lambd is not constant");
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *cond = b_op2(c, "Or",
+			b_op2(c, "Less", x, scal(c, -l, dt)),
+			b_op2(c, "Greater", x, scal(c, l, dt)));
+	out[0] = where(c, cond, x, scal(c, 0, dt));
+	return 0;
+}
+
+static SYM(sym_softshrink)
+{
+	struct ir_value *x = T(0);
+	double l = 0.5;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS > 1 && !lw_float(c, n, 1, &l))
+		return lw_decline(c, "lambd is not constant");
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *lv = scal(c, l, dt), *nl = scal(c, -l, dt);
+	struct ir_value *r = where(c, b_op2(c, "Less", x, nl),
+				   b_op2(c, "Add", x, lv), scal(c, 0, dt));
+	out[0] = where(c, b_op2(c, "Greater", x, lv), b_op2(c, "Sub", x, lv),
+		       r);
+	return 0;
+}
+
+static SYM(sym_threshold)
+{
+	/* x > threshold ? x : value */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *th = sym_operand(c, n, 1, dt);
+	struct ir_value *v = sym_operand(c, n, 2, dt);
+	if (!th || !v)
+		return lw_decline(c, "threshold or value is not a number");
+	out[0] = where(c, b_op2(c, "Greater", x, th), x, v);
+	return 0;
+}
+
+static SYM(sym_rrelu)
+{
+	/* (self, lower, upper, training, generator): training draws the
+	 * negative slopes (RandomUniformLike, as torch exports it) */
+	struct ir_value *x = T(0);
+	double lo = 1.0 / 8, hi = 1.0 / 3;
+	int64_t train = 0;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if ((NARGS > 1 && !lw_float(c, n, 1, &lo)) ||
+	    (NARGS > 2 && !lw_float(c, n, 2, &hi)) ||
+	    (NARGS > 3 && !lw_int(c, n, 3, &train)))
+		return lw_decline(c, "lower, upper or training not constant");
+	if (!train) {
+		struct ir_node *nd = b_node(c, "LeakyRelu", 1, &x, 1);
+		b_attr_f(c, nd, "alpha", (lo + hi) / 2);
+		out[0] = b_done(c, nd);
+		return 0;
+	}
+	struct ir_node *r = b_node(c, "RandomUniformLike", 1, &x, 1);
+	b_attr_f(c, r, "low", lo);
+	b_attr_f(c, r, "high", hi);
+	out[0] = b_op2(c, "PRelu", x, typed_like(c, b_done(c, r), x,
+			IR_DTYPE_UNDEFINED));
+	return 0;
+}
+
+static SYM(sym_glu)
+{
+	/* a * sigmoid(b), a and b the halves of dim */
+	struct ir_value *x = T(0), *h[2];
+	int64_t dim = -1;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS > 1 && !lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim is not constant");
+	int r = b_rank(x);
+	dim = norm_axis(dim, r);
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	b_split(c, x, dim, NULL, 2, h);
+	out[0] = b_op2(c, "Mul", h[0], b_op1(c, "Sigmoid", h[1]));
+	return 0;
+}
+
+static SYM(sym_prelu)
+{
+	struct ir_value *x = T(0), *w = T(1);
+	if (!x || !w)
+		return lw_decline(c, "operands are not tensors");
+	int r = b_rank(x), wr = b_rank(w);
+	if (r > 2 && wr == 1) {
+		int64_t axes[64];
+		for (int i = 1; i < r - 1; i++)
+			axes[i - 1] = i;
+		w = b_unsqueeze(c, w, axes, r - 2);
+	} else if (r == 0 && wr == 1) {
+		int64_t zero = 0;
+		w = b_squeeze(c, w, &zero, 1);
+	}
+	out[0] = b_op2(c, "PRelu", x, w);
+	return 0;
+}
+
+/* --- creation ------------------------------------------------------------- */
+
+static SYM(sym_fill)
+{
+	/* fill(self, value): value broadcast to self's shape and dtype */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	struct ir_value *v = sym_operand(c, n, 1, b_dtype(x));
+	if (!v)
+		return lw_decline(c, "value is not a tensor or number");
+	out[0] = b_op2(c, "Expand", v, b_op1(c, "Shape", x));
+	return 0;
+}
+
+static int new_fill(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out, struct ir_value *shape, double v,
+		    enum ir_dtype dt)
+{
+	if (!shape)
+		return lw_decline(c, "size is not a list of ints");
+	out[0] = fill_shape(c, shape, v, dt == IR_DTYPE_UNDEFINED
+						 ? IR_DTYPE_FLOAT : dt);
+	return out[0] ? 0 : 1;
+}
+
+static SYM(sym_empty)
+{
+	/* empty(size, dtype, layout, device, pin_memory, memory_format) */
+	return new_fill(c, n, out, T(0), 0,
+			dtype_arg(c, n, 1, IR_DTYPE_FLOAT));
+}
+
+static SYM(sym_empty_like)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	return new_fill(c, n, out, b_op1(c, "Shape", x), 0,
+			dtype_arg(c, n, 1, b_dtype(x)));
+}
+
+/* new_zeros/new_ones/new_empty(self, size, dtype, ...) */
+static int new_const(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out, double v)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	return new_fill(c, n, out, T(1), v, dtype_arg(c, n, 2, b_dtype(x)));
+}
+
+static SYM(sym_new_zeros) { return new_const(c, n, out, 0); }
+static SYM(sym_new_ones) { return new_const(c, n, out, 1); }
+
+static SYM(sym_new_full)
+{
+	/* (self, size, fill_value, dtype, ...) */
+	struct ir_value *x = T(0);
+	double v;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = dtype_arg(c, n, 3, b_dtype(x));
+	if (lw_float(c, n, 2, &v))
+		return new_fill(c, n, out, T(1), v, dt);
+	struct ir_value *s = T(1), *fv = sym_operand(c, n, 2, dt);
+	if (!s || !fv)
+		return lw_decline(c, "size or fill_value unusable");
+	out[0] = b_op2(c, "Expand", fv, s);
+	return 0;
+}
+
+static SYM(sym_scalar_tensor)
+{
+	/* (s, dtype, layout, device, pin_memory) */
+	enum ir_dtype dt = dtype_arg(c, n, 1, IR_DTYPE_FLOAT);
+	double v;
+	if (lw_float(c, n, 0, &v)) {
+		out[0] = b_const_scalar(c, v, dt, 0);
+		return 0;
+	}
+	out[0] = sym_operand(c, n, 0, dt);
+	return out[0] ? 0 : lw_decline(c, "s is not a number");
+}
+
+/* A 0-d number input as a [1] Long. */
+static struct ir_value *dim1(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	int64_t zero = 0;
+	struct ir_value *v = lw_scalar_as(c, n, i, IR_DTYPE_INT64, 0);
+	return v ? b_unsqueeze(c, b_cast(c, v, IR_DTYPE_INT64), &zero, 1)
+		 : NULL;
+}
+
+static SYM(sym_eye)
+{
+	/* eye(n, dtype, ...) 5 args or eye.m(n, m, dtype, ...) 6 */
+	int hasm = NARGS >= 6;
+	enum ir_dtype dt = dtype_arg(c, n, hasm ? 2 : 1, IR_DTYPE_FLOAT);
+	int64_t d[2];
+	struct ir_value *shape;
+	if (lw_int(c, n, 0, &d[0]) && (!hasm || lw_int(c, n, 1, &d[1]))) {
+		if (!hasm)
+			d[1] = d[0];
+		shape = b_const_i64s(c, d, 2, 1);
+	} else {
+		struct ir_value *a = dim1(c, n, 0);
+		struct ir_value *b = hasm ? dim1(c, n, 1) : a;
+		if (!a || !b)
+			return lw_decline(c, "n or m is not a number");
+		struct ir_node *cc = b_node(c, "Concat", 2,
+					    (struct ir_value *[]){ a, b }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		shape = b_done(c, cc);
+	}
+	struct ir_value *z = fill_shape(c, shape, 0, dt);
+	if (!z)
+		return 1;
+	out[0] = typed_like(c, b_op1(c, "EyeLike", z), z, dt);
+	return 0;
+}
+
+static SYM(sym_linspace)
+{
+	/* (start, end, steps, dtype, layout, device, pin_memory) */
+	double a, b;
+	int64_t steps;
+	if (!lw_float(c, n, 0, &a) || !lw_float(c, n, 1, &b) ||
+	    !lw_int(c, n, 2, &steps))
+		return lw_decline(c, "start, end and steps must be constant");
+	if (steps < 0 || steps > (1 << 20))
+		return lw_decline(c, "steps out of range");
+	enum ir_dtype dt = dtype_arg(c, n, 3, IR_DTYPE_FLOAT);
+	double *v = ir_alloc(c->g, sizeof(double) * (size_t)(steps ? steps : 1));
+	double step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
+	/* torch fills the second half backwards from end */
+	for (int64_t i = 0; i < steps; i++)
+		v[i] = i < steps / 2 ? a + step * (double)i
+				     : b - step * (double)(steps - 1 - i);
+	if (b_is_float(dt)) {
+		out[0] = const_floats(c, v, steps, dt);
+		return 0;
+	}
+	for (int64_t i = 0; i < steps; i++)
+		v[i] = trunc(v[i]);
+	out[0] = b_cast(c, const_floats(c, v, steps, IR_DTYPE_DOUBLE), dt);
+	return 0;
+}
+
+static SYM(sym_hann_window)
+{
+	/* hann_window(N, dtype, ...) 5 args, .periodic(N, periodic,
+	 * dtype, ...) 6 */
+	int64_t len, periodic = 1;
+	int hasp = NARGS >= 6;
+	if (hasp && !lw_int(c, n, 1, &periodic))
+		return lw_decline(c, "periodic is not constant");
+	enum ir_dtype dt = dtype_arg(c, n, hasp ? 2 : 1, IR_DTYPE_FLOAT);
+	if (!lw_int(c, n, 0, &len)) {
+		if (c->opset < 17)
+			return lw_decline(c, "a variable window length needs "
+					  "opset 17 (HannWindow)");
+		struct ir_value *sz = lw_scalar_as(c, n, 0, IR_DTYPE_INT64, 0);
+		if (!sz)
+			return lw_decline(c, "window_length is not a number");
+		struct ir_node *h = b_node(c, "HannWindow", 1, &sz, 1);
+		b_attr_i(c, h, "periodic", periodic);
+		b_attr_i(c, h, "output_datatype", dt);
+		out[0] = b_done(c, h);
+		return 0;
+	}
+	if (len < 0 || len > (1 << 20))
+		return lw_decline(c, "window_length out of range");
+	double *v = ir_alloc(c->g, sizeof(double) * (size_t)(len ? len : 1));
+	double den = (double)(periodic ? len : len - 1);
+	for (int64_t i = 0; i < len; i++)
+		v[i] = len == 1 ? 1 : 0.5 - 0.5 * cos(2 * M_PI * (double)i / den);
+	out[0] = const_floats(c, v, len, dt);
+	return 0;
+}
+
+static SYM(sym_dim_arange)
+{
+	/* _dim_arange(like, dim): arange(like.size(dim)) */
+	struct ir_value *x = T(0);
+	int64_t dim;
+	if (!x || !lw_int(c, n, 1, &dim))
+		return lw_decline(c, "like or dim unusable");
+	out[0] = sym_arange_count(c, b_dim(c, x, dim));
+	return out[0] ? 0 : 1;
+}
+
+/* --- random --------------------------------------------------------------- */
+
+static int random_shape(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out, int normal)
+{
+	/* rand/randn(size, dtype, layout, device, pin) or with a generator
+	 * after size (6 args) */
+	int idt = NARGS >= 6 ? 2 : 1;
+	enum ir_dtype dt = dtype_arg(c, n, idt, IR_DTYPE_FLOAT);
+	int64_t sz[64];
+	int k = lw_ints(c, n, 0, sz, 64, 0);
+	if (!b_is_float(dt))
+		return lw_decline(c, "a non-float dtype");
+	const char *op = normal ? "RandomNormal" : "RandomUniform";
+	struct ir_node *r;
+	if (k >= 0) {
+		r = b_node(c, op, 0, NULL, 1);
+		b_attr_ints(c, r, "shape", sz, k);
+		b_attr_i(c, r, "dtype", dt);
+		out[0] = typed_dims(c, b_done(c, r), dt, k, sz);
+		return 0;
+	} else {
+		struct ir_value *s = T(0);
+		if (!s)
+			return lw_decline(c, "size is not a list of ints");
+		struct ir_value *z = fill_shape(c, s, 0, dt);
+		r = b_node(c, normal ? "RandomNormalLike" : "RandomUniformLike",
+			   1, &z, 1);
+		b_attr_i(c, r, "dtype", dt);
+		out[0] = typed_like(c, b_done(c, r), z, dt);
+	}
+	return 0;
+}
+
+static SYM(sym_rand) { return random_shape(c, n, out, 0); }
+static SYM(sym_randn) { return random_shape(c, n, out, 1); }
+
+static int random_like(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out, int normal)
+{
+	/* (self, dtype, layout, device, pin_memory, memory_format) */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = dtype_arg(c, n, 1, b_dtype(x));
+	if (!b_is_float(dt))
+		return lw_decline(c, "a non-float dtype");
+	struct ir_node *r = b_node(c, normal ? "RandomNormalLike"
+					     : "RandomUniformLike", 1, &x, 1);
+	b_attr_i(c, r, "dtype", dt);
+	out[0] = typed_like(c, b_done(c, r), x, dt);
+	return 0;
+}
+
+static SYM(sym_rand_like) { return random_like(c, n, out, 0); }
+static SYM(sym_randn_like) { return random_like(c, n, out, 1); }
+
+static SYM(sym_normal)
+{
+	/* normal(mean, std, generator) with tensors or numbers, or
+	 * normal.float_float(mean, std, size, generator, dtype, ...) */
+	if (NARGS >= 8) {
+		double m, s;
+		int64_t sz[64];
+		int k = lw_ints(c, n, 2, sz, 64, 0);
+		if (!lw_float(c, n, 0, &m) || !lw_float(c, n, 1, &s) || k < 0)
+			return lw_decline(c, "mean, std or size not constant");
+		enum ir_dtype dt = dtype_arg(c, n, 4, IR_DTYPE_FLOAT);
+		struct ir_node *r = b_node(c, "RandomNormal", 0, NULL, 1);
+		b_attr_ints(c, r, "shape", sz, k);
+		b_attr_f(c, r, "mean", m);
+		b_attr_f(c, r, "scale", s);
+		b_attr_i(c, r, "dtype", dt);
+		out[0] = typed_dims(c, b_done(c, r), dt, k, sz);
+		return 0;
+	}
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	if (!b_is_float(dt))
+		dt = IR_DTYPE_FLOAT;
+	struct ir_value *m = sym_operand(c, n, 0, dt);
+	struct ir_value *s = sym_operand(c, n, 1, dt);
+	if (!m || !s)
+		return lw_decline(c, "mean or std unusable");
+	struct ir_value *like = b_op2(c, "Add", m, s);
+	struct ir_node *r = b_node(c, "RandomNormalLike", 1, &like, 1);
+	out[0] = b_op2(c, "Add", b_op2(c, "Mul", typed_like(c, b_done(c, r),
+			like, IR_DTYPE_UNDEFINED), s), m);
+	return 0;
+}
+
+static SYM(sym_bernoulli)
+{
+	/* bernoulli(self, generator) draws with probabilities self;
+	 * bernoulli.p(self, p, generator) with p */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *like = as_float(c, x), *p = like;
+	if (NARGS >= 3) {
+		p = sym_operand(c, n, 1, b_dtype(like));
+		if (!p)
+			return lw_decline(c, "p is not a number or tensor");
+	}
+	struct ir_node *r = b_node(c, "RandomUniformLike", 1, &like, 1);
+	out[0] = b_cast(c, b_op2(c, "Less", typed_like(c, b_done(c, r), like,
+			IR_DTYPE_UNDEFINED), p),
+			dt == IR_DTYPE_UNDEFINED ? IR_DTYPE_FLOAT : dt);
+	return 0;
+}
+
+static SYM(sym_multinomial)
+{
+	/* (self, num_samples, replacement, generator): with replacement
+	 * Multinomial of the log-probabilities; without, the top k of the
+	 * Gumbel-perturbed log-probabilities (the same distribution) */
+	struct ir_value *x = T(0);
+	int64_t k, repl = 0, zero = 0;
+	if (!x || !lw_int(c, n, 1, &k))
+		return lw_decline(c, "num_samples is not constant");
+	if (NARGS > 2 && !lw_int(c, n, 2, &repl))
+		return lw_decline(c, "replacement is not constant");
+	int r = b_rank(x);
+	if (r != 1 && r != 2)
+		return lw_decline(c, "input rank not 1 or 2");
+	struct ir_value *lp = b_op1(c, "Log", as_float(c, x));
+	if (r == 1)
+		lp = b_unsqueeze(c, lp, &zero, 1);
+	struct ir_value *res;
+	if (repl) {
+		struct ir_node *m = b_node(c, "Multinomial", 1, &lp, 1);
+		b_attr_i(c, m, "sample_size", k);
+		b_attr_i(c, m, "dtype", IR_DTYPE_INT64);
+		res = b_done(c, m);
+	} else {
+		struct ir_node *u = b_node(c, "RandomUniformLike", 1, &lp, 1);
+		struct ir_value *uv = typed_like(c, b_done(c, u), lp,
+						 IR_DTYPE_UNDEFINED);
+		struct ir_value *g = b_op1(c, "Neg", b_op1(c, "Log",
+				b_op1(c, "Neg", b_op1(c, "Log", uv))));
+		struct ir_value *s = b_op2(c, "Add", lp, g);
+		struct ir_node *t;
+		if (c->opset >= 10) {
+			int64_t kk = k;
+			struct ir_value *kv = b_const_i64s(c, &kk, 1, 1);
+			t = b_node(c, "TopK", 2, (struct ir_value *[]){ s, kv },
+				   2);
+		} else {
+			t = b_node(c, "TopK", 1, &s, 2);
+			b_attr_i(c, t, "k", k);
+		}
+		b_attr_i(c, t, "axis", -1);
+		b_done(c, t);
+		res = t->outputs[1];
+	}
+	out[0] = r == 1 ? b_squeeze(c, res, &zero, 1) : res;
+	return 0;
+}
+
+static SYM(sym_no_random_gamma)
+{
+	return lw_decline(c, "gamma sampling has no ONNX operator");
+}
+
+/* --- fake quantisation -------------------------------------------------------- */
+
+static int fake_quant(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out, int axis, int iq)
+{
+	struct ir_value *x = T(0);
+	int64_t qmin, qmax;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (c->opset < (axis >= 0 ? 13 : 10))
+		return lw_decline(c, axis >= 0 ? "needs opset 13" :
+				  "needs opset 10");
+	if (!lw_int(c, n, iq, &qmin) || !lw_int(c, n, iq + 1, &qmax))
+		return lw_decline(c, "quant_min or quant_max not constant");
+	int u8 = qmin == 0 && qmax == 255, i8 = qmin == -128 && qmax == 127;
+	int u7 = qmin == 0 && qmax == 127;
+	if (!u8 && !i8 && !u7)
+		return lw_decline(c, "quant range other than (0, 255), "
+				  "(-128, 127) or (0, 127)");
+	if (u7 && c->opset < 12)
+		return lw_decline(c, "(0, 127) needs opset 12");
+	struct ir_value *sc, *zp;
+	if (axis >= 0) {
+		sc = T(1);
+		zp = T(2);
+	} else {
+		sc = lw_scalar_as(c, n, 1, IR_DTYPE_FLOAT, 0);
+		zp = lw_scalar_as(c, n, 2, IR_DTYPE_INT64, 0);
+	}
+	if (!sc || !zp)
+		return lw_decline(c, "scale or zero_point unusable");
+	sc = b_cast(c, sc, IR_DTYPE_FLOAT);
+	zp = b_cast(c, zp, i8 ? IR_DTYPE_INT8 : IR_DTYPE_UINT8);
+	x = b_cast(c, x, IR_DTYPE_FLOAT);
+	struct ir_node *q = b_node(c, "QuantizeLinear", 3,
+				   (struct ir_value *[]){ x, sc, zp }, 1);
+	if (axis >= 0)
+		b_attr_i(c, q, "axis", axis);
+	struct ir_value *qv = typed_like(c, b_done(c, q), x,
+					 i8 ? IR_DTYPE_INT8 : IR_DTYPE_UINT8);
+	if (u7) {
+		struct ir_value *lo = b_const_scalar(c, 0, IR_DTYPE_UINT8, 0);
+		struct ir_value *hi = b_const_scalar(c, 127, IR_DTYPE_UINT8, 0);
+		qv = b_op3(c, "Clip", qv, lo, hi);
+	}
+	struct ir_node *d = b_node(c, "DequantizeLinear", 3,
+				   (struct ir_value *[]){ qv, sc, zp }, 1);
+	if (axis >= 0)
+		b_attr_i(c, d, "axis", axis);
+	out[0] = typed_like(c, b_done(c, d), x, IR_DTYPE_FLOAT);
+	return 0;
+}
+
+static SYM(sym_fake_quantize_per_tensor_affine)
+{
+	/* (self, scale, zero_point, quant_min, quant_max) */
+	return fake_quant(c, n, out, -1, 3);
+}
+
+static SYM(sym_fake_quantize_per_channel_affine)
+{
+	/* (self, scale, zero_point, axis, quant_min, quant_max) */
+	int64_t axis;
+	if (!lw_int(c, n, 3, &axis))
+		return lw_decline(c, "axis is not constant");
+	axis = norm_axis(axis, b_rank(T(0)));
+	if (axis < 0)
+		return lw_decline(c, "negative axis with unknown rank");
+	return fake_quant(c, n, out, (int)axis, 4);
+}
+
+/* --- table ------------------------------------------------------------------ */
+
 static const struct symbolic entries[] = {
-	{ NULL, NULL },
+	{ "aten::__lshift__", sym_lshift },
+	{ "aten::__rshift__", sym_rshift },
+	{ "aten::_cast_Byte", sym_cast_byte },
+	{ "aten::_cast_Char", sym_cast_char },
+	{ "aten::_cast_Double", sym_cast_double },
+	{ "aten::_cast_Float", sym_cast_float },
+	{ "aten::_cast_Half", sym_cast_half },
+	{ "aten::_cast_Int", sym_cast_int },
+	{ "aten::_cast_Long", sym_cast_long },
+	{ "aten::_cast_Short", sym_cast_short },
+	{ "aten::acos", sym_acos },
+	{ "aten::asin", sym_asin },
+	{ "aten::atan", sym_atan },
+	{ "aten::tan", sym_tan },
+	{ "aten::log10", sym_log10 },
+	{ "aten::log1p", sym_log1p },
+	{ "aten::log2", sym_log2 },
+	{ "aten::round", sym_round },
+	{ "aten::square", sym_square },
+	{ "aten::fmod", sym_fmod },
+	{ "aten::lerp", sym_lerp },
+	{ "aten::addcmul", sym_addcmul },
+	{ "aten::logical_xor", sym_logical_xor },
+	{ "aten::isfinite", sym_isfinite },
+	{ "aten::isinf", sym_isinf },
+	{ "aten::isnan", sym_isnan },
+	{ "aten::nan_to_num", sym_nan_to_num },
+	{ "aten::all", sym_all },
+	{ "aten::any", sym_any },
+	{ "aten::aminmax", sym_aminmax },
+	{ "aten::logsumexp", sym_logsumexp },
+	{ "aten::std_mean", sym_std_mean },
+	{ "aten::var_mean", sym_var_mean },
+	{ "aten::frobenius_norm", sym_frobenius_norm },
+	{ "aten::linalg_norm", sym_linalg_norm },
+	{ "aten::linalg_matrix_norm", sym_linalg_matrix_norm },
+	{ "aten::linalg_det", sym_linalg_det },
+	{ "aten::logdet", sym_logdet },
+	{ "aten::celu", sym_celu },
+	{ "aten::selu", sym_selu },
+	{ "aten::hardshrink", sym_hardshrink },
+	{ "aten::softshrink", sym_softshrink },
+	{ "aten::threshold", sym_threshold },
+	{ "aten::rrelu", sym_rrelu },
+	{ "aten::glu", sym_glu },
+	{ "aten::prelu", sym_prelu },
+	{ "aten::conj_physical", sym_passthrough },
+	{ "aten::resolve_conj", sym_passthrough },
+	{ "aten::resolve_neg", sym_passthrough },
+	{ "aten::lift", sym_passthrough },
+	{ "aten::fill", sym_fill },
+	{ "aten::empty", sym_empty },
+	{ "aten::empty_like", sym_empty_like },
+	{ "aten::new_empty", sym_new_zeros },
+	{ "aten::new_full", sym_new_full },
+	{ "aten::new_ones", sym_new_ones },
+	{ "aten::new_zeros", sym_new_zeros },
+	{ "aten::scalar_tensor", sym_scalar_tensor },
+	{ "aten::eye", sym_eye },
+	{ "aten::linspace", sym_linspace },
+	{ "aten::hann_window", sym_hann_window },
+	{ "aten::rand", sym_rand },
+	{ "aten::rand_like", sym_rand_like },
+	{ "aten::randn", sym_randn },
+	{ "aten::randn_like", sym_randn_like },
+	{ "aten::normal", sym_normal },
+	{ "aten::bernoulli", sym_bernoulli },
+	{ "aten::multinomial", sym_multinomial },
+	{ "aten::_standard_gamma", sym_no_random_gamma },
+	{ "aten::_sample_dirichlet", sym_no_random_gamma },
+	{ "aten::fake_quantize_per_channel_affine",
+	  sym_fake_quantize_per_channel_affine },
+	{ "aten::fake_quantize_per_tensor_affine",
+	  sym_fake_quantize_per_tensor_affine },
+	{ "aten::_dim_arange", sym_dim_arange },
+	{ "aten::dot", sym_dot },
+	{ "aten::mv", sym_mv },
+	{ "aten::outer", sym_outer },
 };
 
 const struct symbolic_table symbolic_extra_math_table = {
-	9, entries, 0,
+	9, entries, sizeof(entries) / sizeof(entries[0]),
 };

@@ -1,14 +1,868 @@
 /*
  * symbolic_extra_nn.c - symbolic functions for aten ops that the opset
- * tables (symbolic_opset9.c ... 17) do not have.  One function per op for
- * every opset, branching on c->opset; see lower_int.h.
+ * tables (symbolic_opset9.c ... 17) do not have: neural-network ops
+ * (pooling with indices, losses, distances, padding modes, pixel shuffle,
+ * interpolation modes, ...).  One function per op for every opset,
+ * branching on c->opset; see lower_int.h.  torch 1.13's symbolic_opset*.py
+ * are the semantic reference.
  */
+#include <math.h>
+#include <string.h>
+
 #include "symbolic_common.h"
 
+#define T(i) lw_tensor(c, n, (i))
+
+/* dim of x when fixed, else -1 */
+static int64_t fixed_dim(const struct ir_value *x, int i)
+{
+	if (b_rank(x) <= i || x->type->dims[i].kind != IR_DIM_FIXED)
+		return -1;
+	return x->type->dims[i].value;
+}
+
+/* v's type: like's (or rank unknown dims when like is NULL) with dtype dt,
+ * for ops build.c's inference does not know */
+static void set_type(struct lower_ctx *c, struct ir_value *v,
+		     const struct ir_value *like, enum ir_dtype dt, int rank)
+{
+	if (like && like->type && like->type->kind == IR_TYPE_TENSOR) {
+		v->type = ir_type_copy(c->g, like->type);
+		v->type->dtype = dt;
+	} else {
+		v->type = ir_type_tensor(c->g, dt, rank, NULL);
+	}
+}
+
+static int norm_axis(int64_t d, int r)
+{
+	return (int)(d < 0 ? d + r : d);
+}
+
+/* (Log)Softmax along dim; before opset 13 the op flattens from axis on,
+ * so a dim that is not the last is transposed there and back. */
+static struct ir_value *softmax_along(struct lower_ctx *c, struct ir_value *x,
+				      int64_t dim, const char *op)
+{
+	int r = b_rank(x);
+	dim = norm_axis(dim, r);
+	if (c->opset < 13 && dim != r - 1) {
+		int64_t perm[64];
+		for (int i = 0; i < r; i++)
+			perm[i] = i;
+		perm[dim] = r - 1;
+		perm[r - 1] = dim;
+		struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+		b_attr_ints(c, t, "perm", perm, r);
+		struct ir_value *y = b_done(c, t);
+		struct ir_node *s = b_node(c, op, 1, &y, 1);
+		b_attr_i(c, s, "axis", r - 1);
+		y = b_done(c, s);
+		t = b_node(c, "Transpose", 1, &y, 1);
+		b_attr_ints(c, t, "perm", perm, r);
+		return b_done(c, t);
+	}
+	struct ir_node *s = b_node(c, op, 1, &x, 1);
+	b_attr_i(c, s, "axis", dim);
+	return b_done(c, s);
+}
+
+static int sym_x_log_softmax(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value **out)
+{
+	/* _log_softmax(self, dim, half_to_float) */
+	struct ir_value *x = T(0);
+	int64_t dim;
+	if (!x || !lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	if (b_rank(x) < 0)
+		return lw_decline(c, "input rank unknown");
+	out[0] = softmax_along(c, x, dim, "LogSoftmax");
+	return 0;
+}
+
+/* --- pooling with indices ----------------------------------------------- */
+
+/* MaxPool over sp spatial dims with torch's indices (flat over each
+ * channel's spatial dims): ONNX's Indices are flat over the whole tensor,
+ * so the index of each channel's first element (a kernel-1 MaxPool's
+ * indices sliced at 0) is subtracted, as torch's symbolic does. */
+static int max_pool_idx(struct lower_ctx *c, struct ir_value *x, int sp,
+			const int64_t *k, const int64_t *st, const int64_t *pad,
+			const int64_t *dil, int64_t ceil, struct ir_value **out)
+{
+	int64_t pads[16], ones[8];
+	int dil1 = 1;
+	for (int i = 0; i < sp; i++) {
+		pads[i] = pads[i + sp] = pad[i];
+		ones[i] = 1;
+		if (dil[i] != 1)
+			dil1 = 0;
+	}
+	if (!dil1 && c->opset < 10)
+		return lw_decline(c, "dilation needs opset 10");
+	if (ceil && c->opset < 10)
+		return lw_decline(c, "ceil_mode needs opset 10");
+	struct ir_node *nd = b_node(c, "MaxPool", 1, &x, 2);
+	if (ceil)
+		b_attr_i(c, nd, "ceil_mode", 1);
+	if (c->opset >= 10)
+		b_attr_ints(c, nd, "dilations", dil, sp);
+	b_attr_ints(c, nd, "kernel_shape", k, sp);
+	b_attr_ints(c, nd, "pads", pads, 2 * sp);
+	b_attr_ints(c, nd, "strides", st, sp);
+	out[0] = b_done(c, nd);
+	struct ir_value *ind = nd->outputs[1];
+	set_type(c, ind, out[0], IR_DTYPE_INT64, -1);
+	struct ir_node *fl = b_node(c, "MaxPool", 1, &x, 2);
+	b_attr_ints(c, fl, "kernel_shape", ones, sp);
+	b_done(c, fl);
+	struct ir_value *flat = fl->outputs[1];
+	set_type(c, flat, x, IR_DTYPE_INT64, -1);
+	for (int i = 0; i < sp; i++)
+		flat = b_slice(c, flat, 0, 1, 2 + i, 1);
+	out[1] = b_op2(c, "Sub", ind, flat);
+	return 0;
+}
+
+static int spatial_rank(const char *kind)
+{
+	const char *p = strstr(kind, "pool");
+	return p && p[4] >= '1' && p[4] <= '3' ? p[4] - '0' : -1;
+}
+
+static int sym_x_max_pool_with_indices(struct lower_ctx *c, struct ir_node *n,
+				       struct ir_value **out)
+{
+	/* (self, kernel_size, stride, padding, dilation, ceil_mode) */
+	struct ir_value *x = T(0);
+	int sp = spatial_rank(n->kind);
+	int64_t k[8], st[8], pad[8], dil[8], ceil;
+	if (sp < 0 || !x)
+		return lw_decline(c, "unknown pooling rank");
+	if (lw_ints(c, n, 1, k, 8, sp) != sp ||
+	    lw_ints(c, n, 3, pad, 8, sp) != sp ||
+	    lw_ints(c, n, 4, dil, 8, sp) != sp || !lw_int(c, n, 5, &ceil))
+		return lw_decline(c, "arguments are not constant");
+	int ns = lw_ints(c, n, 2, st, 8, sp);
+	if (ns == 0)
+		memcpy(st, k, sizeof(k));
+	else if (ns != sp)
+		return lw_decline(c, "stride is not constant");
+	return max_pool_idx(c, x, sp, k, st, pad, dil, ceil, out);
+}
+
+static int sym_x_adaptive_max_pool(struct lower_ctx *c, struct ir_node *n,
+				   struct ir_value **out)
+{
+	/* (self, output_size) -> (out, indices) */
+	struct ir_value *x = T(0);
+	int sp = spatial_rank(n->kind);
+	int64_t os[8], k[8], pad[8], dil[8];
+	if (sp < 0 || !x || lw_ints(c, n, 1, os, 8, sp) != sp)
+		return lw_decline(c, "output_size not constant");
+	if (b_rank(x) != sp + 2)
+		return lw_decline(c, "input rank unknown");
+	int divisible = 1, global = 1;
+	for (int i = 0; i < sp; i++) {
+		int64_t d = fixed_dim(x, 2 + i);
+		if (os[i] != 1)
+			global = 0;
+		if (d < 0 || os[i] <= 0 || d % os[i]) {
+			divisible = 0;
+		} else {
+			k[i] = d / os[i];
+		}
+		pad[i] = 0;
+		dil[i] = 1;
+	}
+	if (divisible)
+		return max_pool_idx(c, x, sp, k, k, pad, dil, 0, out);
+	if (global && n->noutputs < 2) {
+		out[0] = b_op1(c, "GlobalMaxPool", x);
+		return 0;
+	}
+	return lw_decline(c, "input size unknown or not a multiple of "
+			  "output_size");
+}
+
+/* --- dropout (eval mode: identity) ---------------------------------------- */
+
+static int is_training(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	int64_t train = 0;
+	if (i >= 0 && i < (int)n->ninputs && !lw_is_none(c, n, i))
+		lw_int(c, n, i, &train);
+	if (c->o->training == LOWER_TRAINING_EVAL)
+		train = 0;
+	else if (c->o->training == LOWER_TRAINING_TRAIN)
+		train = 1;
+	return (int)train;
+}
+
+static int sym_x_alpha_dropout(struct lower_ctx *c, struct ir_node *n,
+			       struct ir_value **out)
+{
+	/* (input, p, train) */
+	double p = 0;
+	if (is_training(c, n, 2) && !(lw_float(c, n, 1, &p) && p == 0))
+		return lw_decline(c, "training-mode alpha dropout");
+	out[0] = T(0);
+	return out[0] ? 0 : lw_decline(c, "input is not a tensor");
+}
+
+static int sym_x_native_dropout(struct lower_ctx *c, struct ir_node *n,
+				struct ir_value **out)
+{
+	/* native_dropout(input, p, train?) -> (output, mask) */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "input is not a tensor");
+	if (is_training(c, n, 2)) {
+		double p;
+		if (c->opset < 12)
+			return lw_decline(c, "training-mode dropout needs "
+					  "opset 12");
+		if (!lw_float(c, n, 1, &p))
+			return lw_decline(c, "p is not constant");
+		struct ir_value *in[3] = {
+			x, b_const_scalar(c, p, b_dtype(x), 0),
+			b_const_bool(c, 1) };
+		struct ir_node *d = b_node(c, "Dropout", 3, in, 2);
+		out[0] = b_done(c, d);
+		out[1] = d->outputs[1];
+		return 0;
+	}
+	out[0] = x;
+	if (n->noutputs > 1) {
+		struct ir_value *one = b_const_scalar(c, 1, IR_DTYPE_BOOL, 1);
+		out[1] = b_op2(c, "Expand", one, b_op1(c, "Shape", x));
+	}
+	return 0;
+}
+
+/* --- normalisation ---------------------------------------------------------- */
+
+static int sym_x_native_layer_norm(struct lower_ctx *c, struct ir_node *n,
+				   struct ir_value **out)
+{
+	/* (input, normalized_shape, weight?, bias?, eps) -> (out, mean,
+	 * rstd) with mean and rstd keeping the normalised dims as 1 */
+	struct ir_value *x = T(0);
+	int64_t ns[64], axes[64];
+	double eps;
+	int k = lw_ints(c, n, 1, ns, 64, 0), r = b_rank(x);
+	if (!x || k < 1 || !lw_float(c, n, 4, &eps))
+		return lw_decline(c, "normalized_shape or eps not constant");
+	if (r < k)
+		return lw_decline(c, "input rank unknown");
+	for (int i = 0; i < k; i++)
+		axes[i] = r - k + i;
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *mean = b_reduce(c, "ReduceMean", x, axes, k, 1);
+	struct ir_value *d = b_op2(c, "Sub", x, mean);
+	struct ir_value *var = b_reduce(c, "ReduceMean", b_op2(c, "Mul", d, d),
+					axes, k, 1);
+	struct ir_value *rstd = b_op1(c, "Reciprocal", b_op1(c, "Sqrt",
+		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
+	struct ir_value *y = b_op2(c, "Mul", d, rstd);
+	if (!lw_is_none(c, n, 2))
+		y = b_op2(c, "Mul", y, T(2));
+	if (!lw_is_none(c, n, 3))
+		y = b_op2(c, "Add", y, T(3));
+	out[0] = y;
+	if (n->noutputs > 1)
+		out[1] = mean;
+	if (n->noutputs > 2)
+		out[2] = rstd;
+	return 0;
+}
+
+static int sym_x_weight_norm(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value **out)
+{
+	/* _weight_norm(v, g, dim): v * g / ||v|| over every dim but dim */
+	struct ir_value *v = T(0), *g = T(1);
+	int64_t dim, axes[64];
+	int r = b_rank(v), k = 0;
+	if (!v || !g || !lw_int(c, n, 2, &dim))
+		return lw_decline(c, "dim not constant");
+	if (r < 1)
+		return lw_decline(c, "input rank unknown");
+	if (dim < -1)
+		dim += r;
+	for (int i = 0; i < r; i++)
+		if (dim == -1 || i != dim)
+			axes[k++] = i;
+	struct ir_value *nv = b_reduce(c, "ReduceL2", v, axes, k, 1);
+	out[0] = b_op2(c, "Mul", b_op2(c, "Div", v, nv), g);
+	return 0;
+}
+
+/* --- losses -------------------------------------------------------------- */
+
+static const char *reduction_name(int64_t r)
+{
+	return r == 0 ? "none" : r == 1 ? "mean" : r == 2 ? "sum" : NULL;
+}
+
+static struct ir_value *reduce_loss(struct lower_ctx *c, struct ir_value *v,
+				    int64_t red)
+{
+	if (red == 1)
+		return b_reduce(c, "ReduceMean", v, NULL, 0, 0);
+	if (red == 2)
+		return b_reduce(c, "ReduceSum", v, NULL, 0, 0);
+	return v;
+}
+
+static int nll_common(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out, int ce)
+{
+	/* nll_loss*(self, target, weight?, reduction, ignore_index);
+	 * cross_entropy_loss(..., label_smoothing) */
+	int64_t red, ign;
+	double ls = 0;
+	if (c->opset < 12)
+		return lw_decline(c, "needs opset 12");
+	if (!lw_int(c, n, 3, &red) || !lw_int(c, n, 4, &ign) ||
+	    !reduction_name(red))
+		return lw_decline(c, "reduction or ignore_index not constant");
+	if (ce && n->ninputs > 5 && !lw_is_none(c, n, 5) &&
+	    (!lw_float(c, n, 5, &ls) || ls != 0))
+		return lw_decline(c, "label_smoothing is not 0");
+	struct ir_value *in[3] = { T(0), T(1),
+				   lw_is_none(c, n, 2) ? NULL : T(2) };
+	if (!in[0] || !in[1])
+		return lw_decline(c, "inputs are not tensors");
+	struct ir_node *nd = b_node(c, ce ? "SoftmaxCrossEntropyLoss"
+					  : "NegativeLogLikelihoodLoss",
+				    in[2] ? 3 : 2, in, 1);
+	b_attr_s(c, nd, "reduction", reduction_name(red));
+	b_attr_i(c, nd, "ignore_index", ign);
+	out[0] = b_done(c, nd);
+	if (!out[0]->type || b_rank(out[0]) < 0)
+		set_type(c, out[0], red ? NULL : in[1], b_dtype(in[0]), 0);
+	return 0;
+}
+
+static int sym_x_nll_loss(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{ return nll_common(c, n, out, 0); }
+static int sym_x_cross_entropy_loss(struct lower_ctx *c, struct ir_node *n,
+				    struct ir_value **out)
+{ return nll_common(c, n, out, 1); }
+
+static int sym_x_bce_with_logits(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
+{
+	/* (self, target, weight?, pos_weight?, reduction):
+	 * -(pw * t * log(sig(x)) + (1 - t) * log(1 - sig(x))) * w, with
+	 * log(sig(x)) = -softplus(-x) and log(1 - sig(x)) = -softplus(x) */
+	struct ir_value *x = T(0), *t = T(1);
+	int64_t red;
+	if (!x || !t || !lw_int(c, n, 4, &red) || !reduction_name(red))
+		return lw_decline(c, "reduction not constant");
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *one = b_const_scalar(c, 1, dt, 0);
+	struct ir_value *sp_neg = b_op1(c, "Softplus", b_op1(c, "Neg", x));
+	struct ir_value *sp_pos = b_op1(c, "Softplus", x);
+	struct ir_value *a = b_op2(c, "Mul", t, sp_neg);
+	if (!lw_is_none(c, n, 3))
+		a = b_op2(c, "Mul", a, T(3));
+	struct ir_value *bb = b_op2(c, "Mul", b_op2(c, "Sub", one, t), sp_pos);
+	struct ir_value *l = b_op2(c, "Add", a, bb);
+	if (!lw_is_none(c, n, 2))
+		l = b_op2(c, "Mul", l, T(2));
+	out[0] = reduce_loss(c, l, red);
+	return 0;
+}
+
+static int sym_x_kl_div(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	/* (self, target, reduction, log_target):
+	 * log_target: exp(t) * (t - x); else xlogy(t, t) - t * x */
+	struct ir_value *x = T(0), *t = T(1), *l;
+	int64_t red, lt;
+	if (!x || !t || !lw_int(c, n, 2, &red) || !lw_int(c, n, 3, &lt) ||
+	    !reduction_name(red))
+		return lw_decline(c, "reduction or log_target not constant");
+	if (lt) {
+		l = b_op2(c, "Mul", b_op1(c, "Exp", t), b_op2(c, "Sub", t, x));
+	} else {
+		enum ir_dtype dt = b_dtype(t);
+		struct ir_value *zero = b_const_scalar(c, 0, dt, 0);
+		struct ir_value *tlt = b_op2(c, "Mul", t, b_op1(c, "Log", t));
+		struct ir_value *xl = b_op3(c, "Where",
+					    b_op2(c, "Equal", t, zero), zero,
+					    tlt);
+		l = b_op2(c, "Sub", xl, b_op2(c, "Mul", t, x));
+	}
+	out[0] = reduce_loss(c, l, red);
+	return 0;
+}
+
+/* --- distances ------------------------------------------------------------- */
+
+/* p-norm of v over axis (keepdims kd) */
+static struct ir_value *p_norm(struct lower_ctx *c, struct ir_value *v,
+			       double p, int64_t axis, int kd)
+{
+	enum ir_dtype dt = b_dtype(v);
+	if (p == 1)
+		return b_reduce(c, "ReduceL1", v, &axis, 1, kd);
+	if (p == 2)
+		return b_reduce(c, "ReduceL2", v, &axis, 1, kd);
+	if (isinf(p))
+		return b_reduce(c, p > 0 ? "ReduceMax" : "ReduceMin",
+				b_op1(c, "Abs", v), &axis, 1, kd);
+	if (p == 0) {
+		struct ir_value *nz = b_cast(c, b_op2(c, "Greater",
+			b_op1(c, "Abs", v), b_const_scalar(c, 0, dt, 0)), dt);
+		return b_reduce(c, "ReduceSum", nz, &axis, 1, kd);
+	}
+	struct ir_value *s = b_reduce(c, "ReduceSum",
+		b_op2(c, "Pow", b_op1(c, "Abs", v),
+		      b_const_scalar(c, p, dt, 0)), &axis, 1, kd);
+	return b_op2(c, "Pow", s, b_const_scalar(c, 1 / p, dt, 0));
+}
+
+static int sym_x_pairwise_distance(struct lower_ctx *c, struct ir_node *n,
+				   struct ir_value **out)
+{
+	/* (x1, x2, p, eps, keepdim): norm(x1 - x2 + eps, p, -1) */
+	struct ir_value *a = T(0), *b = T(1);
+	double p, eps;
+	int64_t kd;
+	if (!a || !b || !lw_float(c, n, 2, &p) || !lw_float(c, n, 3, &eps) ||
+	    !lw_int(c, n, 4, &kd))
+		return lw_decline(c, "p, eps or keepdim not constant");
+	int r = b_rank(a) > b_rank(b) ? b_rank(a) : b_rank(b);
+	if (b_rank(a) < 0 || b_rank(b) < 0 || r < 1)
+		return lw_decline(c, "input rank unknown");
+	struct ir_value *d = b_op2(c, "Add", b_op2(c, "Sub", a, b),
+				   b_const_scalar(c, eps, b_dtype(a), 0));
+	out[0] = p_norm(c, d, p, r - 1, (int)kd);
+	return 0;
+}
+
+static int sym_x_cdist(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	/* (x1 [..,P,M], x2 [..,R,M], p, compute_mode) -> [..,P,R] */
+	struct ir_value *a = T(0), *b = T(1);
+	double p;
+	int ra = b_rank(a), rb = b_rank(b);
+	if (!a || !b || !lw_float(c, n, 2, &p))
+		return lw_decline(c, "p not constant");
+	if (ra < 2 || rb < 2)
+		return lw_decline(c, "input rank unknown");
+	int64_t axa = ra - 1, axb = rb - 2;
+	struct ir_value *d = b_op2(c, "Sub", b_unsqueeze(c, a, &axa, 1),
+				   b_unsqueeze(c, b, &axb, 1));
+	int r = (ra > rb ? ra : rb) + 1;
+	out[0] = p_norm(c, d, p, r - 1, 0);
+	return 0;
+}
+
+static int sym_x_cosine_similarity(struct lower_ctx *c, struct ir_node *n,
+				   struct ir_value **out)
+{
+	/* (x1, x2, dim, eps): sum(x1 x2) / max(sqrt(sum(x1^2) sum(x2^2)),
+	 * eps) */
+	struct ir_value *a = T(0), *b = T(1);
+	int64_t dim;
+	double eps;
+	if (!a || !b || !lw_int(c, n, 2, &dim) || !lw_float(c, n, 3, &eps))
+		return lw_decline(c, "dim or eps not constant");
+	int r = b_rank(a) > b_rank(b) ? b_rank(a) : b_rank(b);
+	if (b_rank(a) < 0 || b_rank(b) < 0)
+		return lw_decline(c, "input rank unknown");
+	dim = norm_axis(dim, r);
+	enum ir_dtype dt = b_dtype(a);
+	struct ir_value *cross = b_reduce(c, "ReduceSum", b_op2(c, "Mul", a, b),
+					  &dim, 1, 0);
+	struct ir_value *aa = b_reduce(c, "ReduceSum", b_op2(c, "Mul", a, a),
+				       &dim, 1, 0);
+	struct ir_value *bb2 = b_reduce(c, "ReduceSum", b_op2(c, "Mul", b, b),
+					&dim, 1, 0);
+	struct ir_value *den = b_op2(c, "Max", b_op1(c, "Sqrt",
+		b_op2(c, "Mul", aa, bb2)), b_const_scalar(c, eps, dt, 0));
+	out[0] = b_op2(c, "Div", cross, den);
+	return 0;
+}
+
+/* --- padding ------------------------------------------------------------- */
+
+static int pad_mode(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out, const char *mode)
+{
+	/* (self, padding): torch's order, last dim first */
+	struct ir_value *x = T(0);
+	int64_t p[64], pads[128];
+	int r = b_rank(x), k = lw_ints(c, n, 1, p, 64, 0);
+	if (!x || k < 0 || k % 2 || r < 0 || k / 2 > r)
+		return lw_decline(c, "padding not constant or rank unknown");
+	for (int i = 0; i < 2 * r; i++)
+		pads[i] = 0;
+	for (int i = 0; i < k / 2; i++) {
+		pads[r - 1 - i] = p[2 * i];
+		pads[2 * r - 1 - i] = p[2 * i + 1];
+	}
+	struct ir_node *pn;
+	if (c->opset < 11) {
+		pn = b_node(c, "Pad", 1, &x, 1);
+		b_attr_ints(c, pn, "pads", pads, 2 * r);
+	} else {
+		struct ir_value *in[2] = { x, b_const_i64s(c, pads, 2 * r, 1) };
+		pn = b_node(c, "Pad", 2, in, 1);
+	}
+	b_attr_s(c, pn, "mode", mode);
+	out[0] = b_done(c, pn);
+	return 0;
+}
+
+static int sym_x_reflection_pad(struct lower_ctx *c, struct ir_node *n,
+				struct ir_value **out)
+{ return pad_mode(c, n, out, "reflect"); }
+static int sym_x_replication_pad(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
+{ return pad_mode(c, n, out, "edge"); }
+
+static int sym_x_pad_circular(struct lower_ctx *c, struct ir_node *n,
+			      struct ir_value **out)
+{
+	/* _pad_circular(self, pad): per padded dim, Concat(x[-l:], x,
+	 * x[:r]) */
+	struct ir_value *x = T(0);
+	int64_t p[64];
+	int r = b_rank(x), k = lw_ints(c, n, 1, p, 64, 0);
+	if (!x || k < 0 || k % 2 || r < 0 || k / 2 > r)
+		return lw_decline(c, "padding not constant or rank unknown");
+	for (int i = 0; i < k / 2; i++) {
+		int64_t axis = r - 1 - i, lo = p[2 * i], hi = p[2 * i + 1];
+		struct ir_value *parts[3];
+		int np = 0;
+		if (lo < 0 || hi < 0)
+			return lw_decline(c, "negative circular padding");
+		if (lo > 0)
+			parts[np++] = b_slice(c, x, -lo, INT64_MAX, axis, 1);
+		parts[np++] = x;
+		if (hi > 0)
+			parts[np++] = b_slice(c, x, 0, hi, axis, 1);
+		if (np == 1)
+			continue;
+		struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
+		b_attr_i(c, cn, "axis", axis);
+		x = b_done(c, cn);
+	}
+	out[0] = x;
+	return 0;
+}
+
+/* --- pixel shuffle ---------------------------------------------------------- */
+
+static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
+				  const int64_t *perm, int r)
+{
+	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+static int pixel_common(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out, int up)
+{
+	/* pixel_shuffle(self, r): [N, C r r, H, W] -> [N, C, H r, W r];
+	 * pixel_unshuffle the inverse */
+	struct ir_value *x = T(0);
+	int64_t f;
+	if (!x || !lw_int(c, n, 1, &f) || f < 1)
+		return lw_decline(c, "factor not constant");
+	if (b_rank(x) != 4)
+		return lw_decline(c, "only 4-d inputs");
+	int64_t ch = fixed_dim(x, 1), h = fixed_dim(x, 2), w = fixed_dim(x, 3);
+	if (ch < 0 || h < 0 || w < 0) {
+		if (!up || c->opset < 11)
+			return lw_decline(c, "input size unknown");
+		struct ir_node *d = b_node(c, "DepthToSpace", 1, &x, 1);
+		b_attr_i(c, d, "blocksize", f);
+		b_attr_s(c, d, "mode", "CRD");
+		out[0] = b_done(c, d);
+		if (b_rank(out[0]) < 0)
+			set_type(c, out[0], NULL, b_dtype(x), 4);
+		return 0;
+	}
+	if (up) {
+		int64_t s1[6] = { 0, ch / (f * f), f, f, h, w };
+		static const int64_t perm[6] = { 0, 1, 4, 2, 5, 3 };
+		int64_t s2[4] = { 0, ch / (f * f), h * f, w * f };
+		struct ir_value *y = b_op2(c, "Reshape", x,
+					   b_const_i64s(c, s1, 6, 1));
+		y = transpose(c, y, perm, 6);
+		out[0] = b_op2(c, "Reshape", y, b_const_i64s(c, s2, 4, 1));
+	} else {
+		int64_t s1[6] = { 0, ch, h / f, f, w / f, f };
+		static const int64_t perm[6] = { 0, 1, 3, 5, 2, 4 };
+		int64_t s2[4] = { 0, ch * f * f, h / f, w / f };
+		struct ir_value *y = b_op2(c, "Reshape", x,
+					   b_const_i64s(c, s1, 6, 1));
+		y = transpose(c, y, perm, 6);
+		out[0] = b_op2(c, "Reshape", y, b_const_i64s(c, s2, 4, 1));
+	}
+	return 0;
+}
+
+static int sym_x_pixel_shuffle(struct lower_ctx *c, struct ir_node *n,
+			       struct ir_value **out)
+{ return pixel_common(c, n, out, 1); }
+static int sym_x_pixel_unshuffle(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
+{ return pixel_common(c, n, out, 0); }
+
+/* --- interpolation ---------------------------------------------------------- */
+
+/* upsample_{linear1d,bilinear2d,trilinear3d,bicubic2d}(input,
+ * output_size?, align_corners, scale_factors?): Resize (opset 11) with
+ * sizes (output_size) or scales, pytorch_half_pixel or align_corners. */
+static int resize_common(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out, int cubic)
+{
+	struct ir_value *x = T(0);
+	int r = b_rank(x), sp = r - 2;
+	int64_t os[8], align, sz[10];
+	double sc[8];
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (Resize with "
+				  "pytorch_half_pixel)");
+	if (!x || r < 3 || sp > 8)
+		return lw_decline(c, "input rank unknown");
+	if (!lw_int(c, n, 2, &align))
+		return lw_decline(c, "align_corners not constant");
+	struct ir_value *in[4] = { x, b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1),
+				   NULL, NULL };
+	if (!lw_is_none(c, n, 1)) {
+		if (lw_ints(c, n, 1, os, 8, 0) != sp)
+			return lw_decline(c, "output_size not constant");
+		in[2] = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
+		in[2]->producer->attrs[0].u.t->dims[0] = 0;
+		in[2]->producer->attrs[0].u.t->bytes.len = 0;
+		b_infer(c, in[2]->producer);
+		sz[0] = fixed_dim(x, 0);
+		sz[1] = fixed_dim(x, 1);
+		if (sz[0] < 0 || sz[1] < 0) {
+			struct ir_value *nc = b_slice(c, b_op1(c, "Shape", x),
+						      0, 2, 0, 1);
+			struct ir_node *cc = b_node(c, "Concat", 2,
+				(struct ir_value *[]){ nc,
+					b_const_i64s(c, os, sp, 1) }, 1);
+			b_attr_i(c, cc, "axis", 0);
+			in[3] = b_done(c, cc);
+		} else {
+			for (int i = 0; i < sp; i++)
+				sz[2 + i] = os[i];
+			in[3] = b_const_i64s(c, sz, r, 1);
+		}
+	} else {
+		/* the aten list itself: its elements are python floats */
+		struct ir_node *p = n->ninputs > 3 && n->inputs[3] ?
+				    n->inputs[3]->producer : NULL;
+		int ok = 0;
+		if (p && !strcmp(p->kind, "prim::ListConstruct") &&
+		    (int)p->ninputs == sp) {
+			ok = 1;
+			for (int i = 0; i < sp; i++)
+				if (!lw_float(c, p, i, &sc[i]))
+					ok = 0;
+		} else if (p && !strcmp(p->kind, "prim::Constant")) {
+			/* trace's float[] constant */
+			for (uint32_t i = 0; i < p->nattrs; i++)
+				if (p->attrs[i].kind == IR_ATTR_FLOATS &&
+				    (int)p->attrs[i].count == sp) {
+					for (int j = 0; j < sp; j++)
+						sc[j] = p->attrs[i].u.floats[j];
+					ok = 1;
+				}
+		}
+		if (!ok)
+			return lw_decline(c, "scale_factors not constant");
+		int64_t rr = r;
+		struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_FLOAT, 1,
+						    &rr);
+		float *f = ir_alloc(c->g, sizeof(float) * r);
+		f[0] = f[1] = 1;
+		for (int i = 0; i < sp; i++)
+			f[2 + i] = (float)sc[i];
+		t->bytes.data = (const char *)f;
+		t->bytes.len = sizeof(float) * r;
+		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
+		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+		in[2] = b_done(c, cn);
+	}
+	struct ir_node *rn = b_node(c, "Resize", in[3] ? 4 : 3, in, 1);
+	b_attr_s(c, rn, "coordinate_transformation_mode",
+		 align ? "align_corners" : "pytorch_half_pixel");
+	if (cubic)
+		b_attr_f(c, rn, "cubic_coeff_a", -0.75);
+	b_attr_s(c, rn, "mode", cubic ? "cubic" : "linear");
+	out[0] = b_done(c, rn);
+	if (b_rank(out[0]) < 0)
+		set_type(c, out[0], NULL, b_dtype(x), r);
+	return 0;
+}
+
+static int sym_x_upsample_linear(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
+{ return resize_common(c, n, out, 0); }
+static int sym_x_upsample_bicubic(struct lower_ctx *c, struct ir_node *n,
+				  struct ir_value **out)
+{ return resize_common(c, n, out, 1); }
+
+static int sym_x_grid_sampler(struct lower_ctx *c, struct ir_node *n,
+			      struct ir_value **out)
+{
+	/* (input, grid, interpolation_mode, padding_mode, align_corners) */
+	static const char *const modes[] = { "bilinear", "nearest", "bicubic" };
+	static const char *const pms[] = { "zeros", "border", "reflection" };
+	int64_t im, pm, al;
+	if (c->opset < 16)
+		return lw_decline(c, "needs opset 16");
+	if (!lw_int(c, n, 2, &im) || !lw_int(c, n, 3, &pm) ||
+	    !lw_int(c, n, 4, &al) || im < 0 || im > 2 || pm < 0 || pm > 2)
+		return lw_decline(c, "modes not constant");
+	struct ir_value *in[2] = { T(0), T(1) };
+	if (!in[0] || !in[1] || b_rank(in[0]) != 4)
+		return lw_decline(c, "only 4-d inputs");
+	struct ir_node *g = b_node(c, "GridSample", 2, in, 1);
+	b_attr_i(c, g, "align_corners", al);
+	b_attr_s(c, g, "mode", modes[im]);
+	b_attr_s(c, g, "padding_mode", pms[pm]);
+	out[0] = b_done(c, g);
+	if (b_rank(out[0]) < 0)
+		set_type(c, out[0], NULL, b_dtype(in[0]), 4);
+	return 0;
+}
+
+/* --- convolution-like ------------------------------------------------------- */
+
+static int sym_x_conv_tbc(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{
+	/* (input [T,B,C], weight [K,Cin,Cout], bias [Cout], pad) */
+	static const int64_t pin[3] = { 1, 2, 0 }, pw[3] = { 2, 1, 0 };
+	struct ir_value *x = T(0), *w = T(1), *b = T(2);
+	int64_t pad;
+	if (!x || !w || !b || !lw_int(c, n, 3, &pad))
+		return lw_decline(c, "pad not constant");
+	int64_t pads[2] = { pad, pad };
+	struct ir_value *in[3] = { transpose(c, x, pin, 3),
+				   transpose(c, w, pw, 3), b };
+	struct ir_node *cv = b_node(c, "Conv", 3, in, 1);
+	b_attr_ints(c, cv, "pads", pads, 2);
+	struct ir_value *y = b_done(c, cv);
+	static const int64_t pout[3] = { 2, 0, 1 };
+	out[0] = transpose(c, y, pout, 3);
+	return 0;
+}
+
+static int sym_x_tensordot(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{
+	/* (self, other, dims_self, dims_other): permute, flatten to 2-d,
+	 * MatMul, reshape back; static shapes only */
+	struct ir_value *a = T(0), *b = T(1);
+	int64_t da[32], db[32], pa[32], pb[32], shp[64];
+	int ka = lw_ints(c, n, 2, da, 32, 0), kb = lw_ints(c, n, 3, db, 32, 0);
+	int ra = b_rank(a), rb = b_rank(b), ns = 0;
+	int ua[32] = { 0 }, ub[32] = { 0 };
+	if (!a || !b || ka < 0 || ka != kb)
+		return lw_decline(c, "dims not constant");
+	if (ra < 0 || rb < 0 || ra > 32 || rb > 32)
+		return lw_decline(c, "input rank unknown");
+	int64_t m = 1, k = 1, nn = 1;
+	for (int i = 0; i < ka; i++) {
+		da[i] = norm_axis(da[i], ra);
+		db[i] = norm_axis(db[i], rb);
+		if (da[i] < 0 || da[i] >= ra || db[i] < 0 || db[i] >= rb)
+			return lw_decline(c, "dims out of range");
+		ua[da[i]] = ub[db[i]] = 1;
+		int64_t d = fixed_dim(a, (int)da[i]);
+		if (d < 0)
+			return lw_decline(c, "input size unknown");
+		k *= d;
+	}
+	int ia = 0, ib = ka;
+	for (int i = 0; i < ra; i++)
+		if (!ua[i]) {
+			int64_t d = fixed_dim(a, i);
+			if (d < 0)
+				return lw_decline(c, "input size unknown");
+			pa[ia++] = i;
+			shp[ns++] = d;
+			m *= d;
+		}
+	for (int i = 0; i < ka; i++) {
+		pa[ia++] = da[i];
+		pb[i] = db[i];
+	}
+	for (int i = 0; i < rb; i++)
+		if (!ub[i]) {
+			int64_t d = fixed_dim(b, i);
+			if (d < 0)
+				return lw_decline(c, "input size unknown");
+			pb[ib++] = i;
+			shp[ns++] = d;
+			nn *= d;
+		}
+	int64_t s2a[2] = { m, k }, s2b[2] = { k, nn };
+	struct ir_value *ya = b_op2(c, "Reshape", transpose(c, a, pa, ra),
+				    b_const_i64s(c, s2a, 2, 1));
+	struct ir_value *yb = b_op2(c, "Reshape", transpose(c, b, pb, rb),
+				    b_const_i64s(c, s2b, 2, 1));
+	struct ir_value *y = b_op2(c, "MatMul", ya, yb);
+	out[0] = b_op2(c, "Reshape", y, b_const_i64s(c, shp, ns, 1));
+	return 0;
+}
+
 static const struct symbolic entries[] = {
-	{ NULL, NULL },
+	{ "aten::_log_softmax", sym_x_log_softmax },
+	{ "aten::_pad_circular", sym_x_pad_circular },
+	{ "aten::_weight_norm", sym_x_weight_norm },
+	{ "aten::adaptive_max_pool1d", sym_x_adaptive_max_pool },
+	{ "aten::adaptive_max_pool2d", sym_x_adaptive_max_pool },
+	{ "aten::adaptive_max_pool3d", sym_x_adaptive_max_pool },
+	{ "aten::alpha_dropout", sym_x_alpha_dropout },
+	{ "aten::binary_cross_entropy_with_logits", sym_x_bce_with_logits },
+	{ "aten::cdist", sym_x_cdist },
+	{ "aten::conv_tbc", sym_x_conv_tbc },
+	{ "aten::cosine_similarity", sym_x_cosine_similarity },
+	{ "aten::cross_entropy_loss", sym_x_cross_entropy_loss },
+	{ "aten::feature_alpha_dropout", sym_x_alpha_dropout },
+	{ "aten::grid_sampler", sym_x_grid_sampler },
+	{ "aten::kl_div", sym_x_kl_div },
+	{ "aten::max_pool1d_with_indices", sym_x_max_pool_with_indices },
+	{ "aten::max_pool2d_with_indices", sym_x_max_pool_with_indices },
+	{ "aten::max_pool3d_with_indices", sym_x_max_pool_with_indices },
+	{ "aten::native_dropout", sym_x_native_dropout },
+	{ "aten::native_layer_norm", sym_x_native_layer_norm },
+	{ "aten::nll_loss2d", sym_x_nll_loss },
+	{ "aten::nll_loss_nd", sym_x_nll_loss },
+	{ "aten::pairwise_distance", sym_x_pairwise_distance },
+	{ "aten::pixel_shuffle", sym_x_pixel_shuffle },
+	{ "aten::pixel_unshuffle", sym_x_pixel_unshuffle },
+	{ "aten::reflection_pad1d", sym_x_reflection_pad },
+	{ "aten::reflection_pad2d", sym_x_reflection_pad },
+	{ "aten::reflection_pad3d", sym_x_reflection_pad },
+	{ "aten::replication_pad1d", sym_x_replication_pad },
+	{ "aten::replication_pad2d", sym_x_replication_pad },
+	{ "aten::replication_pad3d", sym_x_replication_pad },
+	{ "aten::tensordot", sym_x_tensordot },
+	{ "aten::upsample_bicubic2d", sym_x_upsample_bicubic },
+	{ "aten::upsample_linear1d", sym_x_upsample_linear },
+	{ "aten::upsample_trilinear3d", sym_x_upsample_linear },
 };
 
 const struct symbolic_table symbolic_extra_nn_table = {
-	9, entries, 0,
+	9, entries, sizeof(entries) / sizeof(entries[0]),
 };

@@ -1,14 +1,1131 @@
 /*
  * symbolic_extra_shape.c - symbolic functions for aten ops that the opset
- * tables (symbolic_opset9.c ... 17) do not have.  One function per op for
- * every opset, branching on c->opset; see lower_int.h.
+ * tables (symbolic_opset9.c ... 17) do not have: shape, indexing, sorting
+ * and splitting ops (sort, nonzero, roll, narrow, movedim, one_hot,
+ * index_add/copy/fill, meshgrid, unique...).  One function per op for
+ * every opset, branching on c->opset; see lower_int.h.  torch 1.13's
+ * symbolic_opset*.py are the semantic reference.
  */
+#include <string.h>
+
 #include "symbolic_common.h"
 
+#define IN(i) lw_in(c, n, (i))
+#define T(i) lw_tensor(c, n, (i))
+#define BIG INT64_MAX
+#define MAXR 64
+
+static int64_t nd(int64_t d, int rank)
+{
+	return d < 0 && rank >= 0 ? d + rank : d;
+}
+
+static struct ir_value *vec(struct lower_ctx *c, const int64_t *v, int k)
+{
+	return b_const_i64s(c, v, k, 1);
+}
+
+static struct ir_value *vec1(struct lower_ctx *c, int64_t v)
+{
+	return b_const_i64s(c, &v, 1, 1);
+}
+
+static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
+				  const int64_t *perm, int r)
+{
+	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+static struct ir_value *flat(struct lower_ctx *c, struct ir_value *x)
+{
+	return b_op2(c, "Reshape", x, vec1(c, -1));
+}
+
+/* The fixed size of dim of x, or -1. */
+static int64_t dim_size(const struct ir_value *x, int64_t dim)
+{
+	int r = b_rank(x);
+	dim = nd(dim, r);
+	if (r < 0 || dim < 0 || dim >= r ||
+	    x->type->dims[dim].kind != IR_DIM_FIXED)
+		return -1;
+	return x->type->dims[dim].value;
+}
+
+/* Shape(x)[dim] as a 1-d Long of one element. */
+static struct ir_value *dim1(struct lower_ctx *c, struct ir_value *x,
+			     int64_t dim)
+{
+	int64_t v = dim_size(x, dim), zero = 0;
+	if (v >= 0)
+		return vec1(c, v);
+	return b_unsqueeze(c, b_dim(c, x, dim), &zero, 1);
+}
+
+/* 0 .. size(dim) - 1 of x as a 1-d Long. */
+static struct ir_value *arange_dim(struct lower_ctx *c, struct ir_value *x,
+				   int64_t dim)
+{
+	int64_t len = dim_size(x, dim);
+	if (len >= 0 && len <= 4096) {
+		int64_t v[4096];
+		for (int64_t i = 0; i < len; i++)
+			v[i] = i;
+		return vec(c, v, (int)len);
+	}
+	return sym_arange_count(c, b_dim(c, x, dim));
+}
+
+/* Slice of x on axis with 1-d start / end tensors (opset 10). */
+static struct ir_value *dyn_slice(struct lower_ctx *c, struct ir_value *x,
+				  struct ir_value *st, struct ir_value *en,
+				  int64_t axis)
+{
+	struct ir_value *in[4] = { x, st, en, vec1(c, axis) };
+	return b_done(c, b_node(c, "Slice", 4, in, 1));
+}
+
+/* v itself, typed rank `rank` (dims unknown) when inference left its rank
+ * unknown (Compress, OneHot, Unique... of data-dependent size). */
+static struct ir_value *ranked(struct lower_ctx *c, struct ir_value *v,
+			       enum ir_dtype dt, int rank)
+{
+	if (v && rank >= 0 && b_rank(v) < 0) {
+		enum ir_dtype have = b_dtype(v);
+		v->type = ir_type_tensor(c->g, have != IR_DTYPE_UNDEFINED ? have
+					 : dt, rank, NULL);
+	}
+	return v;
+}
+
+/* The permutation that swaps a and b (r dims). */
+static void swap_perm(int64_t *p, int r, int64_t a, int64_t b)
+{
+	for (int i = 0; i < r; i++)
+		p[i] = i;
+	p[a] = b;
+	p[b] = a;
+}
+
+static SYM(sym_x_shape_as_tensor)
+{
+	out[0] = b_op1(c, "Shape", T(0));
+	return 0;
+}
+
+/* view_as / reshape_as: Reshape(x, Shape(other)). */
+static SYM(sym_x_reshape_as)
+{
+	out[0] = b_op2(c, "Reshape", T(0), b_op1(c, "Shape", T(1)));
+	return 0;
+}
+
+static SYM(sym_x_numpy_T)
+{
+	struct ir_value *x = T(0);
+	int64_t p[MAXR];
+	int r = b_rank(x);
+	if (r < 0 || r > MAXR)
+		return lw_decline(c, "input rank unknown");
+	if (r < 2) {
+		out[0] = x;
+		return 0;
+	}
+	for (int i = 0; i < r; i++)
+		p[i] = r - 1 - i;
+	out[0] = transpose(c, x, p, r);
+	return 0;
+}
+
+static SYM(sym_x_narrow)
+{
+	/* narrow(self, dim, start, length); start may be a tensor */
+	struct ir_value *x = T(0);
+	int64_t dim, st, len;
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 3, &len))
+		return lw_decline(c, "dim or length not constant");
+	dim = nd(dim, r);
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	if (lw_int(c, n, 2, &st)) {
+		if (st < 0) {
+			int64_t sz = dim_size(x, dim);
+			if (sz < 0)
+				return lw_decline(c, "negative start with "
+						  "unknown dim size");
+			st += sz;
+		}
+		out[0] = b_slice(c, x, st, st + len, dim, 1);
+		return 0;
+	}
+	if (c->opset < 10)
+		return lw_decline(c, "a start not constant needs opset 10");
+	struct ir_value *s = lw_scalar_as(c, n, 2, IR_DTYPE_INT64, 1);
+	if (!s)
+		return lw_decline(c, "start is not a number");
+	s = b_op2(c, "Reshape", s, vec1(c, 1));
+	out[0] = dyn_slice(c, x, s, b_op2(c, "Add", s, vec1(c, len)), dim);
+	return 0;
+}
+
+static SYM(sym_x_movedim)
+{
+	struct ir_value *x = T(0);
+	int64_t src[MAXR], dst[MAXR], perm[MAXR];
+	int r = b_rank(x), used[MAXR] = { 0 }, taken[MAXR] = { 0 };
+	if (r < 0 || r > MAXR)
+		return lw_decline(c, "input rank unknown");
+	int k = lw_ints(c, n, 1, src, MAXR, 0);
+	int k2 = lw_ints(c, n, 2, dst, MAXR, 0);
+	if (k < 0 || k2 != k)
+		return lw_decline(c, "source or destination not constant");
+	for (int i = 0; i < r; i++)
+		perm[i] = -1;
+	for (int i = 0; i < k; i++) {
+		src[i] = nd(src[i], r);
+		dst[i] = nd(dst[i], r);
+		if (src[i] < 0 || src[i] >= r || dst[i] < 0 || dst[i] >= r ||
+		    used[src[i]] || taken[dst[i]])
+			return lw_decline(c, "dims out of range or repeated");
+		perm[dst[i]] = src[i];
+		used[src[i]] = 1;
+		taken[dst[i]] = 1;
+	}
+	/* the rest keep their order in the free slots */
+	int j = 0;
+	for (int i = 0; i < r; i++) {
+		if (perm[i] >= 0)
+			continue;
+		while (used[j])
+			j++;
+		perm[i] = j++;
+	}
+	out[0] = r ? transpose(c, x, perm, r) : x;
+	return 0;
+}
+
+static SYM(sym_x_roll)
+{
+	struct ir_value *x = T(0);
+	int64_t sh[MAXR], dims[MAXR];
+	int r = b_rank(x);
+	int k = lw_ints(c, n, 1, sh, MAXR, 0);
+	int kd = lw_ints(c, n, 2, dims, MAXR, 0);
+	if (k < 0 || kd < 0)
+		return lw_decline(c, "shifts or dims not constant");
+	struct ir_value *v = x;
+	int flattened = kd == 0;
+	if (kd == 0) {
+		/* roll of the flattened tensor, shape restored */
+		if (k != 1)
+			return lw_decline(c, "shifts without dims must be one");
+		v = flat(c, x);
+		dims[0] = 0;
+		kd = 1;
+		r = 1;
+	}
+	if (kd != k)
+		return lw_decline(c, "shifts and dims differ in length");
+	for (int i = 0; i < k; i++) {
+		int64_t d = nd(dims[i], r), len = dim_size(v, d), s = sh[i];
+		if (d < 0)
+			return lw_decline(c, "negative dim with unknown rank");
+		if (len > 0)
+			s = ((s % len) + len) % len;
+		if (s == 0)
+			continue;
+		struct ir_value *parts[2] = {
+			b_slice(c, v, -s, BIG, d, 1),
+			b_slice(c, v, 0, -s, d, 1),
+		};
+		struct ir_node *cn = b_node(c, "Concat", 2, parts, 1);
+		b_attr_i(c, cn, "axis", d);
+		v = b_done(c, cn);
+	}
+	if (v == x)
+		v = b_op1(c, "Identity", x);
+	else if (flattened)
+		v = b_op2(c, "Reshape", v, b_op1(c, "Shape", x));
+	out[0] = v;
+	return 0;
+}
+
+/* sort / argsort: TopK over the whole dim.  (self, dim, descending) or the
+ * .stable form (self, stable, dim, descending). */
+static int sort_common(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out, int want_values)
+{
+	struct ir_value *x = T(0);
+	int64_t dim = -1, desc = 0;
+	int a = 1;
+	if (n->ninputs >= 4)
+		a = 2; /* stable */
+	if ((n->ninputs > (uint32_t)a && !lw_int(c, n, a, &dim)) ||
+	    (n->ninputs > (uint32_t)a + 1 && !lw_int(c, n, a + 1, &desc)))
+		return lw_decline(c, "dim or descending not constant");
+	int r = b_rank(x);
+	dim = nd(dim, r);
+	if (dim < 0)
+		return lw_decline(c, "negative dim with unknown rank");
+	enum ir_dtype dt = b_dtype(x);
+	int neg = !desc && c->opset < 11;
+	if (neg && !b_is_float(dt) && dt != IR_DTYPE_INT32 &&
+	    dt != IR_DTYPE_INT64)
+		return lw_decline(c, "an ascending sort of this dtype needs "
+				  "opset 11 (TopK largest=0)");
+	struct ir_node *t;
+	if (r == 0) {
+		out[0] = want_values ? x : b_const_i64(c, 0);
+		if (want_values)
+			out[1] = b_const_i64(c, 0);
+		return 0;
+	}
+	if (c->opset < 10) {
+		int64_t len = dim_size(x, dim);
+		if (len < 0)
+			return lw_decline(c, "sort of a dim of unknown size "
+					  "needs opset 10");
+		if (neg)
+			x = b_op1(c, "Neg", x);
+		t = b_node(c, "TopK", 1, &x, 2);
+		b_attr_i(c, t, "k", len);
+	} else {
+		struct ir_value *k = dim1(c, x, dim);
+		if (neg)
+			x = b_op1(c, "Neg", x);
+		t = b_node(c, "TopK", 2, (struct ir_value *[]){ x, k }, 2);
+	}
+	b_attr_i(c, t, "axis", dim);
+	if (c->opset >= 11)
+		b_attr_i(c, t, "largest", desc);
+	b_done(c, t);
+	if (want_values) {
+		out[0] = neg ? b_op1(c, "Neg", t->outputs[0]) : t->outputs[0];
+		out[1] = t->outputs[1];
+	} else {
+		out[0] = t->outputs[1];
+	}
+	return 0;
+}
+
+static SYM(sym_x_sort) { return sort_common(c, n, out, 1); }
+static SYM(sym_x_argsort) { return sort_common(c, n, out, 0); }
+
+static struct ir_value *nonzero_t(struct lower_ctx *c, struct ir_value *x)
+{
+	static const int64_t p[2] = { 1, 0 };
+	return transpose(c, b_op1(c, "NonZero", x), p, 2);
+}
+
+static SYM(sym_x_nonzero)
+{
+	struct ir_value *x = T(0);
+	if (b_rank(x) == 0)
+		return lw_decline(c, "nonzero of a 0-d tensor");
+	out[0] = ranked(c, nonzero_t(c, x), IR_DTYPE_INT64, 2);
+	return 0;
+}
+
+static SYM(sym_x_nonzero_numpy)
+{
+	struct ir_value *x = T(0), *parts[MAXR];
+	int64_t zero = 0;
+	int r = b_rank(x);
+	if (r < 1 || r > MAXR)
+		return lw_decline(c, "input rank unknown or 0");
+	struct ir_value *nz = b_op1(c, "NonZero", x);
+	if (r == 1) {
+		parts[0] = b_squeeze(c, nz, &zero, 1);
+	} else {
+		b_split(c, nz, 0, NULL, r, parts);
+		for (int i = 0; i < r; i++)
+			parts[i] = b_squeeze(c, parts[i], &zero, 1);
+	}
+	lw_set_list(c, n->outputs[0], parts, r);
+	out[0] = NULL;
+	return 0;
+}
+
+/* masked_select: the elements of x (broadcast with mask) where mask, in
+ * order: Compress of the flattened tensors. */
+static SYM(sym_x_masked_select)
+{
+	struct ir_value *x = T(0), *m = T(1);
+	m = b_op2(c, "Expand", b_cast(c, m, IR_DTYPE_BOOL),
+		  b_op1(c, "Shape", x));
+	x = b_op2(c, "Expand", x, b_op1(c, "Shape", m));
+	struct ir_node *cn = b_node(c, "Compress", 2,
+		(struct ir_value *[]){ flat(c, x), flat(c, m) }, 1);
+	out[0] = ranked(c, b_done(c, cn), b_dtype(x), 1);
+	return 0;
+}
+
+/* masked_scatter(self, mask, source): the flattened self with the
+ * positions where mask holds replaced by source's first elements, in
+ * order (Scatter of 1-d tensors: every opset). */
+static SYM(sym_x_masked_scatter)
+{
+	struct ir_value *x = T(0), *m = T(1), *src = T(2);
+	int64_t zero = 0;
+	int r = b_rank(x);
+	m = b_op2(c, "Expand", b_cast(c, m, IR_DTYPE_BOOL),
+		  b_op1(c, "Shape", x));
+	x = b_op2(c, "Expand", x, b_op1(c, "Shape", m));
+	struct ir_value *pos = b_squeeze(c, b_op1(c, "NonZero", flat(c, m)),
+					 &zero, 1);
+	struct ir_value *cnt = sym_arange_count(c, b_dim(c, pos, 0));
+	if (!cnt)
+		return lw_decline(c, "mask count unknown");
+	struct ir_node *g = b_node(c, "Gather", 2,
+		(struct ir_value *[]){ flat(c, b_cast(c, src, b_dtype(x))),
+				       cnt }, 1);
+	b_attr_i(c, g, "axis", 0);
+	struct ir_value *upd = b_done(c, g);
+	struct ir_node *sn = b_node(c, c->opset >= 11 ? "ScatterElements"
+				    : "Scatter", 3,
+				    (struct ir_value *[]){ flat(c, x), pos, upd },
+				    1);
+	b_attr_i(c, sn, "axis", 0);
+	out[0] = ranked(c, b_op2(c, "Reshape", b_done(c, sn),
+				 b_op1(c, "Shape", x)), b_dtype(x), r);
+	return 0;
+}
+
+static SYM(sym_x_one_hot)
+{
+	struct ir_value *x = T(0), *depth;
+	int64_t k;
+	if (!lw_int(c, n, 1, &k))
+		return lw_decline(c, "num_classes not constant");
+	if (k < 0) {
+		struct ir_value *mx = b_reduce(c, "ReduceMax", x, NULL, 0, 0);
+		depth = b_op2(c, "Add", b_cast(c, mx, IR_DTYPE_INT64),
+			      b_const_i64(c, 1));
+		depth = b_op2(c, "Reshape", depth, vec1(c, 1));
+	} else {
+		depth = vec1(c, k);
+	}
+	int64_t vals[2] = { 0, 1 };
+	struct ir_node *o = b_node(c, "OneHot", 3,
+		(struct ir_value *[]){ x, depth, vec(c, vals, 2) }, 1);
+	b_attr_i(c, o, "axis", -1);
+	out[0] = ranked(c, b_done(c, o), IR_DTYPE_INT64,
+			b_rank(x) < 0 ? -1 : b_rank(x) + 1);
+	return 0;
+}
+
+/* repeat_interleave.self_int(self, repeats, dim, output_size) with a
+ * constant repeats: Tile a new axis after dim, merge it into dim. */
+static SYM(sym_x_repeat_interleave)
+{
+	struct ir_value *x = T(0);
+	int64_t rep, dim, tile[MAXR + 1], mul[MAXR];
+	if (n->ninputs < 2 || n->inputs[1]->type->kind != IR_TYPE_INT)
+		return lw_decline(c, "repeats that are a tensor");
+	if (!lw_int(c, n, 1, &rep) || rep < 0)
+		return lw_decline(c, "repeats not constant");
+	if (n->ninputs < 3 || lw_is_none(c, n, 2)) {
+		x = flat(c, x);
+		dim = 0;
+	} else if (!lw_int(c, n, 2, &dim)) {
+		return lw_decline(c, "dim not constant");
+	}
+	int r = b_rank(x);
+	if (r < 0 || r > MAXR - 1)
+		return lw_decline(c, "input rank unknown");
+	if (r == 0) {
+		x = flat(c, x);
+		r = 1;
+	}
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	int64_t ax = dim + 1;
+	struct ir_value *u = b_unsqueeze(c, x, &ax, 1);
+	for (int i = 0; i <= r; i++)
+		tile[i] = i == ax ? rep : 1;
+	for (int i = 0; i < r; i++)
+		mul[i] = i == dim ? rep : 1;
+	u = b_op2(c, "Tile", u, vec(c, tile, r + 1));
+	out[0] = ranked(c, b_op2(c, "Reshape", u,
+		       b_op2(c, "Mul", b_op1(c, "Shape", x), vec(c, mul, r))),
+			b_dtype(x), r);
+	return 0;
+}
+
+/* index (0-d or 1-d, may be negative) as a 1-d Long in [0, size). */
+static struct ir_value *norm_index(struct lower_ctx *c, struct ir_value *idx,
+				   struct ir_value *x, int64_t dim)
+{
+	idx = flat(c, b_cast(c, idx, IR_DTYPE_INT64));
+	struct ir_value *neg = b_cast(c, b_op2(c, "Less", idx,
+					       b_const_i64(c, 0)),
+				      IR_DTYPE_INT64);
+	return b_op2(c, "Add", idx, b_op2(c, "Mul", neg, dim1(c, x, dim)));
+}
+
+/* [size(dim), K] Bool: arange(size(dim)) == index[k]. */
+static struct ir_value *index_onehot(struct lower_ctx *c, struct ir_value *x,
+				     int64_t dim, struct ir_value *idx)
+{
+	int64_t one = 1, zero = 0;
+	struct ir_value *rng = b_unsqueeze(c, arange_dim(c, x, dim), &one, 1);
+	idx = b_unsqueeze(c, norm_index(c, idx, x, dim), &zero, 1);
+	return b_op2(c, "Equal", rng, idx);
+}
+
+static SYM(sym_x_index_fill)
+{
+	/* index_fill(self, dim, index, value) */
+	struct ir_value *x = T(0), *v;
+	int64_t dim, axes[MAXR], one = 1;
+	int r = b_rank(x), k = 0;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	if (r < 1 || r > MAXR)
+		return lw_decline(c, "input rank unknown or 0");
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	struct ir_value *eq = b_cast(c, index_onehot(c, x, dim, T(2)),
+				     IR_DTYPE_INT32);
+	struct ir_value *m = b_reduce(c, "ReduceMax", eq, &one, 1, 0);
+	m = b_cast(c, m, IR_DTYPE_BOOL);
+	for (int i = 0; i < r; i++)
+		if (i != dim)
+			axes[k++] = i;
+	if (k)
+		m = b_unsqueeze(c, m, axes, k);
+	if (n->inputs[3]->type->kind == IR_TYPE_TENSOR)
+		v = b_cast(c, T(3), b_dtype(x));
+	else
+		v = lw_scalar_as(c, n, 3, b_dtype(x), 0);
+	if (!v)
+		return lw_decline(c, "value is not a number");
+	out[0] = b_op3(c, "Where", m, v, x);
+	return 0;
+}
+
+/* index (1-d over dim) shaped [1..K..1] at dim and expanded to src. */
+static struct ir_value *expand_index(struct lower_ctx *c, struct ir_value *x,
+				     int64_t dim, struct ir_value *idx,
+				     struct ir_value *src, int r)
+{
+	int64_t shp[MAXR];
+	for (int i = 0; i < r; i++)
+		shp[i] = i == dim ? -1 : 1;
+	idx = norm_index(c, idx, x, dim);
+	idx = b_op2(c, "Reshape", idx, vec(c, shp, r));
+	return b_op2(c, "Expand", idx, b_op1(c, "Shape", src));
+}
+
+static SYM(sym_x_index_copy)
+{
+	/* index_copy(self, dim, index, source) */
+	struct ir_value *x = T(0), *src = T(3);
+	int64_t dim;
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	if (r < 1 || r > MAXR || b_rank(src) != r)
+		return lw_decline(c, "ranks unknown or differ");
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	src = b_cast(c, src, b_dtype(x));
+	struct ir_value *idx = expand_index(c, x, dim, T(2), src, r);
+	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
+				   : "Scatter", 3,
+				   (struct ir_value *[]){ x, idx, src }, 1);
+	b_attr_i(c, s, "axis", dim);
+	out[0] = b_done(c, s);
+	return 0;
+}
+
+/* index_add(self, dim, index, source, alpha): dim moved to the front,
+ * onehot[size, K] @ source[K, rest] added, moved back.  Exact with
+ * repeated indices at every opset. */
+static SYM(sym_x_index_add)
+{
+	struct ir_value *x = T(0), *src = T(3);
+	int64_t dim, perm[MAXR], kz[2] = { 0, -1 };
+	double alpha = 1;
+	int r = b_rank(x);
+	enum ir_dtype dt = b_dtype(x);
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	if (n->ninputs > 4 && !lw_float(c, n, 4, &alpha))
+		return lw_decline(c, "alpha not constant");
+	if (r < 1 || r > MAXR || b_rank(src) != r)
+		return lw_decline(c, "ranks unknown or differ");
+	if (!b_is_float(dt) && dt != IR_DTYPE_INT32 && dt != IR_DTYPE_INT64)
+		return lw_decline(c, "index_add of this dtype");
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	swap_perm(perm, r, 0, dim);
+	struct ir_value *xt = dim ? transpose(c, x, perm, r) : x;
+	struct ir_value *st = b_cast(c, src, dt);
+	if (dim)
+		st = transpose(c, st, perm, r);
+	if (alpha != 1)
+		st = b_op2(c, "Mul", st, b_const_scalar(c, alpha, dt, 0));
+	struct ir_value *oh = b_cast(c, index_onehot(c, x, dim, T(2)), dt);
+	st = b_op2(c, "Reshape", st, vec(c, kz, 2));
+	struct ir_value *add = b_op2(c, "MatMul", oh, st);
+	add = b_op2(c, "Reshape", add, b_op1(c, "Shape", xt));
+	struct ir_value *y = b_op2(c, "Add", xt, add);
+	out[0] = dim ? transpose(c, y, perm, r) : y;
+	return 0;
+}
+
+/* scatter_add(self, dim, index, src): ScatterElements reduction=add from
+ * opset 16; before, torch's export (a scatter onto zeros, added: repeated
+ * indices add only once). */
+static SYM(sym_x_scatter_add)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t dim;
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	idx = b_cast(c, idx, IR_DTYPE_INT64);
+	src = b_cast(c, src, b_dtype(x));
+	/* src may be larger than index: its leading part */
+	int r = b_rank(idx);
+	if (r > 0 && c->opset >= 10) {
+		int64_t zeros[MAXR], ax[MAXR];
+		if (r > MAXR)
+			return lw_decline(c, "rank too large");
+		for (int i = 0; i < r; i++) {
+			zeros[i] = 0;
+			ax[i] = i;
+		}
+		struct ir_value *in[4] = { src, vec(c, zeros, r),
+					   b_op1(c, "Shape", idx),
+					   vec(c, ax, r) };
+		src = b_done(c, b_node(c, "Slice", 4, in, 1));
+	}
+	if (c->opset >= 16) {
+		struct ir_node *s = b_node(c, "ScatterElements", 3,
+			(struct ir_value *[]){ x, idx, src }, 1);
+		b_attr_i(c, s, "axis", dim);
+		b_attr_s(c, s, "reduction", "add");
+		out[0] = b_done(c, s);
+		return 0;
+	}
+	struct ir_value *zero = b_op2(c, "Mul", x,
+				      b_const_scalar(c, 0, b_dtype(x), 0));
+	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
+				   : "Scatter", 3,
+				   (struct ir_value *[]){ zero, idx, src }, 1);
+	b_attr_i(c, s, "axis", dim);
+	out[0] = b_op2(c, "Add", x, b_done(c, s));
+	return 0;
+}
+
+static SYM(sym_x_take)
+{
+	struct ir_value *idx = b_cast(c, T(1), IR_DTYPE_INT64);
+	struct ir_node *g = b_node(c, "Gather", 2,
+		(struct ir_value *[]){ flat(c, T(0)), idx }, 1);
+	b_attr_i(c, g, "axis", 0);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+/* The broadcast shape of vals[0..k). */
+static struct ir_value *bcast_shape(struct lower_ctx *c,
+				    struct ir_value **vals, int k)
+{
+	struct ir_value *acc = vals[0];
+	for (int i = 1; i < k; i++)
+		acc = b_op2(c, "Expand", acc, b_op1(c, "Shape", vals[i]));
+	return b_op1(c, "Shape", acc);
+}
+
+static SYM(sym_x_broadcast_tensors)
+{
+	struct ir_value *v[256];
+	int k = lw_list(c, n, 0, v, 256);
+	if (k < 1)
+		return lw_decline(c, "tensors not known");
+	struct ir_value *s = bcast_shape(c, v, k);
+	for (int i = 0; i < k; i++)
+		v[i] = b_op2(c, "Expand", v[i], s);
+	lw_set_list(c, n->outputs[0], v, k);
+	out[0] = NULL;
+	return 0;
+}
+
+static SYM(sym_x_meshgrid)
+{
+	struct ir_value *v[MAXR], *sz[MAXR], *res[MAXR];
+	int64_t shp[MAXR];
+	int k = lw_list(c, n, 0, v, MAXR), xy = 0;
+	if (k < 1)
+		return lw_decline(c, "tensors not known");
+	if (n->ninputs > 1 && !lw_is_none(c, n, 1)) {
+		const char *ix = lw_str(c, n, 1);
+		if (!ix)
+			return lw_decline(c, "indexing not constant");
+		xy = !strcmp(ix, "xy");
+	}
+	if (xy && k >= 2) {
+		struct ir_value *t = v[0];
+		v[0] = v[1];
+		v[1] = t;
+	}
+	for (int i = 0; i < k; i++) {
+		v[i] = flat(c, v[i]);
+		sz[i] = dim1(c, v[i], 0);
+	}
+	struct ir_value *full = sz[0];
+	if (k > 1) {
+		struct ir_node *cn = b_node(c, "Concat", k, sz, 1);
+		b_attr_i(c, cn, "axis", 0);
+		full = b_done(c, cn);
+	}
+	for (int i = 0; i < k; i++) {
+		for (int j = 0; j < k; j++)
+			shp[j] = i == j ? -1 : 1;
+		res[i] = b_op2(c, "Expand",
+			       b_op2(c, "Reshape", v[i], vec(c, shp, k)), full);
+	}
+	if (xy && k >= 2) {
+		struct ir_value *t = res[0];
+		res[0] = res[1];
+		res[1] = t;
+	}
+	lw_set_list(c, n->outputs[0], res, k);
+	out[0] = NULL;
+	return 0;
+}
+
+/* cross(self, other, dim?) / linalg_cross(self, other, dim=-1). */
+static int cross_common(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out, int linalg)
+{
+	struct ir_value *a = T(0), *b = T(1);
+	int64_t dim = -1;
+	int r = b_rank(a) > b_rank(b) ? b_rank(a) : b_rank(b);
+	if (b_rank(a) < 0 || b_rank(b) < 0)
+		return lw_decline(c, "input ranks unknown");
+	if (n->ninputs > 2 && !lw_is_none(c, n, 2)) {
+		if (!lw_int(c, n, 2, &dim))
+			return lw_decline(c, "dim not constant");
+	} else if (!linalg) {
+		/* the first dim of size 3 */
+		dim = -100;
+		for (int i = 0; i < b_rank(a); i++)
+			if (dim_size(a, i) == 3) {
+				dim = i;
+				break;
+			}
+		if (dim == -100)
+			return lw_decline(c, "no dim known to be of size 3");
+		dim += r - b_rank(a);
+	}
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	static const int64_t i1[3] = { 1, 2, 0 }, i2[3] = { 2, 0, 1 };
+	struct ir_value *g[4];
+	struct ir_value *srcs[4] = { a, a, b, b };
+	for (int i = 0; i < 4; i++) {
+		int64_t ax = dim - (r - b_rank(srcs[i]));
+		if (ax < 0)
+			return lw_decline(c, "broadcast over the cross dim");
+		struct ir_node *gn = b_node(c, "Gather", 2,
+			(struct ir_value *[]){ srcs[i],
+					       vec(c, i % 2 ? i2 : i1, 3) }, 1);
+		b_attr_i(c, gn, "axis", ax);
+		g[i] = b_done(c, gn);
+	}
+	enum ir_dtype dt = lw_promote(b_dtype(a), b_dtype(b));
+	for (int i = 0; i < 4; i++)
+		g[i] = b_cast(c, g[i], dt);
+	out[0] = b_op2(c, "Sub", b_op2(c, "Mul", g[0], g[3]),
+		       b_op2(c, "Mul", g[1], g[2]));
+	return 0;
+}
+
+static SYM(sym_x_cross) { return cross_common(c, n, out, 0); }
+static SYM(sym_x_linalg_cross) { return cross_common(c, n, out, 1); }
+
+static SYM(sym_x_diagonal)
+{
+	/* diagonal(self, offset, dim1, dim2) */
+	struct ir_value *x = T(0);
+	int64_t off = 0, d1 = 0, d2 = 1, perm[MAXR], last = -1;
+	int r = b_rank(x), k = 0;
+	if (!lw_int(c, n, 1, &off) || !lw_int(c, n, 2, &d1) ||
+	    !lw_int(c, n, 3, &d2))
+		return lw_decline(c, "offset or dims not constant");
+	if (r < 2 || r > MAXR)
+		return lw_decline(c, "input rank unknown or below 2");
+	d1 = nd(d1, r);
+	d2 = nd(d2, r);
+	if (d1 < 0 || d2 < 0 || d1 >= r || d2 >= r || d1 == d2)
+		return lw_decline(c, "dims out of range");
+	for (int i = 0; i < r; i++)
+		if (i != d1 && i != d2)
+			perm[k++] = i;
+	perm[k++] = d1;
+	perm[k++] = d2;
+	struct ir_value *xt = transpose(c, x, perm, r);
+	int64_t n2 = dim_size(x, d2);
+	struct ir_value *sq[2] = { dim1(c, x, d1), dim1(c, x, d2) };
+	struct ir_node *cn = b_node(c, "Concat", 2, sq, 1);
+	b_attr_i(c, cn, "axis", 0);
+	struct ir_value *shape2 = b_done(c, cn);
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *zeros = b_op1(c, "ConstantOfShape", shape2);
+	struct ir_node *e = b_node(c, "EyeLike", 1, &zeros, 1);
+	b_attr_i(c, e, "k", off);
+	ranked(c, shape2, IR_DTYPE_INT64, 1);
+	ranked(c, zeros, IR_DTYPE_FLOAT, 2);
+	if (dt != IR_DTYPE_UNDEFINED && dt != IR_DTYPE_BOOL)
+		b_attr_i(c, e, "dtype", dt);
+	struct ir_value *eye = b_done(c, e);
+	struct ir_value *s;
+	if (dt == IR_DTYPE_BOOL) {
+		s = b_cast(c, b_op2(c, "And", xt, b_cast(c, eye,
+						       IR_DTYPE_BOOL)),
+			   IR_DTYPE_INT32);
+		s = b_cast(c, b_reduce(c, "ReduceMax", s, &last, 1, 0),
+			   IR_DTYPE_BOOL);
+	} else {
+		s = b_reduce(c, "ReduceSum", b_op2(c, "Mul", xt, eye), &last,
+			     1, 0);
+	}
+	int64_t st = off < 0 ? -off : 0;
+	if (n2 >= 0) {
+		int64_t en = n2 - off;
+		if (en < st)
+			en = st;
+		out[0] = ranked(c, b_slice(c, s, st, en, r - 2, 1), dt,
+				r - 1);
+		return 0;
+	}
+	if (c->opset < 10)
+		return lw_decline(c, "a diagonal of a dim of unknown size "
+				  "needs opset 10");
+	struct ir_value *en = b_op2(c, "Sub", dim1(c, x, d2), vec1(c, off));
+	out[0] = ranked(c, dyn_slice(c, s, vec1(c, st), en, r - 2), dt,
+			r - 1);
+	return 0;
+}
+
+/* unfold(self, dim, size, step): Gather of the window indices
+ * [n, size], the window axis moved last. */
+static SYM(sym_x_unfold)
+{
+	struct ir_value *x = T(0), *idx;
+	int64_t dim, size, step, perm[MAXR + 1];
+	int r = b_rank(x);
+	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 2, &size) ||
+	    !lw_int(c, n, 3, &step))
+		return lw_decline(c, "dim, size or step not constant");
+	if (r < 0 || r > MAXR - 1)
+		return lw_decline(c, "input rank unknown");
+	if (size < 0 || step < 1)
+		return lw_decline(c, "size or step out of range");
+	if (r == 0) {
+		x = flat(c, x);
+		r = 1;
+	}
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	int64_t len = dim_size(x, dim);
+	if (len >= 0) {
+		int64_t cnt = len >= size ? (len - size) / step + 1 : 0;
+		if (cnt * size > 65536 || cnt == 0)
+			return lw_decline(c, "too many or no windows");
+		static int64_t v[65536];
+		int64_t shp[2] = { cnt, size };
+		for (int64_t i = 0; i < cnt; i++)
+			for (int64_t j = 0; j < size; j++)
+				v[i * size + j] = i * step + j;
+		idx = b_op2(c, "Reshape", vec(c, v, (int)(cnt * size)),
+			    vec(c, shp, 2));
+	} else {
+		int64_t one = 1, zero = 0;
+		struct ir_value *cnt = b_op2(c, "Add",
+			b_op2(c, "Div", b_op2(c, "Sub", b_dim(c, x, dim),
+					       b_const_i64(c, size)),
+			      b_const_i64(c, step)), b_const_i64(c, 1));
+		struct ir_value *rows = sym_arange_count(c, cnt);
+		struct ir_value *cols = sym_arange_count(c,
+						b_const_i64(c, size));
+		if (!rows || !cols)
+			return lw_decline(c, "window count unknown");
+		rows = b_op2(c, "Mul", rows, b_const_i64(c, step));
+		idx = b_op2(c, "Add", b_unsqueeze(c, rows, &one, 1),
+			    b_unsqueeze(c, cols, &zero, 1));
+	}
+	struct ir_node *g = b_node(c, "Gather", 2,
+				   (struct ir_value *[]){ x, idx }, 1);
+	b_attr_i(c, g, "axis", dim);
+	struct ir_value *y = b_done(c, g);
+	/* y: [.., cnt at dim, size at dim + 1, ..] -> size last */
+	int k = 0;
+	for (int i = 0; i <= r; i++)
+		if (i != dim + 1)
+			perm[k++] = i;
+	perm[k++] = dim + 1;
+	out[0] = dim + 1 == r ? y : transpose(c, y, perm, r + 1);
+	return 0;
+}
+
+/* bucketize(self, boundaries, out_int32, right): the count of boundaries
+ * below (right: not above) each element. */
+static SYM(sym_x_bucketize)
+{
+	struct ir_value *x = T(0), *b = T(1);
+	int64_t o32 = 0, right = 0, last = -1;
+	if ((n->ninputs > 2 && !lw_int(c, n, 2, &o32)) ||
+	    (n->ninputs > 3 && !lw_int(c, n, 3, &right)))
+		return lw_decline(c, "out_int32 or right not constant");
+	if (b_rank(b) != 1)
+		return lw_decline(c, "boundaries are not 1-d");
+	enum ir_dtype dt = lw_promote(b_dtype(x), b_dtype(b));
+	if (c->opset < 9 || (!b_is_float(dt) && c->opset < 9))
+		return lw_decline(c, "needs opset 9");
+	x = b_cast(c, x, dt);
+	b = b_cast(c, b, dt);
+	if (!b_is_float(dt) && c->opset < 9)
+		return lw_decline(c, "integer comparison needs opset 9");
+	int r = b_rank(x);
+	int64_t ax = r < 0 ? 0 : r;
+	if (r < 0)
+		return lw_decline(c, "input rank unknown");
+	struct ir_value *xu = b_unsqueeze(c, x, &ax, 1);
+	struct ir_value *cmp = right ? b_op1(c, "Not", b_op2(c, "Less", xu, b))
+				     : b_op2(c, "Less", b, xu);
+	struct ir_value *cnt = b_reduce(c, "ReduceSum",
+					b_cast(c, cmp, IR_DTYPE_INT64),
+					&last, 1, 0);
+	out[0] = b_cast(c, cnt, o32 ? IR_DTYPE_INT32 : IR_DTYPE_INT64);
+	return 0;
+}
+
+/* tensor_split(self, sections | indices, dim) with constants and a dim of
+ * fixed size. */
+static SYM(sym_x_tensor_split)
+{
+	struct ir_value *x = T(0), *parts[256];
+	int64_t dim, iv[256], sizes[256], sec;
+	int k = 0, r = b_rank(x);
+	if (!lw_int(c, n, 2, &dim))
+		return lw_decline(c, "dim not constant");
+	dim = nd(dim, r);
+	int64_t len = dim_size(x, dim);
+	struct ir_value *iv1 = IN(1);
+	if (dim >= 0 && iv1 && iv1->type->kind == IR_TYPE_TENSOR &&
+	    b_rank(iv1) == 1 && !b_const_of(iv1) && c->opset >= 10) {
+		/* indices only known at run time: python slices between */
+		int64_t cnt = dim_size(iv1, 0);
+		if (cnt < 0 || cnt > 255)
+			return lw_decline(c, "indices of unknown count");
+		struct ir_value *ix = b_cast(c, iv1, IR_DTYPE_INT64), *e[256];
+		for (int64_t i = 0; i < cnt; i++)
+			e[i] = b_slice(c, ix, i, i + 1, 0, 1);
+		for (int64_t i = 0; i <= cnt; i++) {
+			struct ir_value *st = i ? e[i - 1] : vec1(c, 0);
+			struct ir_value *en = i < cnt ? e[i] : vec1(c, BIG);
+			/* an end below the start: empty, as torch */
+			parts[i] = ranked(c, dyn_slice(c, x, st, en, dim),
+					  b_dtype(x), r);
+		}
+		lw_set_list(c, n->outputs[0], parts, (int)cnt + 1);
+		out[0] = NULL;
+		return 0;
+	}
+	if (dim < 0 || len < 0)
+		return lw_decline(c, "the dim has no fixed size");
+	if (lw_int(c, n, 1, &sec) && (n->inputs[1]->type->kind == IR_TYPE_INT
+				      || b_rank(IN(1)) == 0)) {
+		if (sec < 1 || sec > 256)
+			return lw_decline(c, "sections out of range");
+		for (int64_t i = 0; i < sec; i++)
+			sizes[k++] = len / sec + (i < len % sec);
+	} else {
+		int m = lw_ints(c, n, 1, iv, 255, 0);
+		if (m < 0) {
+			int64_t tmp[256];
+			m = b_const_ints(IN(1), tmp, 255);
+			if (m < 0 || b_rank(IN(1)) > 1)
+				return lw_decline(c, "indices not constant");
+			memcpy(iv, tmp, sizeof(*iv) * (size_t)m);
+			if (b_rank(IN(1)) == 0) {
+				sec = iv[0];
+				if (sec < 1 || sec > 256)
+					return lw_decline(c, "sections out "
+							  "of range");
+				for (int64_t i = 0; i < sec; i++)
+					sizes[k++] = len / sec +
+						     (i < len % sec);
+				goto split;
+			}
+		}
+		int64_t prev = 0;
+		for (int i = 0; i <= m; i++) {
+			int64_t e = i < m ? iv[i] : len;
+			if (e < 0)
+				e += len;
+			if (e > len)
+				e = len;
+			if (e < prev)
+				e = prev;
+			sizes[k++] = e - prev;
+			prev = e;
+		}
+	}
+split:
+	/* zero-sized parts: Split cannot make them before opset 13 */
+	for (int i = 0; i < k; i++) {
+		int64_t st = 0;
+		for (int j = 0; j < i; j++)
+			st += sizes[j];
+		parts[i] = b_slice(c, x, st, st + sizes[i], dim, 1);
+	}
+	lw_set_list(c, n->outputs[0], parts, k);
+	out[0] = NULL;
+	return 0;
+}
+
+/* as_strided(self, size, stride, storage_offset) of a contiguous self: a
+ * Gather of the flattened tensor at constant positions. */
+static SYM(sym_x_as_strided)
+{
+	struct ir_value *x = T(0);
+	int64_t size[MAXR], stride[MAXR], off = 0, total = 1;
+	int k = lw_ints(c, n, 1, size, MAXR, 0);
+	if (k < 0 || lw_ints(c, n, 2, stride, MAXR, 0) != k)
+		return lw_decline(c, "size or stride not constant");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !lw_int(c, n, 3, &off))
+		return lw_decline(c, "storage_offset not constant");
+	for (int i = 0; i < k; i++) {
+		if (size[i] < 0)
+			return lw_decline(c, "negative size");
+		total *= size[i];
+		if (total > 65536)
+			return lw_decline(c, "too many elements");
+	}
+	if (total == 0)
+		return lw_decline(c, "an empty result");
+	static int64_t v[65536];
+	for (int64_t e = 0; e < total; e++) {
+		int64_t rem = e, p = off;
+		for (int i = k - 1; i >= 0; i--) {
+			p += (rem % size[i]) * stride[i];
+			rem /= size[i];
+		}
+		v[e] = p;
+	}
+	struct ir_value *idx = vec(c, v, (int)total);
+	if (k != 1)
+		idx = b_op2(c, "Reshape", idx, vec(c, size, k));
+	struct ir_node *g = b_node(c, "Gather", 2,
+				   (struct ir_value *[]){ flat(c, x), idx }, 1);
+	b_attr_i(c, g, "axis", 0);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+/* Unique (opset 11): outputs Y, indices, inverse, counts. */
+static struct ir_node *unique_node(struct lower_ctx *c, struct ir_value *x,
+				   int64_t sorted, int has_axis, int64_t axis)
+{
+	struct ir_node *u = b_node(c, "Unique", 1, &x, 4);
+	b_attr_i(c, u, "sorted", sorted ? 1 : 0);
+	if (has_axis)
+		b_attr_i(c, u, "axis", axis);
+	b_done(c, u);
+	ranked(c, u->outputs[0], b_dtype(x), has_axis ? b_rank(x) : 1);
+	for (int i = 1; i < 4; i++)
+		ranked(c, u->outputs[i], IR_DTYPE_INT64, 1);
+	return u;
+}
+
+static SYM(sym_x_unique)
+{
+	/* _unique(self, sorted, return_inverse) -> (out, inverse);
+	 * _unique2(self, sorted, return_inverse, return_counts) -> 3 */
+	struct ir_value *x = T(0);
+	int64_t sorted = 1;
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (Unique)");
+	if (!lw_int(c, n, 1, &sorted))
+		return lw_decline(c, "sorted not constant");
+	struct ir_node *u = unique_node(c, x, sorted, 0, 0);
+	out[0] = u->outputs[0];
+	out[1] = ranked(c, b_op2(c, "Reshape", u->outputs[2],
+				 b_op1(c, "Shape", x)), IR_DTYPE_INT64,
+			b_rank(x));
+	if (n->noutputs > 2)
+		out[2] = u->outputs[3];
+	return 0;
+}
+
+static SYM(sym_x_unique_dim)
+{
+	/* unique_dim(self, dim, sorted, return_inverse, return_counts) */
+	struct ir_value *x = T(0);
+	int64_t dim, sorted = 1;
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (Unique)");
+	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 2, &sorted))
+		return lw_decline(c, "dim or sorted not constant");
+	struct ir_node *u = unique_node(c, x, sorted, 1, dim);
+	out[0] = u->outputs[0];
+	out[1] = u->outputs[2];
+	out[2] = u->outputs[3];
+	return 0;
+}
+
 static const struct symbolic entries[] = {
-	{ NULL, NULL },
+	{ "aten::_shape_as_tensor", sym_x_shape_as_tensor },
+	{ "aten::_unique", sym_x_unique },
+	{ "aten::_unique2", sym_x_unique },
+	{ "aten::argsort", sym_x_argsort },
+	{ "aten::as_strided", sym_x_as_strided },
+	{ "aten::broadcast_tensors", sym_x_broadcast_tensors },
+	{ "aten::bucketize", sym_x_bucketize },
+	{ "aten::cross", sym_x_cross },
+	{ "aten::diagonal", sym_x_diagonal },
+	{ "aten::index_add", sym_x_index_add },
+	{ "aten::index_copy", sym_x_index_copy },
+	{ "aten::index_fill", sym_x_index_fill },
+	{ "aten::linalg_cross", sym_x_linalg_cross },
+	{ "aten::masked_scatter", sym_x_masked_scatter },
+	{ "aten::masked_select", sym_x_masked_select },
+	{ "aten::meshgrid", sym_x_meshgrid },
+	{ "aten::movedim", sym_x_movedim },
+	{ "aten::narrow", sym_x_narrow },
+	{ "aten::nonzero", sym_x_nonzero },
+	{ "aten::nonzero_numpy", sym_x_nonzero_numpy },
+	{ "aten::numpy_T", sym_x_numpy_T },
+	{ "aten::one_hot", sym_x_one_hot },
+	{ "aten::repeat_interleave", sym_x_repeat_interleave },
+	{ "aten::reshape_as", sym_x_reshape_as },
+	{ "aten::roll", sym_x_roll },
+	{ "aten::scatter_add", sym_x_scatter_add },
+	{ "aten::sort", sym_x_sort },
+	{ "aten::take", sym_x_take },
+	{ "aten::tensor_split", sym_x_tensor_split },
+	{ "aten::unfold", sym_x_unfold },
+	{ "aten::unique_dim", sym_x_unique_dim },
+	{ "aten::unsafe_chunk", sym_chunk },
+	{ "aten::unsafe_split", sym_split },
+	{ "aten::unsafe_split_with_sizes", sym_split },
+	{ "aten::view_as", sym_x_reshape_as },
 };
 
 const struct symbolic_table symbolic_extra_shape_table = {
-	9, entries, 0,
+	9, entries, sizeof(entries) / sizeof(entries[0]),
 };
