@@ -101,6 +101,24 @@ sys.exit(not (list(a) == [0, 2] and list(b) == [-1, 2] and list(c) == [0, 2]))"
 	[ "$output" = "[['batch', 3, 8, 'w'], ['logits_dynamic_axes_1', 10]]" ]
 }
 
+@test "emit --dynamic-axes, the dict json.dumps writes (quoted integer axes)" {
+	spec=$(/usr/bin/python3 -c 'import json; print(json.dumps({"x": {0: "batch", 3: "w"}, "logits": {0: "batch"}}))')
+	[[ "$spec" == *'"0": "batch"'* ]]
+	run -0 emit --dynamic-axes "$spec" "$DATA/emit-cnn.ir" -o cnn.onnx
+	run -0 onnx_py cnn.onnx "[[d.dim_param or d.dim_value for d in v.type.tensor_type.shape.dim] for v in list(m.graph.input) + list(m.graph.output)]"
+	[ "$output" = "[['batch', 3, 8, 'w'], ['batch', 10]]" ]
+	run -0 check_model cnn.onnx
+}
+
+@test "emit --dynamic-axes: a quoted axis that is not an integer is one clear error" {
+	for bad in '{"x": {"a": "batch"}}' '{"x": {"0x": "batch"}}' '{"x": {"": "batch"}}'; do
+		run -2 emit --dynamic-axes "$bad" "$DATA/emit-cnn.ir" -o cnn.onnx
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == *"expected an axis"* ]]
+	done
+	[ ! -e cnn.onnx ]
+}
+
 @test "emit --dynamic-axes on a symbolic dim renames the symbol everywhere" {
 	run -0 emit --dynamic-axes 'x:0=N' "$DATA/emit-dyn.ir" -o dyn.onnx
 	run -0 onnx_py dyn.onnx "sorted({d.dim_param for v in list(m.graph.input) + list(m.graph.output) + list(m.graph.value_info) for d in (v.type.tensor_type.shape.dim if v.type.HasField('tensor_type') else v.type.sequence_type.elem_type.tensor_type.shape.dim) if d.dim_param})"

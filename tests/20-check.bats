@@ -463,3 +463,49 @@ open("deep.onnx", "wb").write(helper.make_model(g).SerializeToString())
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == *"; disagreements 0" ]]
 }
+
+# --- large weights: read lazily ------------------------------------------------
+
+@test "check: a model's large raw_data is not copied (RSS far below the model); sizes are still checked, --print still shows the values" {
+	"$PYTHON" - <<-'EOF'
+	import numpy as np, onnx
+	from onnx import helper, numpy_helper, TensorProto
+	rng = np.random.default_rng(3)
+	big = rng.standard_normal((4096, 4096)).astype(np.float32)  # 64 MiB
+	mid = rng.standard_normal((2000,)).astype(np.float32)       # 8000 bytes
+	np.save("mid.npy", mid)
+	def model(mid_raw):
+	    t_mid = numpy_helper.from_array(mid, "mid")
+	    t_mid.raw_data = mid_raw
+	    g = helper.make_graph(
+	        [helper.make_node("MatMul", ["x", "big"], ["y"]), helper.make_node("Add", ["z", "mid"], ["w"])],
+	        "lazy", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4096]),
+	                 helper.make_tensor_value_info("z", TensorProto.FLOAT, [2000])],
+	        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4096]),
+	         helper.make_tensor_value_info("w", TensorProto.FLOAT, [2000])],
+	        [numpy_helper.from_array(big, "big"), t_mid])
+	    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+	onnx.save(model(mid.tobytes()), "lazy.onnx")
+	onnx.save(model(mid.tobytes() + b"\0" * 4), "lazy_bad.onnx")
+	EOF
+	[ "$(stat -c %s lazy.onnx)" -gt 67000000 ]
+	run -0 /usr/bin/time -f "rss %M" "$BINDIR/check" lazy.onnx
+	[ "${lines[0]}" = "lazy.onnx: ok" ]
+	rss=${lines[1]#rss }
+	[ "$rss" -lt 65536 ] # KiB: less than the weight itself (a copy: twice it)
+	run -1 check lazy_bad.onnx
+	[[ "$output" == *"raw_data has 8004 bytes, expected 2000 elements x 4 bytes"* ]]
+	# the printed IR holds the weight's values (read from the mapping)
+	run -0 check -p lazy.onnx -o lazy.ir
+	run -0 "$PYTHON" -c "import numpy as np, re, sys
+t = open('lazy.ir').read()
+m = re.search(r'%mid : Float\(2000\) = (.*)', t)
+print(m.group(1)[:40])"
+	[ -n "$output" ]
+	run -0 emit lazy.ir -o again.onnx
+	run -0 "$PYTHON" -c "import numpy as np, onnx, sys
+from onnx import numpy_helper
+m = onnx.load('again.onnx')
+w = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
+sys.exit(0 if np.array_equal(w['mid'], np.load('mid.npy')) and w['big'].shape == (4096, 4096) else 1)"
+}

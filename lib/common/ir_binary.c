@@ -3,20 +3,22 @@
  * ir_read_binary_mem() and ir_write_binary().  docs/ir.md "Binary form" is
  * the reference for the format; this file is its one implementation.
  *
- * Reading is incremental: bytes go from the FILE (or memory) into a
- * msgpack_unpacker a chunk at a time, and records are decoded one at a time,
- * copied into the graph's arena and their msgpack zone freed before the
- * next one.  A record is held whole in memory while it is decoded (the
- * unpacker's buffer, then its copy in the arena): a weight with inline data
- * costs twice its size for that moment, a weight by reference nothing.
+ * Reading is incremental: bytes go from the FILE (or memory) into a buffer
+ * a chunk at a time, and records are decoded one at a time, copied into the
+ * graph's arena and their decoded objects freed before the next one.  A
+ * record is held whole in memory while it is decoded (the buffer, then its
+ * copy in the arena): a weight with inline data costs twice its size for
+ * that moment, a weight by reference nothing.
  *
- * Before msgpack-c sees a record, scan_object() walks its bytes to check
- * that the record is complete, well-formed and nested no deeper than
- * msgpack-c's fixed stack.  msgpack-c allocates a container's slots from the
- * count in its header, before the items arrive: a 5-byte array header
- * claiming 4 billion items would make it ask for 96 GB.  After the scan,
- * every count is backed by bytes in the buffer, so msgpack-c allocates at
- * most ~24 bytes per byte of record.
+ * The decoder is our own (msgpack-c's unpacker nests only 32 levels deep, a
+ * compiled-in stack): scan_object() first walks a record's bytes to check
+ * that it is complete, well-formed and nested no deeper than MP_MAX_DEPTH;
+ * only then does decode() turn it into msgpack_object trees (msgpack-c's
+ * types, so that the code below reads them as before; strings and bins
+ * point into the buffer).  Nothing is allocated from a count in a header
+ * before the scan has seen the items it counts: a 5-byte array header
+ * claiming 4 billion items costs nothing but an error, and a whole record
+ * costs at most 24 bytes of objects per byte of record.
  *
  * Every problem in the input is one diag_error() line naming the record by
  * index (the header is record 0) and kind; nothing here asserts on input.
@@ -43,8 +45,13 @@
 
 #define CHUNK (64 * 1024)  /* bytes asked from the source at a time */
 #define FILL_MAX ((size_t)64 << 20) /* most asked at once for a large bin */
-#define MP_MAX_DEPTH 32    /* msgpack-c's MSGPACK_EMBED_STACK_SIZE */
 #define IR_MAX_RANK 64     /* tensors and tensor types */
+#define IR_MAX_BLOCK_NEST 256 /* blocks inside blocks: 4 msgpack levels each */
+#define IR_MAX_TYPE_NEST 64   /* types inside types: 2 levels each */
+/* msgpack levels of one record: the nesting above, and room for the
+ * record's own map, values and types around them */
+#define MP_MAX_DEPTH (4 * IR_MAX_BLOCK_NEST + 2 * IR_MAX_TYPE_NEST + 16)
+#define ZONE_CHUNK ((size_t)64 << 10) /* decoded objects: bytes per chunk */
 #define MP_MAX_LEN 0xffffffffu /* longest str, bin, array or map */
 #define NAME_SHOWN 64      /* bytes of a name quoted in a message */
 
@@ -80,7 +87,7 @@ enum scan_result {
 	SCAN_DONE,  /* one whole object of s->pos bytes */
 	SCAN_MORE,  /* needs bytes past the end of the buffer */
 	SCAN_BAD,   /* not msgpack (0xc1, or an ext of length 2^32-1) */
-	SCAN_DEEP,  /* nested deeper than msgpack-c can read */
+	SCAN_DEEP,  /* nested deeper than MP_MAX_DEPTH */
 };
 
 /* Resumable: the state is kept between calls while the buffer grows (the
@@ -160,7 +167,7 @@ static enum scan_result scan_object(struct scan *s, const unsigned char *p,
 				if (container)
 					items = n * (uint64_t)container;
 				else if (extra && n == MP_MAX_LEN)
-					return SCAN_BAD; /* msgpack-c wraps */
+					return SCAN_BAD; /* its size wraps */
 				else
 					body = n + (uint64_t)extra;
 				container = container != 0;
@@ -171,7 +178,7 @@ static enum scan_result scan_object(struct scan *s, const unsigned char *p,
 			return SCAN_MORE;
 		}
 		if (container && s->base + s->depth >= MP_MAX_DEPTH)
-			return SCAN_DEEP; /* msgpack-c checks before the count */
+			return SCAN_DEEP;
 		s->pos = at + hdr + (size_t)body;
 		if (container && items) {
 			s->left[s->depth++] = items;
@@ -185,7 +192,7 @@ static enum scan_result scan_object(struct scan *s, const unsigned char *p,
 	}
 }
 
-/* 1 when b holds exactly one msgpack object that msgpack-c can read at
+/* 1 when b holds exactly one msgpack object that a reader can read at
  * nesting `base`. */
 static int one_object(const struct ir_bytes *b, int base)
 {
@@ -193,10 +200,204 @@ static int one_object(const struct ir_bytes *b, int base)
 
 	if (!b->data || !b->len)
 		return 0;
-	memset(&s, 0, sizeof(s));
+	s.pos = 0;
+	s.need = 0;
+	s.depth = 0;
 	s.base = base;
 	return scan_object(&s, (const unsigned char *)b->data, b->len) ==
 		       SCAN_DONE && s.pos == b->len;
+}
+
+/* --- the decoder -------------------------------------------------------------- */
+
+/* Chunks the decoded objects of one record come from, all freed at once. */
+struct zchunk {
+	struct zchunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+static void *zalloc(struct zchunk **z, size_t size)
+{
+	struct zchunk *c = *z;
+
+	size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (!c || c->cap - c->used < size) {
+		size_t cap = size > ZONE_CHUNK ? size : ZONE_CHUNK;
+		c = xmalloc(sizeof(*c) + cap);
+		c->next = *z;
+		c->used = 0;
+		c->cap = cap;
+		*z = c;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += size;
+	return p;
+}
+
+static void zfree(struct zchunk **z)
+{
+	while (*z) {
+		struct zchunk *c = *z;
+		*z = c->next;
+		free(c);
+	}
+}
+
+/* Decodes the object at p + *pos into o, as msgpack-c's unpacker would:
+ * the same types, strings, bins and exts pointing into p.  Only for bytes
+ * scan_object() has accepted: they are complete and nested no deeper than
+ * MP_MAX_DEPTH, and every count is backed by items, so no check is made
+ * here. */
+static void decode(struct zchunk **z, const unsigned char *p, size_t *pos,
+		   msgpack_object *o)
+{
+	size_t at = *pos;
+	unsigned c = p[at++];
+	uint64_t n = 0;
+	int64_t i;
+
+	memset(o, 0, sizeof(*o));
+	if (c <= 0x7f) {
+		o->type = MSGPACK_OBJECT_POSITIVE_INTEGER;
+		o->via.u64 = c;
+	} else if (c >= 0xe0) {
+		o->type = MSGPACK_OBJECT_NEGATIVE_INTEGER;
+		o->via.i64 = (int8_t)c;
+	} else if (c <= 0x8f) {
+		n = c & 0x0f;
+		goto map;
+	} else if (c <= 0x9f) {
+		n = c & 0x0f;
+		goto array;
+	} else if (c <= 0xbf) {
+		n = c & 0x1f;
+		goto str;
+	} else {
+		switch (c) {
+		case 0xc0:
+			o->type = MSGPACK_OBJECT_NIL;
+			break;
+		case 0xc2: case 0xc3:
+			o->type = MSGPACK_OBJECT_BOOLEAN;
+			o->via.boolean = c == 0xc3;
+			break;
+		case 0xc4: case 0xc5: case 0xc6: {
+			int lb = 1 << (c - 0xc4);
+			n = be(p + at, lb);
+			at += (size_t)lb;
+			o->type = MSGPACK_OBJECT_BIN;
+			o->via.bin.size = (uint32_t)n;
+			o->via.bin.ptr = (const char *)p + at;
+			at += (size_t)n;
+			break;
+		}
+		case 0xc7: case 0xc8: case 0xc9: {
+			int lb = 1 << (c - 0xc7);
+			n = be(p + at, lb);
+			at += (size_t)lb;
+			goto ext;
+		}
+		case 0xca: {
+			uint32_t u = (uint32_t)be(p + at, 4);
+			float f;
+			memcpy(&f, &u, sizeof(f));
+			o->type = MSGPACK_OBJECT_FLOAT32;
+			o->via.f64 = f;
+			at += 4;
+			break;
+		}
+		case 0xcb: {
+			uint64_t u = be(p + at, 8);
+			double f;
+			memcpy(&f, &u, sizeof(f));
+			o->type = MSGPACK_OBJECT_FLOAT64;
+			o->via.f64 = f;
+			at += 8;
+			break;
+		}
+		case 0xcc: case 0xcd: case 0xce: case 0xcf: {
+			int lb = 1 << (c - 0xcc);
+			o->type = MSGPACK_OBJECT_POSITIVE_INTEGER;
+			o->via.u64 = be(p + at, lb);
+			at += (size_t)lb;
+			break;
+		}
+		case 0xd0: case 0xd1: case 0xd2: case 0xd3: {
+			int lb = 1 << (c - 0xd0);
+			uint64_t u = be(p + at, lb);
+			at += (size_t)lb;
+			if (lb < 8 && u >> (8 * lb - 1)) /* sign-extend */
+				u |= ~(uint64_t)0 << (8 * lb);
+			i = (int64_t)u;
+			if (i >= 0) {
+				o->type = MSGPACK_OBJECT_POSITIVE_INTEGER;
+				o->via.u64 = (uint64_t)i;
+			} else {
+				o->type = MSGPACK_OBJECT_NEGATIVE_INTEGER;
+				o->via.i64 = i;
+			}
+			break;
+		}
+		case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8:
+			n = (uint64_t)1 << (c - 0xd4);
+			goto ext;
+		case 0xd9: case 0xda: case 0xdb: {
+			int lb = 1 << (c - 0xd9);
+			n = be(p + at, lb);
+			at += (size_t)lb;
+			goto str;
+		}
+		case 0xdc: case 0xdd:
+			n = be(p + at, c == 0xdc ? 2 : 4);
+			at += c == 0xdc ? 2 : 4;
+			goto array;
+		case 0xde: case 0xdf:
+			n = be(p + at, c == 0xde ? 2 : 4);
+			at += c == 0xde ? 2 : 4;
+			goto map;
+		default: /* 0xc1: refused by the scan */
+			BUG("decode() on bytes the scan refused");
+		}
+	}
+	*pos = at;
+	return;
+str:
+	o->type = MSGPACK_OBJECT_STR;
+	o->via.str.size = (uint32_t)n;
+	o->via.str.ptr = (const char *)p + at;
+	*pos = at + (size_t)n;
+	return;
+ext:
+	o->type = MSGPACK_OBJECT_EXT;
+	o->via.ext.type = (int8_t)p[at];
+	o->via.ext.size = (uint32_t)n;
+	o->via.ext.ptr = (const char *)p + at + 1;
+	*pos = at + 1 + (size_t)n;
+	return;
+array:
+	o->type = MSGPACK_OBJECT_ARRAY;
+	o->via.array.size = (uint32_t)n;
+	*pos = at;
+	if (n) {
+		msgpack_object *a = zalloc(z, sizeof(*a) * (size_t)n);
+		o->via.array.ptr = a;
+		for (uint64_t k = 0; k < n; k++)
+			decode(z, p, pos, &a[k]);
+	}
+	return;
+map:
+	o->type = MSGPACK_OBJECT_MAP;
+	o->via.map.size = (uint32_t)n;
+	*pos = at;
+	if (n) {
+		msgpack_object_kv *kv = zalloc(z, sizeof(*kv) * (size_t)n);
+		o->via.map.ptr = kv;
+		for (uint64_t k = 0; k < n; k++) {
+			decode(z, p, pos, &kv[k].key);
+			decode(z, p, pos, &kv[k].val);
+		}
+	}
 }
 
 /* --- reading: the source ------------------------------------------------------ */
@@ -213,8 +414,10 @@ struct reader {
 	FILE *fp;                    /* NULL when reading memory */
 	const unsigned char *mem;
 	size_t memlen, mempos;
-	msgpack_unpacker up;
-	msgpack_unpacked res;
+	unsigned char *buf;          /* bytes read and not yet decoded: */
+	size_t cap, off, used;       /* buf[off..used) */
+	struct zchunk *zone;         /* the current record's objects */
+	msgpack_object obj;          /* the current record */
 	struct scan sc;
 	const char *rec_bytes;       /* the current record's bytes */
 	size_t rec_len;
@@ -297,9 +500,32 @@ static void pop_where(struct reader *r, size_t old)
 	r->where[old] = 0;
 }
 
-/* Reads more bytes into the unpacker: a chunk, or `want` bytes at once
- * when more are known to be needed (a large bin: one buffer of its size,
- * not a doubling chain of copies).  Returns how many (0 at the end of the
+/* Makes room for `want` more bytes after buf[used]: the undecoded bytes
+ * moved to the front, the buffer grown to exactly what a large item needs
+ * (one buffer of its size, not a doubling chain of copies).  Returns 0, or
+ * -1 when out of memory. */
+static int reserve(struct reader *r, size_t want)
+{
+	if (r->off) {
+		memmove(r->buf, r->buf + r->off, r->used - r->off);
+		r->used -= r->off;
+		r->off = 0;
+	}
+	if (r->cap - r->used >= want)
+		return 0;
+	size_t cap = r->used + want;
+	if (want <= CHUNK && cap < 2 * r->cap)
+		cap = 2 * r->cap;
+	unsigned char *b = realloc(r->buf, cap);
+	if (!b)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
+/* Reads more bytes into the buffer: a chunk, or `want` bytes at once when
+ * more are known to be needed.  Returns how many (0 at the end of the
  * input), or -1 after reporting. */
 static long fill(struct reader *r, size_t want)
 {
@@ -307,16 +533,16 @@ static long fill(struct reader *r, size_t want)
 
 	if (want < CHUNK)
 		want = CHUNK;
-	if (!msgpack_unpacker_reserve_buffer(&r->up, want)) {
+	if (reserve(r, want)) {
 		diag_error(r->d, "out of memory reading record %u", r->rec);
 		r->nerrors++;
 		return -1;
 	}
-	cap = msgpack_unpacker_buffer_capacity(&r->up);
+	cap = r->cap - r->used;
 	if (want > CHUNK && cap > want)
 		cap = want; /* exactly the rest of the item */
 	if (r->fp) {
-		n = fread(msgpack_unpacker_buffer(&r->up), 1, cap, r->fp);
+		n = fread(r->buf + r->used, 1, cap, r->fp);
 		if (n == 0 && ferror(r->fp)) {
 			diag_error(r->d, "read error: %s", strerror(errno));
 			r->nerrors++;
@@ -327,11 +553,10 @@ static long fill(struct reader *r, size_t want)
 		if (n > cap)
 			n = cap;
 		if (n)
-			memcpy(msgpack_unpacker_buffer(&r->up),
-			       r->mem + r->mempos, n);
+			memcpy(r->buf + r->used, r->mem + r->mempos, n);
 		r->mempos += n;
 	}
-	msgpack_unpacker_buffer_consumed(&r->up, n);
+	r->used += n;
 	return (long)(n > LONG_MAX ? LONG_MAX : n);
 }
 
@@ -341,13 +566,25 @@ static long fill(struct reader *r, size_t want)
 static int next_object(struct reader *r, const msgpack_object **out)
 {
 	const unsigned char *p;
-	size_t avail;
-	int ret;
+	size_t avail, pos = 0;
 
-	memset(&r->sc, 0, sizeof(r->sc));
+	zfree(&r->zone);
+	/* after a large record, give its buffer back */
+	if (r->cap > 4 * CHUNK && r->used - r->off <= CHUNK) {
+		reserve(r, 0);
+		unsigned char *b = realloc(r->buf, 2 * CHUNK);
+		if (b) {
+			r->buf = b;
+			r->cap = 2 * CHUNK;
+		}
+	}
+	r->sc.pos = 0; /* not the whole of left[]: it is large */
+	r->sc.need = 0;
+	r->sc.depth = 0;
+	r->sc.base = 0;
 	for (;;) {
-		p = (const unsigned char *)r->up.buffer + r->up.off;
-		avail = r->up.used - r->up.off;
+		p = r->buf ? r->buf + r->off : (const unsigned char *)"";
+		avail = r->used - r->off;
 		enum scan_result s = scan_object(&r->sc, p, avail);
 		if (s == SCAN_DONE)
 			break;
@@ -376,12 +613,11 @@ static int next_object(struct reader *r, const msgpack_object **out)
 	}
 	r->rec_bytes = (const char *)p;
 	r->rec_len = r->sc.pos;
-	ret = msgpack_unpacker_next(&r->up, &r->res);
-	if (ret == MSGPACK_UNPACK_NOMEM_ERROR)
-		return rerr(r, "out of memory decoding msgpack");
-	if (ret != MSGPACK_UNPACK_SUCCESS)
-		return rerr(r, "not msgpack");
-	*out = &r->res.data;
+	decode(&r->zone, p, &pos, &r->obj);
+	if (pos != r->sc.pos)
+		BUG("decoded %zu bytes of a %zu-byte record", pos, r->sc.pos);
+	r->off += pos;
+	*out = &r->obj;
 	return 1;
 }
 
@@ -1666,7 +1902,7 @@ static int read_record(struct reader *r, const msgpack_object *o)
 /* Anything after "end" is an error: one stream holds one graph. */
 static int at_end(struct reader *r)
 {
-	if (r->up.used > r->up.off)
+	if (r->used > r->off)
 		return 0;
 	if (r->fp) {
 		int c = getc(r->fp);
@@ -1686,11 +1922,6 @@ static struct ir_graph *read_stream(struct reader *r)
 	const msgpack_object *o;
 	int ret;
 
-	msgpack_unpacked_init(&r->res);
-	if (!msgpack_unpacker_init(&r->up, CHUNK)) {
-		diag_error(r->d, "out of memory");
-		return NULL;
-	}
 	r->g = ir_graph_new(IR_LEVEL_ATEN);
 	set_where(r, "record 0 (header)");
 	ret = next_object(r, &o);
@@ -1721,8 +1952,8 @@ static struct ir_graph *read_stream(struct reader *r)
 			}
 		}
 	}
-	msgpack_unpacked_destroy(&r->res);
-	msgpack_unpacker_destroy(&r->up);
+	zfree(&r->zone);
+	free(r->buf);
 	free(r->scratch);
 	if (!r->nerrors && ir_verify(r->g, r->d))
 		r->nerrors++;
@@ -1885,16 +2116,16 @@ static void wkv(struct writer *w, const char *key, const char *val)
 static int map_str(const struct ir_bytes *b, const char *key,
 		   const char **val, size_t *len)
 {
-	msgpack_unpacked res;
+	struct zchunk *z = NULL;
+	msgpack_object o;
 	size_t off = 0;
 	int ret = -1;
 
-	msgpack_unpacked_init(&res);
-	if (msgpack_unpack_next(&res, b->data, b->len, &off) ==
-	    MSGPACK_UNPACK_SUCCESS && res.data.type == MSGPACK_OBJECT_MAP) {
+	decode(&z, (const unsigned char *)b->data, &off, &o);
+	if (o.type == MSGPACK_OBJECT_MAP) {
 		ret = 0;
-		for (uint32_t i = 0; i < res.data.via.map.size; i++) {
-			const msgpack_object_kv *kv = &res.data.via.map.ptr[i];
+		for (uint32_t i = 0; i < o.via.map.size; i++) {
+			const msgpack_object_kv *kv = &o.via.map.ptr[i];
 			if (is_str(&kv->key, key) &&
 			    kv->val.type == MSGPACK_OBJECT_STR) {
 				/* points into b, not into the zone */
@@ -1905,7 +2136,7 @@ static int map_str(const struct ir_bytes *b, const char *key,
 			}
 		}
 	}
-	msgpack_unpacked_destroy(&res);
+	zfree(&z);
 	return ret;
 }
 

@@ -4,6 +4,9 @@
  *
  * onnx_read_file() loads and unpacks a model with protobuf-c; the
  * ModelProto it returns is the caller's, freed with onnx_model_free().
+ * From a plain file, the raw_data of tensors of 4 KiB and more point into
+ * the file, mapped until onnx_model_free() (never copied: checking a model
+ * of gigabytes takes megabytes); treat them as read-only.
  * onnx_to_ir() builds a new IR graph (the caller's, ir_graph_free()) from a
  * ModelProto without modifying it; the graph copies everything it keeps, so
  * the proto can be freed first.  Neither validates the model: that is

@@ -157,6 +157,32 @@ static int lex_int(struct lex *l, int64_t *out)
 	return 0;
 }
 
+/* An axis key of torch's dict: an integer, or (what json.dumps writes) an
+ * integer in quotes, "0". */
+static int lex_axis_key(struct lex *l, int64_t *out)
+{
+	const char *at;
+	char *s, *end;
+	char q = lex_peek(l);
+
+	if (q != '"' && q != '\'')
+		return lex_int(l, out);
+	at = l->p;
+	if (lex_string(l, &s))
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	int ok = !errno && end != s && !*end &&
+		 (isdigit((unsigned char)*s) || *s == '-');
+	free(s);
+	if (!ok) {
+		l->p = at;
+		return lex_fail(l, "an axis (an integer, quoted or not)");
+	}
+	*out = v;
+	return 0;
+}
+
 static int lex_end(struct lex *l)
 {
 	if (lex_peek(l))
@@ -240,7 +266,8 @@ static int add_axis(struct onnx_write_options *o, const char *spec,
 	return 0;
 }
 
-/* torch's dict: {"x": {0: "batch"}, "y": [0, 1]} */
+/* torch's dict: {"x": {0: "batch"}, "y": [0, 1]}; the axes of the inner
+ * dict may be quoted, {"x": {"0": "batch"}}, as json.dumps writes them. */
 static int parse_axes_dict(struct onnx_write_options *o, const char *spec,
 			   struct diag *d)
 {
@@ -261,7 +288,8 @@ static int parse_axes_dict(struct onnx_write_options *o, const char *spec,
 			while (!rc && !lex_accept(&l, '}')) {
 				int64_t axis;
 				char *name;
-				if (lex_int(&l, &axis) || lex_expect(&l, ':') ||
+				if (lex_axis_key(&l, &axis) ||
+				    lex_expect(&l, ':') ||
 				    lex_string(&l, &name)) {
 					rc = -1;
 					break;

@@ -2,17 +2,26 @@
  * tensor_data.c - streaming a tensor's bytes into an output file (see
  * tensor_data.h).
  *
- * Contiguous references are copied with pread() in TENSOR_DATA_CHUNK
- * pieces, so the weights pass through the page cache and never through
- * this process's heap.  Strided references map the byte range they span
- * and gather it row by row into the same chunk buffer; a transposed one
- * (fold turns Transpose of a weight into such a view) 64 rows at a time
- * into a tile buffer, so that each source cache line is read once.
+ * Contiguous references are copied by the kernel (copy_file_range) when
+ * the output is a regular file, else with pread() in TENSOR_DATA_CHUNK
+ * pieces, so the weights pass through the page cache and never (or only
+ * a chunk at a time) through this process's heap.  Strided references map
+ * the byte range they span and gather it row by row into the same chunk
+ * buffer.  A transposed one (fold turns Transpose of a weight into such a
+ * view: nearly every weight of a transformer) is transposed in squares of
+ * TR_BLOCK x TR_BLOCK elements (source lines prefetched a square ahead), by
+ * two threads (each half of the columns), into output tiles of about
+ * TR_OUT bytes, each written at once while it is still in the cache (a
+ * large tile written cold costs several times more).  A source over
+ * DROP_SPAN is read in at most TR_PASSES passes (larger tiles), the pages
+ * behind each thread dropped from the mapping as it goes, so that RSS stays
+ * near a tile whatever the weight's size.
  */
 #include "tensor_data.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -185,10 +194,68 @@ static int reader_open(struct tensor_reader *r, const char *path,
 	return 0;
 }
 
+#define KERNEL_COPY_MIN ((uint64_t)256 << 10) /* smaller: through the buffer */
+
+/* Contiguous bytes [*off, *off + *len) of the open file to out by
+ * copy_file_range(), advancing *off and *len.  Returns 0 (all of it, or
+ * nothing when the kernel cannot: *len left for the caller), or an exit
+ * status after reporting. */
+static int copy_kernel(struct tensor_reader *r, uint64_t *off, uint64_t *len,
+		       const char *what, struct outfile *out, struct diag *d)
+{
+	struct stat st;
+	int fd;
+
+	if (*len < KERNEL_COPY_MIN || !out->fp)
+		return 0;
+	fd = fileno(out->fp);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	/* a zero-length write: a failed output (or PT2ONNX_FAIL_WRITE's
+	 * fault) fails here as it would for the bytes */
+	if (outfile_write(out, "", 0, d))
+		return EXIT_IO;
+	if (fflush(out->fp) != 0) {
+		out->failed = 1;
+		diag_error(d, "cannot write '%s': %s",
+			   out->path ? out->path : "<stdout>", strerror(errno));
+		return EXIT_IO;
+	}
+	while (*len) {
+		loff_t in = (loff_t)*off;
+		size_t want = *len > ((uint64_t)1 << 30) ? (size_t)1 << 30
+							 : (size_t)*len;
+		ssize_t got = copy_file_range(r->fd, &in, fd, NULL, want, 0);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EXDEV || errno == EINVAL ||
+			    errno == ENOSYS || errno == EOPNOTSUPP ||
+			    errno == EBADF || errno == ETXTBSY)
+				return 0; /* the rest through the buffer */
+			out->failed = 1;
+			diag_error(d, "%s: cannot copy from '%s' to '%s': %s",
+				   what, r->path,
+				   out->path ? out->path : "<stdout>",
+				   strerror(errno));
+			return EXIT_IO;
+		}
+		if (got == 0)
+			return 0; /* a short source: pread() says so */
+		*off += (uint64_t)got;
+		*len -= (uint64_t)got;
+	}
+	return 0;
+}
+
 /* Contiguous bytes [off, off + len) of the open file to out. */
 static int copy_range(struct tensor_reader *r, uint64_t off, uint64_t len,
 		      const char *what, struct outfile *out, struct diag *d)
 {
+	int rc = copy_kernel(r, &off, &len, what, out, d);
+
+	if (rc)
+		return rc;
 	while (len) {
 		size_t want = len < TENSOR_DATA_CHUNK ? (size_t)len
 						      : TENSOR_DATA_CHUNK;
@@ -242,42 +309,191 @@ static void gather(unsigned char *dst, const unsigned char *src, int64_t n,
 #undef GATHER
 }
 
-#define TILE 64 /* output rows gathered together by transpose() */
-#define TILE_BYTES ((size_t)16 << 20) /* at most, in one tile buffer */
+#define TR_BLOCK 32 /* elements: the side of a square transposed at once */
+#define TR_OUT ((size_t)1 << 20) /* output tile: written while in the cache */
+#define TR_PASSES 4 /* at most, over a source larger than DROP_SPAN */
+#define TR_THREADS_MIN ((size_t)4 << 20) /* smaller weights: one thread */
 #define DROP_SPAN ((uint64_t)64 << 20) /* larger sources are unmapped... */
-#define DROP_WINDOW ((size_t)4 << 20)  /* ...behind windows of this size, */
-#define DROP_TILE ((size_t)64 << 20)   /* with tiles up to this size */
+#define DROP_WINDOW ((size_t)8 << 20)  /* ...behind windows of this size */
 
-/* Columns [j0, j1) of bb output rows of n elements from a transposed
- * source: element j of row b is src[j * s + b].  Each source cache line
- * is read once for bb rows, rather than once per row. */
-static void transpose(unsigned char *dst, const unsigned char *src,
-		      int64_t bb, int64_t n, int64_t j0, int64_t j1,
-		      int64_t s, size_t es)
-{
-	int64_t j, b;
-#define TRANSPOSE(T) \
-	for (j = j0; j < j1; j++) { \
-		const unsigned char *p = src + (size_t)(j * s) * sizeof(T); \
-		for (b = 0; b < bb; b++) { \
+/* One thread's share of a transposed tile: output columns [j0, j1) of bb
+ * rows of n elements; element j of row b is src[j * s + b]. */
+struct tr_job {
+	unsigned char *dst;
+	const unsigned char *src;
+	int64_t bb, n, s, j0, j1;
+	size_t es;
+	unsigned char *map;       /* the mapping, for dropping pages */
+	size_t maplen;
+	int drop;                 /* drop source pages behind the job */
+	size_t page;
+};
+
+/* Rows [b0, b1) of columns [ja, jb): a square that fits in L1. */
+#define TR_SQUARE(T) \
+	for (int64_t b = b0; b < b1; b++) { \
+		unsigned char *o = j->dst + (size_t)(b * j->n) * sizeof(T); \
+		const unsigned char *p = j->src + (size_t)b * sizeof(T); \
+		for (int64_t c = ja; c < jb; c++) { \
 			T v; \
-			memcpy(&v, p + (size_t)b * sizeof(T), sizeof(T)); \
-			memcpy(dst + (size_t)(b * n + j) * sizeof(T), &v, \
+			memcpy(&v, p + (size_t)(c * j->s) * sizeof(T), \
 			       sizeof(T)); \
+			memcpy(o + (size_t)c * sizeof(T), &v, sizeof(T)); \
 		} \
 	}
-	switch (es) {
-	case 1: TRANSPOSE(uint8_t) break;
-	case 2: TRANSPOSE(uint16_t) break;
-	case 4: TRANSPOSE(uint32_t) break;
-	case 8: TRANSPOSE(uint64_t) break;
+
+static void tr_square(const struct tr_job *j, int64_t b0, int64_t b1,
+		      int64_t ja, int64_t jb)
+{
+	switch (j->es) {
+	case 1: TR_SQUARE(uint8_t) break;
+	case 2: TR_SQUARE(uint16_t) break;
+	case 4: TR_SQUARE(uint32_t) break;
+	case 8: TR_SQUARE(uint64_t) break;
 	default:
-		for (j = j0; j < j1; j++)
-			for (b = 0; b < bb; b++)
-				memcpy(dst + (size_t)(b * n + j) * es,
-				       src + (size_t)(j * s + b) * es, es);
+		for (int64_t b = b0; b < b1; b++)
+			for (int64_t c = ja; c < jb; c++)
+				memcpy(j->dst + (size_t)(b * j->n + c) * j->es,
+				       j->src + (size_t)(c * j->s + b) * j->es,
+				       j->es);
 	}
-#undef TRANSPOSE
+}
+#undef TR_SQUARE
+
+/* Source pages [from, to) of the mapping (byte offsets, rounded inwards
+ * to pages) dropped from it: they stay in the page cache. */
+static void drop_pages(const struct tr_job *j, size_t from, size_t to)
+{
+	from = (from + j->page - 1) & ~(j->page - 1);
+	to &= ~(j->page - 1);
+	if (to > (j->maplen & ~(j->page - 1)))
+		to = j->maplen & ~(j->page - 1);
+	if (to > from)
+		madvise(j->map + from, to - from, MADV_DONTNEED);
+}
+
+static void *tr_run(void *arg)
+{
+	const struct tr_job *j = arg;
+	size_t row = (size_t)j->s * j->es; /* source bytes per column */
+	size_t base = (size_t)(j->src - j->map);
+	size_t dropped = base + (size_t)j->j0 * row, next = dropped + DROP_WINDOW;
+
+	for (int64_t ja = j->j0; ja < j->j1; ja += TR_BLOCK) {
+		int64_t jb = j->j1 - ja < TR_BLOCK ? j->j1 : ja + TR_BLOCK;
+		for (int64_t b0 = 0; b0 < j->bb; b0 += TR_BLOCK) {
+			int64_t b1 = j->bb - b0 < TR_BLOCK ? j->bb
+							   : b0 + TR_BLOCK;
+			/* the next square's source lines, ahead of need: the
+			 * loads are what the transpose waits for */
+			int64_t pa = b1 < j->bb ? ja : jb;
+			int64_t pb = b1 < j->bb ? b1 : 0;
+			int64_t pe = pa + TR_BLOCK < j->j1 ? pa + TR_BLOCK
+							   : j->j1;
+			for (int64_t c = pa; c < pe; c++) {
+				const unsigned char *q = j->src +
+					(size_t)(c * j->s + pb) * j->es;
+				__builtin_prefetch(q);
+				__builtin_prefetch(q + 64);
+			}
+			tr_square(j, b0, b1, ja, jb);
+		}
+		if (!j->drop)
+			continue;
+		/* the source columns (rows of the weight) done so far */
+		size_t done = base + (size_t)jb * row;
+		if (done >= next || jb == j->j1) {
+			drop_pages(j, dropped, done);
+			dropped = done;
+			next = done + DROP_WINDOW;
+		}
+	}
+	return NULL;
+}
+
+/* A helper thread that takes half of each tile (the right-hand columns),
+ * started per weight. */
+struct tr_pool {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct tr_job job;
+	int have_job, done, quit, started;
+};
+
+static void *tr_helper(void *arg)
+{
+	struct tr_pool *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->have_job && !p->quit)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->quit)
+			break;
+		p->have_job = 0;
+		pthread_mutex_unlock(&p->mu);
+		tr_run(&p->job);
+		pthread_mutex_lock(&p->mu);
+		p->done = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void tr_pool_start(struct tr_pool *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (pthread_create(&p->th, NULL, tr_helper, p) != 0) {
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+		return;
+	}
+	p->started = 1;
+}
+
+static void tr_pool_stop(struct tr_pool *p)
+{
+	if (!p->started)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->th, NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	p->started = 0;
+}
+
+/* A tile of bb output rows, its columns split with the helper when there
+ * is one. */
+static void transpose_tile(struct tr_pool *p, const struct tr_job *all)
+{
+	struct tr_job mine = *all;
+
+	if (!p->started || all->n < 2 * TR_BLOCK) {
+		tr_run(&mine);
+		return;
+	}
+	mine.j1 = (all->n / 2 + TR_BLOCK - 1) / TR_BLOCK * TR_BLOCK;
+	pthread_mutex_lock(&p->mu);
+	p->job = *all;
+	p->job.j0 = mine.j1;
+	p->have_job = 1;
+	p->done = 0;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	tr_run(&mine);
+	pthread_mutex_lock(&p->mu);
+	while (!p->done)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* Strided: map the span and gather into row-major order. */
@@ -306,55 +522,43 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 	size_t row = (size_t)n * es;
 
 	/* A transpose (the second-last dim contiguous in the source, the
-	 * last not): up to TILE output rows at a time into a buffer of their
-	 * own, so that each source cache line (and page) is visited once
-	 * for all of them. */
+	 * last not): tiles of whole output rows, each transposed in squares
+	 * and written while it is still in the cache; over a large source,
+	 * fewer (larger) tiles, each a pass over the source that drops the
+	 * pages behind it */
 	if (rank >= 2 && t->ref.strides[rank - 2] == 1 && s != 1 && n) {
-		int64_t m = t->dims[rank - 2], tile = TILE;
+		int64_t m = t->dims[rank - 2];
 		int drop = span > DROP_SPAN;
-		/* source rows per window: about DROP_WINDOW bytes */
-		int64_t win = drop ? (int64_t)(DROP_WINDOW / ((size_t)s * es))
-				   : n;
-		if (win < 1)
-			win = 1;
-		if (drop) /* fewer passes over the source, each re-mapping it */
-			tile = (int64_t)(DROP_TILE / row);
-		while (tile > 1 && (size_t)tile * row > (drop ? DROP_TILE
-							      : TILE_BYTES))
-			tile /= 2;
+		int64_t tile = (int64_t)(TR_OUT / row);
+		if (drop && tile < (m + TR_PASSES - 1) / TR_PASSES)
+			tile = (m + TR_PASSES - 1) / TR_PASSES;
+		tile = tile / TR_BLOCK * TR_BLOCK;
+		if (tile < TR_BLOCK)
+			tile = TR_BLOCK;
 		if (tile > m)
 			tile = m;
-		if (tile < 1)
-			tile = 1;
 		unsigned char *tb = xmalloc((size_t)tile * row);
+		struct tr_job job = {
+			.dst = tb, .n = n, .s = s, .es = es, .map = map,
+			.maplen = maplen, .drop = drop, .page = (size_t)page,
+		};
+		struct tr_pool pool;
+		if (tensor_data_size(t) >= TR_THREADS_MIN)
+			tr_pool_start(&pool);
+		else
+			memset(&pool, 0, sizeof(pool));
 		for (;;) {
 			int64_t off = 0;
 			for (int i = 0; i < rank - 2; i++)
 				off += idx[i] * t->ref.strides[i];
 			for (int64_t r0 = 0; r0 < m; r0 += tile) {
-				int64_t bb = m - r0 < tile ? m - r0 : tile;
-				/* a window of source rows at a time; the
-				 * pages behind it are dropped from our
-				 * mapping (they stay in the page cache), so
-				 * that a large transposed weight does not
-				 * count whole in our RSS */
-				for (int64_t j0 = 0; j0 < n; j0 += win) {
-					int64_t j1 = n - j0 < win ? n - j0 : win;
-					j1 += j0;
-					transpose(tb, base + (size_t)(off + r0) *
-						  es, bb, n, j0, j1, s, es);
-					if (!drop)
-						continue;
-					size_t end = (size_t)(base - map) +
-						(size_t)((off + r0 + j1 * s) *
-							 (int64_t)es);
-					end &= ~(size_t)(page - 1);
-					if (end > maplen)
-						end = maplen & ~(size_t)(page - 1);
-					if (end)
-						madvise(map, end, MADV_DONTNEED);
-				}
-				if (outfile_write(out, tb, (size_t)bb * row, d)) {
+				job.bb = m - r0 < tile ? m - r0 : tile;
+				job.src = base + (size_t)(off + r0) * es;
+				job.j0 = 0;
+				job.j1 = n;
+				transpose_tile(&pool, &job);
+				if (outfile_write(out, tb, (size_t)job.bb * row,
+						  d)) {
 					rc = EXIT_IO;
 					break;
 				}
@@ -365,6 +569,7 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 			if (rc || i < 0)
 				break;
 		}
+		tr_pool_stop(&pool);
 		free(tb);
 		goto done;
 	}

@@ -77,6 +77,15 @@ static struct ir_graph *read_mem(const void *p, size_t len, struct buf *msgs,
 	return g;
 }
 
+/* Lines in the messages. */
+static int count_lines(const struct buf *msgs)
+{
+	int n = 0;
+	for (size_t i = 0; i < msgs->len; i++)
+		n += msgs->data[i] == '\n';
+	return n;
+}
+
 static int contains(const struct buf *msgs, const char *s)
 {
 	return msgs->len && memmem(msgs->data, msgs->len, s, strlen(s)) != NULL;
@@ -1405,8 +1414,9 @@ static void test_malformed_bytes(void)
 		free(p);
 	}
 
-	/* nesting: msgpack-c reads 32 levels, no more */
-	for (int depth = 30; depth <= 40; depth++) {
+	/* nesting: MP_MAX_DEPTH (1168) msgpack levels in one record, no more
+	 * (the reader's own decoder: msgpack-c's stopped at 32) */
+	for (int depth = 1164; depth <= 1172; depth++) {
 		msgpack_sbuffer sb;
 		msgpack_packer pk;
 		msgpack_sbuffer_init(&sb);
@@ -1424,11 +1434,12 @@ static void test_malformed_bytes(void)
 		pk_str(&pk, "end");
 		int nerr = 0;
 		struct ir_graph *g = read_mem(sb.data, sb.size, &msgs, &nerr);
-		if (depth <= 32) {
+		if (depth <= 1168) {
 			CHECK(g != NULL);
 		} else {
 			CHECK(g == NULL);
-			CHECK(contains(&msgs, "nested deeper than 32"));
+			CHECK(contains(&msgs, "nested deeper than 1168"));
+			CHECK(count_lines(&msgs) == 1);
 		}
 		if (g) {
 			/* what was read must be written back and read again */
@@ -1447,48 +1458,136 @@ static void test_malformed_bytes(void)
 	buf_free(&hdr);
 }
 
-/* Nested blocks k deep: the writer refuses what readers cannot read. */
+/* prim::If nested k deep, the innermost node with a list-typed output. */
+static struct ir_graph *deep_graph(int k)
+{
+	struct ir_graph *g = ir_graph_new(IR_LEVEL_ATEN);
+	int64_t two = 2;
+	struct ir_value *x = ir_value_new(g, "x", ft(g, 1, &two));
+	struct ir_block *b = g->top;
+
+	ir_block_add_param(g, g->top, x);
+	for (int i = 0; i < k; i++) {
+		struct ir_node *n = ir_node_new(g, b, "prim::If", 1, 1);
+		n->inputs[0] = x;
+		b = ir_node_add_block(g, n);
+		char name[16];
+		snprintf(name, sizeof(name), "o%d", i);
+		out1(g, n, 0, name, ft(g, 1, &two));
+	}
+	struct ir_node *n = ir_node_new(g, b, "aten::neg", 1, 1);
+	n->inputs[0] = x;
+	out1(g, n, 0, "deepest", elems(g, IR_TYPE_LIST, 1, ft(g, 1, &two),
+				       NULL));
+	return g;
+}
+
+/* Nested blocks k deep: 256 (the documented bound) and more read back;
+ * the writer refuses what readers cannot read. */
 static void test_deep_blocks(void)
 {
+	static const int ks[] = { 1, 6, 7, 32, 100, 256, 280, 300, 1000 };
 	int written = 0;
-	for (int k = 1; k <= 12; k++) {
-		struct ir_graph *g = ir_graph_new(IR_LEVEL_ATEN);
-		int64_t two = 2;
-		struct ir_value *x = ir_value_new(g, "x", ft(g, 1, &two));
-		struct ir_block *b = g->top;
-		struct ir_value *last = x;
-		ir_block_add_param(g, g->top, x);
-		for (int i = 0; i < k; i++) {
-			struct ir_node *n = ir_node_new(g, b, "prim::If", 1, 1);
-			n->inputs[0] = x;
-			b = ir_node_add_block(g, n);
-			char name[16];
-			snprintf(name, sizeof(name), "o%d", i);
-			last = out1(g, n, 0, name, ft(g, 1, &two));
-		}
-		(void)last;
-		struct ir_node *n = ir_node_new(g, b, "aten::neg", 1, 1);
-		n->inputs[0] = x;
-		out1(g, n, 0, "deepest", elems(g, IR_TYPE_LIST, 1,
-					       ft(g, 1, &two), NULL));
-		struct buf w = { 0 }, msgs = { 0 }, m2 = { 0 };
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		int k = ks[i];
+		struct ir_graph *g = deep_graph(k);
+		struct buf w = { 0 }, msgs = { 0 }, m2 = { 0 }, w2 = { 0 };
 		int ret = write_mem(g, &w, &msgs);
 		if (ret == 0) {
 			written = k;
 			struct ir_graph *g2 = read_mem(w.data, w.len, &m2, NULL);
 			CHECK(g2 != NULL);
+			/* binary -> graph -> binary: the same bytes */
+			if (g2) {
+				CHECK_INT(write_mem(g2, &w2, NULL), 0);
+				CHECK(w2.len == w.len &&
+				      !memcmp(w2.data, w.data, w.len));
+			}
 			ir_graph_free(g2);
 		} else {
+			CHECK(k > 256);
 			CHECK(contains(&msgs, "nested deeper"));
+			CHECK(count_lines(&msgs) == 1);
 		}
 		ir_graph_free(g);
 		buf_free(&w);
+		buf_free(&w2);
 		buf_free(&msgs);
 		buf_free(&m2);
 	}
-	CHECK(written >= 5);
+	CHECK(written >= 256 && written < 1000);
 	if (getenv("UNIT_VERBOSE"))
 		fprintf(stderr, "  blocks nest %d deep at most\n", written);
+}
+
+/* A deep prim::If nest: binary -> text -> binary gives the same bytes (60
+ * deep: the text form reads blocks 64 deep at most). */
+static void test_deep_blocks_text(void)
+{
+	struct ir_graph *g = deep_graph(60);
+	struct buf w = { 0 }, t = { 0 }, w2 = { 0 }, msgs = { 0 };
+	struct diag d;
+
+	CHECK_INT(write_mem(g, &w, NULL), 0);
+	struct ir_graph *g1 = read_mem(w.data, w.len, &msgs, NULL);
+	CHECK(g1 != NULL);
+	diag_init(&d, "test");
+	d.quiet = 1;
+	FILE *fp = open_memstream(&t.data, &t.len);
+	CHECK_INT(ir_write_text(g1, fp, &d), 0);
+	fclose(fp);
+	struct ir_graph *g2 = ir_read_text_mem(t.data, t.len, "text", &d);
+	CHECK(g2 != NULL);
+	if (g2) {
+		CHECK_INT(write_mem(g2, &w2, NULL), 0);
+		CHECK(w2.len == w.len && !memcmp(w2.data, w.data, w.len));
+	}
+	ir_graph_free(g2);
+	ir_graph_free(g1);
+	ir_graph_free(g);
+	buf_free(&w);
+	buf_free(&t);
+	buf_free(&w2);
+	buf_free(&msgs);
+}
+
+/* Every cut of a deep stream is one error line, never a crash. */
+static void test_deep_truncated(void)
+{
+	struct ir_graph *g = deep_graph(200);
+	struct buf w = { 0 };
+
+	CHECK_INT(write_mem(g, &w, NULL), 0);
+	for (size_t cut = 0; cut < w.len; cut += 1 + cut / 16) {
+		struct buf msgs = { 0 };
+		int nerr = 0;
+		struct ir_graph *g2 = read_mem(w.data, cut, &msgs, &nerr);
+		CHECK(g2 == NULL && nerr == 1);
+		CHECK(count_lines(&msgs) == 1);
+		CHECK(contains(&msgs, "truncated stream"));
+		ir_graph_free(g2);
+		buf_free(&msgs);
+	}
+	/* 0xc1 (a byte msgpack does not have) for each byte of the record
+	 * that nests deepest: refused with one line where it is a header, a
+	 * name that is off by a byte where it lands in a string */
+	int refused = 0;
+	for (size_t at = w.len / 2; at < w.len; at++) {
+		struct buf msgs = { 0 };
+		char save = w.data[at];
+		w.data[at] = (char)0xc1;
+		struct ir_graph *g2 = read_mem(w.data, w.len, &msgs, NULL);
+		if (g2 == NULL && contains(&msgs, "not msgpack")) {
+			refused++;
+			CHECK(count_lines(&msgs) == 1);
+		}
+		w.data[at] = save;
+		ir_graph_free(g2);
+		buf_free(&msgs);
+	}
+	CHECK(refused > 100);
+	ir_graph_free(g);
+	buf_free(&w);
 }
 
 /* The writer refuses graphs that would not read back. */
@@ -1695,6 +1794,8 @@ const struct unit_test unit_tests[] = {
 	UNIT(test_messages),
 	UNIT(test_malformed_bytes),
 	UNIT(test_deep_blocks),
+	UNIT(test_deep_blocks_text),
+	UNIT(test_deep_truncated),
 	UNIT(test_write_errors),
 	UNIT(test_verify),
 	{ 0 },
