@@ -772,6 +772,64 @@ static int of_shape(const struct ir_value *sv, struct shape *s)
 	return 1;
 }
 
+/* Resize / Upsample: the rank from the input, else from the sizes' or
+ * scales' length; a dim from constant sizes, or from a constant scale as
+ * floor(dim * scale) in float, as ONNX's inference and ONNX Runtime do. */
+static void infer_resize(struct lower_ctx *c, const struct ir_node *n,
+			 struct shape *s, const struct shape *a)
+{
+	const struct ir_value *scv = NULL, *szv = NULL;
+	double sc[FOLD_MAX];
+	int64_t sz[MAXR];
+	enum ir_dtype fdt;
+	int nsc = -1, nsz = -1;
+	if (is_op(n, "|Upsample|") || c->opset < 11) {
+		scv = n->ninputs > 1 ? n->inputs[1] : NULL;
+	} else {
+		scv = n->ninputs > 2 ? n->inputs[2] : NULL;
+		szv = n->ninputs > 3 ? n->inputs[3] : NULL;
+	}
+	if (scv)
+		nsc = fold_read(scv, sc, FOLD_MAX, &fdt);
+	if (!scv) {
+		struct ir_attr *at = ir_node_find_attr(n, "scales");
+		if (at && at->kind == IR_ATTR_FLOATS &&
+		    at->count <= FOLD_MAX) {
+			nsc = (int)at->count;
+			for (int i = 0; i < nsc; i++)
+				sc[i] = at->u.floats[i];
+		}
+	}
+	if (szv)
+		nsz = b_const_ints(szv, sz, MAXR);
+	s->rank = a->rank;
+	if (s->rank < 0 && nsz > 0)
+		s->rank = nsz;
+	if (s->rank < 0 && nsc > 0)
+		s->rank = nsc;
+	for (int k = 0; s->rank < 0 && k < 2; k++) {
+		/* a runtime sizes or scales input of known length */
+		const struct ir_value *v = k ? scv : szv;
+		if (b_rank(v) == 1 && v->type->dims[0].kind == IR_DIM_FIXED &&
+		    v->type->dims[0].value > 0 &&
+		    v->type->dims[0].value <= MAXR)
+			s->rank = (int)v->type->dims[0].value;
+	}
+	if (s->rank > MAXR)
+		s->rank = -1;
+	for (int i = 0; i < s->rank; i++) {
+		s->d[i] = unknown();
+		if (nsz == s->rank) {
+			if (sz[i] >= 0)
+				s->d[i] = fixed(sz[i]);
+		} else if (nsc == s->rank && a->rank == s->rank &&
+			   a->d[i].kind == IR_DIM_FIXED && sc[i] > 0) {
+			float p = (float)a->d[i].value * (float)sc[i];
+			s->d[i] = fixed((int64_t)floorf(p));
+		}
+	}
+}
+
 struct ir_type *b_seq_type(struct lower_ctx *c, enum ir_dtype dt, int rank)
 {
 	struct ir_type *t = ir_type_new(c->g, IR_TYPE_LIST);
@@ -873,8 +931,143 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			 "Ceil|Sin|Cos|Not|Trilu|BatchNormalization|"
 			 "LayerNormalization|InstanceNormalization|Round|Sign|"
 			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|Scatter|"
-			 "ScatterElements|ScatterND|")) {
+			 "ScatterElements|ScatterND|Acos|Asin|Atan|Tan|Sinh|Cosh|"
+			 "Asinh|Acosh|Atanh|Shrink|ThresholdedRelu|Mish|")) {
 		s = a;
+	} else if (is_op(n, "|EyeLike|RandomUniformLike|RandomNormalLike|"
+			 "Bernoulli|")) {
+		s = a;
+		dt = (enum ir_dtype)attr_i(n, "dtype", dt);
+	} else if (is_op(n, "|IsNaN|IsInf|")) {
+		s = a;
+		dt = IR_DTYPE_BOOL;
+	} else if (is_op(n, "|QuantizeLinear|")) {
+		s = a;
+		dt = n->ninputs > 2 && n->inputs[2] ? b_dtype(n->inputs[2])
+						    : IR_DTYPE_UINT8;
+	} else if (is_op(n, "|DequantizeLinear|")) {
+		s = a;
+		dt = IR_DTYPE_FLOAT;
+	} else if (is_op(n, "|Det|")) {
+		if (a.rank >= 2) {
+			s = a;
+			s.rank -= 2;
+		}
+	} else if (is_op(n, "|Size|")) {
+		s.rank = 0;
+		dt = IR_DTYPE_INT64;
+	} else if (is_op(n, "|RandomUniform|RandomNormal|")) {
+		int k = attr_ints(n, "shape", v, MAXR);
+		dt = (enum ir_dtype)attr_i(n, "dtype", IR_DTYPE_FLOAT);
+		if (k >= 0) {
+			s.rank = k;
+			for (int i = 0; i < k; i++)
+				s.d[i] = v[i] >= 0 ? fixed(v[i]) : unknown();
+		}
+	} else if (is_op(n, "|Multinomial|")) {
+		int64_t k = attr_i(n, "sample_size", 1);
+		dt = (enum ir_dtype)attr_i(n, "dtype", IR_DTYPE_INT32);
+		if (a.rank == 2) {
+			s.rank = 2;
+			s.d[0] = a.d[0];
+			s.d[1] = fixed(k);
+		}
+	} else if (is_op(n, "|SoftmaxCrossEntropyLoss|"
+			 "NegativeLogLikelihoodLoss|")) {
+		struct ir_attr *ra = ir_node_find_attr(n, "reduction");
+		int none = ra && ra->kind == IR_ATTR_STRING &&
+			   ra->u.s.len == 4 && !memcmp(ra->u.s.data, "none", 4);
+		if (none)
+			s = b;
+		else
+			s.rank = 0;
+		set_type(c, n->outputs[0], dt, &s);
+		/* SoftmaxCrossEntropyLoss's log_prob: the input's shape */
+		for (uint32_t o = 1; o < n->noutputs; o++)
+			set_type(c, n->outputs[o], dt, &a);
+		return;
+	} else if (is_op(n, "|DepthToSpace|SpaceToDepth|")) {
+		int64_t bs = attr_i(n, "blocksize", 0);
+		int up = is_op(n, "|DepthToSpace|");
+		if (a.rank == 4 && bs > 0) {
+			s = a;
+			for (int i = 1; i < 4; i++) {
+				struct ir_dim d = a.d[i];
+				int64_t f = i == 1 ? bs * bs : bs;
+				int mul = i == 1 ? !up : up;
+				if (d.kind != IR_DIM_FIXED)
+					s.d[i] = unknown();
+				else if (mul)
+					s.d[i] = fixed(d.value * f);
+				else if (d.value % f == 0)
+					s.d[i] = fixed(d.value / f);
+				else
+					s.d[i] = unknown();
+			}
+		} else if (a.rank < 0) {
+			s.rank = 4;
+			for (int i = 0; i < 4; i++)
+				s.d[i] = unknown();
+		}
+	} else if (is_op(n, "|GridSample|")) {
+		/* [N, C, grid's spatial dims] */
+		int r = a.rank >= 0 ? a.rank : b.rank;
+		if (r >= 3) {
+			s.rank = r;
+			s.d[0] = a.rank == r ? a.d[0] : b.d[0];
+			s.d[1] = a.rank == r ? a.d[1] : unknown();
+			for (int i = 2; i < r; i++)
+				s.d[i] = b.rank == r ? b.d[i - 1] : unknown();
+		}
+	} else if (is_op(n, "|Compress|")) {
+		struct ir_attr *ax = ir_node_find_attr(n, "axis");
+		if (!ax) {
+			s.rank = 1;
+			s.d[0] = unknown();
+		} else if (a.rank >= 0) {
+			int x = norm_axis(ax->u.i, a.rank);
+			s = a;
+			if (x >= 0 && x < a.rank)
+				s.d[x] = unknown();
+			else
+				s.rank = -1;
+		}
+	} else if (is_op(n, "|OneHot|")) {
+		int64_t depth;
+		dt = n->ninputs > 2 ? b_dtype(n->inputs[2])
+				    : IR_DTYPE_UNDEFINED;
+		if (a.rank >= 0 && a.rank < MAXR) {
+			int r = a.rank + 1;
+			int x = norm_axis(attr_i(n, "axis", -1), r);
+			if (x >= 0 && x < r) {
+				struct ir_dim dd = unknown();
+				if (b_const_ints(n->inputs[1], &depth, 1) == 1 &&
+				    depth >= 0)
+					dd = fixed(depth);
+				s.rank = r;
+				for (int i = 0, src = 0; i < r; i++)
+					s.d[i] = i == x ? dd : a.d[src++];
+			}
+		}
+	} else if (is_op(n, "|Unique|")) {
+		struct ir_attr *ax = ir_node_find_attr(n, "axis");
+		struct shape one;
+		one.rank = 1;
+		one.d[0] = unknown();
+		if (!ax) {
+			s = one;
+		} else if (a.rank >= 0) {
+			int x = norm_axis(ax->u.i, a.rank);
+			s = a;
+			if (x >= 0 && x < a.rank)
+				s.d[x] = unknown();
+			else
+				s.rank = -1;
+		}
+		set_type(c, n->outputs[0], dt, &s);
+		for (uint32_t o = 1; o < n->noutputs; o++)
+			set_type(c, n->outputs[o], IR_DTYPE_INT64, &one);
+		return;
 	} else if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|")) {
 		s = a;
 		for (uint32_t i = 1; i < n->ninputs; i++) {
@@ -955,9 +1148,16 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 		known.rank = -1;
 		if (k < 0)
 			k = shape_value(n->inputs[1], v, &known);
-		if (k < 0 && of_shape(n->inputs[1], &s))
+		if (k < 0 && of_shape(n->inputs[1], &s)) {
 			k = -1; /* s is Shape(y)'s shape: done */
-		else if (k >= 0) {
+		} else if (k < 0 && b.rank == 1 &&
+			   b.d[0].kind == IR_DIM_FIXED &&
+			   b.d[0].value <= MAXR) {
+			/* a runtime shape of known length: the rank */
+			s.rank = (int)b.d[0].value;
+			for (int i = 0; i < s.rank; i++)
+				s.d[i] = unknown();
+		} else if (k >= 0) {
 			int neg = -1;
 			s.rank = k;
 			for (int i = 0; i < k; i++) {
@@ -1051,6 +1251,12 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 		}
 	} else if (is_op(n, "|Conv|MaxPool|AveragePool|")) {
 		infer_conv(n, &s, &a, &b);
+		if (n->noutputs > 1 && is_op(n, "|MaxPool|")) {
+			/* Indices: int64, the shape of output 0 */
+			set_type(c, n->outputs[0], dt, &s);
+			set_type(c, n->outputs[1], IR_DTYPE_INT64, &s);
+			return;
+		}
 	} else if (is_op(n, "|ConvTranspose|")) {
 		/* output = (in-1)*s - pb - pe + dil*(k-1) + outpad + 1 */
 		int64_t st[8], p[16], dl[8], op[8];
@@ -1328,16 +1534,17 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 				else if (v[i] || v[i + a.rank])
 					s.d[i] = unknown();
 		}
-	} else if (is_op(n, "|Tile|Resize|Upsample|NonZero|")) {
-		if (a.rank >= 0) {
-			s.rank = !strcmp(n->kind, "onnx::NonZero") ? 2 : a.rank;
-			for (int i = 0; i < s.rank; i++)
-				s.d[i] = unknown();
-			if (!strcmp(n->kind, "onnx::NonZero")) {
-				s.d[0] = fixed(a.rank);
-				dt = IR_DTYPE_INT64;
-			}
-		}
+	} else if (is_op(n, "|Resize|Upsample|")) {
+		infer_resize(c, n, &s, &a);
+	} else if (is_op(n, "|Tile|")) {
+		s.rank = a.rank;
+		for (int i = 0; i < s.rank; i++)
+			s.d[i] = unknown();
+	} else if (is_op(n, "|NonZero|")) {
+		s.rank = 2;
+		s.d[0] = a.rank >= 0 ? fixed(a.rank) : unknown();
+		s.d[1] = unknown();
+		dt = IR_DTYPE_INT64;
 	} else {
 		/* unknown to inference: leave the outputs untyped */
 		for (uint32_t o = 0; o < n->noutputs; o++)

@@ -26,6 +26,11 @@ struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
 /* 0, 1, ..., cnt - 1 (cnt a 0-d number) as a 1-d Long: Range from opset
  * 11, NonZero of ones before (symbolic_shape.c). */
 struct ir_value *sym_arange_count(struct lower_ctx *c, struct ir_value *cnt);
+/* The constant scale_factors list at input i of n (sp floats) into sc:
+ * from a prim::ListConstruct (script) or a prim::Constant float list
+ * (trace); 1 when read, 0 when not (symbolic_shape.c). */
+int sym_scale_factors(struct lower_ctx *c, struct ir_node *n, int i,
+		      double *sc, int sp);
 /* tril (upper 0) / triu (upper 1) without Trilu. */
 int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int upper);

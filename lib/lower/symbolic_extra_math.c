@@ -109,32 +109,6 @@ static struct ir_value *const_floats(struct lower_ctx *c, const double *v,
 	return r;
 }
 
-/* Where build.c's inference leaves v untyped (ops it does not know): v
- * gets src's shape with dtype dt (UNDEFINED: src's); returns v. */
-static struct ir_value *typed_like(struct lower_ctx *c, struct ir_value *v,
-				   const struct ir_value *src,
-				   enum ir_dtype dt)
-{
-	if (!v || !src || (b_rank(v) >= 0 && b_dtype(v) != IR_DTYPE_UNDEFINED))
-		return v;
-	if (src->type->kind != IR_TYPE_TENSOR)
-		return v;
-	v->type = ir_type_copy(c->g, src->type);
-	if (dt != IR_DTYPE_UNDEFINED)
-		v->type->dtype = dt;
-	return v;
-}
-
-/* The same for a value of a known fixed shape. */
-static struct ir_value *typed_dims(struct lower_ctx *c, struct ir_value *v,
-				   enum ir_dtype dt, int rank,
-				   const int64_t *dims)
-{
-	if (v && (b_rank(v) < 0 || b_dtype(v) == IR_DTYPE_UNDEFINED))
-		v->type = ir_type_tensor(c->g, dt, rank, dims);
-	return v;
-}
-
 static struct ir_value *where(struct lower_ctx *c, struct ir_value *cond,
 			      struct ir_value *a, struct ir_value *b)
 {
@@ -173,7 +147,7 @@ static int funary(struct lower_ctx *c, struct ir_node *n,
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
 	x = as_float(c, x);
-	out[0] = typed_like(c, b_op1(c, op, x), x, IR_DTYPE_UNDEFINED);
+	out[0] = b_op1(c, op, x);
 	return 0;
 }
 
@@ -354,7 +328,7 @@ static SYM(sym_rshift) { return shift(c, n, out, 0); }
 
 static struct ir_value *isnan_of(struct lower_ctx *c, struct ir_value *x)
 {
-	return typed_like(c, b_op1(c, "IsNaN", x), x, IR_DTYPE_BOOL);
+	return b_op1(c, "IsNaN", x);
 }
 
 /* x - x is NaN exactly where x is infinite or NaN: works from opset 9. */
@@ -369,7 +343,7 @@ static SYM(sym_isnan)
 				IR_DTYPE_BOOL);
 		return 0;
 	}
-	out[0] = typed_like(c, b_op1(c, "IsNaN", x), x, IR_DTYPE_BOOL);
+	out[0] = b_op1(c, "IsNaN", x);
 	return 0;
 }
 
@@ -381,8 +355,7 @@ static SYM(sym_isinf)
 	if (!b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED)
 		return sym_isnan(c, n, out); /* all false */
 	if (c->opset >= 10) {
-		out[0] = typed_like(c, b_op1(c, "IsInf", x), x,
-				    IR_DTYPE_BOOL);
+		out[0] = b_op1(c, "IsInf", x);
 		return 0;
 	}
 	out[0] = b_op2(c, "And", isnan_of(c, b_op2(c, "Sub", x, x)),
@@ -725,11 +698,6 @@ static SYM(sym_linalg_det)
 	if (c->opset < 11)
 		return lw_decline(c, "needs opset 11 (Det)");
 	out[0] = b_op1(c, "Det", x);
-	if (b_rank(x) >= 2 && b_rank(out[0]) < 0) {
-		struct ir_type *t = ir_type_copy(c->g, x->type);
-		t->rank -= 2;
-		out[0]->type = t;
-	}
 	return 0;
 }
 
@@ -882,8 +850,7 @@ static SYM(sym_rrelu)
 	struct ir_node *r = b_node(c, "RandomUniformLike", 1, &x, 1);
 	b_attr_f(c, r, "low", lo);
 	b_attr_f(c, r, "high", hi);
-	out[0] = b_op2(c, "PRelu", x, typed_like(c, b_done(c, r), x,
-			IR_DTYPE_UNDEFINED));
+	out[0] = b_op2(c, "PRelu", x, b_done(c, r));
 	return 0;
 }
 
@@ -1042,7 +1009,7 @@ static SYM(sym_eye)
 	struct ir_value *z = fill_shape(c, shape, 0, dt);
 	if (!z)
 		return 1;
-	out[0] = typed_like(c, b_op1(c, "EyeLike", z), z, dt);
+	out[0] = b_op1(c, "EyeLike", z);
 	return 0;
 }
 
@@ -1135,7 +1102,7 @@ static int random_shape(struct lower_ctx *c, struct ir_node *n,
 		r = b_node(c, op, 0, NULL, 1);
 		b_attr_ints(c, r, "shape", sz, k);
 		b_attr_i(c, r, "dtype", dt);
-		out[0] = typed_dims(c, b_done(c, r), dt, k, sz);
+		out[0] = b_done(c, r);
 		return 0;
 	} else {
 		struct ir_value *s = T(0);
@@ -1145,7 +1112,7 @@ static int random_shape(struct lower_ctx *c, struct ir_node *n,
 		r = b_node(c, normal ? "RandomNormalLike" : "RandomUniformLike",
 			   1, &z, 1);
 		b_attr_i(c, r, "dtype", dt);
-		out[0] = typed_like(c, b_done(c, r), z, dt);
+		out[0] = b_done(c, r);
 	}
 	return 0;
 }
@@ -1166,7 +1133,7 @@ static int random_like(struct lower_ctx *c, struct ir_node *n,
 	struct ir_node *r = b_node(c, normal ? "RandomNormalLike"
 					     : "RandomUniformLike", 1, &x, 1);
 	b_attr_i(c, r, "dtype", dt);
-	out[0] = typed_like(c, b_done(c, r), x, dt);
+	out[0] = b_done(c, r);
 	return 0;
 }
 
@@ -1189,7 +1156,7 @@ static SYM(sym_normal)
 		b_attr_f(c, r, "mean", m);
 		b_attr_f(c, r, "scale", s);
 		b_attr_i(c, r, "dtype", dt);
-		out[0] = typed_dims(c, b_done(c, r), dt, k, sz);
+		out[0] = b_done(c, r);
 		return 0;
 	}
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
@@ -1201,8 +1168,7 @@ static SYM(sym_normal)
 		return lw_decline(c, "mean or std unusable");
 	struct ir_value *like = b_op2(c, "Add", m, s);
 	struct ir_node *r = b_node(c, "RandomNormalLike", 1, &like, 1);
-	out[0] = b_op2(c, "Add", b_op2(c, "Mul", typed_like(c, b_done(c, r),
-			like, IR_DTYPE_UNDEFINED), s), m);
+	out[0] = b_op2(c, "Add", b_op2(c, "Mul", b_done(c, r), s), m);
 	return 0;
 }
 
@@ -1221,8 +1187,7 @@ static SYM(sym_bernoulli)
 			return lw_decline(c, "p is not a number or tensor");
 	}
 	struct ir_node *r = b_node(c, "RandomUniformLike", 1, &like, 1);
-	out[0] = b_cast(c, b_op2(c, "Less", typed_like(c, b_done(c, r), like,
-			IR_DTYPE_UNDEFINED), p),
+	out[0] = b_cast(c, b_op2(c, "Less", b_done(c, r), p),
 			dt == IR_DTYPE_UNDEFINED ? IR_DTYPE_FLOAT : dt);
 	return 0;
 }
@@ -1252,8 +1217,7 @@ static SYM(sym_multinomial)
 		res = b_done(c, m);
 	} else {
 		struct ir_node *u = b_node(c, "RandomUniformLike", 1, &lp, 1);
-		struct ir_value *uv = typed_like(c, b_done(c, u), lp,
-						 IR_DTYPE_UNDEFINED);
+		struct ir_value *uv = b_done(c, u);
 		struct ir_value *g = b_op1(c, "Neg", b_op1(c, "Log",
 				b_op1(c, "Neg", b_op1(c, "Log", uv))));
 		struct ir_value *s = b_op2(c, "Add", lp, g);
@@ -1318,8 +1282,7 @@ static int fake_quant(struct lower_ctx *c, struct ir_node *n,
 				   (struct ir_value *[]){ x, sc, zp }, 1);
 	if (axis >= 0)
 		b_attr_i(c, q, "axis", axis);
-	struct ir_value *qv = typed_like(c, b_done(c, q), x,
-					 i8 ? IR_DTYPE_INT8 : IR_DTYPE_UINT8);
+	struct ir_value *qv = b_done(c, q);
 	if (u7) {
 		struct ir_value *lo = b_const_scalar(c, 0, IR_DTYPE_UINT8, 0);
 		struct ir_value *hi = b_const_scalar(c, 127, IR_DTYPE_UINT8, 0);
@@ -1329,7 +1292,7 @@ static int fake_quant(struct lower_ctx *c, struct ir_node *n,
 				   (struct ir_value *[]){ qv, sc, zp }, 1);
 	if (axis >= 0)
 		b_attr_i(c, d, "axis", axis);
-	out[0] = typed_like(c, b_done(c, d), x, IR_DTYPE_FLOAT);
+	out[0] = b_done(c, d);
 	return 0;
 }
 

@@ -21,19 +21,6 @@ static int64_t fixed_dim(const struct ir_value *x, int i)
 	return x->type->dims[i].value;
 }
 
-/* v's type: like's (or rank unknown dims when like is NULL) with dtype dt,
- * for ops build.c's inference does not know */
-static void set_type(struct lower_ctx *c, struct ir_value *v,
-		     const struct ir_value *like, enum ir_dtype dt, int rank)
-{
-	if (like && like->type && like->type->kind == IR_TYPE_TENSOR) {
-		v->type = ir_type_copy(c->g, like->type);
-		v->type->dtype = dt;
-	} else {
-		v->type = ir_type_tensor(c->g, dt, rank, NULL);
-	}
-}
-
 static int norm_axis(int64_t d, int r)
 {
 	return (int)(d < 0 ? d + r : d);
@@ -113,12 +100,10 @@ static int max_pool_idx(struct lower_ctx *c, struct ir_value *x, int sp,
 	b_attr_ints(c, nd, "strides", st, sp);
 	out[0] = b_done(c, nd);
 	struct ir_value *ind = nd->outputs[1];
-	set_type(c, ind, out[0], IR_DTYPE_INT64, -1);
 	struct ir_node *fl = b_node(c, "MaxPool", 1, &x, 2);
 	b_attr_ints(c, fl, "kernel_shape", ones, sp);
 	b_done(c, fl);
 	struct ir_value *flat = fl->outputs[1];
-	set_type(c, flat, x, IR_DTYPE_INT64, -1);
 	for (int i = 0; i < sp; i++)
 		flat = b_slice(c, flat, 0, 1, 2 + i, 1);
 	out[1] = b_op2(c, "Sub", ind, flat);
@@ -341,8 +326,6 @@ static int nll_common(struct lower_ctx *c, struct ir_node *n,
 	b_attr_s(c, nd, "reduction", reduction_name(red));
 	b_attr_i(c, nd, "ignore_index", ign);
 	out[0] = b_done(c, nd);
-	if (!out[0]->type || b_rank(out[0]) < 0)
-		set_type(c, out[0], red ? NULL : in[1], b_dtype(in[0]), 0);
 	return 0;
 }
 
@@ -590,8 +573,6 @@ static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 		b_attr_i(c, d, "blocksize", f);
 		b_attr_s(c, d, "mode", "CRD");
 		out[0] = b_done(c, d);
-		if (b_rank(out[0]) < 0)
-			set_type(c, out[0], NULL, b_dtype(x), 4);
 		return 0;
 	}
 	if (up) {
@@ -665,27 +646,7 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 			in[3] = b_const_i64s(c, sz, r, 1);
 		}
 	} else {
-		/* the aten list itself: its elements are python floats */
-		struct ir_node *p = n->ninputs > 3 && n->inputs[3] ?
-				    n->inputs[3]->producer : NULL;
-		int ok = 0;
-		if (p && !strcmp(p->kind, "prim::ListConstruct") &&
-		    (int)p->ninputs == sp) {
-			ok = 1;
-			for (int i = 0; i < sp; i++)
-				if (!lw_float(c, p, i, &sc[i]))
-					ok = 0;
-		} else if (p && !strcmp(p->kind, "prim::Constant")) {
-			/* trace's float[] constant */
-			for (uint32_t i = 0; i < p->nattrs; i++)
-				if (p->attrs[i].kind == IR_ATTR_FLOATS &&
-				    (int)p->attrs[i].count == sp) {
-					for (int j = 0; j < sp; j++)
-						sc[j] = p->attrs[i].u.floats[j];
-					ok = 1;
-				}
-		}
-		if (!ok)
+		if (!sym_scale_factors(c, n, 3, sc, sp))
 			return lw_decline(c, "scale_factors not constant");
 		int64_t rr = r;
 		struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_FLOAT, 1,
@@ -707,8 +668,6 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 		b_attr_f(c, rn, "cubic_coeff_a", -0.75);
 	b_attr_s(c, rn, "mode", cubic ? "cubic" : "linear");
 	out[0] = b_done(c, rn);
-	if (b_rank(out[0]) < 0)
-		set_type(c, out[0], NULL, b_dtype(x), r);
 	return 0;
 }
 
@@ -739,8 +698,6 @@ static int sym_x_grid_sampler(struct lower_ctx *c, struct ir_node *n,
 	b_attr_s(c, g, "mode", modes[im]);
 	b_attr_s(c, g, "padding_mode", pms[pm]);
 	out[0] = b_done(c, g);
-	if (b_rank(out[0]) < 0)
-		set_type(c, out[0], NULL, b_dtype(in[0]), 4);
 	return 0;
 }
 

@@ -87,19 +87,6 @@ static struct ir_value *dyn_slice(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, b_node(c, "Slice", 4, in, 1));
 }
 
-/* v itself, typed rank `rank` (dims unknown) when inference left its rank
- * unknown (Compress, OneHot, Unique... of data-dependent size). */
-static struct ir_value *ranked(struct lower_ctx *c, struct ir_value *v,
-			       enum ir_dtype dt, int rank)
-{
-	if (v && rank >= 0 && b_rank(v) < 0) {
-		enum ir_dtype have = b_dtype(v);
-		v->type = ir_type_tensor(c->g, have != IR_DTYPE_UNDEFINED ? have
-					 : dt, rank, NULL);
-	}
-	return v;
-}
-
 /* The permutation that swaps a and b (r dims). */
 static void swap_perm(int64_t *p, int r, int64_t a, int64_t b)
 {
@@ -325,7 +312,7 @@ static SYM(sym_x_nonzero)
 	struct ir_value *x = T(0);
 	if (b_rank(x) == 0)
 		return lw_decline(c, "nonzero of a 0-d tensor");
-	out[0] = ranked(c, nonzero_t(c, x), IR_DTYPE_INT64, 2);
+	out[0] = nonzero_t(c, x);
 	return 0;
 }
 
@@ -359,7 +346,7 @@ static SYM(sym_x_masked_select)
 	x = b_op2(c, "Expand", x, b_op1(c, "Shape", m));
 	struct ir_node *cn = b_node(c, "Compress", 2,
 		(struct ir_value *[]){ flat(c, x), flat(c, m) }, 1);
-	out[0] = ranked(c, b_done(c, cn), b_dtype(x), 1);
+	out[0] = b_done(c, cn);
 	return 0;
 }
 
@@ -370,7 +357,6 @@ static SYM(sym_x_masked_scatter)
 {
 	struct ir_value *x = T(0), *m = T(1), *src = T(2);
 	int64_t zero = 0;
-	int r = b_rank(x);
 	m = b_op2(c, "Expand", b_cast(c, m, IR_DTYPE_BOOL),
 		  b_op1(c, "Shape", x));
 	x = b_op2(c, "Expand", x, b_op1(c, "Shape", m));
@@ -389,8 +375,7 @@ static SYM(sym_x_masked_scatter)
 				    (struct ir_value *[]){ flat(c, x), pos, upd },
 				    1);
 	b_attr_i(c, sn, "axis", 0);
-	out[0] = ranked(c, b_op2(c, "Reshape", b_done(c, sn),
-				 b_op1(c, "Shape", x)), b_dtype(x), r);
+	out[0] = b_op2(c, "Reshape", b_done(c, sn), b_op1(c, "Shape", x));
 	return 0;
 }
 
@@ -412,8 +397,7 @@ static SYM(sym_x_one_hot)
 	struct ir_node *o = b_node(c, "OneHot", 3,
 		(struct ir_value *[]){ x, depth, vec(c, vals, 2) }, 1);
 	b_attr_i(c, o, "axis", -1);
-	out[0] = ranked(c, b_done(c, o), IR_DTYPE_INT64,
-			b_rank(x) < 0 ? -1 : b_rank(x) + 1);
+	out[0] = b_done(c, o);
 	return 0;
 }
 
@@ -450,9 +434,8 @@ static SYM(sym_x_repeat_interleave)
 	for (int i = 0; i < r; i++)
 		mul[i] = i == dim ? rep : 1;
 	u = b_op2(c, "Tile", u, vec(c, tile, r + 1));
-	out[0] = ranked(c, b_op2(c, "Reshape", u,
-		       b_op2(c, "Mul", b_op1(c, "Shape", x), vec(c, mul, r))),
-			b_dtype(x), r);
+	out[0] = b_op2(c, "Reshape", u,
+		       b_op2(c, "Mul", b_op1(c, "Shape", x), vec(c, mul, r)));
 	return 0;
 }
 
@@ -785,8 +768,6 @@ static SYM(sym_x_diagonal)
 	struct ir_value *zeros = b_op1(c, "ConstantOfShape", shape2);
 	struct ir_node *e = b_node(c, "EyeLike", 1, &zeros, 1);
 	b_attr_i(c, e, "k", off);
-	ranked(c, shape2, IR_DTYPE_INT64, 1);
-	ranked(c, zeros, IR_DTYPE_FLOAT, 2);
 	if (dt != IR_DTYPE_UNDEFINED && dt != IR_DTYPE_BOOL)
 		b_attr_i(c, e, "dtype", dt);
 	struct ir_value *eye = b_done(c, e);
@@ -806,16 +787,14 @@ static SYM(sym_x_diagonal)
 		int64_t en = n2 - off;
 		if (en < st)
 			en = st;
-		out[0] = ranked(c, b_slice(c, s, st, en, r - 2, 1), dt,
-				r - 1);
+		out[0] = b_slice(c, s, st, en, r - 2, 1);
 		return 0;
 	}
 	if (c->opset < 10)
 		return lw_decline(c, "a diagonal of a dim of unknown size "
 				  "needs opset 10");
 	struct ir_value *en = b_op2(c, "Sub", dim1(c, x, d2), vec1(c, off));
-	out[0] = ranked(c, dyn_slice(c, s, vec1(c, st), en, r - 2), dt,
-			r - 1);
+	out[0] = dyn_slice(c, s, vec1(c, st), en, r - 2);
 	return 0;
 }
 
@@ -938,8 +917,7 @@ static SYM(sym_x_tensor_split)
 			struct ir_value *st = i ? e[i - 1] : vec1(c, 0);
 			struct ir_value *en = i < cnt ? e[i] : vec1(c, BIG);
 			/* an end below the start: empty, as torch */
-			parts[i] = ranked(c, dyn_slice(c, x, st, en, dim),
-					  b_dtype(x), r);
+			parts[i] = dyn_slice(c, x, st, en, dim);
 		}
 		lw_set_list(c, n->outputs[0], parts, (int)cnt + 1);
 		out[0] = NULL;
@@ -1046,9 +1024,6 @@ static struct ir_node *unique_node(struct lower_ctx *c, struct ir_value *x,
 	if (has_axis)
 		b_attr_i(c, u, "axis", axis);
 	b_done(c, u);
-	ranked(c, u->outputs[0], b_dtype(x), has_axis ? b_rank(x) : 1);
-	for (int i = 1; i < 4; i++)
-		ranked(c, u->outputs[i], IR_DTYPE_INT64, 1);
 	return u;
 }
 
@@ -1064,9 +1039,7 @@ static SYM(sym_x_unique)
 		return lw_decline(c, "sorted not constant");
 	struct ir_node *u = unique_node(c, x, sorted, 0, 0);
 	out[0] = u->outputs[0];
-	out[1] = ranked(c, b_op2(c, "Reshape", u->outputs[2],
-				 b_op1(c, "Shape", x)), IR_DTYPE_INT64,
-			b_rank(x));
+	out[1] = b_op2(c, "Reshape", u->outputs[2], b_op1(c, "Shape", x));
 	if (n->noutputs > 2)
 		out[2] = u->outputs[3];
 	return 0;

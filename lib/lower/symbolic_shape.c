@@ -1090,6 +1090,36 @@ SYM(sym_pad)
 	return pad_common(c, n, out, mode, 3);
 }
 
+/* The scale_factors list (input i of n) of sp constant floats into sc: a
+ * prim::ListConstruct of constants (script) or a prim::Constant float list
+ * (value=[2.], as trace records it).  1 when read, 0 when not. */
+int sym_scale_factors(struct lower_ctx *c, struct ir_node *n, int i,
+		      double *sc, int sp)
+{
+	struct ir_node *p = (int)n->ninputs > i && n->inputs[i] ?
+			    n->inputs[i]->producer : NULL;
+	if (!p)
+		return 0;
+	if (!strcmp(p->kind, "prim::ListConstruct")) {
+		if ((int)p->ninputs != sp)
+			return 0;
+		for (int j = 0; j < sp; j++)
+			if (!lw_float(c, p, j, &sc[j]))
+				return 0;
+		return 1;
+	}
+	if (strcmp(p->kind, "prim::Constant"))
+		return 0;
+	for (uint32_t a = 0; a < p->nattrs; a++)
+		if (p->attrs[a].kind == IR_ATTR_FLOATS &&
+		    (int)p->attrs[a].count == sp) {
+			for (int j = 0; j < sp; j++)
+				sc[j] = p->attrs[a].u.floats[j];
+			return 1;
+		}
+	return 0;
+}
+
 /* An output_size computed at run time (a list of aten::size values, as
  * trace records `F.interpolate(x, size=y.shape[-2:])`): Resize with sizes
  * Concat(Shape(x)[:2], output_size) from opset 11; before, scales
@@ -1165,13 +1195,8 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 			sc[i] = (double)os[i] / (double)in;
 		}
 	} else if ((int)n->ninputs > iscale && !lw_is_none(c, n, iscale)) {
-		struct ir_node *p = IN(iscale)->producer;
-		if (!p || strcmp(p->kind, "prim::ListConstruct") ||
-		    (int)p->ninputs != sp)
+		if (!sym_scale_factors(c, n, iscale, sc, sp))
 			return lw_decline(c, "scale_factors not constant");
-		for (int i = 0; i < sp; i++)
-			if (!lw_float(c, p, i, &sc[i]))
-				return lw_decline(c, "scale_factors not constant");
 	} else if (!lw_is_none(c, n, 1) && lw_tensor(c, n, 1) &&
 		   b_rank(lw_tensor(c, n, 1)) == 1) {
 		return upsample_dynamic(c, n, out, x, linear, align);
