@@ -7,9 +7,9 @@
  * stops at the end) and walks it with one cursor: recursive descent over
  * lines, where indentation says only where a block ends.  The first error
  * is reported with its line and stops the parse.  Nothing in the input is
- * trusted: recursion is bounded (MAX_DEPTH nested types or blocks), counts
- * are checked against what the input can hold before anything is allocated,
- * and malformed input is never an assertion.
+ * trusted: recursion is bounded (MAX_DEPTH nested types, MAX_BLOCK_DEPTH
+ * nested blocks), counts are checked against what the input can hold
+ * before anything is allocated, and malformed input is never an assertion.
  *
  * Invariants: canonical text (what the printer writes) parses and prints
  * back byte for byte; graph -> text -> graph keeps every field the binary
@@ -32,7 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 64        /* nested types, nested blocks */
+#define MAX_DEPTH 64        /* nested types */
+#define MAX_BLOCK_DEPTH 256 /* nested blocks (as the binary form) */
 #define MAX_INDENT 100000   /* longest indentation accepted */
 #define MAX_NUMBER_LEN 512  /* longest numeric literal accepted */
 #define NSHOW 4             /* message buffers in use at once */
@@ -1020,8 +1021,9 @@ static void pr_node(struct printer *pr, const struct ir_node *n, int ind,
 	}
 	fputc('\n', fp);
 
-	if ((n->nblocks || seen_block) && depth >= MAX_DEPTH) {
-		pr_bad(pr, "blocks nested deeper than %d levels", MAX_DEPTH);
+	if ((n->nblocks || seen_block) && depth >= MAX_BLOCK_DEPTH) {
+		pr_bad(pr, "blocks nested deeper than %d levels",
+		       MAX_BLOCK_DEPTH);
 		return;
 	}
 	for (uint32_t i = 0; i < n->nblocks; i++)
@@ -2925,8 +2927,9 @@ static int parse_label_block(struct parser *ps, struct ir_node *n, int ind)
 
 	if (*ps->p == '%' || *ps->p == '=' || *ps->p == '-')
 		return perr(ps, "unexpected indentation");
-	if (ps->depth >= MAX_DEPTH)
-		return perr(ps, "blocks nested deeper than %d levels", MAX_DEPTH);
+	if (ps->depth >= MAX_BLOCK_DEPTH)
+		return perr(ps, "blocks nested deeper than %d levels",
+			    MAX_BLOCK_DEPTH);
 	if (*ps->p != '"' && !is_ident_start((unsigned char)*ps->p))
 		return perr(ps, "expected a block label (block0, then_branch...), got %s",
 			    got(ps));

@@ -619,11 +619,11 @@ static void test_limits(void)
 	s = nested_types(100000);
 	check_error(s, "t:2: type nested deeper than 64 levels");
 	free(s);
-	s = nested_blocks(64);
+	s = nested_blocks(256);
 	check_golden(s);
 	free(s);
-	s = nested_blocks(65);
-	check_error(s, "blocks nested deeper than 64 levels");
+	s = nested_blocks(257);
+	check_error(s, "blocks nested deeper than 256 levels");
 	free(s);
 
 	/* postfix wrappers count too */
