@@ -16,6 +16,7 @@ build() {
 	cat > build55s.py <<'PY'
 import sys
 import numpy as np
+import export_cases
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -84,76 +85,14 @@ models = {
     "geo": (Geo(), [("a", torch.randn(4, 3, 5), "f32[4,3,5]"),
                     ("b", torch.randn(4, 3, 5), "f32[4,3,5]")]),
 }
-m, ins = models[name]
-m.eval()
-args = tuple(t for _, t, _ in ins)
-with torch.no_grad():
-    if mode == "script":
-        sm = torch.jit.script(m)
-    else:
-        sm = torch.jit.trace(m, args, check_trace=False)
-    sm.save(f"{name}.pt")
-    out = m(*args)
-outs = list(out) if isinstance(out, tuple) else [out]
-for k, o in enumerate(outs):
-    np.save(f"want_{name}_{k}.npy", o.numpy())
-with open(f"{name}.in.txt", "w") as f:
-    for n, t, spec in ins:
-        np.save(f"{n}.npy", t.numpy())
-        f.write(f"{n}={spec}\n")
+export_cases.save(models, name, mode)
 PY
-	"$PYTHON" build55s.py "$1" "$2"
+	run_export_build build55s.py "$1" "$2"
 }
 
-# compare NAME OUTDIR ONNX: ONNX Runtime's outputs against torch's
-compare() {
-	"$PYTHON" - "$@" <<'PY'
-import glob, sys
-import numpy as np
-import onnx
-name, out, path = sys.argv[1:4]
-names = [o.name for o in onnx.load(path).graph.output]
-wants = sorted(glob.glob(f"want_{name}_*.npy"), key=lambda p: int(p.rsplit("_", 1)[1][:-4]))
-assert len(names) == len(wants), (names, wants)
-for n, w in zip(names, wants):
-    g, w = np.load(f"{out}/{n}.npy"), np.load(w)
-    assert g.shape == w.shape, (n, g.shape, w.shape)
-    if w.dtype.kind in "biu":
-        assert (g == w).all(), n
-        continue
-    scale = max(float(np.max(np.abs(w))), 1e-30)
-    err = float(np.max(np.abs(g.astype(np.float64) - w))) / scale
-    assert err <= 1e-4, f"{n}: relative error {err:.3g}"
-PY
-}
-
-# run_onnx NAME AIR OPSET: lower | fold | emit, checked, run, compared
-run_onnx() {
-	local name=$1 air=$2 o=$3 feeds=()
-	while IFS= read -r l; do
-		feeds+=("${l%%=*}=${l%%=*}.npy")
-	done < "$name.in.txt"
-	set -o pipefail
-	tool lower --opset "$o" "$air" | tool fold | emit -o "$name-$o.onnx"
-	onnx_checker "$name-$o.onnx"
-	rm -rf "out-$o"
-	ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null
-	compare "$name" "out-$o" "$name-$o.onnx"
-}
-
-# check_model NAME MODE OPSETS...: script | lower | fold | emit at each
-check_model() {
-	local name=$1 mode=$2 o specs=()
-	shift 2
-	build "$name" "$mode"
-	while IFS= read -r l; do
-		specs+=(-i "$l")
-	done < "$name.in.txt"
-	tool script "$name.pt" "${specs[@]}" -o "$name.air"
-	for o in "$@"; do
-		run_onnx "$name" "$name.air" "$o"
-	done
-}
+# run_onnx NAME AIR OPSET, check_model NAME MODE OPSETS...: see helper.bash
+run_onnx() { export_run_onnx "$@"; }
+check_model() { export_check_model "$@"; }
 
 @test "lower: sort and argsort (TopK over the whole dim, Neg before 11)" {
 	run -0 check_model sort trace 9 11 17

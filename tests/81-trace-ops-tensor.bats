@@ -15,12 +15,12 @@ setup_file() {
 	cat > "$M/gen.py" <<'PYEOF'
 # Builds small TorchScript archives exercising trace's tensor ops, with
 # torch's own outputs as the oracle.  Usage: gen.py OUTDIR
-import json
 import os
 import sys
 
 import numpy as np
 import torch
+import trace_cases
 import torch.nn.functional as F
 
 out = sys.argv[1]
@@ -321,146 +321,14 @@ cases = {
 }
 
 only = set(sys.argv[2].split(',')) if len(sys.argv) > 2 else None
-
-
-def flatten(o):
-    if isinstance(o, (tuple, list)):
-        r = []
-        for e in o:
-            r += flatten(e)
-        return r
-    return [o]
-
-
-failed = []
-
-
-def build(name, mod, inputs, mode, group, d):
-    with torch.no_grad():
-        if mode == 'script':
-            sm = torch.jit.script(mod)
-        else:
-            import warnings
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')
-                sm = torch.jit.trace(mod, tuple(i.clone() for i in inputs), check_trace=False)
-        sm.save(os.path.join(d, 'model.pt'))
-        outs = flatten(mod(*[i.clone() for i in inputs]))
-    for k, t in enumerate(inputs):
-        np.save(os.path.join(d, f'in{k}.npy'), t.numpy())
-    for k, t in enumerate(outs):
-        np.save(os.path.join(d, f'want{k}.npy'), t.numpy())
-    with open(os.path.join(d, 'meta.json'), 'w') as f:
-        json.dump({'group': group, 'ninputs': len(inputs), 'noutputs': len(outs),
-                   'random': group == 'random'}, f)
-
-
-for name, (mod, inputs, mode, group) in cases.items():
-    if only and name not in only:
-        continue
-    d = os.path.join(out, name)
-    os.makedirs(d, exist_ok=True)
-    mod.eval()
-    try:
-        build(name, mod, inputs, mode, group, d)
-    except Exception as e:
-        print(f'{name}: {str(e).strip().splitlines()[-1][:300]}', file=sys.stderr)
-        failed.append(name)
-if failed:
-    sys.exit(1)
-
-
+trace_cases.build_all(cases, out, only)
 PYEOF
-	cat > "$M/cmp.py" <<'PYEOF'
-# Compares trace's outputs (DIR/got/out<i>.npy) with torch's (DIR/want<i>.npy)
-# for each model directory given: shapes, dtypes, values (max |got - want|
-# / max(1, max |want|) <= 1e-4; equal NaN positions); random models: shape,
-# dtype and range only.  Prints one line per mismatch; exit 1 if any.
-import json
-import os
-import sys
-
-import numpy as np
-
-bad = 0
-for d in sys.argv[1:]:
-    meta = json.load(open(os.path.join(d, 'meta.json')))
-    name = os.path.basename(d)
-    for k in range(meta['noutputs']):
-        want = np.load(os.path.join(d, f'want{k}.npy'))
-        gp = os.path.join(d, 'got', f'out{k}.npy')
-        if not os.path.exists(gp):
-            print(f'{name}: output {k}: missing')
-            bad += 1
-            continue
-        got = np.load(gp)
-        if got.shape != want.shape or got.dtype != want.dtype:
-            print(f'{name}: output {k}: got {got.dtype}{list(got.shape)}, '
-                  f'want {want.dtype}{list(want.shape)}')
-            bad += 1
-            continue
-        if meta['random']:
-            continue
-        if want.dtype == np.bool_ or np.issubdtype(want.dtype, np.integer):
-            if not np.array_equal(got, want):
-                i = np.argwhere(got != want)[0]
-                print(f'{name}: output {k}: at {tuple(i)} got {got[tuple(i)]}, '
-                      f'want {want[tuple(i)]}')
-                bad += 1
-            continue
-        g = got.astype(np.float64)
-        w = want.astype(np.float64)
-        if not np.array_equal(np.isnan(g), np.isnan(w)):
-            print(f'{name}: output {k}: NaN positions differ')
-            bad += 1
-            continue
-        fin = ~np.isnan(w)
-        if not np.array_equal(g[np.isinf(w)], w[np.isinf(w)]):
-            print(f'{name}: output {k}: infinities differ')
-            bad += 1
-            continue
-        fin &= ~np.isinf(w)
-        if fin.any():
-            err = np.abs(g[fin] - w[fin]).max()
-            scale = max(1.0, np.abs(w[fin]).max())
-            tol = 1e-3 if want.dtype == np.float16 else 1e-4
-            if err / scale > tol:
-                i = np.argmax(np.where(fin, np.abs(g - w), -1))
-                i = np.unravel_index(i, w.shape)
-                print(f'{name}: output {k}: max error {err:.3g} '
-                      f'(got {g[i]}, want {w[i]} at {i})')
-                bad += 1
-sys.exit(1 if bad else 0)
-PYEOF
-	mkdir -p "$M/m"
-	"$PYTHON" "$M/gen.py" "$M/m" > "$M/gen.log" 2>&1 ||
-		{ cat "$M/gen.log" >&2; return 1; }
+	trace_cases_gen
 }
 
 # Traces every model of group $1 and compares its outputs with torch's;
 # prints one line per failure.
-run_group() {
-	local d i dirs=() args rc=0
-
-	for d in "$M"/m/*/; do
-		d=${d%/}
-		grep -q "\"group\": \"$1\"" "$d/meta.json" || continue
-		args=()
-		for i in $(ls "$d"/in*.npy | sort -V); do
-			args+=(--input "$i")
-		done
-		rm -rf "$d/got"
-		if ! trace "$d/model.pt" "${args[@]}" --save-outputs "$d/got" \
-		     -o "$d/trace.ir" 2> "$d/err"; then
-			echo "$(basename "$d"): trace failed: $(head -c 600 "$d/err")"
-			rc=1
-		fi
-		dirs+=("$d")
-	done
-	[ ${#dirs[@]} -gt 0 ] || { echo "no models in group $1"; return 1; }
-	"$PYTHON" "$M/cmp.py" "${dirs[@]}" || rc=1
-	return $rc
-}
+run_group() { trace_group ops "$1"; }
 
 @test "trace ops: arithmetic, math, comparisons, logic, where, clamp match torch" {
 	run run_group elementwise

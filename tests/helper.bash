@@ -39,3 +39,77 @@ setup() {
 	WORK="$BATS_TEST_TMPDIR"
 	cd "$WORK" || return 1
 }
+
+# The `trace` op tests (81-83): $M/gen.py builds the archives under $M/m
+# with tests/oracle/trace_cases.py (build_all); show its log if it fails.
+trace_cases_gen() {
+	mkdir -p "$M/m"
+	PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$M/gen.py" "$M/m" > "$M/gen.log" 2>&1 ||
+		{ cat "$M/gen.log" >&2; return 1; }
+}
+
+# trace_group RULE GROUP [TRACE_ARG...]: traces every model of GROUP under
+# $M/m (inputs in order, then TRACE_ARGs) and compares its outputs with
+# torch's by RULE (ops or moves, see trace_cases.py); prints one line per
+# failure.
+trace_group() {
+	local rule=$1 group=$2 d i dirs=() args rc=0
+	shift 2
+
+	for d in "$M"/m/*/; do
+		d=${d%/}
+		grep -q "\"group\": \"$group\"" "$d/meta.json" || continue
+		args=()
+		for i in $(ls "$d"/in*.npy | sort -V); do
+			args+=(--input "$i")
+		done
+		rm -rf "$d/got"
+		if ! tool trace "$d/model.pt" "${args[@]}" "$@" \
+		     --save-outputs "$d/got" -o "$d/trace.ir" 2> "$d/err"; then
+			echo "$(basename "$d"): trace failed: $(head -c 600 "$d/err")"
+			rc=1
+		fi
+		dirs+=("$d")
+	done
+	[ ${#dirs[@]} -gt 0 ] || { echo "no models in group $group"; return 1; }
+	"$PYTHON" "$ORACLE_DIR/trace_cases.py" compare "$rule" "${dirs[@]}" || rc=1
+	return $rc
+}
+
+# The script | lower | fold | emit tests (54, 55-lower-extra-sym*): each file
+# defines build NAME MODE, which writes NAME.pt, NAME.in.txt (name=spec a
+# line), the inputs NAME.npy and torch's outputs want_NAME_K.npy (with
+# tests/oracle/export_cases.py save; run_export_build runs such a script).
+run_export_build() {
+	PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$@"
+}
+
+# export_run_onnx NAME AIR OPSET: lower | fold | emit, checked, run by ONNX
+# Runtime, compared with torch's outputs (export_cases.py compare)
+export_run_onnx() {
+	local name=$1 air=$2 o=$3 feeds=()
+	while IFS= read -r l; do
+		feeds+=("${l%%=*}=${l%%=*}.npy")
+	done < "$name.in.txt"
+	set -o pipefail
+	tool lower --opset "$o" "$air" | tool fold | emit -o "$name-$o.onnx"
+	onnx_checker "$name-$o.onnx"
+	rm -rf "out-$o"
+	ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null
+	"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name" "out-$o" "$name-$o.onnx"
+}
+
+# export_check_model NAME MODE OPSETS...: build, script, then
+# export_run_onnx at each opset
+export_check_model() {
+	local name=$1 mode=$2 o specs=()
+	shift 2
+	build "$name" "$mode"
+	while IFS= read -r l; do
+		specs+=(-i "$l")
+	done < "$name.in.txt"
+	tool script "$name.pt" "${specs[@]}" -o "$name.air"
+	for o in "$@"; do
+		export_run_onnx "$name" "$name.air" "$o"
+	done
+}
