@@ -73,3 +73,71 @@ need_archives() {
 		"$UNITDIR/test_torch_archive" test_archive_real
 	[[ "$output" == *"test: $PWD/bad/resnet18.pt: record 'resnet18/data/0' holds "*" bytes, but its storage needs "* ]]
 }
+
+need_script() {
+	[ -x "$BINDIR/script" ] || skip "no $BINDIR/script: run make first"
+	[ -f "$ARCHIVES/expected.json" ] ||
+		skip "python3-torch or python3-torchvision missing: no archives"
+}
+
+# flip.py IN OUT ENTRY: copies the archive with one bit of ENTRY's stored
+# bytes (the compressed ones when it is deflated) flipped, in their middle
+write_flip_py() {
+	cat > flip.py <<-'EOF'
+	import struct, sys, zipfile
+	src, dst, name = sys.argv[1:4]
+	data = bytearray(open(src, "rb").read())
+	info = zipfile.ZipFile(src).getinfo(name)
+	at = info.header_offset
+	n, e = struct.unpack_from("<HH", data, at + 26)
+	data[at + 30 + n + e + info.compress_size // 2] ^= 0x01
+	open(dst, "wb").write(data)
+	EOF
+}
+
+@test "archive: script reads resnet18's archive without reading its weights" {
+	need_script
+	# a reaped child's I/O counters are added to its parent's: the
+	# difference across the wait is what script read (read/pread bytes)
+	run -0 "$PYTHON" - "$BINDIR/script" "$ARCHIVES/resnet18.pt" <<-'EOF'
+	import os, subprocess, sys
+	def rchar():
+	    with open("/proc/self/io") as f:
+	        return int(dict(l.split(":") for l in f)["rchar"])
+	before = rchar()
+	r = subprocess.run([sys.argv[1], sys.argv[2], "-o", "/dev/null"])
+	print(r.returncode, rchar() - before, os.path.getsize(sys.argv[2]))
+	EOF
+	read -r rc got size <<< "$output"
+	echo "script exit $rc, read $got of $size bytes"
+	[ "$rc" = 0 ]
+	[ "$got" -gt 0 ]
+	# the weights are ~99% of the archive: reading any layer's would show
+	[ $((got * 50)) -lt "$size" ]
+}
+
+@test "archive: a flipped bit in a weight goes unseen; in code or data.pkl it is a CRC error" {
+	need_script
+	write_flip_py
+	mkdir ok bad
+	cp "$ARCHIVES/resnet18.pt" ok/resnet18.pt
+	"$PYTHON" flip.py ok/resnet18.pt bad/resnet18.pt resnet18/data/0
+	! cmp -s ok/resnet18.pt bad/resnet18.pt
+	# weights are references, never read: the same graph from both
+	run -0 sh -c 'cd ok && "$1" -S resnet18.pt' sh "$BINDIR/script"
+	orig=$output
+	[[ "$orig" == *'= weight("resnet18.pt", offset='* ]]
+	run -0 sh -c 'cd bad && "$1" -S resnet18.pt' sh "$BINDIR/script"
+	[ "$output" = "$orig" ]
+
+	code=resnet18/code/__torch__/torchvision/models/resnet.py
+	"$PYTHON" flip.py ok/resnet18.pt c.pt "$code"
+	run -3 "$BINDIR/script" c.pt -o /dev/null
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "script: c.pt: entry '$code': "* ]]
+
+	"$PYTHON" flip.py ok/resnet18.pt p.pt resnet18/data.pkl
+	run -3 "$BINDIR/script" p.pt -o /dev/null
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "script: p.pt: entry 'resnet18/data.pkl': bad CRC-32 (computed "*", the directory says "*")" ]]
+}

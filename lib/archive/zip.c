@@ -4,8 +4,8 @@
  * Costs: zip_open does two or three preads (the tail, maybe the ZIP64 end
  * record, the central directory) and O(n log n) work for n entries (a sort
  * by offset to prove that entries do not overlap).  zip_locate is one pread
- * of the local header.  zip_read allocates the entry's size once and
- * streams compressed input through a 64 KiB buffer.
+ * of the local header and the name after it.  zip_read allocates the
+ * entry's size once and streams compressed input through a 64 KiB buffer.
  *
  * Every number read from the file is checked before it is used as a size,
  * an offset or a count; sums are computed with overflow checks.
@@ -516,34 +516,38 @@ int zip_locate(struct zip *z, const struct zip_entry *ce, uint64_t *offset,
 	       struct diag *d)
 {
 	struct zip_entry *e = (struct zip_entry *)ce; /* the cache is ours */
-	unsigned char h[LOCAL_LEN];
+	unsigned char small[LOCAL_LEN + 256];
 	char nb[QUOTE_MAX];
 
 	if (!e->data_offset) {
-		/* check_layout proved 30 + name_len + csize fit before limit */
-		if (zip_pread(z, h, LOCAL_LEN, e->header_offset, d))
-			return -1;
-		if (rd32(h) != SIG_LOCAL)
-			return zerr(z, d, "entry '%s': no local header at "
-				    "offset %llu", ENAME(nb, e),
-				    (unsigned long long)e->header_offset);
-		size_t nlen = rd16(h + 26), xlen = rd16(h + 28);
-		if (nlen != e->name_len)
-			return zerr(z, d, "entry '%s': local header names a "
-				    "different entry", ENAME(nb, e));
-		char *lname = xmalloc(nlen);
-		int bad = zip_pread(z, lname, nlen,
-				    e->header_offset + LOCAL_LEN, d);
-		if (!bad && memcmp(lname, e->name, nlen))
-			bad = zerr(z, d, "entry '%s': local header names a "
-				   "different entry", ENAME(nb, e));
-		free(lname);
+		/* the header and the name in one pread: check_layout proved
+		 * 30 + name_len + csize fit before limit */
+		size_t want = LOCAL_LEN + (size_t)e->name_len;
+		unsigned char *h = want <= sizeof small ? small
+							: xmalloc(want);
+		int bad = zip_pread(z, h, want, e->header_offset, d);
+		size_t nlen = 0, xlen = 0;
+		if (!bad && rd32(h) != SIG_LOCAL)
+			bad = zerr(z, d, "entry '%s': no local header at "
+				   "offset %llu", ENAME(nb, e),
+				   (unsigned long long)e->header_offset);
+		if (!bad) {
+			nlen = rd16(h + 26);
+			xlen = rd16(h + 28);
+			if (nlen != e->name_len ||
+			    memcmp(h + LOCAL_LEN, e->name, nlen))
+				bad = zerr(z, d, "entry '%s': local header "
+					   "names a different entry",
+					   ENAME(nb, e));
+		}
+		if (!bad && rd16(h + 8) != e->method)
+			bad = zerr(z, d, "entry '%s': local header says "
+				   "method %u, the directory %u", ENAME(nb, e),
+				   rd16(h + 8), e->method);
+		if (h != small)
+			free(h);
 		if (bad)
 			return -1;
-		if (rd16(h + 8) != e->method)
-			return zerr(z, d, "entry '%s': local header says "
-				    "method %u, the directory %u", ENAME(nb, e),
-				    rd16(h + 8), e->method);
 		uint64_t data = e->header_offset + LOCAL_LEN + nlen + xlen;
 		if (data > e->limit || e->limit - data < e->csize)
 			return zerr(z, d, "entry '%s': data (offset %llu, %llu "

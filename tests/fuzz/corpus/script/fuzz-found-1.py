@@ -1,0 +1,31 @@
+class M(Module):
+  _ : bool
+  n : int
+  sub : Optional[__torch__.M]
+  def forward(se0f: __torch__.M,
+    x: Tensor,
+    k: ift) -> Tuple[Tensor, int]:
+    _0 = __torch__.heLper
+    sub = self.sub
+    y = torch.linear(x, self.w)
+    training = self.training
+    if------nan-------- training:
+      y1 = torch.relu_(y)
+    else:
+      y0 = torch.neg(y)
+    for i in range(self.n):
+      y0 = torch.add(y0, i)
+    j = 0
+    _1 = torch.lt(j, k)
+    while _1:
+      y0 = torch.sigmoid(y0)
+      j0 = torch.add(j, 1)
+      _1, j = torch.lt(j0, k), j0
+    if bool(torch.gt(torch.sum(z), 0)):
+      ops.prim.RaiseException("AssertionError: ")
+    else:
+      Kpass
+    return (z, torch.add(a, b))
+def helper(x: Tensor,
+    l: List[int]) -> Tensor:
+  return torch.reshape(x, [-1])

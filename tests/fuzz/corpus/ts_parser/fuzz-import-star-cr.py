@@ -1,0 +1,1 @@
+cnvfrom typing import t,*Tupudks
