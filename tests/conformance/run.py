@@ -312,7 +312,14 @@ def main():
     if args.update:
         merged = dict(baseline)
         merged["models"] = dict(baseline.get("models", {}))
-        merged["models"].update(run)
+        for n, r in run.items():
+            # a model regenerated with --no-torch-export has no torch
+            # results of its own: keep the baseline's, made on an archive
+            # of the same generator
+            old = merged["models"].get(n, {})
+            if not any(r.get("torch", {}).values()) and old.get("torch"):
+                r = dict(r, torch=old["torch"])
+            merged["models"][n] = r
         meta = dict(baseline.get("meta", {}))
         try:
             import torch  # noqa: F401  (already imported by generate.selection)
