@@ -30,3 +30,18 @@ load helper
 	[ "$status" -eq 5 ]
 	[[ "$output" == *"$WORK"*"Is a directory"* ]]
 }
+
+@test "outfile: pt2onnx -o /dev/null or a FIFO: made and checked aside, then copied; nothing removed" {
+	run tool pt2onnx "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' -o /dev/null
+	[ "$status" -eq 0 ]
+	[ -c /dev/null ]
+	mkfifo "$WORK/fifo"
+	cat "$WORK/fifo" > "$WORK/got.onnx" &
+	run tool pt2onnx "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' -o "$WORK/fifo"
+	wait
+	[ "$status" -eq 0 ]
+	[ -p "$WORK/fifo" ]
+	run -0 tool check "$WORK/got.onnx"
+	run -2 tool pt2onnx "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' -o /dev/null --external-data
+	[ -c /dev/null ]
+}

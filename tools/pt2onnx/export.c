@@ -35,6 +35,50 @@
 #include "export.h"
 #include "version.h"
 
+/* Copies file `from` into `to` (a device or a FIFO, opened for writing).
+ * Returns 0, or -1 after reporting. */
+static int copy_file(struct diag *d, const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY), out = -1, rc = -1;
+	ssize_t n = 0;
+
+	if (in < 0) {
+		diag_error(d, "cannot read '%s': %s", from, strerror(errno));
+		return -1;
+	}
+	out = open(to, O_WRONLY);
+	if (out < 0) {
+		diag_error(d, "cannot write '%s': %s", to, strerror(errno));
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				diag_error(d, "cannot write '%s': %s", to,
+					   strerror(errno));
+				goto done;
+			}
+			off += w;
+		}
+	}
+	if (n < 0)
+		diag_error(d, "cannot read '%s': %s", from, strerror(errno));
+	else
+		rc = 0;
+done:
+	close(in);
+	if (close(out) != 0 && rc == 0) {
+		diag_error(d, "cannot write '%s': %s", to, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
 #define MAX_ARGS 256
 
 struct argv_buf {
@@ -361,8 +405,30 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	}
 	if (!fold)
 		push(&d, &st[2].args, "--no-fold");
+	char tmpdir[PATH_MAX], datafile[PATH_MAX + 16], special[PATH_MAX + 16];
+	const char *tdir = getenv("TMPDIR");
+	if (!tdir || !*tdir)
+		tdir = "/tmp";
+	snprintf(tmpdir, sizeof(tmpdir), "%s/pt2onnx-XXXXXX", tdir);
+	if (!mkdtemp(tmpdir))
+		die(&d, EXIT_IO, "cannot create a temporary directory in "
+		    "'%s': %s", tdir, strerror(errno));
+	snprintf(datafile, sizeof(datafile), "%s/fold.data", tmpdir);
+	/* an output that is a device or a FIFO (-o /dev/null) cannot be read
+	 * back by the check nor removed: the model is made and checked in
+	 * the temporary directory, then copied there */
+	struct stat ost;
+	int to_special = stat(output, &ost) == 0 && !S_ISREG(ost.st_mode) &&
+			 !S_ISDIR(ost.st_mode);
+	snprintf(special, sizeof(special), "%s/model.onnx", tmpdir);
+	if (to_special && want_external) {
+		rmdir(tmpdir);
+		die(&d, EXIT_USAGE, "--external-data needs a regular file as "
+		    "output, not '%s'", output);
+	}
+	const char *made = to_special ? special : output;
 	push(&d, &st[3].args, "-o");
-	push(&d, &st[3].args, output);
+	push(&d, &st[3].args, made);
 	for (int i = 0; i < emitx.n; i++)
 		push(&d, &st[3].args, emitx.v[i]);
 	if (!export_params)
@@ -379,15 +445,6 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[3].args, ext);
 	}
 
-	char tmpdir[PATH_MAX], datafile[PATH_MAX + 16];
-	const char *tdir = getenv("TMPDIR");
-	if (!tdir || !*tdir)
-		tdir = "/tmp";
-	snprintf(tmpdir, sizeof(tmpdir), "%s/pt2onnx-XXXXXX", tdir);
-	if (!mkdtemp(tmpdir))
-		die(&d, EXIT_IO, "cannot create a temporary directory in "
-		    "'%s': %s", tdir, strerror(errno));
-	snprintf(datafile, sizeof(datafile), "%s/fold.data", tmpdir);
 	if (fold) {
 		push(&d, &st[2].args, "--data-file");
 		push(&d, &st[2].args, datafile);
@@ -397,12 +454,12 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	signal(SIGPIPE, SIG_DFL);
 	int failed = run_pipeline(&d, st, 4);
 	unlink(datafile); /* emit has copied it into the model, or failed */
-	rmdir(tmpdir);
 	if (failed >= 0) {
 		show_stderr(st[failed].err_fd);
-		unlink(output); /* emit never commits after an upstream failure,
-				   but an old file of that name must not pass
-				   for the result */
+		unlink(made); /* emit never commits after an upstream failure,
+				 but an old file of that name must not pass for
+				 the result */
+		rmdir(tmpdir);
 		fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no "
 			"model written\n", st[failed].name, st[failed].status);
 		int status = st[failed].status;
@@ -420,15 +477,24 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	chk[0].name = "check";
 	push(&d, &chk[0].args, check_path);
 	push(&d, &chk[0].args, verbose ? "--print" : "-q");
-	push(&d, &chk[0].args, output);
+	push(&d, &chk[0].args, made);
 	if (run_pipeline(&d, chk, 1) >= 0) {
 		show_stderr(chk[0].err_fd);
-		unlink(output);
+		unlink(made);
+		rmdir(tmpdir);
 		fprintf(stderr, "pt2onnx: '%s' failed the ONNX check; removed\n",
 			output);
 		free_paths(st, 4, check_path);
 		return EXIT_INVALID;
 	}
+	if (to_special && copy_file(&d, special, output) != 0) {
+		unlink(special);
+		rmdir(tmpdir);
+		free_paths(st, 4, check_path);
+		return EXIT_IO;
+	}
+	unlink(special);
+	rmdir(tmpdir);
 	if (verbose)
 		show_stderr(chk[0].err_fd);
 	free_paths(st, 4, check_path);
