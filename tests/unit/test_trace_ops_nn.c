@@ -97,46 +97,8 @@ static double *host(const struct tval *v)
 	return h;
 }
 
-static trace_op_fn lookup(const char *kind)
-{
-	const struct trace_op *o;
-
-	for (o = trace_ops_nn; o->kind; o++)
-		if (!strcmp(o->kind, kind))
-			return o->fn;
-	return NULL;
-}
-
-/* runs kind on in[0..nin) (taking the references over); 0 or -1 */
-static int run(const char *kind, struct tval **in, int nin,
-	       struct tval **out, int nout)
-{
-	struct ir_node n;
-	trace_op_fn fn = lookup(kind);
-	int rc, i;
-
-	memset(&n, 0, sizeof(n));
-	n.kind = kind;
-	ctx.node = &n;
-	for (i = 0; i < nout; i++)
-		out[i] = NULL;
-	rc = fn ? fn(&ctx, &n, in, nin, out, nout) : -2;
-	for (i = 0; i < nin; i++)
-		tv_unref(in[i]);
-	ctx.node = NULL;
-	return rc;
-}
-
-static struct tval *run1(const char *kind, struct tval **in, int nin)
-{
-	struct tval *o = NULL;
-
-	if (run(kind, in, nin, &o, 1)) {
-		tv_unref(o);
-		return NULL;
-	}
-	return o;
-}
+#define FIXTURE_TABLE trace_ops_nn
+#include "trace_fixture.h"
 
 static int check_dims(const struct tval *v, int rank, const int64_t *dims)
 {
