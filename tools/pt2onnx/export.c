@@ -131,41 +131,6 @@ static const char export_usage[] =
 "Exit status: that of the first stage that failed (see README.md), or 1\n"
 "when the written model fails the check (it is then removed).\n";
 
-/* torch's dynamic_axes dict as JSON has its axes as strings ('{"x":
- * {"0": "batch"}}', what json.dumps writes): the axes unquoted, the form
- * the dynamic-axes parser reads.  Returns spec itself when it fits no
- * buffer. */
-static const char *unquote_axes(const char *spec, char *buf, size_t len)
-{
-	size_t i = 0, k = 0, n = strlen(spec);
-
-	if (n >= len)
-		return spec;
-	while (i < n) {
-		size_t j = i + 1;
-
-		if (spec[i] == '"') {
-			while (j < n && spec[j] >= '0' && spec[j] <= '9')
-				j++;
-			if (j > i + 1 && j < n && spec[j] == '"') {
-				size_t m = j + 1;
-
-				while (m < n && spec[m] == ' ')
-					m++;
-				if (m < n && spec[m] == ':') {
-					memcpy(buf + k, spec + i + 1, j - i - 1);
-					k += j - i - 1;
-					i = j + 1;
-					continue;
-				}
-			}
-		}
-		buf[k++] = spec[i++];
-	}
-	buf[k] = 0;
-	return buf;
-}
-
 static int parse_bool(struct diag *d, const char *opt, const char *v)
 {
 	if (!v || !strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "1"))
@@ -317,18 +282,12 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				   push(&d, &emitx, optarg); break;
 		case OPT_OUT_NAMES: push(&d, &emitx, "--output-names");
 				    push(&d, &emitx, optarg); break;
-		case OPT_DYN: {
-			static char axbuf[8][4096];
-			static int naxbuf;
-			const char *spec = naxbuf < 8 ? unquote_axes(optarg,
-				axbuf[naxbuf++], sizeof(axbuf[0])) : optarg;
-
+		case OPT_DYN:
 			push(&d, &emitx, "--dynamic-axes");
-			push(&d, &emitx, spec);
+			push(&d, &emitx, optarg);
 			push(&d, &dynx, "--dynamic-axes");
-			push(&d, &dynx, spec);
+			push(&d, &dynx, optarg);
 			break;
-		}
 		case OPT_DEVICE: push(&d, &tracex, "--device");
 				 push(&d, &tracex, optarg); break;
 		case OPT_SEED: push(&d, &tracex, "--seed");

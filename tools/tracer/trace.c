@@ -124,41 +124,6 @@ static int parse_u64(const char *s, uint64_t *out)
 	return errno || end == s || *end || *s == '-' ? -1 : 0;
 }
 
-/* torch's dynamic_axes dict as JSON has its axes as strings ('{"x":
- * {"0": "batch"}}', what json.dumps writes): the axes unquoted, the form
- * the dynamic-axes parser reads.  Returns spec itself when it fits no
- * buffer. */
-static const char *unquote_axes(const char *spec, char *buf, size_t len)
-{
-	size_t i = 0, k = 0, n = strlen(spec);
-
-	if (n >= len)
-		return spec;
-	while (i < n) {
-		size_t j = i + 1;
-
-		if (spec[i] == '"') {
-			while (j < n && spec[j] >= '0' && spec[j] <= '9')
-				j++;
-			if (j > i + 1 && j < n && spec[j] == '"') {
-				size_t m = j + 1;
-
-				while (m < n && spec[m] == ' ')
-					m++;
-				if (m < n && spec[m] == ':') {
-					memcpy(buf + k, spec + i + 1, j - i - 1);
-					k += j - i - 1;
-					i = j + 1;
-					continue;
-				}
-			}
-		}
-		buf[k++] = spec[i++];
-	}
-	buf[k] = 0;
-	return buf;
-}
-
 /* The script inputs for the compiler: the dtypes and shapes given. */
 static int script_inputs(struct tool *t, struct diag *d)
 {
@@ -265,7 +230,6 @@ int main(int argc, char **argv)
 	struct torch_archive *ar;
 	struct ir_graph *g, *r;
 	const char *output = "-", *device = "auto";
-	char axbuf[4096];
 	int text = 0, force = 0, c, code, list_missing = 0, verbose = 0;
 	uint64_t u;
 
@@ -329,9 +293,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case OPT_DYN:
-			if (onnx_write_parse_dynamic_axes(&t.dyn,
-					unquote_axes(optarg, axbuf,
-						     sizeof(axbuf)), &d)) {
+			if (onnx_write_parse_dynamic_axes(&t.dyn, optarg, &d)) {
 				tool_release(&t);
 				return EXIT_USAGE;
 			}
