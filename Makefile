@@ -30,7 +30,8 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
             $(patsubst %,-I%,$(wildcard lib/*)) -I$(O)/gen
-LDLIBS   := -lprotobuf-c -lmsgpackc -lz -lopenblas -lpthread -lm
+BASE_LDLIBS := -lprotobuf-c -lmsgpackc -lz -lopenblas -lpthread -lm
+LDLIBS   := $(BASE_LDLIBS)
 
 ALL_CFLAGS += $(EXTRA_CFLAGS)
 
@@ -51,14 +52,20 @@ NO_CUDA := 1
 endif
 ifneq ($(NVCC),)
 ifneq ($(NO_CUDA),1)
-CUDA_HOME := $(abspath $(dir $(NVCC))..)
+# nvcc's own tree (through symlinks), then where distributions put libcudart;
+# nvcc without a libcudart to link is reported and the backend left out
+CUDA_HOME := $(abspath $(dir $(realpath $(NVCC)))..)
+CUDA_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard \
+	$(addsuffix /libcudart.so,$(CUDA_HOME)/lib64 $(CUDA_HOME)/lib \
+	$(CUDA_HOME)/targets/*/lib /usr/lib/x86_64-linux-gnu /usr/lib64)))))
 CUDA_SRC := $(wildcard lib/gpu/*.cu)
-ifneq ($(CUDA_SRC),)
+ifeq ($(CUDA_LIBDIR),)
+$(info note: $(NVCC) found but no libcudart.so beside it; building without the CUDA backend)
+else ifneq ($(CUDA_SRC),)
 LIB_OBJ  += $(patsubst %.cu,$(O)/%.o,$(CUDA_SRC))
 ALL_CFLAGS += -DPT2ONNX_HAVE_CUDA
 # cuBLAS is dlopen'ed at the first matrix product (start-up stays fast)
-LDLIBS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
-	    -lcudart -ldl -lstdc++
+LDLIBS   += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -ldl -lstdc++
 endif
 endif
 endif
@@ -162,7 +169,7 @@ fuzz:
 		echo "clang $$f -> build/fuzz/bin/$$n"; \
 		clang -std=c11 -D_GNU_SOURCE -O1 -g $(patsubst %,-I%,$(wildcard lib/*)) \
 			-Ibuild/fuzz/gen -fsanitize=fuzzer,address,undefined \
-			-o build/fuzz/bin/$$n $$f build/fuzz/libpt2onnx.a $(LDLIBS); \
+			-o build/fuzz/bin/$$n $$f build/fuzz/libpt2onnx.a $(BASE_LDLIBS); \
 	done
 
 # every fuzz target for FUZZ_SECONDS on its committed corpus
