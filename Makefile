@@ -47,11 +47,17 @@ GEN_H    := $(O)/gen/onnx.pb-c.h
 LIB_SRC  := $(wildcard lib/*/*.c)
 LIB_OBJ  := $(patsubst %.c,$(O)/%.o,$(LIB_SRC)) $(O)/gen/onnx.pb-c.o
 
+CUDA_NOTE := CUDA backend not built: no nvcc
 ifeq ($(SANITIZE),1)
 NO_CUDA := 1
+CUDA_NOTE := CUDA backend not built: sanitizer build
 endif
 ifneq ($(NVCC),)
-ifneq ($(NO_CUDA),1)
+ifeq ($(NO_CUDA),1)
+ifneq ($(SANITIZE),1)
+CUDA_NOTE := CUDA backend not built: NO_CUDA=1
+endif
+else
 # nvcc's own tree (through symlinks), then where distributions put libcudart;
 # nvcc without a libcudart to link is reported and the backend left out
 CUDA_HOME := $(abspath $(dir $(realpath $(NVCC)))..)
@@ -60,8 +66,10 @@ CUDA_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard \
 	$(CUDA_HOME)/targets/*/lib /usr/lib/x86_64-linux-gnu /usr/lib64)))))
 CUDA_SRC := $(wildcard lib/gpu/*.cu)
 ifeq ($(CUDA_LIBDIR),)
-$(info note: $(NVCC) found but no libcudart.so beside it; building without the CUDA backend)
+CUDA_NOTE := CUDA backend not built: $(NVCC) found but no libcudart.so beside it
+$(info note: $(CUDA_NOTE))
 else ifneq ($(CUDA_SRC),)
+CUDA_NOTE := CUDA backend built: $(NVCC), libcudart in $(CUDA_LIBDIR)
 LIB_OBJ  += $(patsubst %.cu,$(O)/%.o,$(CUDA_SRC))
 ALL_CFLAGS += -DPT2ONNX_HAVE_CUDA
 # cuBLAS is dlopen'ed at the first matrix product (start-up stays fast)
@@ -133,7 +141,7 @@ bats: all $(UNIT_BIN)
 
 # everything, with one closing line "total: N passed, N failed, N skipped"
 test: all banned $(UNIT_BIN)
-	@bash scripts/run-tests.sh $(O)/tests $(BINDIR)
+	@PT2ONNX_BUILD_NOTE="$(CUDA_NOTE)" bash scripts/run-tests.sh $(O)/tests $(BINDIR)
 
 # banned functions (git's banned.h, as a grep so system headers are untouched)
 banned:

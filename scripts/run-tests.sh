@@ -41,6 +41,7 @@ b_skip=$(grep -cE '^ok [0-9]+ .*# skip' "$tap")
 b_ok=$(grep -cE '^ok [0-9]+' "$tap")
 b_fail=$(grep -cE '^not ok [0-9]+' "$tap")
 plan=$(grep -E '^1\.\.[0-9]+' "$tap" | head -1 | cut -d. -f3)
+grep -E '^ok [0-9]+ .*# skip' "$tap" > "$tap.skips"
 rm -f "$tap"
 passed=$((passed + b_ok - b_skip)) failed=$((failed + b_fail)) skipped=$((skipped + b_skip))
 if [ -n "$plan" ] && [ $((b_ok + b_fail)) -ne "$plan" ]; then
@@ -48,5 +49,9 @@ if [ -n "$plan" ] && [ $((b_ok + b_fail)) -ne "$plan" ]; then
 	failed=$((failed + plan - b_ok - b_fail))
 fi
 
+# what the skips were for, and how the build went, just above the total
+[ "$skipped" -eq 0 ] || grep -hoE '# skip.*' "$tap.skips" 2>/dev/null | sort | uniq -c | sort -rn | head -5
+[ -z "${PT2ONNX_BUILD_NOTE:-}" ] || echo "build: $PT2ONNX_BUILD_NOTE"
+rm -f "$tap.skips"
 echo "total: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

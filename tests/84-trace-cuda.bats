@@ -79,3 +79,22 @@ assert np.allclose(b, a, rtol=1e-4, atol=1e-4 * np.abs(a).max())'
 		--device cpu -o x.ir
 	[[ "$stderr" == *"device cpu (--device)"* ]]
 }
+
+# not a GPU test: where nvcc and its libcudart are installed, the build has
+# the CUDA backend, so `--device cuda` fails for want of a device, not of code
+@test "trace cuda: built wherever nvcc and libcudart are found" {
+	case "${PT2ONNX_BUILD_NOTE:-}" in
+	*sanitizer*|*NO_CUDA*) skip "$PT2ONNX_BUILD_NOTE" ;;
+	esac
+	local nvcc
+	nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null) ||
+		skip "no nvcc on this machine"
+	local top
+	top=$(dirname "$(dirname "$(realpath "$nvcc")")")
+	ls "$top"/lib64/libcudart.so "$top"/lib/libcudart.so \
+		"$top"/targets/*/lib/libcudart.so >/dev/null 2>&1 ||
+		skip "nvcc at $nvcc has no libcudart.so beside it"
+	run trace "$EX/cnn.pt" -i "x=f32[1,3,8,8]" --device cuda -o /dev/null
+	[[ "$output" != *"built without CUDA"* ]]
+	[ "$status" -eq 0 ] || [[ "$output" == *"no CUDA device"* ]]
+}

@@ -338,9 +338,13 @@ int main(int argc, char **argv)
 	} else if (!strcmp(device, "cuda")) {
 		to.backend = gpu_backend_get(GPU_BACKEND_CUDA);
 		if (!to.backend) {
-			diag_error(&d, "--device cuda: no CUDA device (or "
-				   "built without CUDA); use --device cpu or "
-				   "auto");
+#ifdef PT2ONNX_HAVE_CUDA
+			diag_error(&d, "--device cuda: no CUDA device; use "
+				   "--device cpu or auto");
+#else
+			diag_error(&d, "--device cuda: built without CUDA "
+				   "(no nvcc); use --device cpu or auto");
+#endif
 			tool_release(&t);
 			return EXIT_USAGE;
 		}
