@@ -176,6 +176,7 @@ struct writer {
 	const struct onnx_write_options *o;
 	struct diag *d;
 	int rc;                  /* first exit code reported, 0 if none */
+	const char *missing;     /* a weights file found missing: said once */
 	struct arena arena;      /* plan: names, lists (lives to the end) */
 	struct arena build;      /* pieces and protobuf-c structs */
 	struct ptrmap names;     /* ir_value -> emitted name, when renamed */
@@ -397,7 +398,13 @@ static int plan_opsets(struct writer *w)
 static int check_tensor(struct writer *w, const struct ir_tensor *t,
 			const char *what)
 {
+	int ref = t->data_kind == IR_DATA_REF && t->ref.file;
+	/* every weight of a missing archive would say the same */
+	if (ref && w->missing && !strcmp(w->missing, t->ref.file))
+		return fail(w, EXIT_BAD_INPUT);
 	int rc = tensor_data_check(t, what, w->d);
+	if (rc && ref && access(t->ref.file, F_OK) != 0)
+		w->missing = t->ref.file;
 	return rc ? fail(w, rc) : 0;
 }
 
