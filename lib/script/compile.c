@@ -832,6 +832,7 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 			goto fail;
 		ir_block_add_return(c.g, c.g->top, rvv);
 	}
+	script_upgrade(c.g, ar->version);
 	script_passes(c.g);
 	arena_release(&c.parse);
 	if (ir_verify(c.g, d)) {

@@ -69,6 +69,19 @@ struct ir_graph *script_compile(struct torch_archive *ar,
  * fail. */
 void script_passes(struct ir_graph *g);
 
+/* torch's operator upgraders (upgraders.c): in the graph of an archive
+ * whose `version` record is archive_version, each node of an operator
+ * overload whose meaning changed after that version (div before 4, full
+ * before 5, linspace before 8, logspace before 9, gelu before 10) is
+ * rewritten as the current ops torch.jit.load substitutes.  Cannot fail. */
+void script_upgrade(struct ir_graph *g, int64_t archive_version);
+/* For a call that leaves out argument `arg` of operator qual: 1, with the
+ * value to pass in *value, when an archive of archive_version could leave
+ * it out (its schema then had a default that torch 1.13's has not, which
+ * the upgrader maps to *value: linspace's and logspace's steps); else 0. */
+int script_upgrade_missing_arg(const char *qual, const char *arg,
+			       int64_t archive_version, int64_t *value);
+
 /* Type propagation for one node (shapes.c): sets the output types of n from
  * its inputs' types and constant inputs, for the ops it knows; leaves
  * unknown what it cannot infer. */
