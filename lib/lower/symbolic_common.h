@@ -31,6 +31,32 @@ struct ir_value *sym_arange_count(struct lower_ctx *c, struct ir_value *cnt);
  * (trace); 1 when read, 0 when not (symbolic_shape.c). */
 int sym_scale_factors(struct lower_ctx *c, struct ir_node *n, int i,
 		      double *sc, int sp);
+/* ceil_mode below opset 10: adds to the end pads (pads[sp..2sp)) what
+ * makes floor mode count ceil mode's windows over x's last sp dims (exact
+ * for static sizes, stride - 1 for unknown ones); 0, or 1 declined
+ * (symbolic_opset9.c). */
+int sym_pool_ceil_pads(struct lower_ctx *c, struct ir_value *x, int sp,
+		       const int64_t *k, const int64_t *st, const int64_t *pad,
+		       const int64_t *dil, int64_t *pads);
+/* How a torch pooling over x's last sp dims with ceil_mode becomes an ONNX
+ * one at c->opset: the pads, ONNX's ceil_mode, whether windows may reach
+ * past the padding (an average with count_include_pad then needs torch's
+ * divisor) and the axes whose count sym_pool_slice must cut to torch's;
+ * 0, or 1 declined (symbolic_opset9.c). */
+struct sym_pool_plan {
+	int64_t pads[16];
+	int64_t ceil;
+	int reach;
+	int slice[8];
+};
+int sym_pool_plan(struct lower_ctx *c, struct ir_value *x, int sp,
+		  const int64_t *k, const int64_t *st, const int64_t *pad,
+		  const int64_t *dil, int64_t ceil, struct sym_pool_plan *pl);
+struct ir_value *sym_pool_slice(struct lower_ctx *c, struct ir_value *y,
+				struct ir_value *x, int sp, const int64_t *k,
+				const int64_t *st, const int64_t *pad,
+				const int64_t *dil,
+				const struct sym_pool_plan *pl);
 /* tril (upper 0) / triu (upper 1) without Trilu. */
 int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int upper);

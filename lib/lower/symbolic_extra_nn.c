@@ -78,28 +78,30 @@ static int max_pool_idx(struct lower_ctx *c, struct ir_value *x, int sp,
 			const int64_t *k, const int64_t *st, const int64_t *pad,
 			const int64_t *dil, int64_t ceil, struct ir_value **out)
 {
-	int64_t pads[16], ones[8];
+	int64_t ones[8];
+	struct sym_pool_plan pl;
 	int dil1 = 1;
 	for (int i = 0; i < sp; i++) {
-		pads[i] = pads[i + sp] = pad[i];
 		ones[i] = 1;
 		if (dil[i] != 1)
 			dil1 = 0;
 	}
 	if (!dil1 && c->opset < 10)
 		return lw_decline(c, "dilation needs opset 10");
-	if (ceil && c->opset < 10)
-		return lw_decline(c, "ceil_mode needs opset 10");
+	/* ceil_mode as torch counts it (symbolic_opset9.c) */
+	if (sym_pool_plan(c, x, sp, k, st, pad, dil, ceil, &pl))
+		return 1;
 	struct ir_node *nd = b_node(c, "MaxPool", 1, &x, 2);
-	if (ceil)
+	if (pl.ceil)
 		b_attr_i(c, nd, "ceil_mode", 1);
 	if (c->opset >= 10)
 		b_attr_ints(c, nd, "dilations", dil, sp);
 	b_attr_ints(c, nd, "kernel_shape", k, sp);
-	b_attr_ints(c, nd, "pads", pads, 2 * sp);
+	b_attr_ints(c, nd, "pads", pl.pads, 2 * sp);
 	b_attr_ints(c, nd, "strides", st, sp);
-	out[0] = b_done(c, nd);
-	struct ir_value *ind = nd->outputs[1];
+	out[0] = sym_pool_slice(c, b_done(c, nd), x, sp, k, st, pad, dil, &pl);
+	struct ir_value *ind = sym_pool_slice(c, nd->outputs[1], x, sp, k, st,
+					      pad, dil, &pl);
 	struct ir_node *fl = b_node(c, "MaxPool", 1, &x, 2);
 	b_attr_ints(c, fl, "kernel_shape", ones, sp);
 	b_done(c, fl);

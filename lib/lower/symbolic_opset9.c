@@ -713,13 +713,150 @@ static int sym_convolution(struct lower_ctx *c, struct ir_node *n,
 	return conv_common(c, n, out, 3, 4, 5, (int)tr, 7, 8);
 }
 
+/*
+ * ceil_mode below opset 10, where MaxPool and AveragePool have none: the
+ * end pads (added to pads[sp..2sp)) that make floor mode count ceil mode's
+ * windows.  torch (pooling_output_shape) counts
+ *   out = ceil((L + 2p - e) / s) + 1,  e = d(k - 1) + 1,
+ * less one when that last window would start in the right padding
+ * ((out - 1)s >= L + p).  A static size gets the exact extra padding
+ * (torch's get_pool_ceil_padding).  An unknown one gets s - 1 more: floor
+ * mode then counts floor((L + 2p + s - 1 - e) / s) + 1, the ceiling, and
+ * its last window starts at most at L + 2p + s - 1 - e, inside the input
+ * or its padding (before L + p) whenever e >= p + s, so torch never drops
+ * it; otherwise this declines.  Returns 0, or 1 (declined).
+ */
+int sym_pool_ceil_pads(struct lower_ctx *c, struct ir_value *x, int sp,
+		       const int64_t *k, const int64_t *st, const int64_t *pad,
+		       const int64_t *dil, int64_t *pads)
+{
+	int r = b_rank(x);
+	if (!x || r < sp + 1)
+		return lw_decline(c, "ceil_mode with unknown rank");
+	for (int i = 0; i < sp; i++) {
+		struct ir_dim d = x->type->dims[r - sp + i];
+		int64_t e = dil[i] * (k[i] - 1) + 1;
+		if (st[i] <= 0)
+			return lw_decline(c, "stride must be positive");
+		if (d.kind == IR_DIM_FIXED) {
+			int64_t span = d.value + 2 * pad[i] - e;
+			int64_t outc = (span + st[i] - 1) / st[i] + 1;
+			if ((outc - 1) * st[i] >= d.value + pad[i])
+				outc--;
+			int64_t need = (outc - 1) * st[i] + e -
+				       (d.value + 2 * pad[i]);
+			if (need > 0)
+				pads[i + sp] += need;
+			continue;
+		}
+		if (e < pad[i] + st[i])
+			return lw_decline(c, "ceil_mode with an unknown input "
+					  "size below opset 10 needs kernel >= "
+					  "padding + stride (the last window "
+					  "could start in the padding)");
+		pads[i + sp] += st[i] - 1;
+	}
+	return 0;
+}
+
+/*
+ * sym_pool_plan: how a torch pooling with ceil_mode becomes an ONNX one.
+ * ONNX's ceil_mode (from opset 10) counts ceil((L + 2p - e) / s) + 1
+ * windows, without torch's rule that drops a last window starting in the
+ * right padding, and ONNX Runtime divides an AveragePool window that
+ * reaches past the padding by the whole kernel under count_include_pad,
+ * where torch counts only the input and its padding.  So:
+ *  - below opset 10, or when every size is static and the counts differ:
+ *    floor mode over sym_pool_ceil_pads's end pads (ceil 0);
+ *  - else ONNX's ceil_mode, then a Slice to torch's count (slice[i]) on
+ *    each axis where they may differ: a static one where they do, an
+ *    unknown one where the last window could start in the padding;
+ *  - reach: some window may reach past the input and its padding (an
+ *    average with count_include_pad then needs pool_divisor).
+ */
+int sym_pool_plan(struct lower_ctx *c, struct ir_value *x, int sp,
+		  const int64_t *k, const int64_t *st, const int64_t *pad,
+		  const int64_t *dil, int64_t ceil, struct sym_pool_plan *pl)
+{
+	int r = b_rank(x), allfixed = 1, differ = 0;
+	memset(pl, 0, sizeof(*pl));
+	for (int i = 0; i < sp; i++)
+		pl->pads[i] = pl->pads[i + sp] = pad[i];
+	pl->ceil = ceil;
+	if (!ceil)
+		return 0;
+	if (!x || r < sp + 1)
+		return c->opset < 10 ?
+		       lw_decline(c, "ceil_mode with unknown rank") : 0;
+	for (int i = 0; i < sp; i++) {
+		struct ir_dim d = x->type->dims[r - sp + i];
+		int64_t e = dil[i] * (k[i] - 1) + 1;
+		if (st[i] <= 0)
+			return lw_decline(c, "stride must be positive");
+		if (d.kind != IR_DIM_FIXED) {
+			allfixed = 0;
+			pl->reach |= st[i] > 1;
+			pl->slice[i] = e < pad[i] + st[i];
+			continue;
+		}
+		int64_t span = d.value + 2 * pad[i] - e;
+		if (span < 0)
+			continue;
+		int64_t on = (span + st[i] - 1) / st[i] + 1, ot = on;
+		if ((ot - 1) * st[i] >= d.value + pad[i])
+			ot--;
+		pl->reach |= (ot - 1) * st[i] + e > d.value + 2 * pad[i];
+		if (on != ot)
+			differ = pl->slice[i] = 1;
+	}
+	if (c->opset < 10 || (allfixed && differ)) {
+		memset(pl->slice, 0, sizeof(pl->slice));
+		pl->ceil = 0;
+		return sym_pool_ceil_pads(c, x, sp, k, st, pad, dil, pl->pads);
+	}
+	return 0;
+}
+
+/* y (x pooled with ONNX's ceil_mode) cut to torch's window count on the
+ * axes sym_pool_plan marked (opset 10 on: Slice with computed ends). */
+struct ir_value *sym_pool_slice(struct lower_ctx *c, struct ir_value *y,
+				struct ir_value *x, int sp, const int64_t *k,
+				const int64_t *st, const int64_t *pad,
+				const int64_t *dil,
+				const struct sym_pool_plan *pl)
+{
+	int r = b_rank(x);
+	int64_t zero = 0;
+	for (int i = 0; i < sp; i++) {
+		if (!pl->slice[i])
+			continue;
+		int64_t ax = r - sp + i, e = dil[i] * (k[i] - 1) + 1;
+		struct ir_value *len = b_dim(c, x, ax), *o, *keep;
+		/* o = (L + 2p - e + s - 1) / s + 1, less one when
+		 * (o - 1)s >= L + p */
+		o = b_op2(c, "Add", len,
+			  b_const_i64(c, 2 * pad[i] - e + st[i] - 1));
+		o = b_op2(c, "Div", o, b_const_i64(c, st[i]));
+		keep = b_op2(c, "Less",
+			     b_op2(c, "Mul", o, b_const_i64(c, st[i])),
+			     b_op2(c, "Add", len, b_const_i64(c, pad[i])));
+		o = b_op2(c, "Add", o, b_cast(c, keep, IR_DTYPE_INT64));
+		o = b_unsqueeze(c, o, &zero, 1);
+		struct ir_value *in[4] = { y, b_const_i64s(c, &zero, 1, 1), o,
+					   b_const_i64s(c, &ax, 1, 1) };
+		y = b_done(c, b_node(c, "Slice", 4, in, 1));
+	}
+	return y;
+}
+
 static int sym_max_pool(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out)
 {
 	/* (self, kernel_size, stride, padding, dilation, ceil_mode) */
 	struct ir_value *x = T(0);
 	int sp = (int)(n->kind[strlen(n->kind) - 2] - '0');
-	int64_t k[8], st[8], pad[8], dil[8], pads[16], ceil;
+	int64_t k[8], st[8], pad[8], dil[8], ceil;
+	struct sym_pool_plan pl;
 	if (sp < 1 || sp > 3)
 		return lw_decline(c, "unknown pooling rank");
 	if (lw_ints(c, n, 1, k, 8, sp) != sp ||
@@ -731,42 +868,74 @@ static int sym_max_pool(struct lower_ctx *c, struct ir_node *n,
 		memcpy(st, k, sizeof(k));
 	else if (ns != sp)
 		return lw_decline(c, "stride is not constant");
-	for (int i = 0; i < sp; i++) {
-		pads[i] = pads[i + sp] = pad[i];
+	for (int i = 0; i < sp; i++)
 		if (dil[i] != 1 && c->opset < 10)
 			return lw_decline(c, "dilation needs opset 10");
-	}
-	if (ceil && c->opset < 10) {
-		/* torch's get_pool_ceil_padding: extra end padding makes the
-		 * floor of the output size its ceiling */
-		if (b_rank(x) != sp + 2)
-			return lw_decline(c, "ceil_mode with unknown rank");
-		for (int i = 0; i < sp; i++) {
-			struct ir_dim d = x->type->dims[2 + i];
-			if (d.kind != IR_DIM_FIXED)
-				return lw_decline(c, "ceil_mode with unknown "
-						  "input size below opset 10");
-			int64_t span = d.value + 2 * pad[i] - k[i];
-			int64_t outc = (span + st[i] - 1) / st[i] + 1;
-			if ((outc - 1) * st[i] >= d.value + pad[i])
-				outc--;
-			int64_t need = (outc - 1) * st[i] + k[i] -
-				       (d.value + 2 * pad[i]);
-			if (need > 0)
-				pads[i + sp] += need;
-		}
-		ceil = 0;
-	}
+	if (sym_pool_plan(c, x, sp, k, st, pad, dil, ceil, &pl))
+		return 1;
 	struct ir_node *nd = b_node(c, "MaxPool", 1, &x, 1);
-	if (ceil)
+	if (pl.ceil)
 		b_attr_i(c, nd, "ceil_mode", 1);
 	if (c->opset >= 10)
 		b_attr_ints(c, nd, "dilations", dil, sp);
 	b_attr_ints(c, nd, "kernel_shape", k, sp);
+	b_attr_ints(c, nd, "pads", pl.pads, 2 * sp);
+	b_attr_ints(c, nd, "strides", st, sp);
+	out[0] = sym_pool_slice(c, b_done(c, nd), x, sp, k, st, pad, dil, &pl);
+	return 0;
+}
+
+static struct ir_value *average_pool(struct lower_ctx *c, struct ir_value *x,
+				     int sp, const int64_t *k,
+				     const int64_t *st, const int64_t *pads,
+				     int64_t ceil, int64_t cip)
+{
+	struct ir_node *nd = b_node(c, "AveragePool", 1, &x, 1);
+	if (ceil)
+		b_attr_i(c, nd, "ceil_mode", 1);
+	b_attr_i(c, nd, "count_include_pad", cip);
+	b_attr_ints(c, nd, "kernel_shape", k, sp);
 	b_attr_ints(c, nd, "pads", pads, 2 * sp);
 	b_attr_ints(c, nd, "strides", st, sp);
-	out[0] = b_done(c, nd);
-	return 0;
+	return b_done(c, nd);
+}
+
+/*
+ * The divisor torch's count_include_pad gives windows that reach past the
+ * padding (sym_pool_plan's reach), scaled as ONNX's: the same AveragePool
+ * (every pad counted) of ones over the input and its padding, Expand of
+ * 1 to that shape.  Dividing the pooling of x by it leaves the sum over
+ * the window divided by the count of input and padding elements in it,
+ * whatever ONNX divides both by.  NULL when declined.
+ */
+static struct ir_value *pool_divisor(struct lower_ctx *c, struct ir_value *x,
+				     int sp, const int64_t *k,
+				     const int64_t *st, const int64_t *pad,
+				     const struct sym_pool_plan *pl)
+{
+	int r = b_rank(x), anypad = 0;
+	int64_t grow[16], opads[16];
+	if (c->opset < 8) {
+		lw_decline(c, "ceil_mode with count_include_pad needs opset 8");
+		return NULL;
+	}
+	struct ir_value *ones = x;
+	for (int i = 0; i < r - sp; i++)
+		ones = b_slice(c, ones, 0, 1, i, 1);
+	struct ir_value *shape = b_op1(c, "Shape", ones);
+	for (int i = 0; i < r; i++) {
+		int s = i - (r - sp);
+		grow[i] = s >= 0 ? 2 * pad[s] : 0;
+		anypad |= grow[i] != 0;
+	}
+	if (anypad)
+		shape = b_op2(c, "Add", shape, b_const_i64s(c, grow, r, 1));
+	ones = b_op2(c, "Expand", b_const_scalar(c, 1, b_dtype(x), 1), shape);
+	for (int i = 0; i < sp; i++) {
+		opads[i] = 0;
+		opads[i + sp] = pl->pads[i + sp] - pad[i];
+	}
+	return average_pool(c, ones, sp, k, st, opads, pl->ceil, 1);
 }
 
 static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
@@ -776,7 +945,8 @@ static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
 	 *  divisor_override) */
 	struct ir_value *x = T(0);
 	int sp = (int)(n->kind[strlen(n->kind) - 2] - '0');
-	int64_t k[8], st[8], pad[8], pads[16], ceil, cip = 1;
+	int64_t k[8], st[8], pad[8], dil[8], ceil, cip = 1;
+	struct sym_pool_plan pl;
 	if (sp < 1 || sp > 3)
 		return lw_decline(c, "unknown pooling rank");
 	if (lw_ints(c, n, 1, k, 8, sp) != sp ||
@@ -791,56 +961,146 @@ static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
 	else if (ns != sp)
 		return lw_decline(c, "stride is not constant");
 	for (int i = 0; i < sp; i++)
-		pads[i] = pads[i + sp] = pad[i];
-	if (ceil && c->opset < 10)
-		return lw_decline(c, "ceil_mode needs opset 10");
-	struct ir_node *nd = b_node(c, "AveragePool", 1, &x, 1);
-	if (ceil)
-		b_attr_i(c, nd, "ceil_mode", 1);
-	b_attr_i(c, nd, "count_include_pad", cip);
-	b_attr_ints(c, nd, "kernel_shape", k, sp);
-	b_attr_ints(c, nd, "pads", pads, 2 * sp);
-	b_attr_ints(c, nd, "strides", st, sp);
-	out[0] = b_done(c, nd);
+		dil[i] = 1;
+	if (sym_pool_plan(c, x, sp, k, st, pad, dil, ceil, &pl))
+		return 1;
+	struct ir_value *y = average_pool(c, x, sp, k, st, pl.pads, pl.ceil,
+					  cip);
+	if (cip && pl.reach) {
+		struct ir_value *cnt = pool_divisor(c, x, sp, k, st, pad, &pl);
+		if (!cnt)
+			return 1;
+		y = b_op2(c, "Div", y, cnt);
+	}
+	out[0] = sym_pool_slice(c, y, x, sp, k, st, pad, dil, &pl);
 	return 0;
 }
 
-static int adaptive_pool(struct lower_ctx *c, struct ir_node *n,
-			 struct ir_value **out, const char *global,
-			 const char *local)
+/*
+ * Adaptive average pooling of x (rank r) along axis ax, whose size (dim,
+ * of x0) is unknown or not a multiple of cnt, to cnt cells, exactly at
+ * every opset from 9: cell i averages [floor(iL/cnt), ceil((i+1)L/cnt)),
+ * so the pooling is a product with the cnt x L matrix A, A[i][j] =
+ * 1/(end_i - start_i) where start_i <= j < end_i, else 0, built from L at
+ * run time (integer Mul/Div of non-negative numbers floor).  NULL when it
+ * cannot be built.
+ */
+static struct ir_value *adaptive_avg_axis(struct lower_ctx *c,
+					  struct ir_value *x0,
+					  struct ir_value *x, int r, int ax,
+					  int64_t cnt)
+{
+	int64_t one = 1, perm[16];
+	if (cnt == 1) {
+		int64_t a = ax;
+		return b_reduce(c, "ReduceMean", x, &a, 1, 1);
+	}
+	struct ir_dim d = x0->type->dims[ax];
+	struct ir_value *len = d.kind == IR_DIM_FIXED ?
+			       b_const_i64(c, d.value) : b_dim(c, x0, ax);
+	int64_t *lo = ir_alloc(c->g, sizeof(int64_t) * 2 * (size_t)cnt);
+	int64_t *hi = lo + cnt;
+	for (int64_t i = 0; i < cnt; i++) {
+		lo[i] = i;
+		hi[i] = i + 1;
+	}
+	struct ir_value *nc = b_const_i64(c, cnt);
+	struct ir_value *start, *end, *j, *in, *a;
+	start = b_op2(c, "Mul", b_const_i64s(c, lo, (int)cnt, 1), len);
+	start = b_op2(c, "Div", start, nc);
+	end = b_op2(c, "Mul", b_const_i64s(c, hi, (int)cnt, 1), len);
+	end = b_op2(c, "Add", end, b_const_i64(c, cnt - 1));
+	end = b_op2(c, "Div", end, nc);
+	start = b_unsqueeze(c, start, &one, 1); /* [cnt, 1] */
+	end = b_unsqueeze(c, end, &one, 1);
+	j = sym_arange_count(c, len); /* [L] */
+	if (!j)
+		return NULL;
+	in = b_op2(c, "And", b_op1(c, "Not", b_op2(c, "Less", j, start)),
+		   b_op2(c, "Less", j, end));
+	enum ir_dtype dt = b_dtype(x);
+	a = b_op2(c, "Div", b_cast(c, in, dt),
+		  b_cast(c, b_op2(c, "Sub", end, start), dt)); /* [cnt, L] */
+	if (ax == r - 2)
+		return b_op2(c, "MatMul", a, x);
+	struct ir_node *t = b_node(c, "Transpose", 1, &a, 1);
+	b_attr_ints(c, t, "perm", (int64_t[]){ 1, 0 }, 2);
+	a = b_done(c, t); /* [L, cnt] */
+	if (ax == r - 1)
+		return b_op2(c, "MatMul", x, a);
+	for (int i = 0; i < r; i++)
+		perm[i] = i;
+	perm[ax] = r - 1;
+	perm[r - 1] = ax;
+	t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	struct ir_value *y = b_op2(c, "MatMul", b_done(c, t), a);
+	t = b_node(c, "Transpose", 1, &y, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+/* The spatial rank of a pooling op ("aten::adaptive_avg_pool2d": 2), -1
+ * when its name has none. */
+static int pool_rank(const char *kind)
+{
+	const char *p = strstr(kind, "pool");
+	return p && p[4] >= '1' && p[4] <= '3' ? p[4] - '0' : -1;
+}
+
+/*
+ * adaptive_avg_pool{1,2,3}d(self, output_size): GlobalAveragePool for
+ * output 1, AveragePool (kernel = stride = size / output) when every
+ * size is a known multiple of its output, as torch exports them; else
+ * (unknown sizes, or torch would refuse) the exact separable product of
+ * adaptive_avg_axis, axis by axis, last first.
+ */
+static int sym_adaptive_avg_pool(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
 {
 	struct ir_value *x = T(0);
 	int64_t os[8], k[8], pads[16] = { 0 };
-	int r = b_rank(x), sp = r - 2;
-	if (r < 3 || sp > 8)
+	int sp = pool_rank(n->kind), r = b_rank(x);
+	if (sp < 1 || r < sp + 1 || r > 16)
 		return lw_decline(c, "input rank unknown");
 	if (lw_ints(c, n, 1, os, 8, sp) != sp)
 		return lw_decline(c, "output_size is not constant");
-	int all1 = 1;
-	for (int i = 0; i < sp; i++)
+	int all1 = 1, divisible = r == sp + 2;
+	for (int i = 0; i < sp; i++) {
+		struct ir_dim d = x->type->dims[r - sp + i];
+		if (os[i] <= 0)
+			return lw_decline(c, "output_size must be positive");
 		all1 &= os[i] == 1;
-	if (all1) {
-		out[0] = b_op1(c, global, x);
+		if (d.kind != IR_DIM_FIXED || d.value % os[i])
+			divisible = 0;
+		else
+			k[i] = d.value / os[i];
+	}
+	if (all1 && r == sp + 2) {
+		out[0] = b_op1(c, "GlobalAveragePool", x);
 		return 0;
 	}
-	for (int i = 0; i < sp; i++) {
-		struct ir_dim d = x->type->dims[2 + i];
-		if (d.kind != IR_DIM_FIXED || os[i] <= 0 || d.value % os[i])
-			return lw_decline(c, "input size not a known multiple "
-					  "of output_size");
-		k[i] = d.value / os[i];
+	if (divisible) {
+		struct ir_node *nd = b_node(c, "AveragePool", 1, &x, 1);
+		b_attr_ints(c, nd, "kernel_shape", k, sp);
+		b_attr_ints(c, nd, "pads", pads, 2 * sp);
+		b_attr_ints(c, nd, "strides", k, sp);
+		out[0] = b_done(c, nd);
+		return 0;
 	}
-	struct ir_node *nd = b_node(c, local, 1, &x, 1);
-	b_attr_ints(c, nd, "kernel_shape", k, sp);
-	b_attr_ints(c, nd, "pads", pads, 2 * sp);
-	b_attr_ints(c, nd, "strides", k, sp);
-	out[0] = b_done(c, nd);
+	if (c->opset < 9)
+		return lw_decline(c, "input size not a known multiple of "
+				  "output_size: needs opset 9");
+	if (!b_is_float(b_dtype(x)))
+		return lw_decline(c, "input dtype unknown or not floating");
+	struct ir_value *y = x;
+	for (int i = sp - 1; i >= 0 && y; i--)
+		y = adaptive_avg_axis(c, x, y, r, r - sp + i, os[i]);
+	if (!y)
+		return lw_decline(c, "cannot build the pooling matrix");
+	out[0] = y;
 	return 0;
 }
-
-static int sym_adaptive_avg_pool(struct lower_ctx *c, struct ir_node *n,
-				 struct ir_value **out)
-{ return adaptive_pool(c, n, out, "GlobalAveragePool", "AveragePool"); }
 
 /* --- normalisation --------------------------------------------------------- */
 
