@@ -150,6 +150,102 @@ struct cval *cv_value(struct sc *c, struct ir_value *v)
 	return cv;
 }
 
+/* A static dict as one value: prim::DictConstruct(k0, v0, k1, v1...) of
+ * type Dict(K, V).  Made in the dict's own block (nodes of a block still
+ * being compiled come after it), the dict becomes that value for every
+ * holder of it, so that later changes are ops on it (aten::_set_item);
+ * made in another block (the dict read inside a loop or an arm), a copy
+ * for that block. */
+static struct ir_value *dict_value(struct sc *c, struct cval *cv,
+				   struct ts_loc loc)
+{
+	struct ir_value **ks, **vs;
+	struct ir_type *t, *kt, *vt = NULL;
+	struct ir_node *n;
+	int i, home = !cv->blk || sc_live_block(c, cv->blk) == c->blk;
+
+	ks = ir_alloc(c->g, sizeof(*ks) * (cv->n + 1));
+	vs = ir_alloc(c->g, sizeof(*vs) * (cv->n + 1));
+	for (i = 0; i < cv->n; i++) {
+		const char *k = cv->names[i];
+		if (k[0] == 'i') {
+			ks[i] = sc_const_int(c, strtoll(k + 2, NULL, 10), loc);
+		} else {
+			ks[i] = sc_const_str(c, k + 2, strlen(k + 2), loc);
+		}
+		if (!(vs[i] = sc_to_value(c, cv->items[i], loc)))
+			return NULL;
+		if (!vt)
+			vt = ir_type_copy(c->g, vs[i]->type);
+		else if (!ir_type_equal(vt, vs[i]->type))
+			vt = vt->kind == IR_TYPE_TENSOR &&
+			     vs[i]->type->kind == IR_TYPE_TENSOR ?
+			     ir_type_tensor(c->g, 0, -1, NULL) :
+			     ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	}
+	kt = ir_type_new(c->g, cv->n && cv->names[0][0] == 'i' ?
+			 IR_TYPE_INT : IR_TYPE_STR);
+	if (cv->vtype && (!vt || vt->kind == IR_TYPE_UNKNOWN))
+		vt = cv->vtype;
+	if (cv->ktype)
+		kt = cv->ktype;
+	if (!vt)
+		vt = ir_type_tensor(c->g, 0, -1, NULL);
+	t = ir_type_new(c->g, IR_TYPE_DICT);
+	t->nelems = 2;
+	t->elems = ir_alloc(c->g, sizeof(*t->elems) * 2);
+	t->elems[0] = kt;
+	t->elems[1] = vt;
+	n = sc_node(c, "prim::DictConstruct", 2 * cv->n, 1, loc);
+	for (i = 0; i < cv->n; i++) {
+		n->inputs[2 * i] = ks[i];
+		n->inputs[2 * i + 1] = vs[i];
+	}
+	n->outputs[0]->type = t;
+	if (home) {
+		cv->kind = CV_VALUE;
+		cv->v = n->outputs[0];
+	}
+	return n->outputs[0];
+}
+
+/* An object known field by field as one value (it goes into a list, is
+ * returned, or is carried by a loop): prim::CreateObject of its class type,
+ * then prim::SetAttr[name=F](%obj, %v) per field, as torch keeps objects it
+ * cannot scalarize.  In the object's own block the object becomes that
+ * value for every holder (later fields go through prim::SetAttr and
+ * prim::GetAttr); elsewhere a copy for that block. */
+static struct ir_value *object_value(struct sc *c, struct cval *cv,
+				     struct ts_loc loc)
+{
+	struct ir_value **vs = ir_alloc(c->g, sizeof(*vs) * (cv->n + 1));
+	struct ir_node *n;
+	struct ir_type *t;
+	int i, home = !cv->blk || sc_live_block(c, cv->blk) == c->blk;
+
+	for (i = 0; i < cv->n; i++)
+		if (!(vs[i] = sc_to_value(c, cv->items[i], loc)))
+			return NULL;
+	t = ir_type_new(c->g, IR_TYPE_CLASS);
+	t->name = cv->qual;
+	n = sc_node(c, "prim::CreateObject", 0, 1, loc);
+	n->outputs[0]->type = t;
+	for (i = 0; i < cv->n; i++) {
+		struct ir_node *s = sc_node(c, "prim::SetAttr", 2, 0, loc);
+		struct ir_attr *a = ir_node_add_attr(c->g, s, "name",
+						     IR_ATTR_STRING);
+		a->u.s.data = ir_strdup(c->g, cv->names[i]);
+		a->u.s.len = strlen(cv->names[i]);
+		s->inputs[0] = n->outputs[0];
+		s->inputs[1] = vs[i];
+	}
+	if (home) {
+		cv->kind = CV_VALUE;
+		cv->v = n->outputs[0];
+	}
+	return n->outputs[0];
+}
+
 struct ir_value *sc_to_value(struct sc *c, struct cval *cv, struct ts_loc loc)
 {
 	struct ir_node *n;
@@ -189,10 +285,9 @@ struct ir_value *sc_to_value(struct sc *c, struct cval *cv, struct ts_loc loc)
 			 cv->qual);
 		return NULL;
 	case CV_DICT:
-		sc_error(c, loc, EXIT_UNSUPPORTED,
-			 "unsupported construct: a dict used as a value (only "
-			 "dicts known entry by entry are supported)");
-		return NULL;
+		return dict_value(c, cv, loc);
+	case CV_OBJECT:
+		return object_value(c, cv, loc);
 	}
 	return NULL;
 }
@@ -246,6 +341,30 @@ void env_set(struct sc *c, struct env *e, const char *name, struct cval *cv)
 	e->b[e->n].name = name;
 	e->b[e->n].cv = cv;
 	e->n++;
+}
+
+void sc_block_moved(struct sc *c, struct ir_block *from, struct ir_block *to)
+{
+	struct blk_remap *r = ir_alloc(c->g, sizeof(*r));
+
+	r->from = from;
+	r->to = to;
+	r->next = c->remaps;
+	c->remaps = r;
+}
+
+struct ir_block *sc_live_block(struct sc *c, struct ir_block *b)
+{
+	struct blk_remap *r;
+	int guard = 0;
+
+again:
+	for (r = c->remaps; r && guard < 100000; r = r->next, guard++)
+		if (r->from == b && r->to != b) {
+			b = r->to;
+			goto again;
+		}
+	return b;
 }
 
 /* --- source files and classes ------------------------------------------ */
@@ -503,6 +622,12 @@ struct cval *sc_module_attr(struct sc *c, struct modref *m, const char *name,
 
 	if (!strcmp(name, "training"))
 		return cv_value(c, sc_const_bool(c, 0, loc));
+	{
+		struct attr_override *o;
+		for (o = c->overrides; o; o = o->next)
+			if (o->obj == m->obj && !strcmp(o->name, name))
+				return o->cv;
+	}
 	pv = pickle_attr(m->obj, name);
 	if (pv && pv->kind == PICKLE_OBJECT) {
 		struct modref *sub = ir_alloc(c->g, sizeof(*sub));
@@ -571,6 +696,24 @@ struct cval *sc_module_attr(struct sc *c, struct modref *m, const char *name,
 		 "unsupported construct: attribute '%s' of '%s' not found",
 		 name, m->obj->u.object->class_name);
 	return NULL;
+}
+
+void sc_module_set(struct sc *c, struct modref *m, const char *name,
+		   struct cval *v)
+{
+	struct attr_override *o;
+
+	for (o = c->overrides; o; o = o->next)
+		if (o->obj == m->obj && !strcmp(o->name, name)) {
+			o->cv = v;
+			return;
+		}
+	o = ir_alloc(c->g, sizeof(*o));
+	o->obj = m->obj;
+	o->name = name;
+	o->cv = v;
+	o->next = c->overrides;
+	c->overrides = o;
 }
 
 /* --- types -------------------------------------------------------------- */

@@ -1,12 +1,17 @@
 /*
  * compile_expr.c - expressions and calls of the script compiler: names,
  * attributes of modules, literals, lists and tuples, operators, schema
- * resolution with defaults refilled, in-place ops made out-of-place, and
- * inlining of methods and free functions.
+ * resolution with defaults refilled and type variables bound (t, tVal
+ * through lists, dicts, tuples, optionals), in-place ops made out-of-place
+ * where no other value can see the change, and inlining of methods and
+ * free functions.
  *
  * Static values stay static: a tuple is a CV_TUPLE until something needs it
- * as one value, `x is None` folds when x's type says, int and bool
- * arithmetic on constants folds as it is emitted (script_fold_node).
+ * as one value, a dict a CV_DICT entry by entry until an op needs it as one
+ * value (then prim::DictConstruct where it was made), an object of a
+ * TorchScript class (C.__new__) a CV_OBJECT field by field with its methods
+ * inlined, `x is None` folds when x's type says, int and bool arithmetic on
+ * constants folds as it is emitted (script_fold_node).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,37 +225,194 @@ static struct ir_value *convert(struct sc *c, struct cval *cv,
 	return v;
 }
 
-/* Binds type variables of a return type from the inputs: "t" from an
- * argument typed "t" or the elements of "t[]". */
+/* --- schema types with type variables ----------------------------------
+ * A schema type spelling ("t", "t[]", "Dict(str, t)", "(str, t)[]", "t?")
+ * is matched against the types of the inputs to bind its variables (t, t1,
+ * t2), then the return type is built with them bound. */
+
+struct tvars {
+	char name[4][8];
+	struct ir_type *t[4];
+	int n;
+};
+
+static int is_tvar(const char *p, size_t n)
+{
+	size_t i;
+
+	/* t, t1, t2, tVal */
+	if (!n || n > 7 || p[0] != 't')
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') ||
+		      (p[i] >= 'A' && p[i] <= 'Z') ||
+		      (i > 1 && p[i] >= 'a' && p[i] <= 'z')))
+			return 0;
+	return n == 1 || (p[1] >= '0' && p[1] <= '9') ||
+	       (p[1] >= 'A' && p[1] <= 'Z');
+}
+
+static void trim(const char **p, size_t *n)
+{
+	while (*n && **p == ' ') {
+		(*p)++;
+		(*n)--;
+	}
+	while (*n && (*p)[*n - 1] == ' ')
+		(*n)--;
+}
+
+/* Splits "A, B, C" (nesting kept) into at most max parts; the count. */
+static int split_top(const char *p, size_t n, const char **ps, size_t *ns,
+		     int max)
+{
+	int depth = 0, k = 0;
+	size_t i, start = 0;
+
+	for (i = 0; i <= n; i++) {
+		if (i == n || (p[i] == ',' && !depth)) {
+			if (k == max)
+				return -1;
+			ps[k] = p + start;
+			ns[k++] = i - start;
+			start = i + 1;
+			continue;
+		}
+		if (p[i] == '(' || p[i] == '[')
+			depth++;
+		else if (p[i] == ')' || p[i] == ']')
+			depth--;
+	}
+	return k;
+}
+
+static void unify(const char *p, size_t n, const struct ir_type *t,
+		  struct tvars *tv, int depth)
+{
+	const char *ps[16];
+	size_t ns[16];
+	int k, i;
+
+	trim(&p, &n);
+	if (!n || !t || depth > 16 || t->kind == IR_TYPE_UNKNOWN)
+		return;
+	if (p[n - 1] == '?') {
+		unify(p, n - 1, t->kind == IR_TYPE_OPTIONAL ? t->elems[0] : t,
+		      tv, depth + 1);
+		return;
+	}
+	if (p[n - 1] == ']') {
+		size_t lb = n - 1;
+		while (lb > 0 && p[lb] != '[')
+			lb--;
+		if (t->kind == IR_TYPE_LIST && t->nelems == 1)
+			unify(p, lb, t->elems[0], tv, depth + 1);
+		return;
+	}
+	if (n > 6 && !strncmp(p, "Dict(", 5) && p[n - 1] == ')') {
+		k = split_top(p + 5, n - 6, ps, ns, 2);
+		if (k == 2 && t->kind == IR_TYPE_DICT && t->nelems == 2) {
+			unify(ps[0], ns[0], t->elems[0], tv, depth + 1);
+			unify(ps[1], ns[1], t->elems[1], tv, depth + 1);
+		}
+		return;
+	}
+	if (p[0] == '(' && p[n - 1] == ')') {
+		k = split_top(p + 1, n - 2, ps, ns, 16);
+		if (k > 0 && t->kind == IR_TYPE_TUPLE && (int)t->nelems == k)
+			for (i = 0; i < k; i++)
+				unify(ps[i], ns[i], t->elems[i], tv, depth + 1);
+		return;
+	}
+	if (is_tvar(p, n)) {
+		for (i = 0; i < tv->n; i++)
+			if (strlen(tv->name[i]) == n &&
+			    !strncmp(tv->name[i], p, n))
+				return;
+		if (tv->n < 4) {
+			memcpy(tv->name[tv->n], p, n);
+			tv->name[tv->n][n] = 0;
+			tv->t[tv->n++] = (struct ir_type *)t;
+		}
+	}
+}
+
+static struct ir_type *subst(struct sc *c, const char *p, size_t n,
+			     const struct tvars *tv, int depth)
+{
+	const char *ps[16];
+	size_t ns[16];
+	struct ir_type *r;
+	char buf[64];
+	int k, i;
+
+	trim(&p, &n);
+	if (!n || depth > 16)
+		return ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	if (p[n - 1] == '?') {
+		r = ir_type_new(c->g, IR_TYPE_OPTIONAL);
+		r->nelems = 1;
+		r->elems = ir_alloc(c->g, sizeof(*r->elems));
+		r->elems[0] = subst(c, p, n - 1, tv, depth + 1);
+		return r;
+	}
+	if (p[n - 1] == ']') {
+		size_t lb = n - 1;
+		while (lb > 0 && p[lb] != '[')
+			lb--;
+		r = ir_type_new(c->g, IR_TYPE_LIST);
+		r->nelems = 1;
+		r->elems = ir_alloc(c->g, sizeof(*r->elems));
+		r->elems[0] = subst(c, p, lb, tv, depth + 1);
+		return r;
+	}
+	if (n > 6 && !strncmp(p, "Dict(", 5) && p[n - 1] == ')' &&
+	    split_top(p + 5, n - 6, ps, ns, 2) == 2) {
+		r = ir_type_new(c->g, IR_TYPE_DICT);
+		r->nelems = 2;
+		r->elems = ir_alloc(c->g, sizeof(*r->elems) * 2);
+		r->elems[0] = subst(c, ps[0], ns[0], tv, depth + 1);
+		r->elems[1] = subst(c, ps[1], ns[1], tv, depth + 1);
+		return r;
+	}
+	if (p[0] == '(' && p[n - 1] == ')' &&
+	    (k = split_top(p + 1, n - 2, ps, ns, 16)) > 0) {
+		r = ir_type_new(c->g, IR_TYPE_TUPLE);
+		r->nelems = k;
+		r->elems = ir_alloc(c->g, sizeof(*r->elems) * k);
+		for (i = 0; i < k; i++)
+			r->elems[i] = subst(c, ps[i], ns[i], tv, depth + 1);
+		return r;
+	}
+	if (is_tvar(p, n)) {
+		for (i = 0; i < tv->n; i++)
+			if (strlen(tv->name[i]) == n &&
+			    !strncmp(tv->name[i], p, n))
+				return ir_type_copy(c->g, tv->t[i]);
+		return ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	}
+	if (n >= sizeof(buf))
+		return ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return sc_type_from_schema(c, buf);
+}
+
+/* The type of a return of schema s: its type variables bound from the
+ * inputs' types. */
 static struct ir_type *ret_type(struct sc *c, const struct aten_schema *s,
 				const char *rt, struct ir_value **in)
 {
+	struct tvars tv;
 	int i;
 
-	if (!strcmp(rt, "t") || !strcmp(rt, "t1") || !strcmp(rt, "t2")) {
-		char list[8];
-		snprintf(list, sizeof(list), "%s[]", rt);
-		for (i = 0; i < s->nargs; i++) {
-			const struct aten_arg *a = aten_schema_arg(s, i);
-			if (!in[i])
-				continue;
-			if (!strcmp(a->type, rt))
-				return ir_type_copy(c->g, in[i]->type);
-			if (!strcmp(a->type, list) &&
-			    in[i]->type->kind == IR_TYPE_LIST)
-				return ir_type_copy(c->g,
-						    in[i]->type->elems[0]);
-		}
-		return ir_type_new(c->g, IR_TYPE_UNKNOWN);
-	}
-	if (!strcmp(rt, "t[]")) {
-		for (i = 0; i < s->nargs; i++) {
-			const struct aten_arg *a = aten_schema_arg(s, i);
-			if (in[i] && !strcmp(a->type, "t[]"))
-				return ir_type_copy(c->g, in[i]->type);
-		}
-	}
-	return sc_type_from_schema(c, rt);
+	tv.n = 0;
+	for (i = 0; i < s->nargs; i++)
+			if (in[i])
+				unify(aten_schema_arg(s, i)->type,
+				      strlen(aten_schema_arg(s, i)->type),
+				      in[i]->type, &tv, 0);
+	return subst(c, rt, strlen(rt), &tv, 0);
 }
 
 /* Is v (or something it aliases) held by a container built earlier? */
@@ -305,6 +467,26 @@ static int is_view_op(const char *k)
 	return 0;
 }
 
+/* Was v made before the value numbered mark?  Values the compiler makes
+ * are named by ir_fresh_name's counter ("123"); named ones (graph inputs,
+ * weights) are older than any loop. */
+static int born_before(const struct ir_value *v, uint32_t mark)
+{
+	const char *p = v->name;
+	unsigned long id = 0;
+
+	if (!*p)
+		return 1;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 1;
+		id = id * 10 + (unsigned long)(*p - '0');
+		if (id > UINT32_MAX)
+			return 1;
+	}
+	return id < mark;
+}
+
 /* May bindings of old be rebound to new in every frame?  Only when no
  * block has been opened since a frame that binds it started, old is not a
  * view of another value, and no container holds it. */
@@ -314,6 +496,11 @@ static int rebind_safe(struct sc *c, struct ir_value *old)
 	int i;
 
 	if (old->producer && is_view_op(old->producer->kind))
+		return 0;
+	if (c->loop_mark && born_before(old, c->loop_mark))
+		/* a value from outside the loop: the change must be seen
+		 * by the next iteration and after the loop, so it stays
+		 * in place */
 		return 0;
 	if (held_in_container(c->g->top, old, 0))
 		return 0;
@@ -416,10 +603,6 @@ int sc_dict_set(struct sc *c, struct cval *d, struct cval *k, struct cval *v,
 		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
 				"construct: a dict key that is not a constant "
 				"str or int");
-	if (d->blk != c->blk)
-		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
-				"construct: a dict changed inside control "
-				"flow");
 	i = dict_find(d, key);
 	if (i >= 0) {
 		d->items[i] = v;
@@ -442,24 +625,102 @@ int sc_dict_set(struct sc *c, struct cval *d, struct cval *k, struct cval *v,
 	return 0;
 }
 
+/* The key of entry i of static dict d as a constant. */
+static struct ir_value *dict_key_value(struct sc *c, const struct cval *d,
+				       int i, struct ts_loc loc)
+{
+	const char *k = d->names[i];
+
+	if (k[0] == 'i')
+		return sc_const_int(c, strtoll(k + 2, NULL, 10), loc);
+	return sc_const_str(c, k + 2, strlen(k + 2), loc);
+}
+
+/* d.keys(), d.values(), d.items() (what: 'k', 'v', 'i') of a static dict:
+ * a list built from its entries, in insertion order as torch's. */
+static struct cval *dict_list(struct sc *c, const struct cval *d, char what,
+			      struct ts_loc loc)
+{
+	struct ir_value **vs = ir_alloc(c->g, sizeof(*vs) * (d->n + 1));
+	struct ir_type *et = NULL;
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		struct ir_value *k = NULL, *v = NULL;
+		if (what != 'v')
+			k = dict_key_value(c, d, i, loc);
+		if (what != 'k' && !(v = sc_to_value(c, d->items[i], loc)))
+			return NULL;
+		if (what == 'i') {
+			struct ir_node *n = sc_node(c, "prim::TupleConstruct",
+						    2, 1, loc);
+			struct ir_type *t = ir_type_new(c->g, IR_TYPE_TUPLE);
+			t->nelems = 2;
+			t->elems = ir_alloc(c->g, sizeof(*t->elems) * 2);
+			t->elems[0] = k->type;
+			t->elems[1] = v->type;
+			n->inputs[0] = k;
+			n->inputs[1] = v;
+			n->outputs[0]->type = t;
+			vs[i] = n->outputs[0];
+		} else {
+			vs[i] = k ? k : v;
+		}
+	}
+	if (what == 'k')
+		et = d->ktype ? d->ktype : NULL;
+	else if (what == 'v' && d->vtype)
+		et = d->vtype;
+	if (!et && !d->n)
+		et = ir_type_new(c->g, IR_TYPE_UNKNOWN);
+	return cv_value(c, list_of(c, vs, d->n, et, loc));
+}
+
+/* Makes static dict d one value from here on (in its own block: see
+ * dict_value in compile.c); 0, or -1 after reporting. */
+static int dict_to_value(struct sc *c, struct cval *d, struct ts_loc loc)
+{
+	struct ir_block *saved = c->blk;
+	struct ir_value *v;
+
+	if (d->blk)
+		c->blk = sc_live_block(c, d->blk);
+	v = sc_to_value(c, d, loc);
+	c->blk = saved;
+	return v && d->kind == CV_VALUE ? 0 : -1;
+}
+
+/* Static dict ops.  *dyn set when the op must be an op on the dict as a
+ * value instead (a change inside control flow, a key not constant, an op
+ * with no static meaning): the caller converts the dict then. */
 static struct cval *dict_op(struct sc *c, const char *qual,
 			    struct cval **args, int nargs, int nkw,
-			    struct ts_loc loc)
+			    struct ts_loc loc, int *dyn)
 {
 	struct cval *d = args[0];
 	const char *key = nargs >= 2 ? dict_key(c, args[1]) : NULL;
 	int i;
 
-	if (nkw)
-		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
-				"construct: keyword arguments to '%s' on a "
-				"dict", qual), NULL;
+	*dyn = 0;
+	if (nkw) {
+		*dyn = 1;
+		return NULL;
+	}
 	if (!strcmp(qual, "aten::len") && nargs == 1)
 		return cv_value(c, sc_const_int(c, d->n, loc));
-	if (nargs >= 2 && !key)
-		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
-				"construct: a dict key that is not a constant "
-				"str or int"), NULL;
+	if (nargs == 1 && (!strcmp(qual, "aten::keys") ||
+			   !strcmp(qual, "aten::values") ||
+			   !strcmp(qual, "aten::items")))
+		return dict_list(c, d, qual[6], loc);
+	if (nargs >= 2 && !key) {
+		*dyn = 1;
+		return NULL;
+	}
+	if (!strcmp(qual, "aten::_set_item") && nargs == 3 &&
+	    d->blk && sc_live_block(c, d->blk) != c->blk) {
+		*dyn = 1;
+		return NULL;
+	}
 	i = key ? dict_find(d, key) : -1;
 	if (!strcmp(qual, "aten::__contains__") && nargs == 2)
 		return cv_value(c, sc_const_bool(c, i >= 0, loc));
@@ -478,8 +739,8 @@ static struct cval *dict_op(struct sc *c, const char *qual,
 	if (!strcmp(qual, "aten::_set_item") && nargs == 3)
 		return sc_dict_set(c, d, args[1], args[2], loc) ? NULL
 		       : cv_value(c, sc_const_none(c, loc));
-	return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported construct: "
-			"'%s' on a dict", qual), NULL;
+	*dyn = 1;
+	return NULL;
 }
 
 struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
@@ -497,8 +758,26 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 	if (nargs + nkw > 64)
 		return sc_error(c, loc, EXIT_UNSUPPORTED, "too many arguments "
 				"to '%s'", qual), NULL;
-	if (nargs >= 1 && args[0]->kind == CV_DICT)
-		return dict_op(c, qual, args, nargs, nkw, loc);
+	if (!strcmp(qual, "aten::detach") && nargs == 1 && !nkw &&
+	    args[0]->kind == CV_VALUE &&
+	    args[0]->v->type->kind == IR_TYPE_TENSOR)
+		/* a no-op for inference: torch's frozen graph has none */
+		return args[0];
+	if (nargs >= 1 && args[0]->kind == CV_DICT) {
+		int dyn;
+		struct cval *r = dict_op(c, qual, args, nargs, nkw, loc, &dyn);
+		if (!dyn || c->err)
+			return r;
+		if (dict_to_value(c, args[0], loc))
+			return NULL;
+	}
+	for (i = 1; i < nargs; i++)
+		if (args[i]->kind == CV_DICT && dict_to_value(c, args[i], loc))
+			return NULL;
+	for (i = 0; i < nkw; i++)
+		if (kwargs[i]->kind == CV_DICT &&
+		    dict_to_value(c, kwargs[i], loc))
+			return NULL;
 	for (i = 0; i < nargs; i++) {
 		ca[i].name = NULL;
 		ca[i].kind = kind_of(args[i]);
@@ -659,6 +938,12 @@ struct cval *sc_inline(struct sc *c, const struct ts_def *def,
 	c->returned = 0;
 	sc_block(c, &def->body);
 	c->depth--;
+	if (c->err && getenv("PT2ONNX_SCRIPT_STACK"))
+		/* a debugging aid: where the failing code was inlined
+		 * from, innermost first */
+		fprintf(stderr, "  in '%s' inlined at %s:%d:%d\n", def->name,
+			saved && saved->file ? saved->file : "code", loc.line,
+			loc.col);
 	r = c->retval;
 	c->fr = saved;
 	c->retval = saved_ret;
@@ -683,6 +968,25 @@ static struct cval *call_function(struct sc *c, const char *qual,
 	if (!mod)
 		return NULL;
 	name = name ? name + 1 : qual;
+	if (!strcmp(name, "__new__") && name - 1 > qual) {
+		/* C.__new__(C): a fresh object, its fields set by the
+		 * __init__ call that follows */
+		const char *cq = ir_strndup(c->g, qual,
+					    (size_t)(name - 1 - qual));
+		const char *cn = sc_short_class(c, cq);
+		for (i = 0; i < mod->nclasses; i++)
+			if (!strcmp(mod->classes[i]->name, cn)) {
+				struct cval *o = ir_alloc(c->g, sizeof(*o));
+				o->kind = CV_OBJECT;
+				o->qual = cq;
+				o->cls = mod->classes[i];
+				o->file = file;
+				o->blk = c->blk;
+				return o;
+			}
+		return sc_error(c, loc, EXIT_BAD_INPUT, "class '%s' is not "
+				"defined in '%s'", cq, file), NULL;
+	}
 	for (i = 0; i < mod->ndefs; i++)
 		if (!strcmp(mod->defs[i]->name, name))
 			return sc_inline(c, mod->defs[i], file, NULL,
@@ -726,6 +1030,219 @@ static struct cval *call_function(struct sc *c, const char *qual,
 	return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported construct: "
 			"call of '%s' (no such function in '%s')", qual,
 			file), NULL;
+}
+
+/* The class a class-typed value is of, or NULL after reporting. */
+static const struct ts_class *value_class(struct sc *c,
+					  const struct ir_value *v,
+					  const char **file, struct ts_loc loc)
+{
+	const char *qual = v->type->name;
+	struct ts_module *mod;
+	int i;
+
+	if (!qual || !(mod = sc_load_module(c, qual, file, loc)))
+		return NULL;
+	for (i = 0; i < mod->nclasses; i++)
+		if (!strcmp(mod->classes[i]->name, sc_short_class(c, qual)))
+			return mod->classes[i];
+	return sc_error(c, loc, EXIT_BAD_INPUT, "class '%s' is not defined "
+			"in '%s'", qual, *file), NULL;
+}
+
+struct cval *sc_obj_getattr(struct sc *c, struct ir_value *obj,
+			    const char *name, struct ts_loc loc)
+{
+	const char *file;
+	const struct ts_class *cls = value_class(c, obj, &file, loc);
+	struct ir_node *n;
+	struct ir_attr *a;
+	int i;
+
+	if (!cls)
+		return NULL;
+	for (i = 0; i < cls->nfields; i++)
+		if (!strcmp(cls->fields[i]->name, name))
+			break;
+	if (i == cls->nfields)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: class '%s' has no field '%s'",
+				obj->type->name, name), NULL;
+	n = sc_node(c, "prim::GetAttr", 1, 1, loc);
+	n->inputs[0] = obj;
+	a = ir_node_add_attr(c->g, n, "name", IR_ATTR_STRING);
+	a->u.s.data = ir_strdup(c->g, name);
+	a->u.s.len = strlen(name);
+	n->outputs[0]->type = sc_type_from_ts(c, cls->fields[i]->type);
+	return cv_value(c, n->outputs[0]);
+}
+
+int sc_obj_setattr(struct sc *c, struct ir_value *obj, const char *name,
+		   struct cval *v, struct ts_loc loc)
+{
+	struct ir_value *val = sc_to_value(c, v, loc);
+	struct ir_node *n;
+	struct ir_attr *a;
+
+	if (!val)
+		return -1;
+	n = sc_node(c, "prim::SetAttr", 2, 0, loc);
+	n->inputs[0] = obj;
+	n->inputs[1] = val;
+	a = ir_node_add_attr(c->g, n, "name", IR_ATTR_STRING);
+	a->u.s.data = ir_strdup(c->g, name);
+	a->u.s.len = strlen(name);
+	return 0;
+}
+
+struct cval *sc_obj_get(const struct cval *o, const char *name)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->names[i], name))
+			return o->items[i];
+	return NULL;
+}
+
+int sc_obj_set(struct sc *c, struct cval *o, const char *name, struct cval *v,
+	       struct ts_loc loc)
+{
+	int i;
+
+	if (o->kind == CV_VALUE)
+		return sc_obj_setattr(c, o->v, name, v, loc);
+	if (o->blk && sc_live_block(c, o->blk) != c->blk) {
+		struct objw *w;
+		if (!c->objlog) {
+			/* in a loop body: the object becomes a value where
+			 * it was made, its fields prim::SetAttr/GetAttr */
+			struct ir_block *saved = c->blk;
+			struct ir_value *ov;
+
+			c->blk = sc_live_block(c, o->blk);
+			ov = sc_to_value(c, o, loc);
+			c->blk = saved;
+			if (!ov || o->kind != CV_VALUE)
+				return -1;
+			c->nobjconv++;
+			return sc_obj_setattr(c, ov, name, v, loc);
+		}
+		for (w = *c->objlog; w; w = w->next)
+			if (w->o == o && !strcmp(w->name, name))
+				break;
+		if (!w) {
+			w = ir_alloc(c->g, sizeof(*w));
+			w->o = o;
+			w->name = name;
+			w->old = sc_obj_get(o, name);
+			w->next = *c->objlog;
+			*c->objlog = w;
+		}
+	}
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->names[i], name)) {
+			o->items[i] = v;
+			return 0;
+		}
+	if (o->n == o->cap) {
+		int cap = o->cap ? o->cap * 2 : 8;
+		struct cval **it = ir_alloc(c->g, sizeof(*it) * cap);
+		const char **nm = ir_alloc(c->g, sizeof(*nm) * cap);
+		if (o->n) {
+			memcpy(it, o->items, sizeof(*it) * o->n);
+			memcpy(nm, o->names, sizeof(*nm) * o->n);
+		}
+		o->items = it;
+		o->names = nm;
+		o->cap = cap;
+	}
+	o->names[o->n] = name;
+	o->items[o->n++] = v;
+	return 0;
+}
+
+/* obj.name(args): the class's method inlined, self the object. */
+static struct cval *call_obj_method(struct sc *c, struct cval *o,
+				    const char *name, struct cval **args,
+				    int nargs, const struct ts_kwarg *const *kw,
+				    struct cval **kwargs, int nkw,
+				    struct ts_loc loc)
+{
+	const struct ts_def *def = sc_find_method(o->cls, name);
+	struct cval **a2;
+
+	if (!def)
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: class '%s' has no method '%s'",
+				o->qual, name), NULL;
+	a2 = ir_alloc(c->g, sizeof(*a2) * (nargs + 2));
+	a2[0] = o;
+	if (nargs)
+		memcpy(a2 + 1, args, sizeof(*a2) * nargs);
+	return sc_inline(c, def, o->file, NULL, c->fr->scope, a2, nargs + 1,
+			 kw, kwargs, nkw, loc);
+}
+
+/* v.name(args) on a value: x.tolist() (prim::tolist, its list type from
+ * the annotate around it, else unknown), else the aten op of that name
+ * with v first, as the method's schema is. */
+static struct cval *call_value_method(struct sc *c, struct cval *o,
+				      const char *name, struct cval **args,
+				      int nargs, const char **kwnames,
+				      struct cval **kwargs, int nkw,
+				      struct ts_loc loc)
+{
+	struct cval **a2;
+	char qual[128];
+
+	if (o->v->type->kind == IR_TYPE_CLASS) {
+		/* an object as a value: its class's method, self the value */
+		const char *file;
+		const struct ts_class *cls = value_class(c, o->v, &file, loc);
+		const struct ts_def *def = cls ? sc_find_method(cls, name)
+					       : NULL;
+		if (!cls)
+			return NULL;
+		if (!def || nkw)
+			return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+					"construct: method '%s' of class '%s'",
+					name, o->v->type->name), NULL;
+		a2 = ir_alloc(c->g, sizeof(*a2) * (nargs + 2));
+		a2[0] = o;
+		if (nargs)
+			memcpy(a2 + 1, args, sizeof(*a2) * nargs);
+		return sc_inline(c, def, file, NULL, c->fr->scope, a2,
+				 nargs + 1, NULL, NULL, 0, loc);
+	}
+	if (!strcmp(name, "tolist") && !nargs && !nkw) {
+		struct ir_node *n = sc_node(c, "prim::tolist", 1, 1, loc);
+		n->inputs[0] = o->v;
+		n->outputs[0]->type = ir_type_new(c->g, IR_TYPE_LIST);
+		n->outputs[0]->type->nelems = 1;
+		n->outputs[0]->type->elems = ir_alloc(c->g,
+						      sizeof(struct ir_type *));
+		n->outputs[0]->type->elems[0] = ir_type_new(c->g,
+							    IR_TYPE_UNKNOWN);
+		return cv_value(c, n->outputs[0]);
+	}
+	if (snprintf(qual, sizeof(qual), "aten::%s", name) >= (int)sizeof(qual))
+		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
+				"construct: method call '.%s' on a value",
+				name), NULL;
+	{
+		size_t cnt;
+		if (!aten_schema_lookup(qual, &cnt))
+			return sc_error(c, loc, EXIT_UNSUPPORTED,
+					"unsupported construct: method call "
+					"'.%s' on a value", name), NULL;
+	}
+	a2 = ir_alloc(c->g, sizeof(*a2) * (nargs + 2));
+	a2[0] = o;
+	if (nargs)
+		memcpy(a2 + 1, args, sizeof(*a2) * nargs);
+	return sc_call_op(c, ir_strdup(c->g, qual), a2, nargs + 1, kwnames,
+			  kwargs, nkw, loc);
 }
 
 static struct cval *call_method(struct sc *c, struct modref *m,
@@ -864,6 +1381,13 @@ static struct cval *sc_call(struct sc *c, const struct ts_expr *e)
 		if (o->kind == CV_MODULE)
 			return call_method(c, o->mod, fn->u.attr.name, args,
 					   na, kw, kwargs, nk, e->loc);
+		if (o->kind == CV_OBJECT)
+			return call_obj_method(c, o, fn->u.attr.name, args,
+					       na, kw, kwargs, nk, e->loc);
+		if (o->kind == CV_VALUE)
+			return call_value_method(c, o, fn->u.attr.name, args,
+						 na, kwnames, kwargs, nk,
+						 e->loc);
 		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
 				"construct: method call '.%s' on a value",
 				fn->u.attr.name), NULL;
@@ -1056,6 +1580,15 @@ static int type_matches(struct sc *c, const struct ir_type *t,
 {
 	struct ir_type *w = sc_type_from_ts(c, tt);
 
+	/* isinstance(x, (list, tuple)): any list, tuple or dict */
+	if (!strcmp(tt->name, "list") || !strcmp(tt->name, "tuple") ||
+	    !strcmp(tt->name, "dict")) {
+		enum ir_type_kind k = tt->name[0] == 'l' ? IR_TYPE_LIST :
+			tt->name[0] == 't' ? IR_TYPE_TUPLE : IR_TYPE_DICT;
+		if (t->kind == IR_TYPE_UNKNOWN || t->kind == IR_TYPE_OPTIONAL)
+			return -1;
+		return t->kind == k;
+	}
 	if (t->kind == IR_TYPE_UNKNOWN || w->kind == IR_TYPE_UNKNOWN ||
 	    t->kind == IR_TYPE_OPTIONAL)
 		return -1;
@@ -1145,10 +1678,18 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		if (o->kind == CV_MODULE)
 			return sc_module_attr(c, o->mod, e->u.attr.name,
 					      e->loc);
-		if (o->kind == CV_TUPLE && o->names)
+		if ((o->kind == CV_TUPLE && o->names) ||
+		    o->kind == CV_OBJECT)
 			for (i = 0; i < o->n; i++)
 				if (!strcmp(o->names[i], e->u.attr.name))
 					return o->items[i];
+		if (o->kind == CV_OBJECT)
+			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
+					"unsupported construct: field '%s' of "
+					"an object of '%s' read before it is "
+					"set", e->u.attr.name, o->qual), NULL;
+		if (o->kind == CV_VALUE && o->v->type->kind == IR_TYPE_CLASS)
+			return sc_obj_getattr(c, o->v, e->u.attr.name, e->loc);
 		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
 				"construct: attribute '%s' of a value",
 				e->u.attr.name), NULL;
@@ -1216,13 +1757,36 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		}
 		if (e->u.cast.value->kind == TS_EXPR_DICT &&
 		    e->u.cast.value->u.dict.n == 0) {
-			struct ir_node *n = sc_node(c, "prim::DictConstruct", 0,
-						    1, e->loc);
-			n->outputs[0]->type = sc_type_from_ts(c,
-							      e->u.cast.type);
-			return cv_value(c, n->outputs[0]);
+			struct ir_type *t = sc_type_from_ts(c, e->u.cast.type);
+			struct cval *d = sc_dict_new(c);
+			if (t->kind == IR_TYPE_DICT) {
+				d->ktype = t->elems[0];
+				d->vtype = t->elems[1];
+			}
+			return d;
 		}
-		return sc_expr(c, e->u.cast.value);
+		{
+			/* annotate(int, t) of a tensor: torch's implicit
+			 * conversion (the script_if_tracing code of traced
+			 * detection models) */
+			struct cval *a = sc_expr(c, e->u.cast.value);
+			const char *tn = e->u.cast.type ?
+				e->u.cast.type->name : NULL;
+			if (!a || a->kind != CV_VALUE || !tn ||
+			    a->v->type->kind != IR_TYPE_TENSOR)
+				return a;
+			if (!strcmp(tn, "int"))
+				return cv_value(c, emit1(c, "aten::IntImplicit",
+					&a->v, 1, ir_type_new(c->g,
+							      IR_TYPE_INT),
+					e->loc));
+			if (!strcmp(tn, "float"))
+				return cv_value(c, emit1(c,
+					"aten::FloatImplicit", &a->v, 1,
+					ir_type_new(c->g, IR_TYPE_FLOAT),
+					e->loc));
+			return a;
+		}
 	}
 	case TS_EXPR_UNCHECKED_CAST: {
 		struct cval *a = sc_expr(c, e->u.cast.value);
@@ -1253,6 +1817,12 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 					     "Tuple");
 			return cv_value(c, sc_const_bool(c, r, e->loc));
 		}
+		if (a->kind == CV_OBJECT) {
+			for (i = 0; i < e->u.isinst.ntypes; i++)
+				r |= !strcmp(e->u.isinst.types[i]->name,
+					     a->qual);
+			return cv_value(c, sc_const_bool(c, r, e->loc));
+		}
 		if (a->kind != CV_VALUE)
 			return cv_value(c, sc_const_bool(c, 0, e->loc));
 		for (i = 0; i < e->u.isinst.ntypes; i++) {
@@ -1261,7 +1831,10 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 				return sc_error(c, e->loc, EXIT_UNSUPPORTED,
 						"unsupported construct: "
 						"isinstance on a value of "
-						"unknown type"), NULL;
+						"unknown type (made by %s)",
+						a->v->producer ?
+						a->v->producer->kind :
+						"a parameter"), NULL;
 			r |= k;
 		}
 		return cv_value(c, sc_const_bool(c, r, e->loc));

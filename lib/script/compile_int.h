@@ -5,8 +5,9 @@
  *
  * Compile-time values (struct cval) are what a TorchScript name can stand
  * for while compiling: an IR value, a module object of the pickled tree, a
- * tuple known item by item, or a function.  Everything is allocated in the
- * graph's arena and freed with it.
+ * tuple known item by item, a function, a dict known entry by entry, or an
+ * object of a TorchScript class known field by field.  Everything is
+ * allocated in the graph's arena and freed with it.
  */
 #ifndef PT2ONNX_COMPILE_INT_H
 #define PT2ONNX_COMPILE_INT_H
@@ -23,6 +24,10 @@ enum cval_kind {
 	CV_DICT,      /* a dict known entry by entry: names (keys, "s:text"
 			 or "i:123"), items (values), n; mutated in place
 			 (dicts are references) only in blk, its block */
+	CV_OBJECT,    /* an object of a TorchScript class (`C.__new__(C)`)
+			 known field by field: qual (its class), cls, file,
+			 names (fields), items, n; fields set in place in any
+			 block (see sc_obj_set) */
 };
 
 struct modref {
@@ -42,8 +47,40 @@ struct cval {
 	const char **names;  /* CV_TUPLE of a NamedTuple: field names;
 				CV_DICT: keys */
 	const char *qual;
-	int cap;                /* CV_DICT: room in items and names */
+	int cap;                /* CV_DICT, CV_OBJECT: room in items and
+				   names */
 	struct ir_block *blk;   /* CV_DICT: the block that made it */
+	const struct ts_class *cls; /* CV_OBJECT: its class */
+	const char *file;           /* CV_OBJECT: the code file of cls */
+	struct ir_type *ktype, *vtype; /* CV_DICT: declared key and value
+					  types, or NULL */
+};
+
+/* A field of an object made outside the arm of an if being compiled, set
+ * inside it: the value before (old, NULL when unset) and, once the arm is
+ * done, the arm's (nv).  if_stmt merges the two arms' as it merges names. */
+struct objw {
+	struct cval *o;
+	const char *name;
+	struct cval *old, *nv;
+	struct objw *next;
+};
+
+/* The nodes of block from moved to block to (an arm merged into its
+ * parent, a block attached to its node): a static dict made in from is
+ * made into a value in to (sc_live_block). */
+struct blk_remap {
+	struct ir_block *from, *to;
+	struct blk_remap *next;
+};
+
+/* A module attribute set by the code (`self._has_warned = True`): later
+ * reads see cv instead of the pickled value. */
+struct attr_override {
+	const struct pickle_value *obj;
+	const char *name;
+	struct cval *cv;
+	struct attr_override *next;
 };
 
 struct binding {
@@ -94,6 +131,17 @@ struct sc {
 	int code;                  /* exit code of the first error */
 	int returned;              /* the function body returned */
 	struct cval *retval;
+	struct attr_override *overrides;
+	struct blk_remap *remaps;  /* blocks whose nodes moved elsewhere */
+	int nobjconv;              /* objects made values by a field set in
+				      a loop body (a body read them
+				      statically: compiled again) */
+	struct objw **objlog;      /* the arm being compiled: its field
+				      writes; NULL outside arms and in loop
+				      bodies */
+	uint32_t loop_mark;        /* inside a loop body: g->next_id when the
+				      innermost body began (values named
+				      below it come from outside), else 0 */
 };
 
 /* compile.c */
@@ -125,6 +173,11 @@ struct env *env_new(struct sc *c);
 struct env *env_copy(struct sc *c, const struct env *e);
 struct cval *env_get(const struct env *e, const char *name);
 void env_set(struct sc *c, struct env *e, const char *name, struct cval *cv);
+/* Records that the nodes of from now live in to. */
+void sc_block_moved(struct sc *c, struct ir_block *from, struct ir_block *to);
+/* The block where nodes made for block b go now (b, or where its nodes
+ * moved). */
+struct ir_block *sc_live_block(struct sc *c, struct ir_block *b);
 
 /* compile_expr.c */
 struct cval *sc_expr(struct sc *c, const struct ts_expr *e);
@@ -133,6 +186,13 @@ struct cval *sc_dict_new(struct sc *c);
 /* Sets key k (a constant str or int) of dict d to v; -1 after reporting. */
 int sc_dict_set(struct sc *c, struct cval *d, struct cval *k, struct cval *v,
 		struct ts_loc loc);
+/* Sets field name of object o to v (inside an arm, journaled in
+ * c->objlog); -1 after reporting. */
+int sc_obj_set(struct sc *c, struct cval *o, const char *name, struct cval *v,
+	       struct ts_loc loc);
+/* Sets attribute name of module m to v for the rest of the compilation. */
+void sc_module_set(struct sc *c, struct modref *m, const char *name,
+		   struct cval *v);
 struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 			int nargs, const char **kwnames, struct cval **kwargs,
 			int nkw, struct ts_loc loc);
@@ -143,6 +203,15 @@ struct cval *sc_inline(struct sc *c, const struct ts_def *def,
 		       int nkw, struct ts_loc loc);
 const struct ts_def *sc_find_method(const struct ts_class *cls,
 				    const char *name);
+
+/* An object as a value (class type): field name read with prim::GetAttr
+ * (typed from the class's annotation), set with prim::SetAttr. */
+struct cval *sc_obj_getattr(struct sc *c, struct ir_value *obj,
+			    const char *name, struct ts_loc loc);
+int sc_obj_setattr(struct sc *c, struct ir_value *obj, const char *name,
+		   struct cval *v, struct ts_loc loc);
+/* The value of field name of object o, NULL when unset. */
+struct cval *sc_obj_get(const struct cval *o, const char *name);
 
 /* compile_stmt.c */
 int sc_block(struct sc *c, const struct ts_block *b);

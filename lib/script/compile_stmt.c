@@ -8,7 +8,10 @@
  *
  * SSA: the environment maps names to compile-time values; an arm or a loop
  * body works on a copy, and the names that differ afterwards become the
- * node's outputs.
+ * node's outputs.  Fields of objects made before an if and set in its arms
+ * are journaled per arm (struct objw), undone after it, and merged the
+ * same way; in a loop body they are refused.  Assignments to attributes
+ * set object fields or override module attributes (sc_module_set).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,22 @@ static int assign_target(struct sc *c, const struct ts_expr *t,
 	if (t->kind == TS_EXPR_NAME) {
 		env_set(c, c->fr->env, t->u.name, v);
 		return 0;
+	}
+	if (t->kind == TS_EXPR_ATTR) {
+		struct cval *o = sc_expr(c, t->u.attr.obj);
+		if (!o)
+			return -1;
+		if (o->kind == CV_OBJECT)
+			return sc_obj_set(c, o, t->u.attr.name, v, loc);
+		if (o->kind == CV_VALUE &&
+		    o->v->type->kind == IR_TYPE_CLASS)
+			return sc_obj_setattr(c, o->v, t->u.attr.name, v,
+					      loc);
+		if (o->kind == CV_MODULE) {
+			/* `self._has_warned = True`: static from here on */
+			sc_module_set(c, o->mod, t->u.attr.name, v);
+			return 0;
+		}
 	}
 	return sc_error(c, t->loc, EXIT_UNSUPPORTED, "unsupported construct: "
 			"assignment to an attribute or subscript");
@@ -188,19 +207,43 @@ static struct ir_block *attach_block(struct sc *c, struct ir_node *n,
 	struct ir_block *nb = ir_node_add_block(c->g, n);
 
 	move_nodes(b, nb);
+	sc_block_moved(c, b, nb);
 	nb->params = b->params;
 	nb->nparams = b->nparams;
 	return nb;
 }
 
-/* Compiles b into a fresh block with env e; sets *raised. */
+/* Sets o's field name back to v (NULL: unset), without journaling. */
+static void obj_restore(struct cval *o, const char *name, struct cval *v)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->names[i], name)) {
+			if (v) {
+				o->items[i] = v;
+			} else {
+				o->items[i] = o->items[o->n - 1];
+				o->names[i] = o->names[o->n - 1];
+				o->n--;
+			}
+			return;
+		}
+}
+
+/* Compiles b into a fresh block with env e; sets *raised, and *log to
+ * the fields of outer objects the arm set (their values as the arm left
+ * them in nv; the objects themselves back as they were before). */
 static struct ir_block *arm(struct sc *c, const struct ts_block *b,
-			    struct env *e, int *raised)
+			    struct env *e, int *raised, struct objw **log)
 {
 	struct ir_block *saved_blk = c->blk, *nb = ir_block_new(c->g);
 	struct env *saved_env = c->fr->env;
+	struct objw **saved_log = c->objlog, *w;
 	int saved_raised = c->raised;
 
+	*log = NULL;
+	c->objlog = log;
 	c->blk = nb;
 	c->fr->env = e;
 	c->raised = 0;
@@ -210,7 +253,31 @@ static struct ir_block *arm(struct sc *c, const struct ts_block *b,
 	c->raised = saved_raised;
 	c->blk = saved_blk;
 	c->fr->env = saved_env;
+	c->objlog = saved_log;
+	for (w = *log; w; w = w->next) {
+		w->nv = sc_obj_get(w->o, w->name);
+		obj_restore(w->o, w->name, w->old);
+	}
 	return nb;
+}
+
+/* The value arm log l left in field name of o, or its value before. */
+static struct cval *arm_field(struct objw *l, struct cval *o,
+			      const char *name)
+{
+	for (; l; l = l->next)
+		if (l->o == o && !strcmp(l->name, name))
+			return l->nv;
+	return sc_obj_get(o, name);
+}
+
+/* Replays an arm's field writes in the current block. */
+static int replay(struct sc *c, struct objw *l, struct ts_loc loc)
+{
+	for (; l; l = l->next)
+		if (l->nv && sc_obj_set(c, l->o, l->name, l->nv, loc))
+			return -1;
+	return 0;
 }
 
 static int if_stmt(struct sc *c, const struct ts_stmt *s)
@@ -224,6 +291,8 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 	int64_t k;
 	const char **names;
 	struct ir_value **v1, **v2;
+	struct objw *l1, *l2, *w, **fw;
+	int nw = 0;
 
 	if (!cond)
 		return -1;
@@ -246,26 +315,68 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 	e0 = c->fr->env;
 	e1 = env_copy(c, e0);
 	e2 = env_copy(c, e0);
-	b1 = arm(c, &s->u.if_.then, e1, &r1);
+	b1 = arm(c, &s->u.if_.then, e1, &r1, &l1);
 	if (c->err)
 		return -1;
-	b2 = arm(c, &s->u.if_.orelse, e2, &r2);
+	b2 = arm(c, &s->u.if_.orelse, e2, &r2, &l2);
 	if (c->err)
 		return -1;
 	if (r1 && r2) {
 		move_nodes(b1, c->blk);
+		sc_block_moved(c, b1, c->blk);
 		c->raised = 1;
 		return 0;
 	}
 	if (r1 || r2) {
 		move_nodes(r1 ? b2 : b1, c->blk);
+		sc_block_moved(c, r1 ? b2 : b1, c->blk);
 		*e0 = *(r1 ? e2 : e1); /* callers hold e0 */
 		c->fr->env = e0;
-		return 0;
+		return replay(c, r1 ? l2 : l1, s->loc);
 	}
-	names = ir_alloc(c->g, sizeof(*names) * (e1->n + 1));
-	v1 = ir_alloc(c->g, sizeof(*v1) * (e1->n + 1));
-	v2 = ir_alloc(c->g, sizeof(*v2) * (e1->n + 1));
+	for (w = l1; w; w = w->next)
+		nw++;
+	for (w = l2; w; w = w->next)
+		nw++;
+	fw = ir_alloc(c->g, sizeof(*fw) * (e1->n + nw + 1));
+	names = ir_alloc(c->g, sizeof(*names) * (e1->n + nw + 1));
+	v1 = ir_alloc(c->g, sizeof(*v1) * (e1->n + nw + 1));
+	v2 = ir_alloc(c->g, sizeof(*v2) * (e1->n + nw + 1));
+	/* fields of outer objects set in either arm: merged as names are */
+	for (k = 0; k < 2; k++)
+		for (w = k ? l2 : l1; w; w = w->next) {
+			struct cval *a = arm_field(l1, w->o, w->name);
+			struct cval *b = arm_field(l2, w->o, w->name);
+			struct ir_block *saved = c->blk;
+			int j, dup = 0;
+
+			for (j = 0; j < nout; j++)
+				dup |= fw[j] && fw[j]->o == w->o &&
+				       !strcmp(fw[j]->name, w->name);
+			if (dup)
+				continue;
+			if (!a || !b)
+				return sc_error(c, s->loc, EXIT_UNSUPPORTED,
+						"unsupported construct: field "
+						"'%s' of an object of '%s' set "
+						"in one arm of an if only",
+						w->name, w->o->qual);
+			if (a == b || (a->kind == CV_VALUE &&
+				       b->kind == CV_VALUE && a->v == b->v)) {
+				if (sc_obj_set(c, w->o, w->name, a, s->loc))
+					return -1;
+				continue;
+			}
+			c->blk = b1;
+			v1[nout] = sc_to_value(c, a, s->loc);
+			c->blk = b2;
+			v2[nout] = sc_to_value(c, b, s->loc);
+			c->blk = saved;
+			if (!v1[nout] || !v2[nout])
+				return -1;
+			fw[nout] = w;
+			names[nout++] = NULL;
+		}
 	for (i = 0; i < e1->n; i++) {
 		struct cval *a = e1->b[i].cv, *b = env_get(e2, e1->b[i].name);
 		struct ir_block *saved = c->blk;
@@ -278,8 +389,8 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 		}
 		if (a->kind == CV_MODULE || b->kind == CV_MODULE ||
 		    a->kind == CV_FUNC || b->kind == CV_FUNC ||
-		    a->kind == CV_DICT || b->kind == CV_DICT) {
-			if (a->kind == b->kind && a->kind != CV_DICT &&
+		    a->kind == CV_OBJECT || b->kind == CV_OBJECT) {
+			if (a->kind == b->kind && a->kind != CV_OBJECT &&
 			    a->mod == b->mod && a->qual == b->qual)
 				env_set(c, e0, e1->b[i].name, a);
 			/* else the name is not usable after the if */
@@ -292,6 +403,7 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 		c->blk = saved;
 		if (!v1[nout] || !v2[nout])
 			return -1;
+		fw[nout] = NULL;
 		names[nout++] = e1->b[i].name;
 	}
 	n = sc_node(c, "prim::If", 1, nout, s->loc);
@@ -299,10 +411,28 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 	b1 = attach_block(c, n, b1);
 	b2 = attach_block(c, n, b2);
 	for (i = 0; i < nout; i++) {
+		int64_t k1, k2;
+		struct cval *r = NULL;
+
 		ir_block_add_return(c->g, b1, v1[i]);
 		ir_block_add_return(c->g, b2, v2[i]);
 		n->outputs[i]->type = merge_types(c, v1[i]->type, v2[i]->type);
-		env_set(c, e0, names[i], cv_value(c, n->outputs[i]));
+		if (script_const_int(v1[i], &k1) &&
+		    script_const_int(v2[i], &k2) && k1 == k2 &&
+		    v1[i]->type->kind == v2[i]->type->kind)
+			/* both arms give the same constant (interpolate's
+			 * `dim == 4 and mode == "bicubic"`): the name is that
+			 * constant, so that what tests it folds now, as
+			 * torch's constant propagation folds it */
+			r = cv_value(c, v1[i]->type->kind == IR_TYPE_BOOL ?
+				     sc_const_bool(c, (int)k1, s->loc) :
+				     sc_const_int(c, k1, s->loc));
+		else
+			r = cv_value(c, n->outputs[i]);
+		if (names[i])
+			env_set(c, e0, names[i], r);
+		else if (sc_obj_set(c, fw[i]->o, fw[i]->name, r, s->loc))
+			return -1;
 	}
 	c->fr->env = e0;
 	return 0;
@@ -373,17 +503,23 @@ static int loop_stmt(struct sc *c, const struct ts_stmt *s)
 	for (i = 0; i < names->n; i++) {
 		struct cval *cv = env_get(e0, names->b[i].name);
 		if (!cv || cv->kind == CV_MODULE || cv->kind == CV_FUNC ||
-		    cv->kind == CV_DICT)
+		    cv->kind == CV_DICT || cv->kind == CV_OBJECT)
 			continue; /* static: changes in the body are refused */
 		if (!(init[ncar] = sc_to_value(c, cv, s->loc)))
 			return -1;
 		types[ncar] = init[ncar]->type;
 		carried[ncar++] = names->b[i].name;
 	}
-	for (attempt = 0; attempt < 2; attempt++) {
+	/* again when a carried type widened, or an object became a value
+	 * in the body (reads before that in the body were static) */
+	for (attempt = 0; attempt < 4; attempt++) {
 		struct ir_block *saved = c->blk;
-		int again = 0;
+		uint32_t saved_mark = c->loop_mark;
+		struct objw **saved_log = c->objlog;
+		int again = 0, conv0 = c->nobjconv;
 
+		c->loop_mark = c->g->next_id;
+		c->objlog = NULL;
 		b = ir_block_new(c->g);
 		eb = env_copy(c, e0);
 		{
@@ -405,6 +541,10 @@ static int loop_stmt(struct sc *c, const struct ts_stmt *s)
 		raised = c->raised;
 		sc_block(c, body);
 		c->raised = raised;
+		c->loop_mark = saved_mark;
+		c->objlog = saved_log;
+		if (c->nobjconv != conv0)
+			again = 1;
 		if (c->err) {
 			c->blk = saved;
 			c->fr->env = e0;

@@ -3,7 +3,9 @@
  * folding of int/float/bool arithmetic on prim::Constant inputs (also used
  * node by node while compiling, so that static conditions fold), dead code
  * elimination that keeps side effects (raises, prints, list mutation,
- * in-place ops left in place), and removal of weights nothing uses.
+ * in-place ops left in place), and removal of weights nothing uses; the
+ * outputs of a prim::If whose arms return the same value or equal
+ * constants become that value.
  *
  * Costs: linear in the nodes, a few sweeps until nothing changes.
  */
@@ -447,6 +449,49 @@ static int fold_if(struct ir_node *n)
 	return 1;
 }
 
+static int same_const(const struct ir_node *a, const struct ir_node *b);
+
+/* Outputs of a prim::If whose arms return the same value (one defined
+ * before the If) or equal constants are that value, as torch's constant
+ * propagation finds (interpolate's `mode == ...` chains).  A constant of
+ * the first arm moves before the If.  The uses are replaced (v->aux); the
+ * If itself goes when nothing else uses it. */
+static void fold_if_outputs(struct ir_node *n)
+{
+	uint32_t i;
+
+	if (strcmp(n->kind, "prim::If") || n->nblocks != 2 ||
+	    n->blocks[0]->nreturns != n->noutputs ||
+	    n->blocks[1]->nreturns != n->noutputs)
+		return;
+	for (i = 0; i < n->noutputs; i++) {
+		struct ir_value *a = n->blocks[0]->returns[i];
+		struct ir_value *b = n->blocks[1]->returns[i];
+
+		if (!a || !b || n->outputs[i]->aux)
+			continue;
+		if (a != b) {
+			if (!a->producer || !b->producer ||
+			    strcmp(a->producer->kind, "prim::Constant") ||
+			    strcmp(b->producer->kind, "prim::Constant") ||
+			    !same_const(a->producer, b->producer) ||
+			    !ir_type_equal(a->type, n->outputs[i]->type))
+				continue;
+			if (a->producer->owner == n->blocks[0]) {
+				struct ir_node *k = a->producer;
+				ir_node_unlink(k);
+				ir_block_insert_before(n, k);
+			} else if (a->producer->owner == n->blocks[1]) {
+				continue;
+			}
+		} else if (a->producer && (a->producer->owner == n->blocks[0] ||
+					   a->producer->owner == n->blocks[1])) {
+			continue;
+		}
+		n->outputs[i]->aux = a;
+	}
+}
+
 /* prim::ListUnpack of a list whose elements are known (built by a
  * prim::ListConstruct and appends): its outputs become the elements. */
 static int fold_unpack(struct ir_node *n)
@@ -489,6 +534,7 @@ static int fold_block(struct ir_graph *g, struct ir_block *b, int depth)
 			folded++;
 			continue;
 		}
+		fold_if_outputs(n);
 		if (n->noutputs && n->outputs[0]->type->kind == IR_TYPE_TENSOR &&
 		    n->outputs[0]->type->rank < 0 &&
 		    n->outputs[0]->type->dtype == IR_DTYPE_UNDEFINED)
