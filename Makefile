@@ -94,7 +94,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 
 .PHONY: conformance conformance-fast bench readme fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
 .DELETE_ON_ERROR:
-.SECONDARY:
+.SECONDARY: $(GEN_C) $(GEN_H)
 
 all: $(TOOL_BINS) $(WRAPPER)
 

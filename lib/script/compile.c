@@ -474,7 +474,7 @@ static struct ir_value *sc_weight(struct sc *c, const struct pickle_tensor *t,
 	it = ir_tensor_new(c->g, t->dtype, t->rank, t->sizes);
 	it->data_kind = IR_DATA_REF;
 	torch_archive_tensor_span(c->ar, t, &off, &len);
-	it->ref.file = ir_strdup(c->g, c->ar->path);
+	it->ref.file = c->ref_file;
 	it->ref.offset = off;
 	it->ref.length = len;
 	if (!torch_tensor_is_contiguous(t) && t->rank > 0) {
@@ -866,6 +866,11 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 		return NULL;
 	}
 	c.g->producer = "script " "0.1";
+	/* weights refer to the archive by an absolute path, so that later
+	 * stages may run from anywhere (an archive in memory keeps its name) */
+	char *abs = realpath(ar->path, NULL);
+	c.ref_file = ir_strdup(c.g, abs ? abs : ar->path);
+	free(abs);
 	c.blk = c.g->top;
 	if (!rv || rv->kind != PICKLE_OBJECT || !rv->u.object->class_name) {
 		diag_error(d, "data.pkl: the root is not a module object");

@@ -808,6 +808,22 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 	}
 	if (aten_schema_resolve(qual, ca, nargs + nkw, &m, why, sizeof(why))) {
 		size_t cnt = 0;
+		int64_t dv;
+		int k, kw_steps = 0;
+		for (k = 0; k < nkw; k++)
+			kw_steps |= !strcmp(kwnames[k], "steps");
+		if (nargs == 2 && !kw_steps &&
+		    script_upgrade_missing_arg(qual, "steps", c->ar->version,
+					       &dv)) {
+			/* an old archive's linspace/logspace without steps:
+			 * what torch's upgrader passes (upgraders.c) */
+			struct cval **a3 = ir_alloc(c->g, sizeof(*a3) * 3);
+			a3[0] = args[0];
+			a3[1] = args[1];
+			a3[2] = cv_value(c, sc_const_int(c, dv, loc));
+			return sc_call_op(c, qual, a3, 3, kwnames, kwargs, nkw,
+					  loc);
+		}
 		if (aten_schema_lookup(qual, &cnt) ||
 		    !strncmp(qual, "aten::", 6))
 			return sc_error(c, loc, EXIT_UNSUPPORTED,

@@ -116,6 +116,7 @@ struct wmap {
 
 struct sc {
 	struct torch_archive *ar;
+	const char *ref_file;   /* ar's path made absolute: weights refer to it */
 	struct diag *d;
 	struct ir_graph *g;
 	struct arena parse;        /* ASTs */

@@ -151,6 +151,12 @@ static void broadcast(struct ir_graph *g, struct ir_node *n, int cmp)
 		    dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE &&
 		    dt != IR_DTYPE_FLOAT16 && dt != IR_DTYPE_BFLOAT16)
 			dt = IR_DTYPE_UNDEFINED;
+		/* true division of an integer tensor: the default float */
+		if (!strcmp(n->kind, "aten::div") && n->ninputs == 2 &&
+		    dt != IR_DTYPE_UNDEFINED && dt != IR_DTYPE_FLOAT &&
+		    dt != IR_DTYPE_DOUBLE && dt != IR_DTYPE_FLOAT16 &&
+		    dt != IR_DTYPE_BFLOAT16)
+			dt = IR_DTYPE_FLOAT;
 		if (!s || (s->type->kind != IR_TYPE_INT &&
 			   s->type->kind != IR_TYPE_FLOAT &&
 			   s->type->kind != IR_TYPE_BOOL))
