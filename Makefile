@@ -92,7 +92,7 @@ WRAPPER  := $(BINDIR)/pt2onnx
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 
-.PHONY: conformance conformance-fast bench readme fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
+.PHONY: conformance conformance-fast script-ops bench readme fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
 .DELETE_ON_ERROR:
 .SECONDARY: $(GEN_C) $(GEN_H)
 
@@ -224,6 +224,13 @@ conformance: all
 conformance-fast: all
 	$(PY) tests/conformance/generate.py --subset fast --no-torch-export
 	$(PY) tests/conformance/run.py --subset fast --check
+
+# issue 4 over the conformance set: script's op sets and weights against
+# torch's frozen graphs (tests/conformance/script_ops.py), into the report
+script-ops: all
+	$(PY) tests/conformance/script_ops.py --script $(BINDIR)/script --jobs 2 \
+		--json tests/conformance/script_ops.json
+	$(PY) tests/conformance/report.py
 
 # pt2onnx against torch.onnx.export, regenerating docs/benchmarks.md
 bench: all

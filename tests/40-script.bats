@@ -258,3 +258,14 @@ sys.exit(0 if r.shape == o.shape and err < 1e-4 else 1)' \
 		echo "$output"
 	done
 }
+
+@test "script_ops.py: its IR parsing and comparison rules (self-test)" {
+	run -0 "$PYTHON" "$TESTS_DIR/conformance/script_ops.py" --self-test
+}
+
+@test "script_ops.py: the control-flow conformance archives agree with torch" {
+	[ -f "$TESTS_DIR/../build/conformance/models/cf_if/traced.pt" ] ||
+		skip "conformance models not generated (make conformance-fast)"
+	run -0 "$PYTHON" "$TESTS_DIR/conformance/script_ops.py" \
+		--script "$BINDIR/script" --only 'cf_.*' --check
+}

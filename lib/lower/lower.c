@@ -13,12 +13,16 @@
  * become onnx::If / onnx::Loop whose graph attributes are the old blocks,
  * lowered in place.  Lists of tensors are followed element-wise (split,
  * chunk, size(), ListConstruct, append in straight-line code), so
- * ListUnpack and cat need no ONNX sequences; in-place ops (relu_) lower as
- * their out-of-place form, later uses of the mutated value in the same
- * block reading the result.  At the end unused scalar constants and dead
- * ONNX nodes are removed, None graph outputs dropped (as torch does).
- * Costs: one pass, linear in the nodes (list look-ups linear in the
- * number of lists).
+ * ListUnpack and cat need no ONNX sequences; l.copy() and l[i] = v
+ * update the element-wise record, and a list changed in an if's branch
+ * gets its changed elements as outputs of the If (if_lists).  In-place
+ * ops (relu_) lower as their out-of-place form, later uses of the mutated
+ * value in the same block reading the result; on a slice/select view the
+ * result is scattered back into the base (write_back).  Integer
+ * arithmetic on constants (a trace's size % 2) is folded.  At the end
+ * unused scalar constants and dead ONNX nodes are removed, None graph
+ * outputs dropped (as torch does).  Costs: one pass, linear in the nodes
+ * (list and view look-ups linear in the number of records).
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,11 +32,16 @@
 #include "aten_schema.h"
 #include "onnx_schema.h"
 #include "lower_int.h"
+#include "symbolic_common.h"
 
+/* A list known element-wise, or (view != NULL) a view record: value
+ * `list` is what the aten slice/select `view` took from its input 0, so
+ * that an in-place op on it writes back into that base. */
 struct lw_list {
 	struct ir_value *list;
 	struct ir_value **vals;
 	int n;
+	struct ir_node *view;
 	struct lw_list *next;
 };
 
@@ -184,6 +193,8 @@ const char *lw_str(struct lower_ctx *c, struct ir_node *n, int i)
 	return NULL;
 }
 
+static struct lw_list *find_list(struct lower_ctx *c, struct ir_value *v);
+
 int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 	    int max, int bcast)
 {
@@ -201,6 +212,18 @@ int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 			return -1;
 		memcpy(v, a->u.ints, sizeof(int64_t) * a->count);
 		return (int)a->count;
+	}
+	struct ir_value *lv = lw_in(c, n, i);
+	struct lw_list *l = lv && lv->type->kind == IR_TYPE_LIST
+			    ? find_list(c, lv) : NULL;
+	if (l) { /* known element-wise (changed since it was built) */
+		if (l->n > max)
+			return -1;
+		for (int j = 0; j < l->n; j++)
+			if (b_rank(l->vals[j]) > 1 ||
+			    b_const_ints(l->vals[j], &v[j], 1) != 1)
+				return -1;
+		return l->n;
 	}
 	struct ir_node *p = producer(c, n, i);
 	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
@@ -232,9 +255,163 @@ void lw_set_list(struct lower_ctx *c, struct ir_value *list,
 static struct lw_list *find_list(struct lower_ctx *c, struct ir_value *v)
 {
 	for (struct lw_list *l = c->lists; l; l = l->next)
-		if (l->list == v)
+		if (l->list == v && !l->view)
 			return l;
 	return NULL;
+}
+
+/* --- in-place ops on views ------------------------------------------------
+ * x[a:b, c] = y as torch records it: slice/select views of x, then an
+ * in-place op (fill_, copy_, add_...) on the view.  As torch's
+ * remove-inplace-ops pass does, the op lowers out of place and the result
+ * is scattered back into the base (and into the base's base, up the
+ * chain), whose later uses read the new value.  The positions come from
+ * the view op itself, applied to the indices 0..size-1 of the dim it
+ * works on: any start, end, step or index the view op's symbolic takes.
+ */
+
+static void add_view(struct lower_ctx *c, struct ir_value *v,
+		     struct ir_node *vn)
+{
+	struct lw_list *l = ir_alloc(c->g, sizeof(*l));
+	memset(l, 0, sizeof(*l));
+	l->list = v;
+	l->view = vn;
+	l->next = c->lists;
+	c->lists = l;
+}
+
+static struct ir_node *find_view(struct lower_ctx *c, struct ir_value *v)
+{
+	for (struct lw_list *l = c->lists; l; l = l->next)
+		if (l->list == v && l->view)
+			return l->view;
+	return NULL;
+}
+
+static int is_view_op(const struct ir_node *n)
+{
+	return (!strcmp(n->kind, "aten::slice") && n->ninputs == 5) ||
+	       (!strcmp(n->kind, "aten::select") && n->ninputs == 3);
+}
+
+/* copy_ into a view that no record carries back (x.t(), x.view(...)[i]
+ * made by a reshaping op): refused rather than lost. */
+static int copy_target_ok(struct lower_ctx *c, struct ir_value *v)
+{
+	static const char *const views[] = {
+		"onnx::Slice", "onnx::Gather", "onnx::Reshape",
+		"onnx::Transpose", "onnx::Squeeze", "onnx::Unsqueeze",
+	};
+	struct ir_node *p = v->producer;
+	if (!p || find_view(c, v))
+		return 0;
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+		if (!strcmp(p->kind, views[i]))
+			return lw_decline(c, "copy into a view");
+	return 0;
+}
+
+/* 0 when a write into v can be carried back up its chain of views: every
+ * base is of this block (its aux would leak out of a sub-block). */
+static int views_ok(struct lower_ctx *c, struct ir_value *v)
+{
+	struct ir_node *vn;
+	for (int depth = 0; (vn = find_view(c, v)) != NULL; depth++) {
+		struct ir_value *b = remap(vn->inputs[0]);
+		if (depth >= 64 || (b->producer && b->producer->owner != c->blk))
+			return lw_decline(c, "in-place op on a view of a value "
+					  "from an enclosing block");
+		v = b;
+	}
+	return 0;
+}
+
+/* The positions along dim d of base that view node vn takes, as indices
+ * shaped like nv (the view's new value; for select with dim d put back as
+ * size 1, *nvp unsqueezed alike). */
+static struct ir_value *view_indices(struct lower_ctx *c, struct ir_node *vn,
+				     struct ir_value *base, int64_t d,
+				     struct ir_value **nvp)
+{
+	int r = b_rank(base);
+	const struct ir_type *t = base->type;
+	struct ir_value *idx;
+	int64_t axes[64];
+	int k = 0;
+
+	if (t->kind == IR_TYPE_TENSOR && t->dims && t->dims[d].kind ==
+	    IR_DIM_FIXED && t->dims[d].value <= 65536) {
+		int64_t size = t->dims[d].value;
+		int64_t *v = ir_alloc(c->g, sizeof(*v) * (size ? size : 1));
+		for (int64_t i = 0; i < size; i++)
+			v[i] = i;
+		idx = b_const_i64s(c, v, (int)size, 1);
+	} else {
+		idx = sym_arange_count(c, b_dim(c, base, d));
+	}
+	if (!idx)
+		return NULL;
+	for (int i = 0; i < r; i++)
+		if (i != d)
+			axes[k++] = i;
+	if (k)
+		idx = b_unsqueeze(c, idx, axes, k);
+	/* the view op's own symbolic on the indices */
+	symbolic_fn fn = symbolic_lookup(vn->kind, c->opset);
+	struct ir_value *saved = vn->inputs[0], *res[2] = { NULL, NULL };
+	vn->inputs[0] = idx;
+	int rc = fn ? fn(c, vn, res) : 1;
+	vn->inputs[0] = saved;
+	if (rc || !res[0])
+		return NULL;
+	idx = res[0];
+	if (!strcmp(vn->kind, "aten::select")) {
+		idx = b_unsqueeze(c, idx, &d, 1);
+		*nvp = b_unsqueeze(c, *nvp, &d, 1);
+	}
+	return b_op2(c, "Expand", idx, b_op1(c, "Shape", *nvp));
+}
+
+/* Value v (this block's, remapped) now reads nv: when v is a view, each
+ * base up the chain gets nv scattered into the view's place. 0, or 1
+ * with c->why. */
+static int write_back(struct lower_ctx *c, struct ir_value *v,
+		      struct ir_value *nv)
+{
+	struct ir_node *vn;
+	for (int depth = 0; (vn = find_view(c, v)) != NULL && depth < 64;
+	     depth++) {
+		struct ir_value *base = remap(vn->inputs[0]);
+		int64_t d;
+		int r = b_rank(base);
+		if (c->opset < 9)
+			return lw_decline(c, "writing into a view needs opset 9 "
+					  "(Scatter)");
+		if (r < 1 || !lw_int(c, vn, 1, &d))
+			return lw_decline(c, "writing into a view of unknown "
+					  "rank");
+		if (d < 0)
+			d += r;
+		if (d < 0 || d >= r)
+			return lw_decline(c, "writing into a view: bad dim");
+		struct ir_value *upd = b_cast(c, nv, b_dtype(base));
+		struct ir_value *idx = view_indices(c, vn, base, d, &upd);
+		if (!idx)
+			return lw_decline(c, "writing into a view: its "
+					  "positions are not known");
+		struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
+					   : "Scatter", 3,
+					   (struct ir_value *[]){ base, idx, upd },
+					   1);
+		b_attr_i(c, s, "axis", d);
+		struct ir_value *nb = b_done(c, s);
+		base->aux = nb;
+		add_view(c, nv, vn);
+		v = base;
+		nv = nb;
+	}
+	return 0;
 }
 
 int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
@@ -279,6 +456,33 @@ static struct ir_value *scalar_const(struct lower_ctx *c, struct ir_attr *a,
 	return NULL;
 }
 
+/* An int list known element-wise (l.copy(), l[i] = v) as a 1-d Long:
+ * a constant when every element is one, else a Concat. */
+static struct ir_value *int_list_tensor(struct lower_ctx *c,
+					struct lw_list *l)
+{
+	int64_t *k = ir_alloc(c->g, sizeof(*k) * (l->n + 1));
+	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * (l->n + 1));
+	int allc = 1;
+	for (int j = 0; j < l->n; j++)
+		if (b_rank(l->vals[j]) > 1 ||
+		    b_const_ints(l->vals[j], &k[j], 1) != 1)
+			allc = 0;
+	if (allc)
+		return b_const_i64s(c, k, l->n, 1);
+	for (int j = 0; j < l->n; j++) {
+		struct ir_value *e = b_cast(c, l->vals[j], IR_DTYPE_INT64);
+		if (b_rank(e) == 0) {
+			int64_t zero = 0;
+			e = b_unsqueeze(c, e, &zero, 1);
+		}
+		parts[j] = e;
+	}
+	struct ir_node *cat = b_node(c, "Concat", l->n, parts, 1);
+	b_attr_i(c, cat, "axis", 0);
+	return b_done(c, cat);
+}
+
 struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 {
 	struct ir_value *v = lw_in(c, n, i);
@@ -289,6 +493,11 @@ struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 		struct ir_attr *a = ir_node_find_attr(p, "value");
 		return a ? scalar_const(c, a, v, IR_DTYPE_UNDEFINED, 0) : NULL;
 	}
+	/* an int list known element-wise, changed since it was built */
+	struct lw_list *l = v->type->kind == IR_TYPE_LIST ? find_list(c, v)
+							  : NULL;
+	if (l && v->type->nelems && v->type->elems[0]->kind == IR_TYPE_INT)
+		return int_list_tensor(c, l);
 	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
 		int64_t k[64];
 		int cnt = lw_ints(c, n, i, k, 64, 0);
@@ -528,6 +737,125 @@ static void report(struct lower_ctx *c, struct ir_node *n, const char *why)
 		   why ? why : "");
 }
 
+/* The newest record of list v in chain l up to stop (exclusive). */
+static struct lw_list *list_in(struct lw_list *l, struct lw_list *stop,
+			       struct ir_value *v)
+{
+	for (; l && l != stop; l = l->next)
+		if (l->list == v && !l->view)
+			return l;
+	return NULL;
+}
+
+#define IF_LIST_MAX 64
+
+static int defined_in(struct ir_block *b, struct ir_value *v);
+
+/* After the branches of If nd (n the prim::If) were lowered, each from
+ * c->lists, ending with after[0] and after[1]: a list of before the If
+ * that a branch changed (l[i] = v) gets, per changed element, an output
+ * of the If that each branch returns its element to, and the uses after
+ * the If see those.  Returns the If node (a new one when outputs were
+ * added). */
+static struct ir_node *if_lists(struct lower_ctx *c, struct ir_node *n,
+				struct ir_node *nd, struct lw_list **after)
+{
+	struct lw_list *l0 = c->lists, *mut[IF_LIST_MAX];
+	struct ir_value *tv[IF_LIST_MAX], *ev[IF_LIST_MAX];
+	int nm = 0, extra = 0, slot[IF_LIST_MAX], sel[IF_LIST_MAX];
+
+	for (int k = 0; k < 2; k++)
+		for (struct lw_list *l = after[k]; l && l != l0; l = l->next) {
+			if (l->view || !list_in(l0, NULL, l->list))
+				continue;
+			int j;
+			for (j = 0; j < nm; j++)
+				if (mut[j]->list == l->list)
+					break;
+			if (j == nm && nm < IF_LIST_MAX)
+				mut[nm++] = list_in(l0, NULL, l->list);
+		}
+	for (int m = 0; m < nm; m++) {
+		struct lw_list *o = mut[m];
+		struct lw_list *t = list_in(after[0], l0, o->list);
+		struct lw_list *e = list_in(after[1], l0, o->list);
+		struct ir_value **nv;
+		t = t ? t : o;
+		e = e ? e : o;
+		if (t->n != o->n || e->n != o->n) {
+			report(c, n, "a list changes length in an if");
+			return nd;
+		}
+		nv = ir_alloc(c->g, sizeof(*nv) * (o->n + 1));
+		for (int j = 0; j < o->n; j++) {
+			nv[j] = o->vals[j];
+			if (t->vals[j] == o->vals[j] && e->vals[j] == o->vals[j])
+				continue;
+			if (extra == IF_LIST_MAX) {
+				report(c, n, "too many list elements change "
+				       "in an if");
+				return nd;
+			}
+			tv[extra] = t->vals[j];
+			ev[extra] = e->vals[j];
+			slot[extra] = m;
+			sel[extra] = j;
+			extra++;
+		}
+		mut[m] = ir_alloc(c->g, sizeof(struct lw_list));
+		memset(mut[m], 0, sizeof(struct lw_list));
+		mut[m]->list = o->list;
+		mut[m]->vals = nv;
+		mut[m]->n = o->n;
+	}
+	if (extra) {
+		/* a new If with room for the extra outputs */
+		uint32_t no = n->noutputs;
+		struct ir_node *n2 = ir_node_new(c->g, NULL, "onnx::If", 1,
+						 no + (uint32_t)extra);
+		n2->scope = nd->scope;
+		n2->source = nd->source;
+		n2->inputs[0] = nd->inputs[0];
+		for (uint32_t a = 0; a < nd->nattrs; a++) {
+			struct ir_attr *at = ir_node_add_attr(c->g, n2,
+				nd->attrs[a].name, IR_ATTR_GRAPH);
+			at->u.g = nd->attrs[a].u.g;
+			at->u.g->owner = n2;
+		}
+		ir_block_insert_before(nd, n2);
+		ir_node_unlink(nd);
+		nd = n2;
+		struct ir_block *bl[2] = { nd->attrs[0].u.g, nd->attrs[1].u.g };
+		struct ir_node *savepos = c->pos;
+		struct ir_block *saveblk = c->blk;
+		for (int x = 0; x < extra; x++) {
+			struct ir_value *r[2] = { tv[x], ev[x] };
+			for (int k = 0; k < 2; k++) {
+				c->blk = bl[k];
+				c->pos = NULL;
+				if (!defined_in(bl[k], r[k]))
+					r[k] = b_op1(c, "Identity", r[k]);
+				ir_block_add_return(c->g, bl[k], r[k]);
+			}
+			c->blk = saveblk;
+			c->pos = savepos;
+			struct ir_type *ty = ir_type_copy(c->g, r[0]->type);
+			if (!ir_type_equal(r[0]->type, r[1]->type))
+				ty = ir_type_tensor(c->g, b_dtype(r[0]),
+					b_rank(r[0]) == b_rank(r[1]) ?
+					b_rank(r[0]) : -1, NULL);
+			struct ir_value *ov = ir_value_new(c->g, NULL, ty);
+			ir_node_set_output(nd, no + (uint32_t)x, ov);
+			mut[slot[x]]->vals[sel[x]] = ov;
+		}
+	}
+	for (int m = 0; m < nm; m++) {
+		mut[m]->next = c->lists;
+		c->lists = mut[m];
+	}
+	return nd;
+}
+
 static void lower_if(struct lower_ctx *c, struct ir_node *n)
 {
 	struct ir_value *cond = lw_tensor(c, n, 0);
@@ -547,11 +875,15 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	}
 	n->nblocks = 0;
 	struct lower_ctx save = *c;
-	for (int k = 0; k < 2; k++)
+	struct lw_list *after[2];
+	for (int k = 0; k < 2; k++) {
+		c->lists = save.lists;
 		lower_block(c, nd->attrs[k].u.g);
-	save.lists = c->lists;
+		after[k] = c->lists;
+	}
 	save.nunsupported = c->nunsupported;
 	*c = save;
+	nd = if_lists(c, n, nd, after);
 	for (uint32_t i = 0; i < n->noutputs; i++) {
 		struct ir_value *o = n->outputs[i];
 		ir_node_set_output(nd, i, o);
@@ -885,6 +1217,71 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 	return 0;
 }
 
+/* Integer arithmetic on constants, as a trace records size arithmetic
+ * (x.size(1) % 2 through NumToTensor, remainder, Int): folded here, as
+ * torch's exporter folds it, so that the pads, shapes and slice bounds
+ * made from it are constants.  Inputs: ints, or 0-d Long constants; a
+ * Tensor result becomes a 0-d Long constant.  1 when n was folded. */
+static int fold_int_arith(struct lower_ctx *c, struct ir_node *n)
+{
+	static const char *const ops[] = {
+		"aten::add", "aten::sub", "aten::mul", "aten::floordiv",
+		"aten::floor_divide", "aten::remainder", "aten::neg",
+		"aten::Int", "prim::NumToTensor", "aten::ScalarImplicit",
+	};
+	const char *k = n->kind;
+	int64_t a[3] = { 0, 0, 1 }, r;
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(k, ops[i]))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]) || n->noutputs != 1 ||
+	    n->ninputs < 1 || n->ninputs > 3)
+		return 0;
+	enum ir_type_kind ok = n->outputs[0]->type->kind;
+	if (ok != IR_TYPE_INT && ok != IR_TYPE_TENSOR)
+		return 0;
+	for (uint32_t j = 0; j < n->ninputs; j++) {
+		struct ir_value *x = lw_in(c, n, (int)j);
+		if (!x || !lw_int(c, n, (int)j, &a[j]))
+			return 0;
+		if (x->type->kind == IR_TYPE_BOOL ||
+		    (x->type->kind == IR_TYPE_TENSOR &&
+		     b_dtype(x) != IR_DTYPE_INT64))
+			return 0;
+	}
+	if (!strcmp(k, "aten::add"))
+		r = a[0] + a[1] * a[2];
+	else if (!strcmp(k, "aten::sub"))
+		r = a[0] - a[1] * a[2];
+	else if (!strcmp(k, "aten::mul"))
+		r = a[0] * a[1];
+	else if (!strcmp(k, "aten::neg"))
+		r = -a[0];
+	else if (!strcmp(k, "aten::remainder") ||
+		 !strcmp(k, "aten::floordiv") ||
+		 !strcmp(k, "aten::floor_divide")) {
+		if (a[1] == 0)
+			return 0;
+		int64_t q = a[0] / a[1], m = a[0] % a[1];
+		if (m != 0 && ((m < 0) != (a[1] < 0))) {
+			q--;
+			m += a[1];
+		}
+		r = !strcmp(k, "aten::remainder") ? m : q;
+	} else {
+		r = a[0];
+	}
+	if (ok == IR_TYPE_INT) {
+		to_constant(c, n, 1, r);
+		return 1;
+	}
+	n->outputs[0]->aux = b_const_i64(c, r);
+	ir_node_unlink(n);
+	return 1;
+}
+
 /* 1 when every ONNX node a symbolic built (after `before`, up to n) exists
  * at the target opset with its number of inputs; else sets c->why to the
  * op and the first opset that has it, and returns 0. */
@@ -938,7 +1335,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	}
 	if (is_prim_data(k))
 		return;
-	if (fold_meta(c, n))
+	if (fold_meta(c, n) || fold_int_arith(c, n))
 		return;
 	if (!strcmp(k, "prim::ListUnpack") || !strcmp(k, "prim::TupleUnpack")) {
 		struct ir_value *vals[256];
@@ -979,11 +1376,17 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		fn = symbolic_lookup(ir_strndup(c->g, k, klen - 1), c->opset);
 		inplace = fn != NULL;
 	}
+	if (!strcmp(k, "aten::copy_"))
+		inplace = fn != NULL;
 	if (inplace && n->ninputs && n->inputs[0] && n->inputs[0]->producer &&
 	    n->inputs[0]->producer->owner != c->blk) {
 		fn = NULL;
 		c->why = "in-place op on a value from an enclosing block";
 	}
+	if (inplace && fn && n->ninputs && n->inputs[0] &&
+	    (views_ok(c, n->inputs[0]) ||
+	     (!strcmp(k, "aten::copy_") && copy_target_ok(c, n->inputs[0]))))
+		fn = NULL;
 	if (fn) {
 		struct ir_node *before = n->prev;
 		struct ir_value **out = ir_alloc(c->g, sizeof(*out) *
@@ -996,8 +1399,17 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 					bind_output(c, n->outputs[i], out[i],
 						    first, n);
 			if (inplace && n->noutputs &&
-			    remap(n->outputs[0]) != n->inputs[0])
-				n->inputs[0]->aux = remap(n->outputs[0]);
+			    remap(n->outputs[0]) != n->inputs[0]) {
+				struct ir_value *r = remap(n->outputs[0]);
+				n->inputs[0]->aux = r;
+				if (write_back(c, n->inputs[0], r)) {
+					report(c, n, c->why);
+					return;
+				}
+			}
+			if (is_view_op(n) && n->noutputs &&
+			    remap(n->outputs[0]) == n->outputs[0])
+				add_view(c, n->outputs[0], n);
 			ir_node_unlink(n);
 			return;
 		}
@@ -1151,7 +1563,69 @@ static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 	return n->noutputs ? lw_decline(c, "has outputs") : 0;
 }
 
+/* 1 when the block being lowered is (inside) a loop body. */
+static int in_loop(struct lower_ctx *c)
+{
+	for (struct ir_block *b = c->blk; b && b->owner; b = b->owner->owner)
+		if (!strcmp(b->owner->kind, "onnx::Loop") ||
+		    !strcmp(b->owner->kind, "prim::Loop"))
+			return 1;
+	return 0;
+}
+
+/* aten::copy(list) (l.copy()): a new list of the same elements. */
+static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	if (n->ninputs != 1 || n->noutputs != 1 ||
+	    n->outputs[0]->type->kind != IR_TYPE_LIST)
+		return lw_decline(c, "not a list");
+	int k = lw_list(c, n, 0, vals, 256);
+	if (k < 0)
+		return lw_decline(c, "the list is not known element-wise");
+	lw_set_list(c, n->outputs[0], vals, k);
+	out[0] = NULL;
+	return 0;
+}
+
+/* aten::_set_item(list, i, v) (l[i] = v), i constant, of a list known
+ * element-wise: the uses after it see v there; in an if, the branches'
+ * lists are merged by if_lists. */
+static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	int64_t i;
+	if (n->ninputs != 3)
+		return lw_decline(c, "not a list");
+	struct ir_value *l = lw_in(c, n, 0);
+	int k = lw_list(c, n, 0, vals, 256);
+	if (k < 0 || !l)
+		return lw_decline(c, "the list is not known element-wise");
+	if (!lw_int(c, n, 1, &i))
+		return lw_decline(c, "the index is not constant");
+	if (i < 0)
+		i += k;
+	if (i < 0 || i >= k)
+		return lw_decline(c, "the index is out of range");
+	if (in_loop(c))
+		return lw_decline(c, "a list changed in a loop");
+	struct ir_value *e = lw_tensor(c, n, 2);
+	if (!e)
+		return lw_decline(c, "the element is not a tensor or number");
+	vals[i] = e;
+	lw_set_list(c, l, vals, k);
+	for (uint32_t j = 0; j < n->noutputs; j++)
+		out[j] = NULL;
+	if (n->noutputs)
+		lw_set_list(c, n->outputs[0], vals, k);
+	return 0;
+}
+
 static const struct symbolic driver_ops[] = {
+	{ "aten::_set_item", sym_set_item },
+	{ "aten::copy", sym_list_copy },
 	{ "aten::Delete", sym_delete },
 	{ "aten::__getitem__", sym_getitem },
 	{ "aten::append", sym_append },

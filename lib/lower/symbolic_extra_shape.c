@@ -194,6 +194,79 @@ static SYM(sym_x_movedim)
 	return 0;
 }
 
+/* roll with shifts computed at run time (a list of values; dims
+ * constant): per dim s = shift mod size, then Concat(x[-s:], x[:-s]) with
+ * Slice's bounds as inputs (opset 10), which for s = 0 is x itself;
+ * before 10 a Gather of the rolled indices. */
+static int roll_dynamic(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out, struct ir_value *x,
+			const int64_t *dims, int kd)
+{
+	struct ir_value *sv[MAXR], *v = x;
+	int r = b_rank(x);
+	int k = lw_list(c, n, 1, sv, MAXR);
+	if (k != kd)
+		return lw_decline(c, "shifts not known element-wise or not "
+				  "as many as dims");
+	for (int i = 0; i < k && c->opset < 10; i++) {
+		/* no Slice with bounds as inputs: Gather of
+		 * (arange(len) - s) mod len, the mod from truncating Div */
+		int64_t d = nd(dims[i], r);
+		if (d < 0 || d >= r || !sv[i])
+			return lw_decline(c, "dim out of range or rank unknown");
+		struct ir_value *len = b_dim(c, v, d);
+		struct ir_value *ix = sym_arange_count(c, len);
+		if (!ix)
+			return 1;
+		struct ir_value *t = b_op2(c, "Sub", ix,
+					   b_cast(c, sv[i], IR_DTYPE_INT64));
+		for (int pass = 0; pass < 2; pass++) {
+			t = b_op2(c, "Sub", t, b_op2(c, "Mul",
+				  b_op2(c, "Div", t, len), len));
+			if (!pass)
+				t = b_op2(c, "Add", t, len);
+		}
+		struct ir_node *g = b_node(c, "Gather", 2,
+					   (struct ir_value *[]){ v, t }, 1);
+		b_attr_i(c, g, "axis", d);
+		v = b_done(c, g);
+		v->type = ir_type_copy(c->g, x->type);
+		if (i == k - 1) {
+			out[0] = v;
+			return 0;
+		}
+	}
+	for (int i = 0; i < k; i++) {
+		int64_t d = nd(dims[i], r), zero = 0, big = BIG;
+		if (d < 0 || d >= r || !sv[i])
+			return lw_decline(c, "dim out of range or rank unknown");
+		struct ir_value *s = b_cast(c, sv[i], IR_DTYPE_INT64);
+		if (b_rank(s) == 0)
+			s = b_unsqueeze(c, s, &zero, 1);
+		struct ir_value *len = b_dim(c, v, d);
+		len = b_unsqueeze(c, len, &zero, 1);
+		struct ir_node *mn = b_node(c, "Mod", 2,
+					    (struct ir_value *[]){ s, len }, 1);
+		s = b_done(c, mn);
+		struct ir_value *ax = b_const_i64s(c, &d, 1, 1);
+		struct ir_value *ns = b_op1(c, "Neg", s);
+		struct ir_value *in0[4] = { v, ns, b_const_i64s(c, &big, 1, 1),
+					    ax };
+		struct ir_value *in1[4] = { v, b_const_i64s(c, &zero, 1, 1),
+					    ns, ax };
+		struct ir_value *parts[2] = {
+			b_done(c, b_node(c, "Slice", 4, in0, 1)),
+			b_done(c, b_node(c, "Slice", 4, in1, 1)),
+		};
+		struct ir_node *cn = b_node(c, "Concat", 2, parts, 1);
+		b_attr_i(c, cn, "axis", d);
+		v = b_done(c, cn);
+		v->type = ir_type_copy(c->g, x->type); /* roll keeps shape */
+	}
+	out[0] = v;
+	return 0;
+}
+
 static SYM(sym_x_roll)
 {
 	struct ir_value *x = T(0);
@@ -201,6 +274,8 @@ static SYM(sym_x_roll)
 	int r = b_rank(x);
 	int k = lw_ints(c, n, 1, sh, MAXR, 0);
 	int kd = lw_ints(c, n, 2, dims, MAXR, 0);
+	if (k < 0 && kd > 0)
+		return roll_dynamic(c, n, out, x, dims, kd);
 	if (k < 0 || kd < 0)
 		return lw_decline(c, "shifts or dims not constant");
 	struct ir_value *v = x;

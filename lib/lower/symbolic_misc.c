@@ -1,10 +1,10 @@
 /*
  * symbolic_misc.c - symbolics for what scripted control flow and in-place
  * indexing leave in a graph: bool `and`/`or`/`xor` of conditions,
- * torch.tensor(scalar), scatter, index_put and copy_ into a selected row
- * (x[i] = y as the tracer records it: select + copy_), lowered as torch's
- * remove-inplace-ops pass does, the mutated value read afterwards as the
- * result.  Same contract as symbolic_fn (lower_int.h).
+ * torch.tensor(scalar), scatter, index_put and copy_ (x[i] = y as the
+ * tracer records it: select + copy_; lower.c writes the view back into
+ * its base, as torch's remove-inplace-ops pass does).  Same contract as
+ * symbolic_fn (lower_int.h).
  */
 #include <string.h>
 
@@ -167,51 +167,16 @@ SYM(sym_index_put)
 	return 0;
 }
 
-/* aten::copy_(self, src, non_blocking): into a row picked by select (a
- * Gather of a 0-d index), or into the whole of self.  Later uses of the
- * selected-from value in this block read the result. */
+/* aten::copy_(self, src, non_blocking): src broadcast to self's shape and
+ * dtype; lower.c makes it in-place (later uses of self read it, and a
+ * slice/select view writes back into its base). */
 SYM(sym_copy_)
 {
 	struct ir_value *dst = lw_in(c, n, 0), *src = T(1);
-	struct ir_node *p = dst ? dst->producer : NULL;
-	struct ir_value *base, *r;
 
 	if (!dst || !src || dst->type->kind != IR_TYPE_TENSOR)
 		return lw_decline(c, "operands are not tensors");
-	if (p && !strcmp(p->kind, "onnx::Gather") && p->ninputs == 2 &&
-	    b_rank(p->inputs[1]) == 0) {
-		struct ir_attr *a = ir_node_find_attr(p, "axis");
-		int64_t d = a ? a->u.i : 0;
-		base = p->inputs[0];
-		if (d < 0)
-			d += b_rank(base);
-		if (base->producer && base->producer->owner != c->blk)
-			return lw_decline(c, "copy into a value of an "
-					  "enclosing block");
-		r = put_slice(c, base, d, p->inputs[1], src);
-		if (!r)
-			return lw_decline(c, "ranks not known");
-		base->aux = r;
-		struct ir_node *g = b_node(c, "Gather", 2,
-			(struct ir_value *[]){ r, p->inputs[1] }, 1);
-		b_attr_i(c, g, "axis", d);
-		out[0] = b_done(c, g);
-		return 0;
-	}
-	if (p && p->owner != c->blk)
-		return lw_decline(c, "copy into a value of an enclosing block");
-	if (p && strcmp(p->kind, "onnx::Gather") && strncmp(p->kind, "onnx::", 6))
-		return lw_decline(c, "copy into a view");
-	if (p && (!strcmp(p->kind, "onnx::Slice") ||
-		  !strcmp(p->kind, "onnx::Gather") ||
-		  !strcmp(p->kind, "onnx::Reshape") ||
-		  !strcmp(p->kind, "onnx::Transpose") ||
-		  !strcmp(p->kind, "onnx::Squeeze") ||
-		  !strcmp(p->kind, "onnx::Unsqueeze")))
-		return lw_decline(c, "copy into a view");
-	r = b_op2(c, "Expand", b_cast(c, src, b_dtype(dst)),
-		  b_op1(c, "Shape", dst));
-	dst->aux = r;
-	out[0] = r;
+	out[0] = b_op2(c, "Expand", b_cast(c, src, b_dtype(dst)),
+		       b_op1(c, "Shape", dst));
 	return 0;
 }

@@ -369,6 +369,49 @@ static int list_slice(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* A slice with a step before opset 10 (no steps in Slice): Gather of the
+ * indices it takes, when the dim has a fixed size (python's bounds:
+ * negative from the end, clamped). */
+static int step_gather(struct lower_ctx *c, struct ir_value *x, int64_t dim,
+		       int64_t st, int64_t en, int64_t step,
+		       struct ir_value **out)
+{
+	int64_t size = dim_size(x, dim);
+	if (size < 0 || size > 65536 || step < 1)
+		return lw_decline(c, "a step on a dim of unknown size needs "
+				  "opset 10");
+	st = st < 0 ? st + size : st;
+	en = en < 0 ? en + size : en;
+	st = st < 0 ? 0 : st > size ? size : st;
+	en = en < st ? st : en > size ? size : en;
+	int64_t cnt = (en - st + step - 1) / step;
+	if (cnt == 0)
+		return lw_decline(c, "an empty slice with a step needs opset 10");
+	int64_t *v = ir_alloc(c->g, sizeof(*v) * cnt);
+	for (int64_t i = 0; i < cnt; i++)
+		v[i] = st + i * step;
+	struct ir_node *g = b_node(c, "Gather", 2, (struct ir_value *[]){
+		x, b_const_i64s(c, v, (int)cnt, 1) }, 1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+/* A slice bound v (0-d float) as python takes it on a dim of size size:
+ * negative from the end, then clamped to [0, size] (nonneg: v >= 0 is
+ * known, only the upper clamp). */
+static struct ir_value *py_bound(struct lower_ctx *c, struct ir_value *v,
+				 struct ir_value *size, int nonneg)
+{
+	if (!nonneg) {
+		struct ir_value *zero = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0);
+		v = b_op3(c, "Where", b_op2(c, "Less", v, zero),
+			  b_op2(c, "Add", v, size), v);
+		v = b_op2(c, "Max", v, zero);
+	}
+	return b_op2(c, "Min", v, size);
+}
+
 SYM(sym_slice)
 {
 	/* (self, dim, start, end, step) */
@@ -388,37 +431,48 @@ SYM(sym_slice)
 			out[0] = x;
 			return 0;
 		}
-		if (c->opset < 10 && step != 1)
-			return lw_decline(c, "step needs opset 10");
-		out[0] = b_slice(c, x, st, en, dim, step);
-		return 0;
+		if (c->opset < 10 && step != 1 && dim_size(x, dim) >= 0)
+			return step_gather(c, x, dim, st, en, step, out);
+		if (c->opset >= 10 || step == 1) {
+			out[0] = b_slice(c, x, st, en, dim, step);
+			return 0;
+		}
+		/* a step on a dim of unknown size: the Gather below */
 	}
 	if (c->opset < 10) {
 		/* no dynamic Slice before 10: Gather of the indices
-		 * start .. min(end, size) - 1 (non-negative bounds, step 1) */
-		if (step != 1 || (sconst && st < 0) || (econst && en < 0))
-			return lw_decline(c, "dynamic bounds with a step or "
-					  "negative bounds need opset 10");
+		 * lo, lo + step, ... below hi, the bounds python's
+		 * (negative from the end, clamped to [0, size]), computed in
+		 * floats (Max and Min take no ints before 12) */
+		if (step < 1)
+			return lw_decline(c, "a step below 1");
 		struct ir_value *size = b_cast(c, b_dim(c, x, dim),
 					       IR_DTYPE_FLOAT);
 		struct ir_value *lo = sconst ? b_const_scalar(c, (double)st,
 							IR_DTYPE_FLOAT, 0)
 				: lw_scalar_as(c, n, 2, IR_DTYPE_FLOAT, 0);
-		struct ir_value *hi = econst ? size
+		struct ir_value *hi = econst ? (en == BIG ? size
+				: b_const_scalar(c, (double)en, IR_DTYPE_FLOAT, 0))
 				: lw_scalar_as(c, n, 3, IR_DTYPE_FLOAT, 0);
 		if (!lo || !hi)
 			return lw_decline(c, "bounds are not numbers");
-		if (!econst)
-			hi = b_op2(c, "Min", hi, size);
-		if (!sconst)
-			lo = b_op2(c, "Min", lo, size);
-		struct ir_value *cnt = b_op2(c, "Max", b_op2(c, "Sub", hi, lo),
-				b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+		lo = py_bound(c, lo, size, sconst && st >= 0);
+		hi = py_bound(c, hi, size, econst && (en >= 0 || en == BIG));
+		struct ir_value *cnt = b_op2(c, "Sub", hi, lo);
+		if (step != 1)
+			cnt = b_op1(c, "Ceil", b_op2(c, "Div", cnt,
+				b_const_scalar(c, (double)step, IR_DTYPE_FLOAT,
+					       0)));
+		cnt = b_op2(c, "Max", cnt,
+			    b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
 		struct ir_value *idx = range_count(c, cnt);
 		if (!idx)
 			return 1;
-		idx = b_cast(c, b_op2(c, "Add", b_cast(c, idx, IR_DTYPE_FLOAT),
-				      lo), IR_DTYPE_INT64);
+		idx = b_cast(c, idx, IR_DTYPE_FLOAT);
+		if (step != 1)
+			idx = b_op2(c, "Mul", idx, b_const_scalar(c,
+				(double)step, IR_DTYPE_FLOAT, 0));
+		idx = b_cast(c, b_op2(c, "Add", idx, lo), IR_DTYPE_INT64);
 		struct ir_node *g = b_node(c, "Gather", 2,
 					   (struct ir_value *[]){ x, idx }, 1);
 		b_attr_i(c, g, "axis", dim);
@@ -1006,6 +1060,66 @@ SYM(sym_cumsum11)
 	return 0;
 }
 
+/* Constant pads computed at run time before opset 11 (Pad takes them
+ * as an attribute only): per padded dim, Concat with blocks of v whose
+ * size there is the amount (Expand to x's shape with that dim replaced).
+ * A negative amount fails in the runtime, never silently. */
+static int pad_concat(struct lower_ctx *c, struct ir_node *lp,
+		      struct ir_value **out, struct ir_value *x, double v)
+{
+	int r = b_rank(x);
+	struct ir_value *cur = x;
+	struct ir_value *fill = b_const_scalar(c, v, b_dtype(x), 0);
+	for (int i = 0; i < (int)lp->ninputs / 2; i++) {
+		int64_t d = r - 1 - i, amt[2], onehot[64];
+		struct ir_value *parts[3];
+		int np = 0, cur_at = 0;
+		for (int j = 0; j < r; j++)
+			onehot[j] = j == d;
+		struct ir_value *e = b_const_i64s(c, onehot, r, 1);
+		for (int side = 0; side < 2; side++) {
+			if (lw_int(c, lp, 2 * i + side, &amt[side]) &&
+			    amt[side] == 0)
+				continue;
+			struct ir_value *a = lw_scalar_as(c, lp, 2 * i + side,
+							  IR_DTYPE_INT64, 1);
+			if (!a)
+				return lw_decline(c, "pad is not ints");
+			struct ir_value *shp = b_op1(c, "Shape", cur);
+			struct ir_value *one = b_const_i64(c, 1);
+			/* shape * (1 - e) + a * e */
+			shp = b_op2(c, "Add",
+				    b_op2(c, "Mul", shp, b_op2(c, "Sub", one, e)),
+				    b_op2(c, "Mul", a, e));
+			if (side == 0)
+				cur_at = 1;
+			parts[np++] = b_op2(c, "Expand", fill, shp);
+		}
+		if (!np)
+			continue;
+		struct ir_value *in[3];
+		int m = 0;
+		if (cur_at)
+			in[m++] = parts[0];
+		in[m++] = cur;
+		if (np > cur_at)
+			in[m++] = parts[np - 1];
+		struct ir_node *cn = b_node(c, "Concat", m, in, 1);
+		b_attr_i(c, cn, "axis", d);
+		cur = b_done(c, cn);
+		if (b_rank(cur) != r) {
+			struct ir_type *t = ir_type_tensor(c->g, b_dtype(x), r,
+							   NULL);
+			for (int j = 0; j < r; j++)
+				if (j != d && x->type->dims)
+					t->dims[j] = x->type->dims[j];
+			cur->type = t;
+		}
+	}
+	out[0] = cur == x ? b_op1(c, "Identity", x) : cur;
+	return 0;
+}
+
 static int pad_common(struct lower_ctx *c, struct ir_node *n,
 		      struct ir_value **out, const char *mode, int ival)
 {
@@ -1044,8 +1158,25 @@ static int pad_common(struct lower_ctx *c, struct ir_node *n,
 		struct ir_node *pn = b_node(c, "Pad", in[2] ? 3 : 2, in, 1);
 		b_attr_s(c, pn, "mode", mode);
 		out[0] = b_done(c, pn);
+		if (b_rank(out[0]) < 0 && b_rank(x) == r) {
+			/* the rank stays; a dim not padded keeps its size */
+			struct ir_type *t = ir_type_tensor(c->g, b_dtype(x), r,
+							   NULL);
+			for (int i = 0; i < r; i++) {
+				int64_t lo, hi;
+				if (b_const_ints(pv[i], &lo, 1) == 1 &&
+				    b_const_ints(pv[r + i], &hi, 1) == 1 &&
+				    lo == 0 && hi == 0)
+					t->dims[i] = x->type->dims[i];
+			}
+			out[0]->type = t;
+		}
 		return 0;
 	}
+	if (k < 0 && c->opset < 11 && !strcmp(mode, "constant") && r > 0 &&
+	    r <= 32 && lp && !strcmp(lp->kind, "prim::ListConstruct") &&
+	    lp->ninputs % 2 == 0 && (int)lp->ninputs / 2 <= r)
+		return pad_concat(c, lp, out, x, v);
 	if (k < 0 || k % 2 || r < 0 || k / 2 > r)
 		return lw_decline(c, k < 0 && c->opset < 11 && r >= 0
 				  ? "pads computed at run time need Pad with "
@@ -1351,6 +1482,20 @@ SYM(sym_remainder)
 					   (struct ir_value *[]){ a, b }, 1);
 		b_attr_i(c, m, "fmod", 0);
 		out[0] = b_done(c, m);
+		return 0;
+	}
+	if (!b_is_float(dt) && dt != IR_DTYPE_UNDEFINED) {
+		/* integers before Mod (no Floor of ints): a - trunc(a/b)*b
+		 * lies in (-|b|, |b|); adding b and taking it again gives
+		 * b's sign (with a floor Div too) */
+		struct ir_value *r = a;
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass)
+				r = b_op2(c, "Add", r, b);
+			r = b_op2(c, "Sub", r, b_op2(c, "Mul",
+				  b_op2(c, "Div", r, b), b));
+		}
+		out[0] = r;
 		return 0;
 	}
 	struct ir_value *q = b_op1(c, "Floor", b_op2(c, "Div", a, b));

@@ -1,10 +1,14 @@
 #!/usr/bin/python3
-"""report.py - renders docs/conformance.md from tests/conformance/results.json.
+"""report.py - renders docs/conformance.md from tests/conformance/results.json
+and tests/conformance/script_ops.json.
 
-    /usr/bin/python3 tests/conformance/report.py [--results FILE] [-o docs/conformance.md]
+    /usr/bin/python3 tests/conformance/report.py [--results FILE]
+        [--script-ops FILE] [-o docs/conformance.md]
 
 Everything in the page comes from the results file (run.py --update writes
-it); nothing is typed in by hand.
+it) and script_ops.py's file (`script_ops.py --json`: the section on
+`script`'s op sets and weights against torch's, left out when the file is
+absent); nothing is typed in by hand.
 """
 import argparse
 import collections
@@ -13,7 +17,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import OPSETS, PATHS, RESULTS, ROOT, read_json  # noqa: E402
+from common import HERE, OPSETS, PATHS, RESULTS, ROOT, read_json  # noqa: E402
+
+SCRIPT_OPS = os.path.join(HERE, "script_ops.json")
 
 FAMILIES = ("classification", "detection", "segmentation", "transformer", "rnn", "control_flow",
             "reference", "op")
@@ -53,9 +59,90 @@ def fmt_mb(b):
     return f"{b / 1e6:.1f}" if b < 1e8 else f"{b / 1e6:.0f}"
 
 
+def script_ops_section(L, so):
+    """`script` against torch per archive: tests/conformance/script_ops.py's
+    verdicts (agree, differ, fail to read), per family, and every archive
+    that does not agree with what differs."""
+    if not so or not so.get("models"):
+        return
+    w = L.append
+    meta, models = so.get("meta", {}), so["models"]
+    arch = ("traced", "scripted")
+    w("## script: op sets and weights against torch")
+    w("")
+    w(f"From `tests/conformance/script_ops.json` (`tests/conformance/script_ops.py`, run {meta.get('ran_at', '?')} "
+      f"with `{meta.get('script', 'bin/script')}`, torch {meta.get('torch', '?')}). For every archive: `script -S` "
+      "reads it; the set of aten ops in its graph equals the one in torch's graph after the passes "
+      "torch.onnx.export runs before lowering (freezing with the parameters kept, inlining, constant "
+      "propagation; the nodes the outputs depend on); the weights it refers to equal, in number, elements and "
+      "bytes, the parameters and buffers torch's graph reads. The comparison rules (the few differences that "
+      "are not bugs) are in script_ops.py's top comment.")
+    w("")
+    w("| family | archives | agree | differ | fail to read | torch failed |")
+    w("|---|---|---|---|---|---|")
+    for f in FAMILIES + ("all",):
+        c = collections.Counter()
+        for n, m in models.items():
+            if f != "all" and m.get("family") != f:
+                continue
+            for a in arch:
+                if a in m:
+                    c[m[a].get("status")] += 1
+                    c["n"] += 1
+        if not c["n"]:
+            continue
+        b = "**" if f == "all" else ""
+        w(f"| {b}{f}{b} | {b}{c['n']}{b} | {b}{c['agree']}{b} | {b}{c['differ']}{b} | {b}{c['fail']}{b} | "
+          f"{b}{c['torch failed']}{b} |")
+    w("")
+    differ, fail = [], collections.OrderedDict()
+    for n in sorted(models):
+        for a in arch:
+            r = models[n].get(a)
+            if not r:
+                continue
+            if r.get("status") == "differ":
+                parts = []
+                if r.get("only_script"):
+                    parts.append("only in script: " + ", ".join(f"`{k}`" for k in r["only_script"]))
+                if r.get("only_torch"):
+                    parts.append("only in torch: " + ", ".join(f"`{k}`" for k in r["only_torch"]))
+                ws = r.get("weights", {})
+                s, t = ws.get("script", {}), ws.get("torch", {})
+                if (s.get("n"), s.get("numel"), s.get("bytes")) != (t.get("n"), t.get("numel"), t.get("bytes")):
+                    parts.append(f"weights: script {s.get('n')} ({s.get('numel')} elements), torch {t.get('n')} "
+                                 f"({t.get('numel')} elements)")
+                differ.append(f"- `{n}` {a}: " + "; ".join(parts))
+            elif r.get("status") in ("fail", "torch failed"):
+                e = ("torch: " if r["status"] == "torch failed" else "") + r.get("error", "failed")
+                e = re.sub(r"WORK/models/[^/ ]+/(traced|scripted)\.pt", "MODEL.pt", e)
+                fail.setdefault(re.sub(r"___torch_mangle_\d+", "___torch_mangle_N", e), []).append(f"{n} {a}")
+    if differ:
+        w(f"Archives that read but differ ({len(differ)}):")
+        w("")
+        L.extend(esc_line(x) for x in differ)
+        w("")
+    if fail:
+        w(f"Archives that do not read ({sum(len(v) for v in fail.values())}), by error:")
+        w("")
+        w("<details><summary>" + f"{len(fail)} errors" + "</summary>")
+        w("")
+        for e, where in sorted(fail.items(), key=lambda kv: -len(kv[1])):
+            w(f"- {len(where)}× {esc(e)}: " + ", ".join(where[:12]) + (" ..." if len(where) > 12 else ""))
+        w("")
+        w("</details>")
+        w("")
+
+
+def esc_line(s):
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--results", default=RESULTS)
+    ap.add_argument("--script-ops", default=SCRIPT_OPS, help="script_ops.py's results (its section is left "
+                    "out when the file is absent)")
     ap.add_argument("-o", "--output", default=os.path.join(ROOT, "docs", "conformance.md"))
     args = ap.parse_args()
     res = read_json(args.results)
@@ -265,6 +352,8 @@ def main():
     else:
         L.extend(lines or ["none"])
     w("")
+
+    script_ops_section(L, read_json(args.script_ops))
 
     # torch's failures, for the record
     w("## torch.onnx.export's first error lines")
