@@ -248,6 +248,34 @@ def write_results(path, results):
     os.replace(tmp, path)
 
 
+def merge_results(args, baseline, run, todo, wall):
+    """The models run so far merged over the baseline, written to
+    args.results."""
+    merged = dict(baseline)
+    merged["models"] = dict(baseline.get("models", {}))
+    for n, r in run.items():
+        # a model regenerated with --no-torch-export has no torch
+        # results of its own: keep the baseline's, made on an archive
+        # of the same generator
+        old = merged["models"].get(n, {})
+        if not any(r.get("torch", {}).values()) and old.get("torch"):
+            r = dict(r, torch=old["torch"])
+        merged["models"][n] = r
+    meta = dict(baseline.get("meta", {}))
+    try:
+        import torch  # noqa: F401  (already imported by generate.selection)
+        meta["torch"] = sys.modules["torch"].__version__
+    except Exception:
+        pass
+    meta.update(versions())
+    meta["opsets"] = list(OPSETS)
+    meta["updated_at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    meta["last_run"] = {"models": len(todo), "subset": args.subset, "family": args.family, "only": args.only,
+                        "wall_s": round(wall), "pt2onnx_found": os.path.exists(args.pt2onnx)}
+    merged["meta"] = meta
+    write_results(args.results, merged)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default=DEFAULT_WORK)
@@ -287,6 +315,10 @@ def main():
             run[n] = run_model(args, n, pool, fam[n])
             st = [r["status"] for per in run[n]["pt2onnx"].values() for r in per.values()]
             log(f"[run] {k + 1}/{len(todo)} {n}: {st.count('pass')} pass, {st.count('fail')} fail, {st.count('n/a')} n/a")
+            # merged model by model: a long run stopped half-way keeps
+            # what it measured
+            if args.update:
+                merge_results(args, baseline, run, todo, time.time() - t0)
     finally:
         pool.close()
     wall = time.time() - t0
@@ -310,29 +342,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump(run, f, indent=1, sort_keys=True)
     if args.update:
-        merged = dict(baseline)
-        merged["models"] = dict(baseline.get("models", {}))
-        for n, r in run.items():
-            # a model regenerated with --no-torch-export has no torch
-            # results of its own: keep the baseline's, made on an archive
-            # of the same generator
-            old = merged["models"].get(n, {})
-            if not any(r.get("torch", {}).values()) and old.get("torch"):
-                r = dict(r, torch=old["torch"])
-            merged["models"][n] = r
-        meta = dict(baseline.get("meta", {}))
-        try:
-            import torch  # noqa: F401  (already imported by generate.selection)
-            meta["torch"] = sys.modules["torch"].__version__
-        except Exception:
-            pass
-        meta.update(versions())
-        meta["opsets"] = list(OPSETS)
-        meta["updated_at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        meta["last_run"] = {"models": len(todo), "subset": args.subset, "family": args.family, "only": args.only,
-                            "wall_s": round(wall), "pt2onnx_found": os.path.exists(args.pt2onnx)}
-        merged["meta"] = meta
-        write_results(args.results, merged)
+        merge_results(args, baseline, run, todo, wall)
         log(f"[run] results merged into {os.path.relpath(args.results, ROOT)}")
     if args.check:
         for line in regressions:
