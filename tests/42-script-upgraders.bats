@@ -88,11 +88,19 @@ ir() {
 	[[ "$output" == *'prim::Constant[value="trunc"]'* ]]
 }
 
-@test "upgraders: div whose dtypes script does not know becomes torch's upgrader graph (prim::If on is_floating_point); trace runs it" {
+@test "upgraders: div whose dtypes script does not know becomes torch's upgrader graph (prim::If on is_floating_point); lower takes the branch (opsets 9 13 17), trace runs it" {
 	need div_dyn
 	run -0 ir div_dyn old
 	[[ "$output" == *'aten::is_floating_point'* ]]
 	[[ "$output" == *'prim::If'* ]]
+	# the script path: is_floating_point is known from the dtypes lower
+	# infers, so each If folds to the branch torch takes (its outputs'
+	# dtypes, Long for the integer ones, are checked against torch's)
+	for o in 9 13 17; do
+		run -0 convert div_dyn old "$o"
+		run -0 check "div_dyn.old-$o.onnx" --print
+		[[ "$output" != *If* ]]
+	done
 	run -0 convert div_dyn old 13 --trace
 	# the current archive: no upgrader graph
 	run -0 ir div_dyn cur

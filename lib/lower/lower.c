@@ -645,6 +645,10 @@ static struct ir_type *merge_type(struct lower_ctx *c, struct ir_type *r,
 /* --- nodes --------------------------------------------------------------- */
 
 static void lower_block(struct lower_ctx *c, struct ir_block *b);
+static void lower_node(struct lower_ctx *c, struct ir_node *n);
+static struct ir_type *if_out_type(struct lower_ctx *c, struct ir_node *n,
+				   uint32_t which, const struct ir_type *t,
+				   const struct ir_type *e);
 
 static int is_new(struct ir_node *first, struct ir_node *stop,
 		  struct ir_node *x)
@@ -839,11 +843,10 @@ static struct ir_node *if_lists(struct lower_ctx *c, struct ir_node *n,
 			}
 			c->blk = saveblk;
 			c->pos = savepos;
-			struct ir_type *ty = ir_type_copy(c->g, r[0]->type);
-			if (!ir_type_equal(r[0]->type, r[1]->type))
-				ty = ir_type_tensor(c->g, b_dtype(r[0]),
-					b_rank(r[0]) == b_rank(r[1]) ?
-					b_rank(r[0]) : -1, NULL);
+			struct ir_type *ty = if_out_type(c, n, no + (uint32_t)x,
+							 r[0]->type, r[1]->type);
+			if (!ty)
+				return nd;
 			struct ir_value *ov = ir_value_new(c->g, NULL, ty);
 			ir_node_set_output(nd, no + (uint32_t)x, ov);
 			mut[slot[x]]->vals[sel[x]] = ov;
@@ -856,11 +859,220 @@ static struct ir_node *if_lists(struct lower_ctx *c, struct ir_node *n,
 	return nd;
 }
 
+/* --- ifs ------------------------------------------------------------------
+ * An If whose condition is known at export (x.is_floating_point(), a dtype
+ * or rank test, a frozen flag, and/or/not of those) is not emitted: the
+ * branch taken is lowered in place, as torch's exporter folds such ifs in
+ * its passes.  Otherwise both branches become an onnx::If, whose outputs
+ * must agree in dtype (ONNX's rule; torch.onnx.export writes a model that
+ * fails onnx.checker there), and in rank before opset 11: a disagreement
+ * is refused with one line.  From 11, different ranks give an output of
+ * no rank (refused where it is a graph output, which needs a shape). */
+
+#define COND_DEPTH 32
+
+/* The value of the one-element constant expression v: an onnx::Constant
+ * (or an inline scalar weight) of one element, or Not, And, Or, Xor,
+ * Equal, Less, Greater, LessOrEqual, GreaterOrEqual, Neg, Cast, Identity,
+ * Squeeze, Unsqueeze, Reshape of such.  1 and *r when known, else 0. */
+static int const_eval(const struct ir_value *v, double *r, int depth)
+{
+	const struct ir_tensor *t = b_const_of(v);
+	if (t) {
+		if (ir_tensor_numel(t) != 1 || t->data_kind != IR_DATA_INLINE ||
+		    t->bytes.len < ir_dtype_size(t->dtype))
+			return 0;
+		const char *p = t->bytes.data;
+		switch (t->dtype) {
+		case IR_DTYPE_BOOL: case IR_DTYPE_UINT8:
+			*r = (unsigned char)p[0]; return 1;
+		case IR_DTYPE_INT8: *r = (signed char)p[0]; return 1;
+		case IR_DTYPE_INT16: { int16_t x; memcpy(&x, p, 2); *r = x; return 1; }
+		case IR_DTYPE_INT32: { int32_t x; memcpy(&x, p, 4); *r = x; return 1; }
+		case IR_DTYPE_INT64: { int64_t x; memcpy(&x, p, 8);
+			if (x > (1LL << 53) || x < -(1LL << 53))
+				return 0;
+			*r = (double)x; return 1; }
+		case IR_DTYPE_FLOAT: { float x; memcpy(&x, p, 4); *r = x; return 1; }
+		case IR_DTYPE_DOUBLE: memcpy(r, p, 8); return 1;
+		default: return 0;
+		}
+	}
+	struct ir_node *p = v ? v->producer : NULL;
+	if (!p || depth > COND_DEPTH || strncmp(p->kind, "onnx::", 6) ||
+	    p->noutputs != 1 || p->ninputs < 1 || p->ninputs > 2)
+		return 0;
+	const char *op = p->kind + 6;
+	double a, b = 0;
+	if (!p->inputs[0] || !const_eval(p->inputs[0], &a, depth + 1))
+		return 0;
+	if (!strcmp(op, "Identity") || !strcmp(op, "Squeeze") ||
+	    !strcmp(op, "Unsqueeze") || !strcmp(op, "Reshape")) {
+		*r = a;
+		return 1;
+	}
+	if (!strcmp(op, "Not") && p->ninputs == 1) {
+		*r = a == 0;
+		return 1;
+	}
+	if (!strcmp(op, "Neg") && p->ninputs == 1) {
+		*r = -a;
+		return 1;
+	}
+	if (!strcmp(op, "Cast") && p->ninputs == 1) {
+		struct ir_attr *to = ir_node_find_attr(p, "to");
+		if (!to || to->kind != IR_ATTR_INT)
+			return 0;
+		switch ((enum ir_dtype)to->u.i) {
+		case IR_DTYPE_BOOL: *r = a != 0; return 1;
+		case IR_DTYPE_INT8: case IR_DTYPE_INT16: case IR_DTYPE_INT32:
+		case IR_DTYPE_INT64: case IR_DTYPE_UINT8:
+			if (!isfinite(a))
+				return 0;
+			*r = trunc(a);
+			return 1;
+		case IR_DTYPE_FLOAT: *r = (float)a; return 1;
+		case IR_DTYPE_DOUBLE: *r = a; return 1;
+		default: return 0;
+		}
+	}
+	if (p->ninputs != 2 || !p->inputs[1] ||
+	    !const_eval(p->inputs[1], &b, depth + 1))
+		return 0;
+	if (!strcmp(op, "And"))
+		*r = a != 0 && b != 0;
+	else if (!strcmp(op, "Or"))
+		*r = a != 0 || b != 0;
+	else if (!strcmp(op, "Xor"))
+		*r = (a != 0) != (b != 0);
+	else if (!strcmp(op, "Equal"))
+		*r = a == b;
+	else if (!strcmp(op, "Less"))
+		*r = a < b;
+	else if (!strcmp(op, "Greater"))
+		*r = a > b;
+	else if (!strcmp(op, "LessOrEqual"))
+		*r = a <= b;
+	else if (!strcmp(op, "GreaterOrEqual"))
+		*r = a >= b;
+	else
+		return 0;
+	return 1;
+}
+
+/* The branch k of If n, known to be taken, lowered in place before n: its
+ * nodes move into the enclosing block and are lowered there; the If's
+ * outputs become the branch's returns (typed by that branch). */
+static void inline_branch(struct lower_ctx *c, struct ir_node *n, int k)
+{
+	struct ir_block *b = n->blocks[k], *outer = c->blk;
+	struct ir_node *first = NULL;
+
+	while (b->first) {
+		struct ir_node *m = b->first;
+		ir_node_unlink(m);
+		ir_block_insert_before(n, m);
+		if (!first)
+			first = m;
+	}
+	for (struct ir_node *m = first, *next; m && m != n; m = next) {
+		next = m->next;
+		c->blk = outer;
+		lower_node(c, m);
+	}
+	c->blk = outer;
+	c->cur = n;
+	c->pos = n;
+	if (b->nreturns != n->noutputs) {
+		c->nmalformed++;
+		diag_error(c->d, "prim::If%s%s: a branch returns %u values for "
+			   "%u outputs", n->scope ? " at " : "",
+			   n->scope ? n->scope : "", b->nreturns, n->noutputs);
+		return;
+	}
+	for (uint32_t i = 0; i < n->noutputs; i++) {
+		struct ir_value *r = remap(b->returns[i]);
+		if (r && r != n->outputs[i])
+			n->outputs[i]->aux = r;
+	}
+}
+
+/* The type of output `which` of If n from its branches' returned types t
+ * and e: one dtype (refused, returning NULL, when both are known and
+ * differ), the shape where they agree (unknown dims where they do not, no
+ * rank where the ranks differ). */
+static struct ir_type *if_out_type(struct lower_ctx *c, struct ir_node *n,
+				   uint32_t which, const struct ir_type *t,
+				   const struct ir_type *e)
+{
+	if (t->kind != IR_TYPE_TENSOR || e->kind != IR_TYPE_TENSOR)
+		return t->kind == IR_TYPE_TENSOR || e->kind != IR_TYPE_TENSOR
+		       ? (struct ir_type *)t : (struct ir_type *)e;
+	if (t->dtype != IR_DTYPE_UNDEFINED && e->dtype != IR_DTYPE_UNDEFINED &&
+	    t->dtype != e->dtype) {
+		const char *name = which < n->noutputs && n->outputs[which]->name
+				   ? n->outputs[which]->name : NULL;
+		c->nunsupported++;
+		diag_error(c->d, "prim::If%s%s%s%s%s: output %u%s%s%s is %s in "
+			   "the then-branch but %s in the else-branch, and an "
+			   "ONNX If needs one dtype (the condition is not "
+			   "known at export)",
+			   n->scope ? " at " : "", n->scope ? n->scope : "",
+			   n->source ? " (" : "", n->source ? n->source : "",
+			   n->source ? ")" : "", which, name ? " (%" : "",
+			   name ? name : "", name ? ")" : "",
+			   ir_dtype_torch_name(t->dtype),
+			   ir_dtype_torch_name(e->dtype));
+		return NULL;
+	}
+	if (t->rank < 0 || e->rank < 0) {
+		struct ir_type *r = ir_type_copy(c->g, t->rank < 0 ? e : t);
+		if (r->dtype == IR_DTYPE_UNDEFINED)
+			r->dtype = t->rank < 0 ? t->dtype : e->dtype;
+		return r;
+	}
+	enum ir_dtype dt = t->dtype != IR_DTYPE_UNDEFINED ? t->dtype : e->dtype;
+	if (t->rank != e->rank && c->opset < 11) {
+		c->nunsupported++;
+		diag_error(c->d, "prim::If%s%s%s%s%s: output %u is rank %d in "
+			   "the then-branch but rank %d in the else-branch, and "
+			   "an ONNX If before opset 11 needs one rank (the "
+			   "condition is not known at export)",
+			   n->scope ? " at " : "", n->scope ? n->scope : "",
+			   n->source ? " (" : "", n->source ? n->source : "",
+			   n->source ? ")" : "", which, t->rank, e->rank);
+		return NULL;
+	}
+	if (t->rank != e->rank)
+		return ir_type_tensor(c->g, dt, -1, NULL);
+	struct ir_type *r = ir_type_copy(c->g, t);
+	r->dtype = dt;
+	for (int i = 0; i < r->rank; i++) {
+		const struct ir_dim *x = &t->dims[i], *y = &e->dims[i];
+		int same = x->kind == y->kind &&
+			   (x->kind != IR_DIM_FIXED || x->value == y->value) &&
+			   (x->kind != IR_DIM_SYMBOL ||
+			    (x->symbol && y->symbol &&
+			     !strcmp(x->symbol, y->symbol)));
+		if (!same) {
+			r->dims[i].kind = IR_DIM_UNKNOWN;
+			r->dims[i].value = 0;
+			r->dims[i].symbol = NULL;
+		}
+	}
+	return r;
+}
+
 static void lower_if(struct lower_ctx *c, struct ir_node *n)
 {
 	struct ir_value *cond = lw_tensor(c, n, 0);
+	double known;
 	if (!cond || n->nblocks != 2) {
 		report(c, n, "malformed prim::If");
+		return;
+	}
+	if (const_eval(cond, &known, 0)) {
+		inline_branch(c, n, known != 0 ? 0 : 1);
 		return;
 	}
 	if (b_dtype(cond) != IR_DTYPE_BOOL)
@@ -882,15 +1094,24 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 		after[k] = c->lists;
 	}
 	save.nunsupported = c->nunsupported;
+	save.nmalformed = c->nmalformed;
 	*c = save;
 	nd = if_lists(c, n, nd, after);
+	struct ir_block *tb = nd->attrs[0].u.g, *eb = nd->attrs[1].u.g;
 	for (uint32_t i = 0; i < n->noutputs; i++) {
 		struct ir_value *o = n->outputs[i];
 		ir_node_set_output(nd, i, o);
-		struct ir_block *tb = nd->attrs[0].u.g;
-		o->type = i < tb->nreturns
-			  ? merge_type(c, tb->returns[i]->type, o->type)
-			  : onnx_type(c, o->type);
+		if (i >= tb->nreturns) {
+			o->type = onnx_type(c, o->type);
+			continue;
+		}
+		struct ir_type *t = tb->returns[i]->type;
+		if (i < eb->nreturns) {
+			t = if_out_type(c, n, i, t, eb->returns[i]->type);
+			if (!t)
+				return;
+		}
+		o->type = merge_type(c, t, o->type);
 	}
 }
 
@@ -1662,6 +1883,40 @@ static void add_tuple_returns(struct lower_ctx *c, struct ir_block *b,
 	}
 }
 
+/* A graph output must have a shape (onnx.checker): an output of an
+ * onnx::If whose branches return different ranks has none, and is
+ * refused with one line (torch.onnx.export declares the then-branch's
+ * shape, which is wrong when the else-branch runs). */
+static void if_rank_output(struct lower_ctx *c, struct ir_value *v)
+{
+	struct ir_node *p = v->producer;
+	if (!p || strcmp(p->kind, "onnx::If") || b_rank(v) >= 0 ||
+	    v->type->kind != IR_TYPE_TENSOR || p->nattrs < 2)
+		return;
+	uint32_t k = 0;
+	while (k < p->noutputs && p->outputs[k] != v)
+		k++;
+	struct ir_attr *at = ir_node_find_attr(p, "then_branch");
+	struct ir_attr *ae = ir_node_find_attr(p, "else_branch");
+	if (!at || !ae || at->kind != IR_ATTR_GRAPH ||
+	    ae->kind != IR_ATTR_GRAPH)
+		return;
+	struct ir_block *t = at->u.g, *e = ae->u.g;
+	if (k >= t->nreturns || k >= e->nreturns)
+		return;
+	int rt = b_rank(t->returns[k]), re = b_rank(e->returns[k]);
+	if (rt < 0 || re < 0 || rt == re)
+		return;
+	c->nunsupported++;
+	diag_error(c->d, "prim::If%s%s%s%s%s: output %u (%%%s) is rank %d in "
+		   "the then-branch but rank %d in the else-branch, and it is "
+		   "a graph output, which needs one shape (the condition is "
+		   "not known at export)",
+		   p->scope ? " at " : "", p->scope ? p->scope : "",
+		   p->source ? " (" : "", p->source ? p->source : "",
+		   p->source ? ")" : "", k, v->name ? v->name : "?", rt, re);
+}
+
 static void lower_block(struct lower_ctx *c, struct ir_block *b)
 {
 	c->blk = b;
@@ -1727,6 +1982,9 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 		}
 		ir_block_add_return(c->g, b, r);
 	}
+	if (!b->owner)
+		for (uint32_t i = 0; i < b->nreturns; i++)
+			if_rank_output(c, b->returns[i]);
 }
 
 /* --- clean-up ------------------------------------------------------------ */

@@ -2,7 +2,8 @@
  * symbolic_extra_math.c - symbolic functions for aten ops that the opset
  * tables (symbolic_opset9.c ... 17) do not have: elementwise math,
  * casts, reductions and norms, activations, tensor creation, random
- * sampling and fake quantisation.  One function per op for every opset,
+ * sampling, fake quantisation, and is_floating_point / `not` (constants
+ * where known, for the ifs on them).  One function per op for every opset,
  * branching on c->opset; see lower_int.h.  torch 1.13's symbolic_opset*.py
  * is the semantic reference.
  */
@@ -1314,10 +1315,50 @@ static SYM(sym_fake_quantize_per_channel_affine)
 	return fake_quant(c, n, out, (int)axis, 4);
 }
 
+/* --- tensor properties -------------------------------------------------- */
+
+/* x.is_floating_point(): a constant from x's dtype, as torch's exporter
+ * makes it from the value's scalar type (so that an If on it, torch's
+ * upgrader for an old `div`, folds to the branch taken); declined when
+ * the dtype is not known (torch would guess False). */
+static SYM(sym_is_floating_point)
+{
+	struct ir_value *x = lw_in(c, n, 0);
+	if (!x || x->type->kind != IR_TYPE_TENSOR)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "the input's dtype is not known");
+	out[0] = b_const_bool(c, b_is_float(dt));
+	return 0;
+}
+
+/* `not b` of a bool: a constant when b is one, else Not. */
+static SYM(sym_not)
+{
+	int64_t v;
+	if (lw_int(c, n, 0, &v)) {
+		out[0] = b_const_bool(c, v == 0);
+		return 0;
+	}
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the operand is not a bool");
+	const struct ir_tensor *t = b_const_of(x);
+	if (t && t->dtype == IR_DTYPE_BOOL && ir_tensor_numel(t) == 1 &&
+	    t->bytes.len >= 1) {
+		out[0] = b_const_bool(c, t->bytes.data[0] == 0);
+		return 0;
+	}
+	out[0] = b_op1(c, "Not", b_cast(c, x, IR_DTYPE_BOOL));
+	return 0;
+}
+
 /* --- table ------------------------------------------------------------------ */
 
 static const struct symbolic entries[] = {
 	{ "aten::__lshift__", sym_lshift },
+	{ "aten::__not__", sym_not },
 	{ "aten::__rshift__", sym_rshift },
 	{ "aten::_cast_Byte", sym_cast_byte },
 	{ "aten::_cast_Char", sym_cast_char },
@@ -1343,6 +1384,7 @@ static const struct symbolic entries[] = {
 	{ "aten::isfinite", sym_isfinite },
 	{ "aten::isinf", sym_isinf },
 	{ "aten::isnan", sym_isnan },
+	{ "aten::is_floating_point", sym_is_floating_point },
 	{ "aten::nan_to_num", sym_nan_to_num },
 	{ "aten::all", sym_all },
 	{ "aten::any", sym_any },

@@ -1,9 +1,9 @@
 /*
  * symbolic_misc.c - symbolics for what scripted control flow and in-place
- * indexing leave in a graph: bool `and`/`or`/`xor` of conditions,
- * torch.tensor(scalar), scatter, index_put and copy_ (x[i] = y as the
- * tracer records it: select + copy_; lower.c writes the view back into
- * its base, as torch's remove-inplace-ops pass does).  Same contract as
+ * indexing leave in a graph: bool `and`/`or`/`xor` of conditions (folded
+ * when constant), torch.tensor(scalar), scatter, index_put and copy_
+ * (x[i] = y as the tracer records it: select + copy_; lower.c writes the
+ * view back into its base, as torch's remove-inplace-ops pass does).  Same contract as
  * symbolic_fn (lower_int.h).
  */
 #include <string.h>
@@ -12,6 +12,18 @@
 
 #define T(i) lw_tensor(c, n, (i))
 
+/* The value of a one-element Bool constant: 0 or 1, -1 when v is not one. */
+static int const_bool(const struct ir_value *v)
+{
+	const struct ir_tensor *t = b_const_of(v);
+	if (!t || t->dtype != IR_DTYPE_BOOL || ir_tensor_numel(t) != 1 ||
+	    t->bytes.len < 1)
+		return -1;
+	return t->bytes.data[0] != 0;
+}
+
+/* Constants are folded (a condition known at export: lower.c then takes
+ * the branch of the If on it, as torch's exporter folds it). */
 static int bool_op(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out, const char *op)
 {
@@ -20,6 +32,12 @@ static int bool_op(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "operands are not tensors or bools");
 	if (b_dtype(a) != IR_DTYPE_BOOL || b_dtype(b) != IR_DTYPE_BOOL)
 		return lw_decline(c, "bitwise ops on integers need opset 18");
+	int x = const_bool(a), y = const_bool(b);
+	if (x >= 0 && y >= 0 && b_rank(a) == 0 && b_rank(b) == 0) {
+		out[0] = b_const_bool(c, op[0] == 'A' ? x && y
+					 : op[0] == 'O' ? x || y : x != y);
+		return 0;
+	}
 	out[0] = b_op2(c, op, a, b);
 	return 0;
 }
