@@ -65,7 +65,7 @@ SYM(sym_flatten); SYM(sym_view); SYM(sym_permute); SYM(sym_transpose);
 SYM(sym_t); SYM(sym_cat); SYM(sym_stack); SYM(sym_chunk); SYM(sym_split);
 SYM(sym_unbind); SYM(sym_slice); SYM(sym_select); SYM(sym_unsqueeze);
 SYM(sym_squeeze); SYM(sym_expand); SYM(sym_expand_as); SYM(sym_mean);
-SYM(sym_sum); SYM(sym_size); SYM(sym_numel); SYM(sym_dim);
+SYM(sym_sum); SYM(sym_size); SYM(sym_numel); SYM(sym_dim); SYM(sym_zero);
 SYM(sym_embedding); SYM(sym_masked_fill); SYM(sym_where); SYM(sym_tril);
 SYM(sym_triu); SYM(sym_arange); SYM(sym_zeros); SYM(sym_ones);
 SYM(sym_full); SYM(sym_zeros_like); SYM(sym_ones_like);

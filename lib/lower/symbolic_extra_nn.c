@@ -673,9 +673,17 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* below opset 11: torch's interpolation matrices (symbolic_opset9.c) */
+int sym_upsample_linear9(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out);
+
 static int sym_x_upsample_linear(struct lower_ctx *c, struct ir_node *n,
 				 struct ir_value **out)
-{ return resize_common(c, n, out, 0); }
+{
+	if (c->opset < 11)
+		return sym_upsample_linear9(c, n, out);
+	return resize_common(c, n, out, 0);
+}
 static int sym_x_upsample_bicubic(struct lower_ctx *c, struct ir_node *n,
 				  struct ir_value **out)
 { return resize_common(c, n, out, 1); }

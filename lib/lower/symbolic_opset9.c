@@ -1275,12 +1275,248 @@ static int sym_dropout(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* einsum below opset 12 (no Einsum there; torch has no symbolic): two
+ * operands whose labels are batch labels (both operands and the output),
+ * one free label of each operand (it and the output) and one contracted
+ * label (both operands, not the output) is a MatMul between Transposes:
+ * A to [batch..., i, k], B to [batch..., k, j], the product [batch..., i,
+ * j] to the output's order.  maxvit's "BGHID,BGHJD->BGHIJ". */
+static struct ir_value *einsum_perm(struct lower_ctx *c, struct ir_value *v,
+				    const int64_t *perm, int r)
+{
+	int id = 1;
+	for (int i = 0; i < r; i++)
+		id &= perm[i] == i;
+	if (id)
+		return v;
+	struct ir_node *t = b_node(c, "Transpose", 1, &v, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+static int einsum_labels(const char *s, size_t len, char *lab, int max)
+{
+	int k = 0;
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		if (ch == ' ')
+			continue;
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) ||
+		    k >= max || memchr(lab, ch, (size_t)k))
+			return -1;
+		lab[k++] = ch;
+	}
+	return k;
+}
+
+static int sym_einsum9(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	const char *eq = lw_str(c, n, 0);
+	struct ir_value *v[3];
+	char la[16], lb[16], lo[16];
+	if (!eq || lw_list(c, n, 1, v, 3) != 2)
+		return lw_decline(c, "Einsum needs opset 12 (two operands "
+				  "as a MatMul are converted below)");
+	const char *comma = strchr(eq, ',');
+	const char *arrow = strstr(eq, "->");
+	if (!comma || !arrow || arrow < comma)
+		return lw_decline(c, "Einsum needs opset 12 (an equation "
+				  "without '->' or '...')");
+	int na = einsum_labels(eq, (size_t)(comma - eq), la, 16);
+	int nb = einsum_labels(comma + 1, (size_t)(arrow - comma - 1), lb, 16);
+	int no = einsum_labels(arrow + 2, strlen(arrow + 2), lo, 16);
+	if (na < 2 || nb < 2 || no < 2 || na != b_rank(v[0]) ||
+	    nb != b_rank(v[1]))
+		return lw_decline(c, "Einsum needs opset 12 (labels or "
+				  "ranks unknown)");
+	/* the batch labels in the output's order, then i, j, k */
+	char bl[16], li = 0, lj = 0, lk = 0;
+	int nbatch = 0;
+	for (int t = 0; t < no; t++) {
+		int ina = !!memchr(la, lo[t], (size_t)na);
+		int inb = !!memchr(lb, lo[t], (size_t)nb);
+		if (ina && inb)
+			bl[nbatch++] = lo[t];
+		else if (ina && !li)
+			li = lo[t];
+		else if (inb && !lj)
+			lj = lo[t];
+		else
+			return lw_decline(c, "Einsum needs opset 12 (not a "
+					  "batched matrix product)");
+	}
+	for (int t = 0; t < na; t++) {
+		if (memchr(lo, la[t], (size_t)no))
+			continue;
+		if (lk || !memchr(lb, la[t], (size_t)nb))
+			return lw_decline(c, "Einsum needs opset 12 (not a "
+					  "batched matrix product)");
+		lk = la[t];
+	}
+	if (!li || !lj || !lk || na != nbatch + 2 || nb != nbatch + 2 ||
+	    no != nbatch + 2)
+		return lw_decline(c, "Einsum needs opset 12 (not a batched "
+				  "matrix product)");
+	int64_t pa[16], pb[16], po[16];
+	char ord[16];
+	memcpy(ord, bl, (size_t)nbatch);
+	for (int s = 0; s < 2; s++) {
+		const char *lab = s ? lb : la;
+		size_t nl = (size_t)(s ? nb : na);
+		int64_t *p = s ? pb : pa;
+		ord[nbatch] = s ? lk : li;
+		ord[nbatch + 1] = s ? lj : lk;
+		for (int t = 0; t < nbatch + 2; t++)
+			p[t] = (const char *)memchr(lab, ord[t], nl) - lab;
+	}
+	/* the product's labels: batch, i, j; the output's from them */
+	ord[nbatch] = li;
+	ord[nbatch + 1] = lj;
+	for (int t = 0; t < no; t++)
+		po[t] = (const char *)memchr(ord, lo[t],
+					     (size_t)nbatch + 2) - ord;
+	struct ir_value *y = b_op2(c, "MatMul", einsum_perm(c, v[0], pa, na),
+				   einsum_perm(c, v[1], pb, nb));
+	out[0] = einsum_perm(c, y, po, no);
+	return 0;
+}
+
+/*
+ * Linear interpolation of x (rank r) along axis ax from its length lin to
+ * lout (0-d Long values) as torch computes it, for opsets without Resize's
+ * pytorch_half_pixel (below 11): output o reads source coordinate src =
+ * o * (lin - 1) / (lout - 1) (align_corners), else max((o + 0.5) * scale -
+ * 0.5, 0) with scale = 1 / scale_factor when one is given (sf > 0), else
+ * lin / lout; then min(src, lin - 1), and the product with the lout x lin
+ * matrix W[o][i] = max(1 - |src_o - i|, 0) (torch's two weights 1 -
+ * lambda, lambda on floor(src) and the next element).
+ */
+static struct ir_value *linear_axis(struct lower_ctx *c, struct ir_value *x,
+				    int r, int ax, struct ir_value *lin,
+				    struct ir_value *lout, int align,
+				    double sf)
+{
+	int64_t one = 1, perm[16];
+	enum ir_dtype f = IR_DTYPE_FLOAT;
+	struct ir_value *o = b_cast(c, sym_arange_count(c, lout), f);
+	struct ir_value *i = b_cast(c, sym_arange_count(c, lin), f);
+	struct ir_value *fin = b_cast(c, lin, f), *fout = b_cast(c, lout, f);
+	struct ir_value *last = b_op2(c, "Sub", fin,
+				      b_const_scalar(c, 1, f, 0));
+	struct ir_value *src;
+	if (!o || !i)
+		return NULL;
+	if (align) {
+		struct ir_value *den = b_op2(c, "Max", b_op2(c, "Sub", fout,
+					b_const_scalar(c, 1, f, 0)),
+					     b_const_scalar(c, 1, f, 0));
+		src = b_op2(c, "Mul", o, b_op2(c, "Div", last, den));
+	} else {
+		struct ir_value *scale = sf > 0 ?
+			b_const_scalar(c, (float)(1.0 / sf), f, 0) :
+			b_op2(c, "Div", fin, fout);
+		src = b_op2(c, "Add", o, b_const_scalar(c, 0.5, f, 0));
+		src = b_op2(c, "Sub", b_op2(c, "Mul", src, scale),
+			    b_const_scalar(c, 0.5, f, 0));
+		src = b_op2(c, "Max", src, b_const_scalar(c, 0, f, 0));
+	}
+	src = b_op2(c, "Min", src, last);
+	src = b_unsqueeze(c, src, &one, 1); /* [lout, 1] */
+	struct ir_value *w = b_op2(c, "Sub", b_const_scalar(c, 1, f, 0),
+				   b_op1(c, "Abs", b_op2(c, "Sub", src, i)));
+	w = b_op1(c, "Relu", w); /* [lout, lin] */
+	if (b_dtype(x) != f)
+		w = b_cast(c, w, b_dtype(x));
+	if (ax == r - 2)
+		return b_op2(c, "MatMul", w, x);
+	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
+	b_attr_ints(c, t, "perm", (int64_t[]){ 1, 0 }, 2);
+	w = b_done(c, t); /* [lin, lout] */
+	if (ax == r - 1)
+		return b_op2(c, "MatMul", x, w);
+	for (int k = 0; k < r; k++)
+		perm[k] = k;
+	perm[ax] = r - 1;
+	perm[r - 1] = ax;
+	t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	struct ir_value *y = b_op2(c, "MatMul", b_done(c, t), w);
+	t = b_node(c, "Transpose", 1, &y, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
+/* upsample_{linear1d,bilinear2d,trilinear3d}(input, output_size?,
+ * align_corners, scale_factors?) below opset 11, where neither Upsample
+ * nor Resize-10 computes torch's coordinates: the separable product above,
+ * one axis at a time (opset 9 up); from opset 11 Resize.  Also serves
+ * linear1d and trilinear3d below opset 11 (symbolic_extra_nn.c). */
+int sym_upsample_linear9(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out);
+int sym_upsample_linear9(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out)
+{
+	if (c->opset >= 11)
+		return sym_upsample_bilinear(c, n, out);
+	struct ir_value *x = T(0), *y, *dyn = NULL;
+	int r = b_rank(x), sp = r - 2, ko;
+	int64_t os[8], align;
+	double sc[8] = { 0 };
+	if (c->opset < 9)
+		return lw_decline(c, "needs opset 9");
+	if (!x || r < 3 || sp > 8 || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "input rank or dtype unknown");
+	if (!lw_int(c, n, 2, &align))
+		return lw_decline(c, "align_corners not constant");
+	ko = lw_is_none(c, n, 1) ? -1 : lw_ints(c, n, 1, os, 8, 0);
+	if (ko != sp) {
+		if ((int)n->ninputs > 3 && !lw_is_none(c, n, 3)) {
+			if (!sym_scale_factors(c, n, 3, sc, sp))
+				return lw_decline(c, "scale_factors not "
+						  "constant");
+		} else if (!lw_is_none(c, n, 1) && lw_tensor(c, n, 1) &&
+			   b_rank(lw_tensor(c, n, 1)) == 1) {
+			dyn = b_cast(c, lw_tensor(c, n, 1), IR_DTYPE_INT64);
+		} else {
+			return lw_decline(c, "neither output_size nor scales "
+					  "known");
+		}
+	}
+	y = x;
+	for (int k = 0; k < sp; k++) {
+		int ax = 2 + k;
+		struct ir_value *lin = b_dim(c, x, ax), *lout;
+		if (ko == sp) {
+			lout = b_const_i64(c, os[k]);
+		} else if (dyn) {
+			struct ir_node *g = b_node(c, "Gather", 2,
+				(struct ir_value *[]){ dyn,
+					b_const_i64(c, k) }, 1);
+			b_attr_i(c, g, "axis", 0);
+			lout = b_done(c, g);
+		} else { /* floor(lin * scale) as torch sizes it */
+			lout = b_cast(c, b_op1(c, "Floor", b_op2(c, "Mul",
+				b_cast(c, lin, IR_DTYPE_DOUBLE),
+				b_const_scalar(c, sc[k], IR_DTYPE_DOUBLE, 0))),
+				IR_DTYPE_INT64);
+		}
+		y = linear_axis(c, y, r, ax, lin, lout, (int)align,
+				dyn || ko == sp ? 0 : sc[k]);
+		if (!y)
+			return 1;
+	}
+	out[0] = y;
+	return 0;
+}
+
 
 static const struct symbolic opset9[] = {
 	{ "aten::__and__", sym_bool_and },
 	{ "aten::__or__", sym_bool_or },
 	{ "aten::__xor__", sym_bool_xor },
 	{ "aten::copy_", sym_copy_ },
+	{ "aten::einsum", sym_einsum9 },
 	{ "aten::index_put", sym_index_put },
 	{ "aten::scatter", sym_scatter },
 	{ "aten::tensor", sym_tensor },
@@ -1351,6 +1587,7 @@ static const struct symbolic opset9[] = {
 	{ "aten::Bool", sym_bool },
 	{ "aten::Float", sym_float },
 	{ "aten::Int", sym_int },
+	{ "aten::IntImplicit", sym_int },
 	{ "aten::ScalarImplicit", sym_identity },
 	{ "aten::layer_norm", sym_layer_norm },
 	{ "aten::le", sym_le },
@@ -1420,7 +1657,7 @@ static const struct symbolic opset9[] = {
 	{ "aten::type_as", sym_type_as },
 	{ "aten::unbind", sym_unbind },
 	{ "aten::unsqueeze", sym_unsqueeze },
-	{ "aten::upsample_bilinear2d", sym_upsample_bilinear },
+	{ "aten::upsample_bilinear2d", sym_upsample_linear9 },
 	{ "aten::upsample_nearest1d", sym_upsample_nearest },
 	{ "aten::upsample_nearest2d", sym_upsample_nearest },
 	{ "aten::upsample_nearest3d", sym_upsample_nearest },
@@ -1428,6 +1665,7 @@ static const struct symbolic opset9[] = {
 	{ "aten::where", sym_where },
 	{ "aten::zeros", sym_zeros },
 	{ "aten::zeros_like", sym_zeros_like },
+	{ "aten::zero", sym_zero },
 	{ "prim::NumToTensor", sym_num_to_tensor },
 	{ "aten::alias", sym_identity_op },
 	{ "aten::remainder", sym_remainder },

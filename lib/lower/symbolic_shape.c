@@ -901,6 +901,13 @@ SYM(sym_zeros_like)
 		    out);
 }
 
+/* x.zero_() (lowered out of place): zeros of x's shape and dtype */
+SYM(sym_zero)
+{
+	struct ir_value *x = T(0);
+	return fill(c, b_op1(c, "Shape", x), 0, b_dtype(x), out);
+}
+
 SYM(sym_ones_like)
 {
 	struct ir_value *x = T(0);
@@ -1321,9 +1328,10 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 	if (ko == sp) {
 		for (int i = 0; i < sp; i++) {
 			int64_t in = dim_size(x, 2 + i);
-			if (in <= 0)
+			/* from opset 11 Resize takes the sizes */
+			if (in <= 0 && c->opset < 11)
 				return lw_decline(c, "input size unknown");
-			sc[i] = (double)os[i] / (double)in;
+			sc[i] = in > 0 ? (double)os[i] / (double)in : 1;
 		}
 	} else if ((int)n->ninputs > iscale && !lw_is_none(c, n, iscale)) {
 		if (!sym_scale_factors(c, n, iscale, sc, sp))
