@@ -15,9 +15,8 @@
 
 load helper
 
-# build NAME MODE: NAME.pt (MODE script or trace), NAME.spec (the input
-# specs, dims symbolic), and for each size K the inputs NAME-K.INPUT.npy and
-# torch's outputs want_NAME-K_J.npy.
+# build NAME MODE: the model NAME of the table below, saved by
+# tests/oracle/sizes.py for sizes_check_model (tests/helper.bash)
 build() {
 	cat > build56.py <<'PY'
 import sys
@@ -116,68 +115,11 @@ models = {
     "avgceil": (AvgCeil(), [("x", "f32[n,2,h,w]",
                              [(1, 2, 8, 9), (2, 2, 11, 6), (1, 2, 7, 10)])]),
 }
-m, ins = models[name]
-m.eval()
-nsizes = len(ins[0][2])
-with open(f"{name}.spec", "w") as f:
-    for n, spec, _ in ins:
-        f.write(f"{n}={spec}\n")
-for k in range(nsizes):
-    args = tuple(torch.randn(*shapes[k]) for _, _, shapes in ins)
-    with torch.no_grad():
-        if k == 0:
-            if mode == "script":
-                sm = torch.jit.script(m)
-            else:
-                sm = torch.jit.trace(m, args, check_trace=False)
-            sm.save(f"{name}.pt")
-        out = m(*args)
-    outs = list(out) if isinstance(out, tuple) else [out]
-    for (n, _, _), a in zip(ins, args):
-        np.save(f"{name}-{k}.{n}.npy", a.numpy())
-    for j, o in enumerate(outs):
-        np.save(f"want_{name}-{k}_{j}.npy", o.numpy())
+sys.path.insert(0, sys.argv[3])
+from sizes import save_sizes  # noqa: E402
+save_sizes(name, mode, models)
 PY
-	"$PYTHON" build56.py "$1" "$2"
-}
-
-# script NAME: NAME.air from NAME.pt with the dynamic input specs
-script_model() {
-	local name=$1 specs=()
-	while IFS= read -r l; do
-		specs+=(-i "$l")
-	done < "$name.spec"
-	tool script "$name.pt" "${specs[@]}" -o "$name.air"
-}
-
-# run_sizes NAME OPSET: lower | fold | emit once, checked, then run by ONNX
-# Runtime at every size built, each compared with torch's outputs
-run_sizes() {
-	local name=$1 o=$2 k feeds l
-	set -o pipefail
-	tool lower --opset "$o" "$name.air" | tool fold | emit -o "$name-$o.onnx"
-	onnx_checker "$name-$o.onnx"
-	for k in $(ls want_"$name"-*_0.npy | sed 's/.*-\([0-9]*\)_0.npy/\1/'); do
-		feeds=()
-		while IFS= read -r l; do
-			feeds+=("${l%%=*}=$name-$k.${l%%=*}.npy")
-		done < "$name.spec"
-		rm -rf "out-$o-$k"
-		ort_run "$name-$o.onnx" "out-$o-$k" "${feeds[@]}" > /dev/null
-		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
-			"out-$o-$k" "$name-$o.onnx"
-	done
-}
-
-# check_model NAME MODE OPSETS...
-check_model() {
-	local name=$1 mode=$2 o
-	shift 2
-	build "$name" "$mode"
-	script_model "$name"
-	for o in "$@"; do
-		run_sizes "$name" "$o"
-	done
+	"$PYTHON" build56.py "$1" "$2" "$ORACLE_DIR"
 }
 
 # the ONNX ops of NAME-OPSET.onnx, one a line
@@ -187,11 +129,11 @@ for n in onnx.load(sys.argv[1]).graph.node: print(n.op_type)' "$1"
 }
 
 @test "lower: adaptive_avg_pool1d over an unknown length (5 and 1 cells)" {
-	run -0 check_model ad1 script 9 13 17
+	run -0 sizes_check_model ad1 script 9 13 17
 }
 
 @test "lower: adaptive_avg_pool2d over unknown H, W: exact at 13x17, 12x12, 5x7" {
-	run -0 check_model ad2 script 9 13 17
+	run -0 sizes_check_model ad2 script 9 13 17
 	# the product, not an AveragePool that would fit one size only
 	run -0 onnx_ops ad2-9.onnx
 	[[ "$output" == *MatMul* ]]
@@ -199,11 +141,11 @@ for n in onnx.load(sys.argv[1]).graph.node: print(n.op_type)' "$1"
 }
 
 @test "lower: adaptive_avg_pool2d of a traced model, dynamic H, W" {
-	run -0 check_model ad2t trace 9 17
+	run -0 sizes_check_model ad2t trace 9 17
 }
 
 @test "lower: adaptive_avg_pool2d on static sizes that do not divide (torch refuses)" {
-	run -0 check_model ad2s script 9 17
+	run -0 sizes_check_model ad2s script 9 17
 }
 
 @test "lower: adaptive_avg_pool2d keeps AveragePool / GlobalAveragePool on divisible static sizes" {
@@ -224,11 +166,11 @@ PY
 }
 
 @test "lower: adaptive_avg_pool2d of an unbatched input [C, H, W]" {
-	run -0 check_model ad2u script 9 17
+	run -0 sizes_check_model ad2u script 9 17
 }
 
 @test "lower: adaptive_avg_pool3d over unknown D, H, W" {
-	run -0 check_model ad3 script 9 13 17
+	run -0 sizes_check_model ad3 script 9 13 17
 }
 
 @test "lower: torch's ceil_mode output size equals floor mode with stride - 1 more end padding when kernel >= pad + stride" {
@@ -256,7 +198,7 @@ PY
 }
 
 @test "lower: max_pool2d ceil_mode at opset 9 over unknown sizes (sizes where ceil and floor differ)" {
-	run -0 check_model maxceil script 9 10 17
+	run -0 sizes_check_model maxceil script 9 10 17
 	# the sizes of the test differ between ceil and floor mode
 	run -0 "$PYTHON" -c 'import numpy as np
 for k in range(3):
@@ -267,37 +209,37 @@ for k in range(3):
 }
 
 @test "lower: max_pool1d and max_pool3d ceil_mode at opset 9, dynamic" {
-	run -0 check_model maxceil13 script 9 13
+	run -0 sizes_check_model maxceil13 script 9 13
 }
 
 @test "lower: max_pool2d ceil_mode with indices at opset 9, dynamic" {
-	run -0 check_model maxceilidx trace 9 17
+	run -0 sizes_check_model maxceilidx trace 9 17
 }
 
 @test "lower: max_pool2d ceil_mode at opset 9 refused when the last window could start in the padding" {
 	build ceilpad script
-	script_model ceilpad
+	sizes_script_model ceilpad
 	run -4 tool lower --opset 9 ceilpad.air
 	[[ "$output" == *aten::max_pool2d*"kernel >= padding + stride"* ]]
 	[ "${#lines[@]}" -le 3 ]
 }
 
 @test "lower: ceil_mode where torch drops a window starting in the padding, dynamic (opset 10+: Slice to torch's count)" {
-	run -0 check_model ceilpad script 10 13 17
+	run -0 sizes_check_model ceilpad script 10 13 17
 }
 
 @test "lower: max_pool2d with indices where torch drops a window starting in the padding, dynamic" {
-	run -0 check_model ceilpadidx trace 10 17
+	run -0 sizes_check_model ceilpadidx trace 10 17
 }
 
 @test "lower: ceil_mode where torch drops a window starting in the padding, static sizes" {
-	run -0 check_model ceilpads script 9 10 17
+	run -0 sizes_check_model ceilpads script 9 10 17
 }
 
 @test "lower: avg_pool2d ceil_mode, dynamic, with and without count_include_pad (torch's divisor)" {
-	run -0 check_model avgceil script 9 10 17
+	run -0 sizes_check_model avgceil script 9 10 17
 }
 
 @test "lower: avg_pool2d ceil_mode with count_include_pad, static sizes (torch's divisor)" {
-	run -0 check_model avgceils script 9 17
+	run -0 sizes_check_model avgceils script 9 17
 }

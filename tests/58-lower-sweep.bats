@@ -12,9 +12,8 @@
 
 load helper
 
-# build NAME MODE: NAME.pt (MODE script or trace), NAME.spec (the input
-# specs), and for each size K the inputs NAME-K.INPUT.npy and torch's
-# outputs want_NAME-K_J.npy.
+# build NAME MODE: the model NAME of the table below, saved by
+# tests/oracle/sizes.py for sizes_check_model (tests/helper.bash)
 build() {
 	cat > build58.py <<'PY'
 import sys
@@ -105,70 +104,11 @@ models = {
     "bilinsc": (BilinearScale(), [("x", "f32[n,3,h,w]",
                                    [(1, 3, 7, 9), (2, 3, 10, 6)])]),
 }
-m, ins = models[name]
-m.eval()
-nsizes = len(ins[0][2])
-with open(f"{name}.spec", "w") as f:
-    for n, spec, _ in ins:
-        f.write(f"{n}={spec}\n")
-for k in range(nsizes):
-    args = tuple(torch.randn(*shapes[k]) for _, _, shapes in ins)
-    with torch.no_grad():
-        if k == 0:
-            if mode == "script":
-                sm = torch.jit.script(m)
-            else:
-                sm = torch.jit.trace(m, args, check_trace=False)
-            sm.save(f"{name}.pt")
-        out = m(*args)
-    outs = list(out) if isinstance(out, tuple) else [out]
-    for (n, _, _), a in zip(ins, args):
-        np.save(f"{name}-{k}.{n}.npy", a.numpy())
-    for j, o in enumerate(outs):
-        np.save(f"want_{name}-{k}_{j}.npy", o.numpy())
+sys.path.insert(0, sys.argv[3])
+from sizes import save_sizes  # noqa: E402
+save_sizes(name, mode, models)
 PY
-	"$PYTHON" build58.py "$1" "$2"
-}
-
-# script NAME: NAME.air from NAME.pt with the dynamic input specs
-script_model() {
-	local name=$1 specs=()
-	while IFS= read -r l; do
-		specs+=(-i "$l")
-	done < "$name.spec"
-	tool script "$name.pt" "${specs[@]}" -o "$name.air"
-}
-
-# run_sizes NAME OPSET: lower | fold | emit once, checked, then run by ONNX
-# Runtime at every size built, each compared with torch's outputs
-run_sizes() {
-	local name=$1 o=$2 k feeds l
-	set -o pipefail
-	tool lower --opset "$o" "$name.air" | tool fold |
-		emit -o "$name-$o.onnx" || return 1
-	onnx_checker "$name-$o.onnx" || return 1
-	for k in $(ls want_"$name"-*_0.npy | sed 's/.*-\([0-9]*\)_0.npy/\1/'); do
-		feeds=()
-		while IFS= read -r l; do
-			feeds+=("${l%%=*}=$name-$k.${l%%=*}.npy")
-		done < "$name.spec"
-		rm -rf "out-$o-$k"
-		ort_run "$name-$o.onnx" "out-$o-$k" "${feeds[@]}" > /dev/null ||
-			return 1
-		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
-			"out-$o-$k" "$name-$o.onnx" || return 1
-	done
-}
-
-# check_model NAME MODE OPSETS...
-check_model() {
-	local name=$1 mode=$2 o
-	shift 2
-	build "$name" "$mode" || return 1
-	script_model "$name" || return 1
-	for o in "$@"; do
-		run_sizes "$name" "$o" || return 1
-	done
+	"$PYTHON" build58.py "$1" "$2" "$ORACLE_DIR"
 }
 
 # the ONNX ops of FILE, one a line
@@ -178,7 +118,7 @@ for n in onnx.load(sys.argv[1]).graph.node: print(n.op_type)' "$1"
 }
 
 @test "lower: einsum below opset 12 as MatMul (batched products, transposed operands and output)" {
-	run -0 check_model einsum script 9 11 13
+	run -0 sizes_check_model einsum script 9 11 13
 	run -0 onnx_ops einsum-9.onnx
 	[[ "$output" == *MatMul* ]]
 	[[ "$output" != *Einsum* ]]
@@ -200,28 +140,28 @@ PY
 }
 
 @test "lower: upsample_bilinear2d to a computed size, dynamic (fcn, deeplabv3), opsets 9 10 11 17" {
-	run -0 check_model bilin trace 9 10 11 17
+	run -0 sizes_check_model bilin trace 9 10 11 17
 	run -0 onnx_ops bilin-9.onnx
 	[[ "$output" != *Upsample* ]]
 }
 
 @test "lower: upsample_bilinear2d at opset 9, scripted, dynamic" {
-	run -0 check_model bilin script 9 10
+	run -0 sizes_check_model bilin script 9 10
 }
 
 @test "lower: upsample_bilinear2d at opset 9, static sizes" {
-	run -0 check_model bilins script 9 17
+	run -0 sizes_check_model bilins script 9 17
 }
 
 @test "lower: upsample_bilinear2d at opset 9 by scale factors (torch's 1/scale coordinates)" {
-	run -0 check_model bilinsc trace 9 10 13
+	run -0 sizes_check_model bilinsc trace 9 10 13
 }
 
 @test "lower: upsample_linear1d and upsample_trilinear3d below opset 11, dynamic" {
-	run -0 check_model lin13 trace 9 10 13
+	run -0 sizes_check_model lin13 trace 9 10 13
 }
 
 @test "lower: zero_ on slices reaches the tensor sliced (swin_v2's qkv bias), opsets 9 13 17" {
-	run -0 check_model zero trace 9 13 17
-	run -0 check_model zero script 9 13 17
+	run -0 sizes_check_model zero trace 9 13 17
+	run -0 sizes_check_model zero script 9 13 17
 }

@@ -113,3 +113,49 @@ export_check_model() {
 		export_run_onnx "$name" "$name.air" "$o"
 	done
 }
+
+# Models exported once with dynamic dims and run at several sizes (tests/56,
+# tests/58): the test file's `build NAME MODE` writes NAME.pt, NAME.spec and
+# per size K the inputs and torch's outputs (tests/oracle/sizes.py).
+# Every step stops the helper at its first failure.
+
+# sizes_script_model NAME: NAME.air from NAME.pt with the specs of NAME.spec
+sizes_script_model() {
+	local name=$1 specs=() l
+	while IFS= read -r l; do
+		specs+=(-i "$l")
+	done < "$name.spec"
+	tool script "$name.pt" "${specs[@]}" -o "$name.air"
+}
+
+# sizes_run NAME OPSET: lower | fold | emit once, checked, then run by ONNX
+# Runtime at every size built, each compared with torch's outputs
+sizes_run() {
+	local name=$1 o=$2 k feeds l
+	set -o pipefail
+	tool lower --opset "$o" "$name.air" | tool fold |
+		emit -o "$name-$o.onnx" || return 1
+	onnx_checker "$name-$o.onnx" || return 1
+	for k in $(ls want_"$name"-*_0.npy | sed 's/.*-\([0-9]*\)_0.npy/\1/'); do
+		feeds=()
+		while IFS= read -r l; do
+			feeds+=("${l%%=*}=$name-$k.${l%%=*}.npy")
+		done < "$name.spec"
+		rm -rf "out-$o-$k"
+		ort_run "$name-$o.onnx" "out-$o-$k" "${feeds[@]}" > /dev/null ||
+			return 1
+		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
+			"out-$o-$k" "$name-$o.onnx" || return 1
+	done
+}
+
+# sizes_check_model NAME MODE OPSETS...: build, script, sizes_run each
+sizes_check_model() {
+	local name=$1 mode=$2 o
+	shift 2
+	build "$name" "$mode" || return 1
+	sizes_script_model "$name" || return 1
+	for o in "$@"; do
+		sizes_run "$name" "$o" || return 1
+	done
+}
