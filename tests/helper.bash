@@ -92,10 +92,11 @@ export_run_onnx() {
 		feeds+=("${l%%=*}=${l%%=*}.npy")
 	done < "$name.in.txt"
 	set -o pipefail
-	tool lower --opset "$o" "$air" | tool fold | emit -o "$name-$o.onnx"
-	onnx_checker "$name-$o.onnx"
+	tool lower --opset "$o" "$air" | tool fold |
+		emit -o "$name-$o.onnx" || return 1
+	onnx_checker "$name-$o.onnx" || return 1
 	rm -rf "out-$o"
-	ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null
+	ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null || return 1
 	"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name" "out-$o" "$name-$o.onnx"
 }
 
@@ -104,13 +105,13 @@ export_run_onnx() {
 export_check_model() {
 	local name=$1 mode=$2 o specs=()
 	shift 2
-	build "$name" "$mode"
+	build "$name" "$mode" || return 1
 	while IFS= read -r l; do
 		specs+=(-i "$l")
 	done < "$name.in.txt"
-	tool script "$name.pt" "${specs[@]}" -o "$name.air"
+	tool script "$name.pt" "${specs[@]}" -o "$name.air" || return 1
 	for o in "$@"; do
-		export_run_onnx "$name" "$name.air" "$o"
+		export_run_onnx "$name" "$name.air" "$o" || return 1
 	done
 }
 
