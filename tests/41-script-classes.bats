@@ -63,10 +63,10 @@ runs() {
 	done < "$M/$name.in.txt"
 	set -o pipefail
 	tool script "$M/$name.pt" "${specs[@]}" | tool lower --opset 13 |
-		tool fold | emit -o "$name.onnx"
-	onnx_checker "$name.onnx"
+		tool fold | emit -o "$name.onnx" || return 1
+	onnx_checker "$name.onnx" || return 1
 	rm -rf out
-	ort_run "$name.onnx" out "${feeds[@]}" > /dev/null
+	ort_run "$name.onnx" out "${feeds[@]}" > /dev/null || return 1
 	"$PYTHON" - "$name" "$M" out "$name.onnx" <<'PY'
 import glob, sys
 import numpy as np

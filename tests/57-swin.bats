@@ -194,17 +194,18 @@ convert() {
 		sets=1
 	fi
 	pt2onnx "$name.pt" "${args[@]}" --opset-version "$o" \
-		-o "$name-$how-$o.onnx"
-	onnx_checker "$name-$how-$o.onnx"
+		-o "$name-$how-$o.onnx" || return 1
+	onnx_checker "$name-$how-$o.onnx" || return 1
 	for ((k = 0; k < sets; k++)); do
 		feeds=()
 		for i in $ins; do
 			feeds+=("$i=$name.$k.$i.npy")
 		done
 		rm -rf "out-$k"
-		ort_run "$name-$how-$o.onnx" "out-$k" "${feeds[@]}" > /dev/null
+		ort_run "$name-$how-$o.onnx" "out-$k" "${feeds[@]}" > /dev/null ||
+			return 1
 		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name.$k" \
-			"out-$k" "$name-$how-$o.onnx"
+			"out-$k" "$name-$how-$o.onnx" || return 1
 	done
 }
 
