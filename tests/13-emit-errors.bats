@@ -25,10 +25,10 @@ load emit_helper
 	only_files bad.ir empty.ir bad.bin
 }
 
-@test "emit: a missing weight file (exit 3), every weight reported" {
+@test "emit: a missing weight file (exit 3), reported once for all its weights" {
 	run -3 emit "$DATA/emit-cnn.ir" -o out.onnx
 	[ "${lines[0]}" = "emit: $DATA/emit-cnn.ir: weight 'fc.weight': cannot open 'cnn-fc.bin': No such file or directory" ]
-	[ "${lines[1]}" = "emit: $DATA/emit-cnn.ir: weight 'fc.bias': cannot open 'cnn-fc.bin': No such file or directory" ]
+	[ "${#lines[@]}" -eq 1 ]
 	only_files
 }
 

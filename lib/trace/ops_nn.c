@@ -1800,6 +1800,10 @@ const struct trace_op trace_ops_nn[] = {
 	/* embedding */
 	{ "aten::embedding", op_embedding },
 	{ "aten::embedding_bag", nn_op_embedding_bag },
+	/* embedding_renorm is the name script gives the in-place op once
+	 * in-place ops are made out of place; torch renorms the weight in
+	 * place either way */
+	{ "aten::embedding_renorm", nn_op_embedding_renorm },
 	{ "aten::embedding_renorm_", nn_op_embedding_renorm },
 	{ "aten::grid_sampler", nn_op_grid_sampler },
 	{ "aten::grid_sampler_2d", nn_op_grid_sampler },
