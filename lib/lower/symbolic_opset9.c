@@ -985,12 +985,39 @@ static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
  * run time (integer Mul/Div of non-negative numbers floor).  NULL when it
  * cannot be built.
  */
+/* m (an [out, in] matrix) applied along axis ax of x (rank r <= 16, its
+ * size there in): MatMul on the left for the second-last axis, with m's
+ * transpose on the right for the last, else between two Transposes that
+ * swap ax with the last axis. */
+static struct ir_value *apply_along(struct lower_ctx *c, struct ir_value *x,
+				    int r, int ax, struct ir_value *m)
+{
+	int64_t perm[16];
+	if (ax == r - 2)
+		return b_op2(c, "MatMul", m, x);
+	struct ir_node *t = b_node(c, "Transpose", 1, &m, 1);
+	b_attr_ints(c, t, "perm", (int64_t[]){ 1, 0 }, 2);
+	m = b_done(c, t); /* [in, out] */
+	if (ax == r - 1)
+		return b_op2(c, "MatMul", x, m);
+	for (int i = 0; i < r; i++)
+		perm[i] = i;
+	perm[ax] = r - 1;
+	perm[r - 1] = ax;
+	t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	struct ir_value *y = b_op2(c, "MatMul", b_done(c, t), m);
+	t = b_node(c, "Transpose", 1, &y, 1);
+	b_attr_ints(c, t, "perm", perm, r);
+	return b_done(c, t);
+}
+
 static struct ir_value *adaptive_avg_axis(struct lower_ctx *c,
 					  struct ir_value *x0,
 					  struct ir_value *x, int r, int ax,
 					  int64_t cnt)
 {
-	int64_t one = 1, perm[16];
+	int64_t one = 1;
 	if (cnt == 1) {
 		int64_t a = ax;
 		return b_reduce(c, "ReduceMean", x, &a, 1, 1);
@@ -1021,23 +1048,7 @@ static struct ir_value *adaptive_avg_axis(struct lower_ctx *c,
 	enum ir_dtype dt = b_dtype(x);
 	a = b_op2(c, "Div", b_cast(c, in, dt),
 		  b_cast(c, b_op2(c, "Sub", end, start), dt)); /* [cnt, L] */
-	if (ax == r - 2)
-		return b_op2(c, "MatMul", a, x);
-	struct ir_node *t = b_node(c, "Transpose", 1, &a, 1);
-	b_attr_ints(c, t, "perm", (int64_t[]){ 1, 0 }, 2);
-	a = b_done(c, t); /* [L, cnt] */
-	if (ax == r - 1)
-		return b_op2(c, "MatMul", x, a);
-	for (int i = 0; i < r; i++)
-		perm[i] = i;
-	perm[ax] = r - 1;
-	perm[r - 1] = ax;
-	t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	struct ir_value *y = b_op2(c, "MatMul", b_done(c, t), a);
-	t = b_node(c, "Transpose", 1, &y, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
+	return apply_along(c, x, r, ax, a);
 }
 
 /* The spatial rank of a pooling op ("aten::adaptive_avg_pool2d": 2), -1
@@ -1397,7 +1408,7 @@ static struct ir_value *linear_axis(struct lower_ctx *c, struct ir_value *x,
 				    struct ir_value *lout, int align,
 				    double sf)
 {
-	int64_t one = 1, perm[16];
+	int64_t one = 1;
 	enum ir_dtype f = IR_DTYPE_FLOAT;
 	struct ir_value *o = b_cast(c, sym_arange_count(c, lout), f);
 	struct ir_value *i = b_cast(c, sym_arange_count(c, lin), f);
@@ -1428,23 +1439,7 @@ static struct ir_value *linear_axis(struct lower_ctx *c, struct ir_value *x,
 	w = b_op1(c, "Relu", w); /* [lout, lin] */
 	if (b_dtype(x) != f)
 		w = b_cast(c, w, b_dtype(x));
-	if (ax == r - 2)
-		return b_op2(c, "MatMul", w, x);
-	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
-	b_attr_ints(c, t, "perm", (int64_t[]){ 1, 0 }, 2);
-	w = b_done(c, t); /* [lin, lout] */
-	if (ax == r - 1)
-		return b_op2(c, "MatMul", x, w);
-	for (int k = 0; k < r; k++)
-		perm[k] = k;
-	perm[ax] = r - 1;
-	perm[r - 1] = ax;
-	t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	struct ir_value *y = b_op2(c, "MatMul", b_done(c, t), w);
-	t = b_node(c, "Transpose", 1, &y, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
+	return apply_along(c, x, r, ax, w);
 }
 
 /* upsample_{linear1d,bilinear2d,trilinear3d}(input, output_size?,
