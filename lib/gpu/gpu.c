@@ -43,11 +43,13 @@ int64_t gpu_numel(const struct gpu_tensor *t)
 
 void gpu_contiguous_strides(int rank, const int64_t *dims, int64_t *strides)
 {
-	int64_t s = 1;
+	uint64_t s = 1;	/* unsigned: a shape with a zero dim may have
+			   other dims whose product overflows; its strides
+			   are never used to address an element */
 
 	for (int i = rank - 1; i >= 0; i--) {
-		strides[i] = s;
-		s *= dims[i] > 0 ? dims[i] : 1;
+		strides[i] = (int64_t)s;
+		s *= dims[i] > 0 ? (uint64_t)dims[i] : 1;
 	}
 }
 
@@ -109,7 +111,7 @@ struct gpu_tensor *gpu_empty(const struct gpu_backend *be, enum ir_dtype dt,
 {
 	struct gpu_storage *st;
 	struct gpu_tensor *t;
-	size_t esz = ir_dtype_size(dt), n = 1;
+	size_t esz = ir_dtype_size(dt), n = 1, span = 1;
 
 	if (!be) {
 		gpu_set_error("no backend");
@@ -135,6 +137,15 @@ struct gpu_tensor *gpu_empty(const struct gpu_backend *be, enum ir_dtype dt,
 			return NULL;
 		}
 		n *= (size_t)dims[i];
+		/* the dims other than zeros must fit too: strides and index
+		   arithmetic multiply them even when the tensor is empty */
+		if (dims[i] > 1) {
+			if (span > (size_t)INT64_MAX / esz / (size_t)dims[i]) {
+				gpu_set_error("tensor too large");
+				return NULL;
+			}
+			span *= (size_t)dims[i];
+		}
 	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {

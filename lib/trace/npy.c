@@ -131,7 +131,7 @@ struct gpu_tensor *npy_read(const char *path, const struct gpu_backend *be,
 	int64_t dims[GPU_MAX_DIMS];
 	int rank = 0, i;
 	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
-	uint64_t numel = 1;
+	uint64_t numel = 1, span = 1;
 	struct gpu_tensor *t = NULL;
 
 	if (!f) {
@@ -171,10 +171,14 @@ struct gpu_tensor *npy_read(const char *path, const struct gpu_backend *be,
 	if (npy_parse_header(path, hdr, &dt, &rank, dims, d))
 		goto out;
 	for (i = 0; i < rank; i++) {
-		if (dims[i] && numel > UINT64_MAX / 16 / (uint64_t)dims[i]) {
+		/* zeros aside, the dims' product must fit an int64 byte
+		   count: strides multiply them even for an empty tensor */
+		if (dims[i] > 1 && span > INT64_MAX / 16 / (uint64_t)dims[i]) {
 			diag_error(d, "%s: .npy shape too large", path);
 			goto out;
 		}
+		if (dims[i] > 1)
+			span *= (uint64_t)dims[i];
 		numel *= (uint64_t)dims[i];
 	}
 	esz = ir_dtype_size(dt);

@@ -250,6 +250,11 @@ static void test_errors(void)
 	 * truncated before any allocation for it (ASan would abort on one) */
 	expect_error("e10.npy", "{'descr': '<f4', 'fortran_order': False, "
 		     "'shape': (1048576, 1048576), }", f, sizeof(f));
+	/* an empty tensor whose other dims overflow an int64 product (the
+	 * fuzzer's find): refused, not a signed overflow in the strides */
+	expect_error("e11.npy", "{'descr': '<f4', 'fortran_order': False, "
+		     "'shape': (0, 4611686018427387904, 4611686018427387904), }",
+		     f, 0);
 	/* not a .npy at all, truncated header, missing file */
 	quiet_diag(&d);
 	CHECK_INT(put(tmp("e8.npy"), "hello world", 11, "", 0), 0);
