@@ -238,6 +238,15 @@ class Nms(torch.nn.Module):
                 torchvision.ops.batched_nms(b, s, (s * 10).long() % 3, 0.3))
 
 
+class RoiAlign(torch.nn.Module):
+    def forward(self, x, r):
+        # x [2, 3, 11, 13], r [5, 5] (batch index, x1, y1, x2, y2): boxes
+        # inside, across and outside the map, degenerate and larger
+        ra = torchvision.ops.roi_align
+        return (ra(x, r, (3, 4), 1.0, 2, False), ra(x, r, (2, 2), 0.5, 0, False),
+                ra(x, r, 3, 1.0, -1, True), ra(x, r, (4, 3), 2.0, 3, True))
+
+
 class InPlace(torch.nn.Module):
     def forward(self, x, v):
         # x [3, 4], v [3]
@@ -314,6 +323,10 @@ cases = {
                  'script', 'pad'),
     'shape_tensor': (M.ShapeTensor(), [randn(3, 4)], 'trace', 'views'),
     'nms': (M.Nms(), boxes_scores(), 'trace', 'sort'),
+    'roi_align': (M.RoiAlign(), [randn(2, 3, 11, 13),
+                                 torch.tensor([[0, 1.2, 0.5, 9.7, 8.1], [1, -2., -1.5, 14., 12.],
+                                               [0, 3.3, 3.3, 3.4, 3.5], [1, 5, 6, 5, 6],
+                                               [0, 0, 0, 26, 22]])], 'trace', 'sort'),
     'inplace': (M.InPlace(), [torch.rand(3, 4, generator=g), randn(3)], 'script', 'inplace'),
 }
 
@@ -345,7 +358,7 @@ run_group() { trace_group moves "$1" --device cpu; }
 	[ "$status" -eq 0 ]
 }
 
-@test "trace shape ops: sort, topk, kthvalue, unique, one_hot, searchsorted, nms match torch" {
+@test "trace shape ops: sort, topk, kthvalue, unique, one_hot, searchsorted, nms, roi_align match torch" {
 	run run_group sort
 	echo "$output"
 	[ "$status" -eq 0 ]
