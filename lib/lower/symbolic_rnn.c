@@ -1,15 +1,30 @@
 /*
  * symbolic_rnn.c - aten::lstm, aten::gru, aten::rnn_tanh and
  * aten::rnn_relu (their .input overloads, what nn.LSTM/GRU/RNN record) as
- * ONNX LSTM, GRU and RNN nodes, one per layer, as torch's
- * symbolic_opset9._generic_rnn does: the gates reordered from torch's
- * (LSTM i f g o, GRU r z n) to ONNX's (i o f c, z r h), W/R/B stacked per
+ * ONNX LSTM, GRU and RNN nodes, one per layer, after torch's
+ * symbolic_opset9._generic_rnn: the gates reordered from torch's (LSTM
+ * i f g o, GRU r z n) to ONNX's (i o f c, z r h), W/R/B stacked per
  * direction, GRU with linear_before_reset=1, Y reshaped back to
  * (seq, batch, directions * hidden), the final states concatenated over the
  * layers, batch_first by a Transpose on each side.  Dropout between layers
  * is a training-mode thing and is dropped (eval).  The ONNX nodes' unused
  * outputs (Y_h, Y_c of inner layers) are named values nobody reads: the IR
  * has no absent node output (docs/ir.md).
+ *
+ * Fewer nodes than torch's where the result is the same:
+ *  - an initial state of zeros (what nn.LSTM & co. build when given none:
+ *    a ConstantOfShape of 0) is left out, the ONNX default; the nodes that
+ *    built it are then dead and fold drops them;
+ *  - an initial state is cut per layer by one Split into equal parts, not
+ *    a Slice per layer, and not at all for one layer;
+ *  - weights that are weights (or constants) are reordered by Slices and
+ *    Concats that fold computes; computed ones (aten::lstm on graph
+ *    inputs) by one Split per tensor and one Concat per W, R or B;
+ *  - the last layer's Y of a batch_first bidirectional RNN goes straight to
+ *    (batch, seq, 2 * hidden) by one Transpose and a Reshape;
+ *  - the axes (opset 13+) and shapes are Constants made once per aten node
+ *    and shared by every Unsqueeze, Squeeze and Reshape that needs them.
+ * tests/58-lower-rnn.bats holds each case to torch.onnx.export's count.
  */
 #include <string.h>
 
@@ -19,15 +34,27 @@
 
 enum rnn_kind { RNN_LSTM, RNN_GRU, RNN_TANH, RNN_RELU };
 
-/* w (gates * hidden, ...) with its gate blocks put in ONNX's order */
+/* source (torch) gate of each ONNX gate */
+static const int lstm_src[4] = { 0, 3, 1, 2 }, gru_src[3] = { 1, 0, 2 };
+
+static int ngates(enum rnn_kind k)
+{
+	return k == RNN_LSTM ? 4 : k == RNN_GRU ? 3 : 1;
+}
+
+static const int *gate_src(enum rnn_kind k)
+{
+	return k == RNN_LSTM ? lstm_src : gru_src;
+}
+
+/* w (gates * hidden, ...) with its gate blocks put in ONNX's order, by
+ * Slices (for weights: fold computes them) */
 static struct ir_value *reorder(struct lower_ctx *c, struct ir_value *w,
 				enum rnn_kind k, int64_t hid)
 {
-	/* source gate of each ONNX gate */
-	static const int lstm[4] = { 0, 3, 1, 2 }, gru[3] = { 1, 0, 2 };
-	const int *src = k == RNN_LSTM ? lstm : gru;
-	int ng = k == RNN_LSTM ? 4 : 3;
-	if (k == RNN_TANH || k == RNN_RELU)
+	const int *src = gate_src(k);
+	int ng = ngates(k);
+	if (ng == 1)
 		return w;
 	struct ir_value *parts[4];
 	for (int i = 0; i < ng; i++)
@@ -35,6 +62,21 @@ static struct ir_value *reorder(struct lower_ctx *c, struct ir_value *w,
 	struct ir_node *cat = b_node(c, "Concat", ng, parts, 1);
 	b_attr_i(c, cat, "axis", 0);
 	return b_done(c, cat);
+}
+
+/* appends w's gate blocks in ONNX's order to parts[*np], by one Split */
+static void split_gates(struct lower_ctx *c, struct ir_value *w,
+			enum rnn_kind k, struct ir_value **parts, int *np)
+{
+	int ng = ngates(k);
+	if (ng == 1) {
+		parts[(*np)++] = w;
+		return;
+	}
+	struct ir_value *g[4];
+	b_split(c, w, 0, NULL, ng, g);
+	for (int i = 0; i < ng; i++)
+		parts[(*np)++] = g[gate_src(k)[i]];
 }
 
 static struct ir_value *concat0(struct lower_ctx *c, struct ir_value **v,
@@ -47,26 +89,169 @@ static struct ir_value *concat0(struct lower_ctx *c, struct ir_value **v,
 	return b_done(c, cat);
 }
 
-static struct ir_value *unsq0(struct lower_ctx *c, struct ir_value *v)
+/* The Long constants of one lowering, each made once and shared by the
+ * nodes that need it (axes, shapes). */
+struct kcache {
+	int n;
+	struct {
+		int64_t v[3];
+		int len;
+		struct ir_value *val;
+	} e[8];
+};
+
+static struct ir_value *kconst(struct lower_ctx *c, struct kcache *kc,
+			       const int64_t *v, int len)
 {
-	int64_t zero = 0;
-	return b_unsqueeze(c, v, &zero, 1);
+	for (int i = 0; i < kc->n; i++)
+		if (kc->e[i].len == len &&
+		    !memcmp(kc->e[i].v, v, sizeof(*v) * (size_t)len))
+			return kc->e[i].val;
+	struct ir_value *k = b_const_i64s(c, v, len, 1);
+	if (kc->n < 8 && len <= 3) {
+		memcpy(kc->e[kc->n].v, v, sizeof(*v) * (size_t)len);
+		kc->e[kc->n].len = len;
+		kc->e[kc->n++].val = k;
+	}
+	return k;
 }
 
-static struct ir_value *transpose3(struct lower_ctx *c, struct ir_value *x)
+/* Unsqueeze or Squeeze of one axis: an attribute before opset 13, a
+ * shared constant from 13 */
+static struct ir_value *axis_op(struct lower_ctx *c, struct kcache *kc,
+				const char *op, struct ir_value *v,
+				int64_t axis)
 {
-	static const int64_t perm[3] = { 1, 0, 2 };
+	if (c->opset < 13)
+		return op[0] == 'U' ? b_unsqueeze(c, v, &axis, 1)
+				    : b_squeeze(c, v, &axis, 1);
+	struct ir_value *in[2] = { v, kconst(c, kc, &axis, 1) };
+	return b_done(c, b_node(c, op, 2, in, 1));
+}
+
+static struct ir_value *unsq0(struct lower_ctx *c, struct kcache *kc,
+			      struct ir_value *v)
+{
+	return axis_op(c, kc, "Unsqueeze", v, 0);
+}
+
+static struct ir_value *reshape(struct lower_ctx *c, struct kcache *kc,
+				struct ir_value *v, const int64_t *shape,
+				int rank)
+{
+	return b_op2(c, "Reshape", v, kconst(c, kc, shape, rank));
+}
+
+static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
+				  const int64_t *perm, int rank)
+{
 	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, 3);
+	b_attr_ints(c, t, "perm", perm, rank);
 	return b_done(c, t);
 }
 
-static void set_type(struct lower_ctx *c, struct ir_value *v, enum ir_dtype dt,
-		     int rank)
+static const int64_t swap01[3] = { 1, 0, 2 };
+
+/* 1 when v is known to hold zeros only: a ConstantOfShape of 0 (what
+ * nn.LSTM & co. build for a missing hx) or a Constant of zeros */
+static int is_zeros(const struct ir_value *v)
 {
-	v->type = ir_type_tensor(c->g, dt, rank, NULL);
-	for (int i = 0; i < rank; i++)
-		v->type->dims[i].kind = IR_DIM_UNKNOWN;
+	const struct ir_node *p = v ? v->producer : NULL;
+	if (!p)
+		return 0;
+	int cos = !strcmp(p->kind, "onnx::ConstantOfShape");
+	if (!cos && strcmp(p->kind, "onnx::Constant"))
+		return 0;
+	struct ir_attr *a = ir_node_find_attr(p, "value");
+	if (!a)
+		return cos; /* ConstantOfShape's default: a float 0 */
+	if (a->kind != IR_ATTR_TENSOR || a->u.t->data_kind != IR_DATA_INLINE ||
+	    !a->u.t->bytes.data)
+		return 0;
+	for (size_t i = 0; i < a->u.t->bytes.len; i++)
+		if (((const unsigned char *)a->u.t->bytes.data)[i])
+			return 0;
+	return 1;
+}
+
+/* 1 when fold can compute v: a weight or a Constant */
+static int foldable(const struct ir_value *v)
+{
+	return v->weight || (v->producer &&
+			     !strcmp(v->producer->kind, "onnx::Constant"));
+}
+
+/* a tensor type of rank dims: dim i is x's dim from[i] when from[i] >= 0,
+ * else the size size[i] */
+static void set_type(struct lower_ctx *c, struct ir_value *v, enum ir_dtype dt,
+		     const struct ir_value *x, const int *from,
+		     const int64_t *size, int rank)
+{
+	struct ir_type *t = ir_type_tensor(c->g, dt, rank, NULL);
+	for (int i = 0; i < rank; i++) {
+		t->dims[i].kind = IR_DIM_UNKNOWN;
+		if (from[i] < 0) {
+			t->dims[i].kind = IR_DIM_FIXED;
+			t->dims[i].value = size[i];
+		} else if (b_rank(x) == 3) {
+			t->dims[i] = x->type->dims[from[i]];
+		}
+	}
+	v->type = t;
+}
+
+/* W, R and B of one layer (ONNX's (dirs, gates * hidden, ...)) from
+ * p[d * per + j], j 0..per-1 of each direction */
+static void layer_weights(struct lower_ctx *c, struct kcache *kc,
+			  struct ir_value **p, int dirs, int per,
+			  enum rnn_kind k, int64_t hid, struct ir_value **wrb)
+{
+	int fold = 1, ng = ngates(k);
+	for (int i = 0; i < dirs * per; i++)
+		fold &= foldable(p[i]);
+	for (int j = 0; j < 2; j++) {
+		struct ir_value *v[8];
+		int nv = 0;
+		for (int d = 0; d < dirs; d++) {
+			if (fold)
+				v[nv++] = unsq0(c, kc, reorder(c,
+						p[d * per + j], k, hid));
+			else
+				split_gates(c, p[d * per + j], k, v, &nv);
+		}
+		if (fold) {
+			wrb[j] = concat0(c, v, nv);
+		} else if (dirs == 1) {
+			wrb[j] = unsq0(c, kc, concat0(c, v, nv));
+		} else {
+			int64_t shape[3] = { dirs, ng * hid, -1 };
+			wrb[j] = reshape(c, kc, concat0(c, v, nv), shape, 3);
+		}
+	}
+	wrb[2] = NULL;
+	if (per < 4)
+		return;
+	struct ir_value *v[16];
+	int nv = 0;
+	for (int d = 0; d < dirs; d++) {
+		if (fold) {
+			struct ir_value *bs[2] = {
+				reorder(c, p[d * per + 2], k, hid),
+				reorder(c, p[d * per + 3], k, hid) };
+			v[nv++] = unsq0(c, kc, concat0(c, bs, 2));
+		} else {
+			split_gates(c, p[d * per + 2], k, v, &nv);
+			split_gates(c, p[d * per + 3], k, v, &nv);
+		}
+	}
+	if (fold) {
+		wrb[2] = concat0(c, v, nv);
+	} else if (dirs == 1) {
+		wrb[2] = unsq0(c, kc, concat0(c, v, nv));
+	} else {
+		int64_t shape[2] = { dirs, -1 };
+		wrb[2] = reshape(c, kc, concat0(c, v, nv), shape, 2);
+	}
 }
 
 static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
@@ -88,6 +273,8 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 	if (np < 0 || layers < 1 || np != layers * dirs * per)
 		return lw_decline(c, "the parameters are not a list of "
 				  "num_layers x directions weights");
+	if (layers > 64)
+		return lw_decline(c, "more than 64 layers");
 	int nh = k == RNN_LSTM ? 2 : 1;
 	if (k == RNN_LSTM) {
 		if (lw_list(c, n, 1, hx, 2) != 2)
@@ -95,41 +282,43 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 	} else {
 		hx[0] = T(1);
 	}
-	if (!x || !hx[0] || b_rank(x) != 3)
+	if (!x || !hx[0] || (nh == 2 && !hx[1]) || b_rank(x) != 3)
 		return lw_decline(c, "the input is not (seq, batch, feature)");
-	int ng = k == RNN_LSTM ? 4 : k == RNN_GRU ? 3 : 1;
-	int r = b_rank(params[0]);
-	if (r != 2 || params[0]->type->dims[0].kind != IR_DIM_FIXED)
+	int ng = ngates(k);
+	if (b_rank(params[0]) != 2 ||
+	    params[0]->type->dims[0].kind != IR_DIM_FIXED)
 		return lw_decline(c, "weight shapes unknown");
 	int64_t hid = params[0]->type->dims[0].value / ng;
 	enum ir_dtype dt = b_dtype(x);
 	const char *op = k == RNN_LSTM ? "LSTM" : k == RNN_GRU ? "GRU" : "RNN";
+	const struct ir_value *x0 = x;
+	/* (seq, batch) of the input, as dims of x0 */
+	int sq = bfirst ? 1 : 0, bt = bfirst ? 0 : 1;
 
 	if (bfirst)
-		x = transpose3(c, x);
+		x = transpose(c, x, swap01, 3);
+	/* per state: its slice for each layer (NULL: zeros, left out) */
+	struct ir_value *h0[2][64];
+	for (int s = 0; s < nh; s++) {
+		if (is_zeros(hx[s]))
+			memset(h0[s], 0, sizeof(h0[s]));
+		else if (layers == 1)
+			h0[s][0] = hx[s];
+		else
+			b_split(c, hx[s], 0, NULL, (int)layers, h0[s]);
+	}
 	struct ir_value *hn[2][64];
-	if (layers > 64)
-		return lw_decline(c, "more than 64 layers");
+	struct kcache kc = { 0 };
 	for (int64_t l = 0; l < layers; l++) {
-		struct ir_value *w[2], *rr[2], *bb[2];
-		for (int d = 0; d < dirs; d++) {
-			struct ir_value **p = params + (l * dirs + d) * per;
-			w[d] = unsq0(c, reorder(c, p[0], k, hid));
-			rr[d] = unsq0(c, reorder(c, p[1], k, hid));
-			if (bias) {
-				struct ir_value *bs[2] = {
-					reorder(c, p[2], k, hid),
-					reorder(c, p[3], k, hid) };
-				bb[d] = unsq0(c, concat0(c, bs, 2));
-			}
-		}
-		struct ir_value *in[8] = { x, concat0(c, w, dirs),
-			concat0(c, rr, dirs), bias ? concat0(c, bb, dirs) : NULL,
-			NULL, NULL, NULL, NULL };
+		struct ir_value *in[7] = { x };
+		layer_weights(c, &kc, params + l * dirs * per, dirs, per, k,
+			      hid, in + 1);
 		for (int s = 0; s < nh; s++)
-			in[5 + s] = b_slice(c, hx[s], l * dirs, (l + 1) * dirs,
-					    0, 1);
-		struct ir_node *nd = b_node(c, op, 5 + nh, in, 1 + nh);
+			in[5 + s] = h0[s][l];
+		int nin = 5 + nh;
+		while (!in[nin - 1])
+			nin--;
+		struct ir_node *nd = b_node(c, op, nin, in, 1 + nh);
 		b_attr_i(c, nd, "hidden_size", hid);
 		if (bidir)
 			b_attr_s(c, nd, "direction", "bidirectional");
@@ -147,27 +336,33 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 			}
 		}
 		b_done(c, nd);
-		set_type(c, nd->outputs[0], dt, 4);
+		/* Y (seq, dirs, batch, hidden), Y_h (dirs, batch, hidden) */
+		const int fy[4] = { sq, -1, bt, -1 }, fh[3] = { -1, bt, -1 };
+		const int64_t sy[4] = { 0, dirs, 0, hid },
+			      sh[3] = { dirs, 0, hid };
+		set_type(c, nd->outputs[0], dt, x0, fy, sy, 4);
 		for (int s = 0; s < nh; s++) {
-			set_type(c, nd->outputs[1 + s], dt, 3);
+			set_type(c, nd->outputs[1 + s], dt, x0, fh, sh, 3);
 			hn[s][l] = nd->outputs[1 + s];
 		}
-		/* Y (seq, dirs, batch, hidden) -> (seq, batch, dirs * hidden) */
 		struct ir_value *y = nd->outputs[0];
+		int last = l == layers - 1;
 		if (bidir) {
-			static const int64_t perm[4] = { 0, 2, 1, 3 };
-			struct ir_node *t = b_node(c, "Transpose", 1, &y, 1);
-			b_attr_ints(c, t, "perm", perm, 4);
+			/* -> (seq, batch, 2 * hidden), or straight to
+			 * (batch, seq, 2 * hidden) for batch_first */
+			static const int64_t p0[4] = { 0, 2, 1, 3 },
+					     p1[4] = { 2, 0, 1, 3 };
 			int64_t shape[3] = { 0, 0, -1 };
-			y = b_op2(c, "Reshape", b_done(c, t),
-				  b_const_i64s(c, shape, 3, 1));
+			y = transpose(c, y, last && bfirst ? p1 : p0, 4);
+			y = reshape(c, &kc, y, shape, 3);
 		} else {
-			int64_t one = 1;
-			y = b_squeeze(c, y, &one, 1);
+			y = axis_op(c, &kc, "Squeeze", y, 1);
+			if (last && bfirst)
+				y = transpose(c, y, swap01, 3);
 		}
 		x = y;
 	}
-	out[0] = bfirst ? transpose3(c, x) : x;
+	out[0] = x;
 	for (int s = 0; s < nh; s++)
 		out[1 + s] = concat0(c, hn[s], (int)layers);
 	return 0;
