@@ -101,6 +101,16 @@ class FirstOutput(nn.Module):
         return out[0]
 
 
+def _unzero_weights(m, g):
+    """Give every all-zero weight matrix or kernel (vit's head is
+    initialised to zeros) small seeded random values: a model whose output
+    is all zeros for every input proves nothing when compared."""
+    with torch.no_grad():
+        for p in m.parameters():
+            if p.dim() >= 2 and not p.any():
+                p.copy_(torch.randn(p.shape, generator=g) * 0.02)
+
+
 def classification(name):
     def build():
         M = _tv()
@@ -109,6 +119,7 @@ def classification(name):
         if name in ("googlenet", "inception_v3"):
             kw = {"aux_logits": False, "init_weights": True}
         m = M.get_model(name, weights=None, **kw).eval()
+        _unzero_weights(m, g)
         if name in ("googlenet", "inception_v3"):
             m = FirstOutput(m).eval()
         s = CLS_SIZE.get(name, 224)
