@@ -18,7 +18,11 @@
  * gets its changed elements as outputs of the If (if_lists).  In-place
  * ops (relu_) lower as their out-of-place form, later uses of the mutated
  * value in the same block reading the result; on a slice/select view the
- * result is scattered back into the base (write_back).  Integer
+ * result is scattered back into the base (write_back).  Writes follow
+ * torch's aliasing: a write reaches every value that aliases the written
+ * one (x.detach(), x.contiguous(), views), never one that copies it
+ * (x.clone()), though both read the same ONNX value until then (see
+ * "aliases and copies" below).  Integer
  * arithmetic on constants (a trace's size % 2) is folded.  At the end
  * unused scalar constants and dead ONNX nodes are removed, None graph
  * outputs dropped (as torch does).  Costs: one pass, linear in the nodes
@@ -35,14 +39,27 @@
 #include "symbolic_common.h"
 
 /* A list known element-wise, or (view != NULL) a view record: value
- * `list` is what the aten slice/select `view` took from its input 0, so
- * that an in-place op on it writes back into that base. */
+ * `list` is what the aten slice/select `view` took from its input 0, the
+ * aten value `base`, so that an in-place op on it writes back into that
+ * base. */
 struct lw_list {
 	struct ir_value *list;
 	struct ir_value **vals;
 	int n;
 	struct ir_node *view;
+	struct ir_value *base;
 	struct lw_list *next;
+};
+
+/* A copy record: aten value v is a new tensor whose value is snap, the
+ * value its source had when it was made (y = x.clone()).  v->aux is snap
+ * and remap() stops there, so that a later write into x, which moves x's
+ * own aux on, leaves y as it was.  The record holds while v->aux is snap:
+ * a write into y moves y->aux on, and y then aliases its new value. */
+struct lw_copy {
+	struct ir_value *v, *snap;
+	struct ir_block *blk; /* the block the copy was made in */
+	struct lw_copy *next;
 };
 
 static const struct symbolic_table *const tables[] = {
@@ -98,20 +115,133 @@ void lower_list_ops(FILE *fp)
 	}
 }
 
-/* --- arguments ----------------------------------------------------------- */
+/* --- aliases and copies -------------------------------------------------
+ * Each aten value reads an ONNX value through its aux chain.  A link of
+ * the chain is an alias (v is the same tensor as v->aux: x.detach(),
+ * x.contiguous(), the result of an in-place op, a value after a write)
+ * or a copy (v is a tensor of its own that holds v->aux's value: a copy
+ * record).  A write into v redirects the last value of v's alias chain
+ * (alias_root), so every alias of v sees the write, and no copy does. */
 
-static struct ir_value *remap(struct ir_value *v)
+static const struct lw_copy *find_copy(const struct lower_ctx *c,
+				       const struct ir_value *v)
 {
-	while (v && v->aux)
+	for (const struct lw_copy *k = c->copies; k; k = k->next)
+		if (k->v == v)
+			return k->snap == v->aux ? k : NULL;
+	return NULL;
+}
+
+/* v becomes a copy of snap (an ONNX value, remapped). */
+static void set_copy(struct lower_ctx *c, struct ir_value *v,
+		     struct ir_value *snap)
+{
+	struct lw_copy *k = ir_alloc(c->g, sizeof(*k));
+	k->v = v;
+	k->snap = snap;
+	k->blk = c->blk;
+	k->next = c->copies;
+	c->copies = k;
+	v->aux = snap;
+}
+
+/* The ONNX value aten value v reads now. */
+static struct ir_value *remap(const struct lower_ctx *c, struct ir_value *v)
+{
+	while (v && v->aux) {
+		if (c->copies && find_copy(c, v))
+			return v->aux;
+		v = v->aux;
+	}
+	return v;
+}
+
+/* The value a write into v redirects: the end of v's alias links. */
+static struct ir_value *alias_root(const struct lower_ctx *c,
+				   struct ir_value *v)
+{
+	while (v && v->aux && !(c->copies && find_copy(c, v)))
 		v = v->aux;
 	return v;
 }
+
+/* 1 when root (an alias_root) belongs to the block being lowered, so
+ * that redirecting it does not leak out of a sub-block: a copy made
+ * there, a value made there, a parameter of it, or anything at the top
+ * level. */
+static int of_block(const struct lower_ctx *c, const struct ir_value *root)
+{
+	const struct lw_copy *k = c->copies ? find_copy(c, root) : NULL;
+	if (k)
+		return k->blk == c->blk;
+	if (root->producer)
+		return root->producer->owner == c->blk;
+	if (!c->blk->owner)
+		return 1;
+	for (uint32_t i = 0; i < c->blk->nparams; i++)
+		if (c->blk->params[i] == root)
+			return 1;
+	return 0;
+}
+
+/* The second bool of aten::to's overloads (non_blocking, copy) is copy. */
+static int to_copies(struct lower_ctx *c, struct ir_node *n)
+{
+	int nb = 0;
+	for (uint32_t i = 1; i < n->ninputs; i++) {
+		int64_t v;
+		if (!n->inputs[i] || n->inputs[i]->type->kind != IR_TYPE_BOOL)
+			continue;
+		if (++nb == 2)
+			return lw_int(c, n, (int)i, &v) && v;
+	}
+	return 0;
+}
+
+/* 1 when output i of aten node n is a tensor of its own in torch (the
+ * symbolic returned an existing value for it): x.clone(), x.to(...,
+ * copy=True), and ops whose schema gives a fresh result (torch.cat([x]),
+ * x.repeat(1)) except those that return their input itself in eager
+ * torch although their schema does not say so (dropout in eval mode,
+ * type_as, atleast_Nd). */
+static int copies_input(struct lower_ctx *c, struct ir_node *n, uint32_t i)
+{
+	static const char *const eager_alias[] = {
+		"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
+		"aten::feature_alpha_dropout", "aten::type_as",
+		"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d",
+	};
+	if (!strcmp(n->kind, "aten::clone"))
+		return 1;
+	if (!strcmp(n->kind, "aten::to"))
+		return to_copies(c, n);
+	for (size_t k = 0; k < sizeof(eager_alias) / sizeof(eager_alias[0]);
+	     k++)
+		if (!strcmp(n->kind, eager_alias[k]))
+			return 0;
+	size_t cnt = 0;
+	const struct aten_schema *s = aten_schema_lookup(n->kind, &cnt);
+	int fresh = 0;
+	for (size_t k = 0; s && k < cnt; k++) {
+		int out = 0;
+		for (int a = 0; a < s[k].nargs; a++)
+			out |= aten_schema_arg(&s[k], a)->flags & ATEN_ARG_OUT;
+		if (out || (int)i >= s[k].nrets)
+			continue;
+		if (aten_schema_ret(&s[k], (int)i)->alias)
+			return 0;
+		fresh = 1;
+	}
+	return fresh;
+}
+
+/* --- arguments ----------------------------------------------------------- */
 
 struct ir_value *lw_in(struct lower_ctx *c, struct ir_node *n, int i)
 {
 	if (i < 0 || (uint32_t)i >= n->ninputs)
 		return NULL;
-	return remap(n->inputs[i]);
+	return remap(c, n->inputs[i]);
 }
 
 static struct ir_node *producer(struct lower_ctx *c, struct ir_node *n, int i)
@@ -271,21 +401,29 @@ static struct lw_list *find_list(struct lower_ctx *c, struct ir_value *v)
  */
 
 static void add_view(struct lower_ctx *c, struct ir_value *v,
-		     struct ir_node *vn)
+		     struct ir_node *vn, struct ir_value *base)
 {
 	struct lw_list *l = ir_alloc(c->g, sizeof(*l));
 	memset(l, 0, sizeof(*l));
 	l->list = v;
 	l->view = vn;
+	l->base = base;
 	l->next = c->lists;
 	c->lists = l;
 }
 
-static struct ir_node *find_view(struct lower_ctx *c, struct ir_value *v)
+/* The view record of aten value v or of a value it aliases (up to its
+ * alias_root: a copy is no view), or NULL. */
+static struct lw_list *find_view(struct lower_ctx *c, struct ir_value *v)
 {
-	for (struct lw_list *l = c->lists; l; l = l->next)
-		if (l->list == v && l->view)
-			return l->view;
+	for (int depth = 0; v && depth < 4096; depth++) {
+		for (struct lw_list *l = c->lists; l; l = l->next)
+			if (l->list == v && l->view)
+				return l;
+		if (!v->aux || (c->copies && find_copy(c, v)))
+			break;
+		v = v->aux;
+	}
 	return NULL;
 }
 
@@ -296,15 +434,17 @@ static int is_view_op(const struct ir_node *n)
 }
 
 /* copy_ into a view that no record carries back (x.t(), x.view(...)[i]
- * made by a reshaping op): refused rather than lost. */
+ * made by a reshaping op): refused rather than lost.  v: the aten value
+ * written. */
 static int copy_target_ok(struct lower_ctx *c, struct ir_value *v)
 {
 	static const char *const views[] = {
 		"onnx::Slice", "onnx::Gather", "onnx::Reshape",
 		"onnx::Transpose", "onnx::Squeeze", "onnx::Unsqueeze",
 	};
-	struct ir_node *p = v->producer;
-	if (!p || find_view(c, v))
+	struct ir_value *root = alias_root(c, v);
+	struct ir_node *p = root->producer;
+	if (!p || (c->copies && find_copy(c, root)) || find_view(c, v))
 		return 0;
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
 		if (!strcmp(p->kind, views[i]))
@@ -312,17 +452,17 @@ static int copy_target_ok(struct lower_ctx *c, struct ir_value *v)
 	return 0;
 }
 
-/* 0 when a write into v can be carried back up its chain of views: every
- * base is of this block (its aux would leak out of a sub-block). */
+/* 0 when a write into aten value v can be carried back up its chain of
+ * views: every base is of this block (its aux would leak out of a
+ * sub-block). */
 static int views_ok(struct lower_ctx *c, struct ir_value *v)
 {
-	struct ir_node *vn;
-	for (int depth = 0; (vn = find_view(c, v)) != NULL; depth++) {
-		struct ir_value *b = remap(vn->inputs[0]);
-		if (depth >= 64 || (b->producer && b->producer->owner != c->blk))
+	struct lw_list *rec;
+	for (int depth = 0; (rec = find_view(c, v)) != NULL; depth++) {
+		if (depth >= 64 || !of_block(c, alias_root(c, rec->base)))
 			return lw_decline(c, "in-place op on a view of a value "
 					  "from an enclosing block");
-		v = b;
+		v = rec->base;
 	}
 	return 0;
 }
@@ -373,16 +513,18 @@ static struct ir_value *view_indices(struct lower_ctx *c, struct ir_node *vn,
 	return b_op2(c, "Expand", idx, b_op1(c, "Shape", *nvp));
 }
 
-/* Value v (this block's, remapped) now reads nv: when v is a view, each
- * base up the chain gets nv scattered into the view's place. 0, or 1
- * with c->why. */
-static int write_back(struct lower_ctx *c, struct ir_value *v,
-		      struct ir_value *nv)
+/* Aten value v (this block's) was written: when v is a view, each base
+ * up the chain gets v's new value scattered into the view's place, and
+ * the base's alias_root reads the result. 0, or 1 with c->why. */
+static int write_back(struct lower_ctx *c, struct ir_value *v)
 {
-	struct ir_node *vn;
-	for (int depth = 0; (vn = find_view(c, v)) != NULL && depth < 64;
+	struct lw_list *rec;
+	for (int depth = 0; (rec = find_view(c, v)) != NULL && depth < 64;
 	     depth++) {
-		struct ir_value *base = remap(vn->inputs[0]);
+		struct ir_node *vn = rec->view;
+		struct ir_value *nv = remap(c, v);
+		struct ir_value *root = alias_root(c, rec->base);
+		struct ir_value *base = remap(c, root);
 		int64_t d;
 		int r = b_rank(base);
 		if (c->opset < 9)
@@ -405,11 +547,8 @@ static int write_back(struct lower_ctx *c, struct ir_value *v,
 					   (struct ir_value *[]){ base, idx, upd },
 					   1);
 		b_attr_i(c, s, "axis", d);
-		struct ir_value *nb = b_done(c, s);
-		base->aux = nb;
-		add_view(c, nv, vn);
-		v = base;
-		nv = nb;
+		root->aux = b_done(c, s);
+		v = rec->base;
 	}
 	return 0;
 }
@@ -991,7 +1130,7 @@ static void inline_branch(struct lower_ctx *c, struct ir_node *n, int k)
 		return;
 	}
 	for (uint32_t i = 0; i < n->noutputs; i++) {
-		struct ir_value *r = remap(b->returns[i]);
+		struct ir_value *r = remap(c, b->returns[i]);
 		if (r && r != n->outputs[i])
 			n->outputs[i]->aux = r;
 	}
@@ -1536,10 +1675,52 @@ static int opset_ok(struct lower_ctx *c, struct ir_node *before,
 	return 1;
 }
 
+/* After n's symbolic bound its outputs: an output that reads an
+ * existing value (its symbolic returned one) aliases n's input 0 at the
+ * aten level (so that a write into it finds input 0's alias chain), or is
+ * a copy of that value (copies_input); the result of an in-place op is
+ * its input 0, which now reads what the op computed: 0, or 1 with
+ * c->why. */
+static int bind_aliases(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value *in0, struct ir_value **out,
+			int inplace)
+{
+	for (uint32_t i = 0; i < n->noutputs; i++) {
+		struct ir_value *o = n->outputs[i];
+		if (!out[i] || !o->aux || (inplace && i == 0))
+			continue;
+		if (o->type->kind == IR_TYPE_TENSOR && copies_input(c, n, i))
+			set_copy(c, o, remap(c, o));
+		else if (i == 0 && in0 && remap(c, in0) == remap(c, o))
+			o->aux = in0;
+	}
+	if (!inplace || !n->noutputs || !out[0] || !in0)
+		return 0;
+	struct ir_value *o = n->outputs[0], *r = remap(c, o);
+	if (r == remap(c, in0)) {
+		if (o->aux)
+			o->aux = in0; /* a no-op: the result is in0 */
+		return 0;
+	}
+	struct ir_value *root = alias_root(c, in0);
+	if (o->aux) {
+		/* an existing value: in0 gets a copy of it, and the op's
+		 * result is in0 itself */
+		set_copy(c, root, r);
+		o->aux = in0;
+	} else {
+		root->aux = o;
+	}
+	return write_back(c, in0);
+}
+
 static void lower_node(struct lower_ctx *c, struct ir_node *n)
 {
+	/* input 0 as the aten value, before remap: what an in-place op
+	 * writes and what an alias output refers to */
+	struct ir_value *in0 = n->ninputs ? n->inputs[0] : NULL;
 	for (uint32_t i = 0; i < n->ninputs; i++)
-		n->inputs[i] = remap(n->inputs[i]);
+		n->inputs[i] = remap(c, n->inputs[i]);
 	c->cur = n;
 	c->pos = n;
 	c->why = NULL;
@@ -1599,14 +1780,13 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	}
 	if (!strcmp(k, "aten::copy_"))
 		inplace = fn != NULL;
-	if (inplace && n->ninputs && n->inputs[0] && n->inputs[0]->producer &&
-	    n->inputs[0]->producer->owner != c->blk) {
+	if (inplace && in0 && !of_block(c, alias_root(c, in0))) {
 		fn = NULL;
 		c->why = "in-place op on a value from an enclosing block";
 	}
-	if (inplace && fn && n->ninputs && n->inputs[0] &&
-	    (views_ok(c, n->inputs[0]) ||
-	     (!strcmp(k, "aten::copy_") && copy_target_ok(c, n->inputs[0]))))
+	if (inplace && fn && in0 &&
+	    (views_ok(c, in0) ||
+	     (!strcmp(k, "aten::copy_") && copy_target_ok(c, in0))))
 		fn = NULL;
 	if (fn) {
 		struct ir_node *before = n->prev;
@@ -1619,18 +1799,13 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 				if (out[i])
 					bind_output(c, n->outputs[i], out[i],
 						    first, n);
-			if (inplace && n->noutputs &&
-			    remap(n->outputs[0]) != n->inputs[0]) {
-				struct ir_value *r = remap(n->outputs[0]);
-				n->inputs[0]->aux = r;
-				if (write_back(c, n->inputs[0], r)) {
-					report(c, n, c->why);
-					return;
-				}
+			if (bind_aliases(c, n, in0, out, inplace)) {
+				report(c, n, c->why);
+				return;
 			}
 			if (is_view_op(n) && n->noutputs &&
-			    remap(n->outputs[0]) == n->outputs[0])
-				add_view(c, n->outputs[0], n);
+			    remap(c, n->outputs[0]) == n->outputs[0])
+				add_view(c, n->outputs[0], n, in0);
 			ir_node_unlink(n);
 			return;
 		}
@@ -1794,11 +1969,19 @@ static int in_loop(struct lower_ctx *c)
 	return 0;
 }
 
-/* aten::copy(list) (l.copy()): a new list of the same elements. */
+/* aten::copy(list) (l.copy()): a new list of the same elements.  The
+ * tensor form, copy(self, src, non_blocking) (x.copy_(src) made
+ * functional, as trace and script record it), is copy_'s symbolic: src
+ * as self's dtype and shape, a new tensor. */
 static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
 			 struct ir_value **out)
 {
 	struct ir_value *vals[256];
+	if (n->ninputs >= 2 && n->noutputs == 1 &&
+	    n->outputs[0]->type->kind != IR_TYPE_LIST) {
+		symbolic_fn f = symbolic_lookup("aten::copy_", c->opset);
+		return f ? f(c, n, out) : lw_decline(c, "no symbolic for copy_");
+	}
 	if (n->ninputs != 1 || n->noutputs != 1 ||
 	    n->outputs[0]->type->kind != IR_TYPE_LIST)
 		return lw_decline(c, "not a list");
@@ -1874,7 +2057,7 @@ static void add_tuple_returns(struct lower_ctx *c, struct ir_block *b,
 			      struct ir_node *p, int depth)
 {
 	for (uint32_t j = 0; j < p->ninputs; j++) {
-		struct ir_value *v = remap(p->inputs[j]);
+		struct ir_value *v = remap(c, p->inputs[j]);
 		struct ir_node *q = v->producer;
 		if (q && depth < 32 && !strcmp(q->kind, "prim::TupleConstruct"))
 			add_tuple_returns(c, b, q, depth + 1);
@@ -1917,6 +2100,18 @@ static void if_rank_output(struct lower_ctx *c, struct ir_value *v)
 		   p->source ? ")" : "", k, v->name ? v->name : "?", rt, re);
 }
 
+/* 1 when value r is defined in the lowered graph: a parameter of block b,
+ * a weight, or the output of a node in place. */
+static int defined_here(struct ir_block *b, struct ir_value *r)
+{
+	if (r->weight || (r->producer && r->producer->owner))
+		return 1;
+	for (uint32_t i = 0; i < b->nparams; i++)
+		if (b->params[i] == r)
+			return 1;
+	return 0;
+}
+
 static void lower_block(struct lower_ctx *c, struct ir_block *b)
 {
 	c->blk = b;
@@ -1936,11 +2131,11 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 	b->nreturns = 0;
 	for (uint32_t i = 0; i < nret; i++) {
 		struct ir_value *r = rets[i];
-		struct lw_list *l = b->owner ? NULL : find_list(c, remap(r));
+		struct lw_list *l = b->owner ? NULL : find_list(c, remap(c, r));
 		struct ir_node *p = r->producer;
 		if (l) { /* a tuple output: its elements, flattened */
 			for (int j = 0; j < l->n; j++)
-				ir_block_add_return(c->g, b, remap(l->vals[j]));
+				ir_block_add_return(c->g, b, remap(c, l->vals[j]));
 			continue;
 		}
 		if (!b->owner && p && !strcmp(p->kind, "prim::TupleConstruct")) {
@@ -1949,7 +2144,7 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 		}
 		if (!b->owner && r->type->kind == IR_TYPE_NONE)
 			continue; /* torch drops None outputs */
-		struct ir_value *m = remap(r);
+		struct ir_value *m = remap(c, r);
 		if (b->owner) {
 			/* a subgraph returns values of its own: a fresh
 			 * constant, or an Identity of an outer value */
@@ -1973,6 +2168,16 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 			struct ir_value *t = m;
 			if (m->producer && is_prim_data(m->producer->kind))
 				t = lw_tensor(c, &tmp, 0);
+			if (t && defined_here(b, r)) {
+				/* r itself is defined already (an input or
+				 * the value a later write replaced): the
+				 * Identity defines a new output */
+				struct ir_node *id = b_node(c, "Identity", 1, &t, 1);
+				struct ir_value *u = b_done(c, id);
+				u->type = merge_type(c, u->type, r->type);
+				ir_block_add_return(c->g, b, u);
+				continue;
+			}
 			if (t) {
 				struct ir_node *id = b_node(c, "Identity", 1, &t, 1);
 				ir_node_set_output(id, 0, r);

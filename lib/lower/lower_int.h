@@ -24,6 +24,7 @@
 #include "lower.h"
 
 struct lw_list; /* lower.c: an aten list value known as ONNX values */
+struct lw_copy; /* lower.c: a value that copies another (x.clone()) */
 
 struct lower_ctx {
 	struct ir_graph *g;
@@ -35,6 +36,7 @@ struct lower_ctx {
 	struct ir_node *cur;   /* the aten node being lowered */
 	const char *why;       /* a declining symbolic's reason */
 	struct lw_list *lists; /* list values known element-wise */
+	struct lw_copy *copies; /* values that are copies, not aliases */
 	int nunsupported;      /* ops reported unconvertible */
 	int nmalformed;        /* aten nodes not as docs/ir.md says */
 };

@@ -298,7 +298,6 @@ UNARY(sym_ceil, "Ceil")
 UNARY(sym_reciprocal, "Reciprocal")
 UNARY(sym_sign, "Sign")
 UNARY(sym_not, "Not")
-UNARY(sym_identity_op, "Identity")
 
 static int sym_identity(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out)
@@ -1662,7 +1661,7 @@ static const struct symbolic opset9[] = {
 	{ "aten::zeros_like", sym_zeros_like },
 	{ "aten::zero", sym_zero },
 	{ "prim::NumToTensor", sym_num_to_tensor },
-	{ "aten::alias", sym_identity_op },
+	{ "aten::alias", sym_identity },
 	{ "aten::remainder", sym_remainder },
 	{ "aten::var", sym_var },
 	{ "aten::std", sym_std },
