@@ -131,18 +131,19 @@ PY
 check_model() {
 	local name=$1 o specs=() feeds=()
 	shift
-	build "$name"
+	build "$name" || return 1
 	while IFS= read -r l; do
 		specs+=(-i "$l")
 		feeds+=("${l%%=*}=${l%%=*}.npy")
-	done < "$name.in.txt"
-	tool script "$name.pt" "${specs[@]}" -o "$name.air"
+	done < "$name.in.txt" || return 1
+	tool script "$name.pt" "${specs[@]}" -o "$name.air" || return 1
 	for o in "$@"; do
 		set -o pipefail
-		tool lower --opset "$o" "$name.air" | emit -o "$name-$o.onnx"
-		onnx_checker "$name-$o.onnx"
+		tool lower --opset "$o" "$name.air" | emit -o "$name-$o.onnx" || return 1
+		onnx_checker "$name-$o.onnx" || return 1
 		rm -rf "out-$o"
-		ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null
+		ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null ||
+			return 1
 		"$PYTHON" - "$name" "out-$o" "$name-$o.onnx" <<'PY'
 import glob, sys
 import numpy as np
@@ -158,6 +159,7 @@ for n, w in zip(names, wants):
     err = float(np.max(np.abs(g.astype(np.float64) - w))) / scale
     assert err <= 1e-4, f"{n}: relative error {err:.3g}"
 PY
+		[ $? -eq 0 ] || return 1
 	done
 }
 

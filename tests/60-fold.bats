@@ -20,7 +20,9 @@ load fold_helper
 @test "fold: division by zero, casts and indices out of range, returned values, disagreeing types stay nodes" {
 	run -0 fold --no-fold -S "$DATA/fold-edge.ir" -o want.ir
 	run -0 fold -S "$DATA/fold-edge.ir" -o got.ir
-	diff -u want.ir got.ir
+	# a returned value that folds stays a node: a Constant, as torch
+	grep -q '%ret : Long(2) = onnx::Constant\[value=Long(2){-6, -7}\]()' got.ir
+	diff -u <(grep -v '%ret :' want.ir) <(grep -v '%ret :' got.ir)
 	grep -q 'onnx::Div(%i, %z)' got.ir
 }
 

@@ -33,6 +33,7 @@
  * so de-duplication still merges equal results, now as equal references.
  */
 #include "fold.h"
+#include "fold_peep.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -621,6 +622,27 @@ static int try_view(struct fold_ctx *c, struct ir_block *b, struct ir_node *n,
 	return 1;
 }
 
+/* n, whose one output a block returns, becomes an onnx::Constant holding
+ * t (inline, at most 1 MiB, and small enough to stay out of the data
+ * file); 1 when it did. */
+static int to_constant(struct fold_ctx *c, struct ir_node *n,
+		       struct ir_tensor *t)
+{
+	if (t->data_kind != IR_DATA_INLINE || t->bytes.len > (1u << 20) ||
+	    (c->o->data_file && t->bytes.len >= c->o->data_min))
+		return 0;
+	struct ir_node *cn = ir_node_new(c->g, NULL, "onnx::Constant", 0, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	cn->scope = n->scope;
+	cn->source = n->source;
+	ir_block_insert_before(n, cn);
+	ir_node_set_output(cn, 0, n->outputs[0]);
+	n->outputs[0]->aux = t;
+	ir_node_unlink(n);
+	c->st->folded++;
+	return 1;
+}
+
 static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 {
 	unsigned flags = 0;
@@ -629,9 +651,19 @@ static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 
 	if (!fn || !n->noutputs || n->nblocks)
 		return 0;
+	/* a returned output needs a node: a Constant, as torch leaves it */
+	int ret = 0;
 	for (uint32_t i = 0; i < n->noutputs; i++)
 		if (is_returned(b, n->outputs[i]))
-			return 0;
+			ret = 1;
+	if (ret && n->noutputs != 1)
+		return 0;
+	for (uint32_t i = 0; ret && i < n->ninputs; i++) {
+		struct ir_value *v = n->inputs[i];
+		if (v && v->weight && ir_tensor_numel(v->weight->tensor) *
+		    ir_dtype_size(v->weight->tensor->dtype) > (1u << 20))
+			return 0; /* not read for a Constant it would not make */
+	}
 	e.g = c->g;
 	e.n = n;
 	e.opset = c->opset;
@@ -647,7 +679,7 @@ static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 			return 0;
 	/* data movement of a weight by reference: a reference */
 	struct ir_value *x = n->ninputs ? n->inputs[0] : NULL;
-	int view = x && !x->aux && x->weight &&
+	int view = !ret && x && !x->aux && x->weight &&
 		   x->weight->tensor->data_kind == IR_DATA_REF &&
 		   ir_dtype_size(x->weight->tensor->dtype);
 	for (uint32_t i = 0; i < n->ninputs; i++) {
@@ -672,6 +704,8 @@ static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 	for (uint32_t i = 0; i < n->noutputs; i++)
 		if (!e.out[i] || !agrees(n->outputs[i]->type, e.out[i]))
 			return 0;
+	if (ret)
+		return to_constant(c, n, e.out[0]);
 	for (uint32_t i = 0; i < n->noutputs; i++)
 		make_weight(c, b, n->outputs[i], e.out[i]);
 	ir_node_unlink(n);
@@ -1306,8 +1340,16 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 				     "later (the graph imports %lld): not "
 				     "applied", (long long)c.opset);
 		} else {
+			struct fold_peep_stats ps;
 			reset_scratch(&c);
 			fold_block(&c, g->top);
+			if (!c.err) {
+				recount(&c);
+				fold_peephole(g, c.opset, &ps);
+				/* nodes gone: no-ops, merged, duplicates */
+				c.st->dead_nodes += ps.identities + ps.slices +
+						    ps.fused + ps.cse;
+			}
 		}
 	}
 	if (c.err)

@@ -11,7 +11,9 @@
  *      whose shape is fully static folds too, and Gather of a Shape where
  *      the dims it selects are fixed; a symbolic or unknown dim never
  *      becomes a constant; an If with a constant condition becomes the
- *      branch it takes;
+ *      branch it takes; then the peephole pass of fold_peep.h (no-op
+ *      nodes, Identity, Slice of Slice, common subexpressions, LogSoftmax +
+ *      NLLLoss), whose removals fold -v counts as dead nodes;
  *   3. dead code: nodes whose outputs are unused removed (subgraphs too),
  *      then unused initializers;
  *   4. identical initializers de-duplicated (references compared by file,

@@ -65,10 +65,12 @@ struct lw_copy {
 static const struct symbolic_table *const tables[] = {
 	&symbolic_extra_math_table, &symbolic_extra_nn_table,
 	&symbolic_extra_shape_table,
+	&symbolic_fft_table,
 	&symbolic_driver_table, &symbolic_opset9_table, &symbolic_opset11_table,
 	&symbolic_opset12_table, &symbolic_opset13_table,
 	&symbolic_opset14_table,
 	&symbolic_opset17_table,
+	&symbolic_vision_table,
 };
 
 symbolic_fn symbolic_lookup(const char *kind, int opset)
@@ -99,6 +101,10 @@ void lower_list_ops(FILE *fp)
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		for (size_t i = 0; i < tables[t]->count && n < 1024; i++) {
 			size_t j;
+			/* complex::OP: symbolic_fft.c's internal names for an
+			 * op on a complex value, not operators of their own */
+			if (!strncmp(tables[t]->entries[i].name, "complex::", 9))
+				continue;
 			for (j = 0; j < n; j++)
 				if (!strcmp(names[j], tables[t]->entries[i].name))
 					break;

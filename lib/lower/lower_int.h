@@ -68,6 +68,12 @@ extern const struct symbolic_table symbolic_opset17_table;
 extern const struct symbolic_table symbolic_extra_math_table;  /* symbolic_extra_math.c */
 extern const struct symbolic_table symbolic_extra_nn_table;    /* symbolic_extra_nn.c */
 extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra_shape.c */
+extern const struct symbolic_table symbolic_fft_table;         /* symbolic_fft.c */
+/* torchvision::* ops, and the index/where/split/unbind/repeat cases the
+ * opset tables decline (symbolic_vision.c): consulted FIRST (the last
+ * entry of lower.c's tables[]), each entry handling its own cases and
+ * calling the opset tables' symbolic for the rest. */
+extern const struct symbolic_table symbolic_vision_table;
 
 /* The symbolic for kind at opset, NULL when none. */
 symbolic_fn symbolic_lookup(const char *kind, int opset);

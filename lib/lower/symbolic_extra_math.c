@@ -311,6 +311,14 @@ static int shift(struct lower_ctx *c, struct ir_node *n,
 	int isint = dt != IR_DTYPE_UNDEFINED && !b_is_float(dt);
 	enum ir_dtype w = isint ? (dt == IR_DTYPE_INT64 ? IR_DTYPE_DOUBLE
 							: IR_DTYPE_FLOAT) : dt;
+	if (left && (dt == IR_DTYPE_INT64 || dt == IR_DTYPE_INT32)) {
+		/* torch's: x * Cast(2^y): the product wraps in x's dtype as
+		 * torch's shift does (powers of two are exact in float) */
+		struct ir_value *q = b_op2(c, "Pow", scal(c, 2, IR_DTYPE_FLOAT),
+					   b_cast(c, b, IR_DTYPE_FLOAT));
+		out[0] = b_op2(c, "Mul", a, b_cast(c, q, dt));
+		return 0;
+	}
 	struct ir_value *p = b_op2(c, "Pow", scal(c, 2, w), b_cast(c, b, w));
 	struct ir_value *r = b_op2(c, left ? "Mul" : "Div", b_cast(c, a, w), p);
 	if (isint) {
@@ -730,6 +738,15 @@ static SYM(sym_outer)
 		a = b_cast(c, a, dt);
 		b = b_cast(c, b, dt);
 	}
+	if (c->opset >= 12 && (dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+			       dt == IR_DTYPE_INT32 || dt == IR_DTYPE_INT64)) {
+		/* torch's: one Einsum (one product per element, as Mul) */
+		struct ir_node *e = b_node(c, "Einsum", 2,
+					   (struct ir_value *[]){ a, b }, 1);
+		b_attr_s(c, e, "equation", "i,j->ij");
+		out[0] = b_done(c, e);
+		return 0;
+	}
 	out[0] = b_op2(c, "Mul", b_unsqueeze(c, a, &one, 1), b);
 	return 0;
 }
@@ -900,7 +917,20 @@ static SYM(sym_fill)
 	struct ir_value *x = T(0);
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
-	struct ir_value *v = sym_operand(c, n, 1, b_dtype(x));
+	double f;
+	enum ir_dtype dt = b_dtype(x);
+	if (lw_float(c, n, 1, &f) && f < 9007199254740992.0 &&
+	    f > -9007199254740992.0 && (dt == IR_DTYPE_FLOAT ||
+				      dt == IR_DTYPE_DOUBLE ||
+				      dt == IR_DTYPE_INT64 ||
+				      dt == IR_DTYPE_INT32 ||
+				      dt == IR_DTYPE_BOOL)) {
+		/* a number: ConstantOfShape, as torch */
+		out[0] = fill_shape(c, b_op1(c, "Shape", x), f, dt);
+		if (out[0])
+			return 0;
+	}
+	struct ir_value *v = sym_operand(c, n, 1, dt);
 	if (!v)
 		return lw_decline(c, "value is not a tensor or number");
 	out[0] = b_op2(c, "Expand", v, b_op1(c, "Shape", x));
@@ -1141,6 +1171,25 @@ static int random_like(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_rand_like) { return random_like(c, n, out, 0); }
 static SYM(sym_randn_like) { return random_like(c, n, out, 1); }
 
+/* 1 when broadcasting a with b gives b's shape (b's dims fixed where a's
+ * are not 1). */
+static int fits_into(const struct ir_value *a, const struct ir_value *b)
+{
+	int ra = b_rank(a), rb = b_rank(b);
+	if (ra < 0 || rb < 0 || ra > rb)
+		return 0;
+	for (int i = 0; i < ra; i++) {
+		const struct ir_dim *da = &a->type->dims[i];
+		const struct ir_dim *db = &b->type->dims[rb - ra + i];
+		if (da->kind != IR_DIM_FIXED)
+			return 0;
+		if (da->value != 1 && (db->kind != IR_DIM_FIXED ||
+				       db->value != da->value))
+			return 0;
+	}
+	return 1;
+}
+
 static SYM(sym_normal)
 {
 	/* normal(mean, std, generator) with tensors or numbers, or
@@ -1167,7 +1216,9 @@ static SYM(sym_normal)
 	struct ir_value *s = sym_operand(c, n, 1, dt);
 	if (!m || !s)
 		return lw_decline(c, "mean or std unusable");
-	struct ir_value *like = b_op2(c, "Add", m, s);
+	/* the random draw has the broadcast shape: m's own when s fits
+	 * into it */
+	struct ir_value *like = fits_into(s, m) ? m : b_op2(c, "Add", m, s);
 	struct ir_node *r = b_node(c, "RandomNormalLike", 1, &like, 1);
 	out[0] = b_op2(c, "Add", b_op2(c, "Mul", b_done(c, r), s), m);
 	return 0;

@@ -626,7 +626,9 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *in[4] = { x, b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1),
 				   NULL, NULL };
 	if (!lw_is_none(c, n, 1)) {
-		if (lw_ints(c, n, 1, os, 8, 0) != sp)
+		struct ir_value *el[10];
+		int dyn = lw_ints(c, n, 1, os, 8, 0) != sp;
+		if (dyn && lw_list(c, n, 1, el + 1, 8) != sp)
 			return lw_decline(c, "output_size not constant");
 		in[2] = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
 		in[2]->producer->attrs[0].u.t->dims[0] = 0;
@@ -634,7 +636,19 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 		b_infer(c, in[2]->producer);
 		sz[0] = fixed_dim(x, 0);
 		sz[1] = fixed_dim(x, 1);
-		if (sz[0] < 0 || sz[1] < 0) {
+		if (dyn) {
+			/* sizes known at run time: N, C, then output_size */
+			int64_t z = 0;
+			el[0] = b_slice(c, b_op1(c, "Shape", x), 0, 2, 0, 1);
+			for (int i = 1; i <= sp; i++) {
+				el[i] = b_cast(c, el[i], IR_DTYPE_INT64);
+				if (b_rank(el[i]) == 0)
+					el[i] = b_unsqueeze(c, el[i], &z, 1);
+			}
+			struct ir_node *cc = b_node(c, "Concat", sp + 1, el, 1);
+			b_attr_i(c, cc, "axis", 0);
+			in[3] = b_done(c, cc);
+		} else if (sz[0] < 0 || sz[1] < 0) {
 			struct ir_value *nc = b_slice(c, b_op1(c, "Shape", x),
 						      0, 2, 0, 1);
 			struct ir_node *cc = b_node(c, "Concat", 2,

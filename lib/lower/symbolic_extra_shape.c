@@ -640,6 +640,29 @@ static SYM(sym_x_index_add)
 	return 0;
 }
 
+/* Zeros of x's shape and dtype: ConstantOfShape of its shape (a constant
+ * when static), NULL for a dtype ConstantOfShape cannot hold. */
+static struct ir_value *zeros_of(struct lower_ctx *c, struct ir_value *x)
+{
+	enum ir_dtype dt = b_dtype(x);
+	int64_t one = 1, dims[MAXR];
+	int r = b_rank(x), fixed = r >= 0 && r <= MAXR;
+	if (dt == IR_DTYPE_UNDEFINED || dt == IR_DTYPE_STRING)
+		return NULL;
+	for (int i = 0; fixed && i < r; i++) {
+		fixed = x->type->dims[i].kind == IR_DIM_FIXED;
+		dims[i] = x->type->dims[i].value;
+	}
+	struct ir_value *shape = fixed ? vec(c, dims, r)
+				       : b_op1(c, "Shape", x);
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &one);
+	t->bytes.len = ir_dtype_size(dt);
+	t->bytes.data = ir_alloc(c->g, t->bytes.len); /* zeroed */
+	struct ir_node *cn = b_node(c, "ConstantOfShape", 1, &shape, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	return b_done(c, cn);
+}
+
 /* scatter_add(self, dim, index, src): ScatterElements reduction=add from
  * opset 16; before, torch's export (a scatter onto zeros, added: repeated
  * indices add only once). */
@@ -674,8 +697,10 @@ static SYM(sym_x_scatter_add)
 		out[0] = b_done(c, s);
 		return 0;
 	}
-	struct ir_value *zero = b_op2(c, "Mul", x,
-				      b_const_scalar(c, 0, b_dtype(x), 0));
+	/* zeros of x's shape (static: a constant once folded) */
+	struct ir_value *zero = zeros_of(c, x);
+	if (!zero)
+		return lw_decline(c, "the input's dtype is unknown");
 	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
 				   : "Scatter", 3,
 				   (struct ir_value *[]){ zero, idx, src }, 1);
@@ -1114,7 +1139,9 @@ static SYM(sym_x_unique)
 		return lw_decline(c, "sorted not constant");
 	struct ir_node *u = unique_node(c, x, sorted, 0, 0);
 	out[0] = u->outputs[0];
-	out[1] = b_op2(c, "Reshape", u->outputs[2], b_op1(c, "Shape", x));
+	/* inverse_indices has x's shape (Unique's are flat) */
+	out[1] = b_rank(x) == 1 ? u->outputs[2] :
+		 b_op2(c, "Reshape", u->outputs[2], b_op1(c, "Shape", x));
 	if (n->noutputs > 2)
 		out[2] = u->outputs[3];
 	return 0;

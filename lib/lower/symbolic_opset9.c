@@ -199,6 +199,14 @@ static int compare(struct lower_ctx *c, struct ir_node *n,
 		b = b_cast(c, b, IR_DTYPE_INT32);
 	}
 	struct ir_value *r;
+	enum ir_dtype cd = dt == IR_DTYPE_BOOL ? IR_DTYPE_INT32 : dt;
+	if (negate && c->opset >= 12 && strcmp(op, "Equal") &&
+	    (cd == IR_DTYPE_FLOAT || cd == IR_DTYPE_DOUBLE ||
+	     cd == IR_DTYPE_INT32 || cd == IR_DTYPE_INT64)) {
+		/* le, ge: one node from opset 12, and right for NaN */
+		op = !strcmp(op, "Greater") ? "LessOrEqual" : "GreaterOrEqual";
+		negate = 0;
+	}
 	if (!strcmp(op, "Equal") && c->opset < 11 && b_is_float(dt)) {
 		/* Equal takes no floats before 11: neither less nor greater */
 		r = b_op2(c, "Or", b_op2(c, "Less", a, b),
@@ -1441,6 +1449,33 @@ static struct ir_value *linear_axis(struct lower_ctx *c, struct ir_value *x,
 	return apply_along(c, x, r, ax, w);
 }
 
+/* x (rank r <= 16) with size 1 along axis ax broadcast to lout (a 0-d
+ * Long) there: linear interpolation from one element, whatever the
+ * coordinates, reads that element. */
+static struct ir_value *expand_axis(struct lower_ctx *c, struct ir_value *x,
+				    int r, int ax, struct ir_value *lout)
+{
+	int64_t ones[16], v, zero = 0;
+	struct ir_value *parts[3], *shape;
+	int np = 0;
+	for (int i = 0; i < r; i++)
+		ones[i] = 1;
+	if (b_const_ints(lout, &v, 1) == 1) {
+		ones[ax] = v;
+		shape = b_const_i64s(c, ones, r, 1);
+	} else {
+		if (ax > 0)
+			parts[np++] = b_const_i64s(c, ones, ax, 1);
+		parts[np++] = b_unsqueeze(c, lout, &zero, 1);
+		if (ax < r - 1)
+			parts[np++] = b_const_i64s(c, ones, r - 1 - ax, 1);
+		struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
+		b_attr_i(c, cn, "axis", 0);
+		shape = b_done(c, cn);
+	}
+	return b_op2(c, "Expand", x, shape);
+}
+
 /* upsample_{linear1d,bilinear2d,trilinear3d}(input, output_size?,
  * align_corners, scale_factors?) below opset 11, where neither Upsample
  * nor Resize-10 computes torch's coordinates: the separable product above,
@@ -1495,8 +1530,12 @@ int sym_upsample_linear9(struct lower_ctx *c, struct ir_node *n,
 				b_const_scalar(c, sc[k], IR_DTYPE_DOUBLE, 0))),
 				IR_DTYPE_INT64);
 		}
-		y = linear_axis(c, y, r, ax, lin, lout, (int)align,
-				dyn || ko == sp ? 0 : sc[k]);
+		if (x->type->dims[ax].kind == IR_DIM_FIXED &&
+		    x->type->dims[ax].value == 1)
+			y = expand_axis(c, y, r, ax, lout);
+		else
+			y = linear_axis(c, y, r, ax, lin, lout, (int)align,
+					dyn || ko == sp ? 0 : sc[k]);
 		if (!y)
 			return 1;
 	}

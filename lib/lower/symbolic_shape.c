@@ -692,7 +692,7 @@ SYM(sym_where)
 }
 
 /* tril/triu without Trilu: Where(mask, x, 0), the mask constant when the
- * last two dims are fixed, else (opset 11) from Range. */
+ * last two dims are fixed, else from the dims' ranges. */
 int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int upper)
 {
@@ -716,12 +716,12 @@ int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
 		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
 		mask = b_done(c, cn);
-	} else if (c->opset >= 11) {
-		struct ir_value *zero = b_const_i64(c, 0), *one = b_const_i64(c, 1);
-		struct ir_value *rows = b_op3(c, "Range", zero,
-					      b_dim(c, x, r - 2), one);
-		struct ir_value *cols = b_op3(c, "Range", zero,
-					      b_dim(c, x, r - 1), one);
+	} else {
+		/* Range from opset 11, NonZero of ones at 9 and 10 */
+		struct ir_value *rows = sym_arange_count(c, b_dim(c, x, r - 2));
+		struct ir_value *cols = sym_arange_count(c, b_dim(c, x, r - 1));
+		if (!rows || !cols)
+			return lw_decline(c, "the last two dims' ranges");
 		int64_t ax = 1;
 		struct ir_value *diff = b_op2(c, "Sub", cols,
 					      b_unsqueeze(c, rows, &ax, 1));
@@ -729,8 +729,6 @@ int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		/* tril: diff <= k, i.e. not (diff > k); triu: not (diff < k) */
 		mask = b_op1(c, "Not", b_op2(c, upper ? "Less" : "Greater",
 					     diff, kv));
-	} else {
-		return lw_decline(c, "the last two dims are not fixed");
 	}
 	struct ir_value *zero = b_const_scalar(c, 0, b_dtype(x), 0);
 	out[0] = b_op3(c, "Where", mask, x, zero);

@@ -65,8 +65,9 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 				struct diag *d, int *code);
 
 /* Clean-up passes (passes.c): constant propagation of int/bool arithmetic,
- * dead code elimination, dropping unused weights.  Returns nothing: cannot
- * fail. */
+ * unrolling of loops of a constant trip count that compute no tensors and
+ * folding of the lists they build (unroll.c), dead code elimination,
+ * dropping unused weights.  Returns nothing: cannot fail. */
 void script_passes(struct ir_graph *g);
 
 /* torch's operator upgraders (upgraders.c): in the graph of an archive

@@ -5,7 +5,10 @@
  * elimination that keeps side effects (raises, prints, list mutation,
  * in-place ops left in place), and removal of weights nothing uses; the
  * outputs of a prim::If whose arms return the same value or equal
- * constants become that value.
+ * constants become that value; aten::__range_length and
+ * aten::__derive_index of constants fold; loops of a constant trip count
+ * that compute no tensors are unrolled and the lists they build folded
+ * (unroll.c).
  *
  * Costs: linear in the nodes, a few sweeps until nothing changes.
  */
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "unroll.h"
 
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
 struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n);
@@ -151,6 +155,35 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 			return NULL;
 		r = n->inputs[0]->producer->ninputs;
 		rk = IR_TYPE_INT;
+		goto done;
+	}
+	if (n->ninputs == 3 && (!strcmp(k, "__range_length") ||
+				!strcmp(k, "__derive_index"))) {
+		int64_t c;
+		if (!script_const_int(n->inputs[0], &a) ||
+		    !script_const_int(n->inputs[1], &b) ||
+		    !script_const_int(n->inputs[2], &c) ||
+		    n->inputs[0]->type->kind != IR_TYPE_INT ||
+		    n->inputs[1]->type->kind != IR_TYPE_INT ||
+		    n->inputs[2]->type->kind != IR_TYPE_INT)
+			return NULL;
+		rk = IR_TYPE_INT;
+		if (!strcmp(k, "__derive_index")) {
+			/* start + index * step (a, b, c: index, start, step) */
+			r = (int64_t)((uint64_t)b + (uint64_t)a * (uint64_t)c);
+			goto done;
+		}
+		/* torch's range length of (lo, hi, step): 0 when empty */
+		if (c == 0 || c == INT64_MIN)
+			return NULL; /* raises at run time */
+		if (c > 0 && a < b)
+			r = (int64_t)(1 + ((uint64_t)b - 1 - (uint64_t)a) /
+					  (uint64_t)c);
+		else if (c < 0 && a > b)
+			r = (int64_t)(1 + ((uint64_t)a - 1 - (uint64_t)b) /
+					  (uint64_t)-c);
+		else
+			r = 0;
 		goto done;
 	}
 	if (n->ninputs != 2 || !num(n->inputs[0], &fa, &a, &x) ||
@@ -530,7 +563,7 @@ static int fold_block(struct ir_graph *g, struct ir_block *b, int depth)
 		if (depth < 200)
 			for (i = 0; i < n->nblocks; i++)
 				folded += fold_block(g, n->blocks[i], depth + 1);
-		if (fold_if(n) || fold_unpack(n)) {
+		if (fold_if(n) || fold_unpack(n) || script_unroll_loop(g, n)) {
 			folded++;
 			continue;
 		}
@@ -697,6 +730,11 @@ void script_passes(struct ir_graph *g)
 		count_uses_block(g->top, 0);
 		changed += dce_block(g->top, 0);
 		changed += dead_lists(g, g->top, 0);
+		for (w = g->weights; w; w = w->next)
+			w->value->uses = 0;
+		zero_uses_block(g->top, 0);
+		count_uses_block(g->top, 0);
+		changed += script_fold_lists(g, g->top, 0);
 		if (!changed)
 			break;
 	}
