@@ -1999,6 +1999,27 @@ static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* aten::list(l) (list(x.size())...): a new list of the same elements,
+ * or the same 1-d tensor where the list is one (a dynamic size()). */
+static int sym_list_list(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	if (n->ninputs != 1 || n->noutputs != 1)
+		return lw_decline(c, "not a list");
+	int k = lw_list(c, n, 0, vals, 256);
+	if (k >= 0) {
+		lw_set_list(c, n->outputs[0], vals, k);
+		out[0] = NULL;
+		return 0;
+	}
+	struct ir_value *t = lw_in(c, n, 0);
+	if (!t || (t->type->kind != IR_TYPE_TENSOR && !b_is_seq(t)))
+		return lw_decline(c, "the list is not known");
+	out[0] = t;
+	return 0;
+}
+
 /* aten::_set_item(list, i, v) (l[i] = v), i constant, of a list known
  * element-wise: the uses after it see v there; in an if, the branches'
  * lists are merged by if_lists. */
@@ -2040,6 +2061,7 @@ static const struct symbolic driver_ops[] = {
 	{ "aten::__getitem__", sym_getitem },
 	{ "aten::append", sym_append },
 	{ "aten::len", sym_len },
+	{ "aten::list", sym_list_list },
 	{ "aten::warn", sym_drop },
 };
 

@@ -86,5 +86,7 @@ SYM(sym_bool_and); SYM(sym_bool_or); SYM(sym_bool_xor); SYM(sym_tensor);
 SYM(sym_scatter); SYM(sym_index_put); SYM(sym_copy_);
 /* symbolic_rnn.c */
 SYM(sym_lstm); SYM(sym_gru); SYM(sym_rnn_tanh); SYM(sym_rnn_relu);
+SYM(sym_lstm_cell); SYM(sym_gru_cell);
+SYM(sym_rnn_tanh_cell); SYM(sym_rnn_relu_cell);
 
 #endif

@@ -806,6 +806,181 @@ static int sym_x_tensordot(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode,
+ * sparse, per_sample_weights, include_last_offset, padding_idx): the rows
+ * of each bag (1-d indices cut at offsets, or the rows of 2-d indices)
+ * summed, averaged or maxed; an empty bag gives 0, padding_idx rows are
+ * left out (and not counted by mean), as torch computes it.  With no Loop
+ * (torch's symbolic): a bag mask [B, N] from the offsets, Where and a
+ * Reduce over N.  Output 0 only (offset2bag, bag_size, max_indices are
+ * not made). */
+static SYM(sym_x_embedding_bag)
+{
+	struct ir_value *w = T(0), *idx = T(1), *off = NULL, *psw = NULL;
+	int64_t mode = 0, last = 0, pad = -1;
+	if (!w || !idx || !lw_int(c, n, 4, &mode) ||
+	    (n->ninputs > 7 && !lw_int(c, n, 7, &last)))
+		return lw_decline(c, "mode or include_last_offset not constant");
+	if (n->ninputs > 8 && !lw_is_none(c, n, 8) && !lw_int(c, n, 8, &pad))
+		return lw_decline(c, "padding_idx not constant");
+	if (mode < 0 || mode > 2)
+		return lw_decline(c, "unknown mode");
+	if (!lw_is_none(c, n, 6) && !(psw = T(6)))
+		return lw_decline(c, "per_sample_weights is not a tensor");
+	int ri = b_rank(idx);
+	enum ir_dtype dt = b_dtype(w);
+	if (b_rank(w) != 2 || (ri != 1 && ri != 2) || !b_is_float(dt))
+		return lw_decline(c, "weight or indices of unknown rank");
+	idx = b_cast(c, idx, IR_DTYPE_INT64);
+	struct ir_node *g = b_node(c, "Gather", 2,
+				   (struct ir_value *[]){ w, idx }, 1);
+	b_attr_i(c, g, "axis", 0);
+	struct ir_value *emb = b_done(c, g), *mask;
+	if (psw) {
+		int64_t ax = ri;
+		emb = b_op2(c, "Mul", emb, b_unsqueeze(c, b_cast(c, psw, dt),
+						       &ax, 1));
+	}
+	struct ir_value *valid = NULL;
+	if (pad >= 0)	/* -1: none (F.embedding_bag makes others >= 0) */
+		valid = b_op1(c, "Not", b_op2(c, "Equal", idx,
+					      b_const_i64(c, pad)));
+	int64_t a0 = 0, a1 = 1, a2 = 2;
+	if (ri == 2) {
+		/* 2-d indices: bag b is row b */
+		mask = valid ? b_unsqueeze(c, valid, &a2, 1) : NULL;
+	} else {
+		if (lw_is_none(c, n, 2) || !(off = T(2)))
+			return lw_decline(c, "1-d indices without offsets");
+		off = b_cast(c, off, IR_DTYPE_INT64);
+		struct ir_value *cnt = b_dim(c, idx, 0);
+		struct ir_value *pos = sym_arange_count(c, cnt);
+		if (!pos)
+			return lw_decline(c, "index positions");
+		if (last)
+			off = b_slice(c, off, 0, -1, 0, 1);
+		struct ir_value *cin[2] = { b_slice(c, off, 1, INT64_MAX, 0, 1),
+					    b_unsqueeze(c, cnt, &a0, 1) };
+		struct ir_node *cat = b_node(c, "Concat", 2, cin, 1);
+		b_attr_i(c, cat, "axis", 0);
+		struct ir_value *ends = b_done(c, cat);
+		/* mask[b, i] = off[b] <= i < ends[b] */
+		struct ir_value *s0 = b_op1(c, "Not", b_op2(c, "Greater",
+				b_unsqueeze(c, off, &a1, 1), pos));
+		struct ir_value *e0 = b_op2(c, "Greater",
+				b_unsqueeze(c, ends, &a1, 1), pos);
+		mask = b_op2(c, "And", s0, e0);
+		if (valid)
+			mask = b_op2(c, "And", mask,
+				     b_unsqueeze(c, valid, &a0, 1));
+		mask = b_unsqueeze(c, mask, &a2, 1);     /* [B, N, 1] */
+		emb = b_unsqueeze(c, emb, &a0, 1);       /* [1, N, D] */
+	}
+	struct ir_value *fill = b_const_scalar(c, mode == 2 ? -INFINITY : 0,
+					       dt, 0);
+	struct ir_value *sel = mask ? b_op3(c, "Where", mask, emb, fill) : emb;
+	struct ir_value *r = b_reduce(c, mode == 2 ? "ReduceMax" : "ReduceSum",
+				      sel, &a1, 1, 0);
+	if (mode == 0 || (!mask && mode == 2)) {
+		out[0] = r;
+		return 0;
+	}
+	/* bag sizes [B, 1] */
+	struct ir_value *num;
+	if (mask)
+		num = b_reduce(c, "ReduceSum", b_cast(c, mask, dt), &a1, 1, 0);
+	else
+		num = b_cast(c, b_dim(c, idx, 1), dt);
+	if (mode == 1) {
+		num = b_op2(c, "Max", num, b_const_scalar(c, 1, dt, 0));
+		out[0] = b_op2(c, "Div", r, num);
+	} else {
+		struct ir_value *nz = b_op2(c, "Greater", num,
+					    b_const_scalar(c, 0, dt, 0));
+		out[0] = b_op3(c, "Where", nz, r, b_const_scalar(c, 0, dt, 0));
+	}
+	return 0;
+}
+
+/* embedding_renorm(weight, indices, max_norm, norm_type) (embedding's
+ * max_norm; in place in torch, its result what the embedding reads): each
+ * row that indices use whose norm exceeds max_norm scaled by
+ * max_norm / (norm + 1e-7), as torch's kernel; other rows unchanged. */
+static SYM(sym_x_embedding_renorm)
+{
+	struct ir_value *w = T(0), *idx = T(1);
+	double mx, p;
+	if (!w || !idx || !lw_float(c, n, 2, &mx) || !lw_float(c, n, 3, &p))
+		return lw_decline(c, "max_norm or norm_type not constant");
+	enum ir_dtype dt = b_dtype(w);
+	if (b_rank(w) != 2 || !b_is_float(dt))
+		return lw_decline(c, "weight of unknown rank");
+	int64_t a0 = 0, a1 = 1, m1 = -1;
+	struct ir_value *a = b_op1(c, "Abs", w), *norm;
+	if (p == 1 || p == 2)
+		norm = b_reduce(c, p == 1 ? "ReduceL1" : "ReduceL2", w, &a1, 1, 1);
+	else if (isinf(p))
+		norm = b_reduce(c, p > 0 ? "ReduceMax" : "ReduceMin", a, &a1, 1, 1);
+	else
+		norm = b_op2(c, "Pow", b_reduce(c, "ReduceSum", b_op2(c, "Pow", a,
+				b_const_scalar(c, p, dt, 0)), &a1, 1, 1),
+			     b_const_scalar(c, 1 / p, dt, 0));
+	/* rows used: any(arange(V)[:, None] == indices.flatten()[None]) */
+	struct ir_value *rows = sym_arange_count(c, b_dim(c, w, 0));
+	if (!rows)
+		return lw_decline(c, "row numbers");
+	struct ir_value *flat = b_op2(c, "Reshape", b_cast(c, idx, IR_DTYPE_INT64),
+				      b_const_i64s(c, &m1, 1, 1));
+	struct ir_value *eq = b_op2(c, "Equal", b_unsqueeze(c, rows, &a1, 1),
+				    b_unsqueeze(c, flat, &a0, 1));
+	struct ir_value *used = b_op2(c, "Greater", b_reduce(c, "ReduceMax",
+			b_cast(c, eq, IR_DTYPE_FLOAT), &a1, 1, 1),
+			b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));   /* [V, 1] */
+	struct ir_value *big = b_op2(c, "And", used, b_op2(c, "Greater", norm,
+					b_const_scalar(c, mx, dt, 0)));
+	struct ir_value *scale = b_op2(c, "Div", b_const_scalar(c, mx, dt, 0),
+		b_op2(c, "Add", norm, b_const_scalar(c, 1e-7, dt, 0)));
+	out[0] = b_op3(c, "Where", big, b_op2(c, "Mul", w, scale), w);
+	return 0;
+}
+
+/* quantize_per_tensor(self, scale, zero_point, dtype): QuantizeLinear to
+ * quint8 / qint8 (opset 10), as torch's symbolic; its result stays the
+ * integer tensor, which dequantize reads with the same scale and zero
+ * point (from the QuantizeLinear that made it). */
+static SYM(sym_x_quantize_per_tensor)
+{
+	struct ir_value *x = T(0);
+	int64_t st, zp;
+	double sc;
+	if (c->opset < 10)
+		return lw_decline(c, "needs opset 10 (QuantizeLinear)");
+	if (!x || !lw_float(c, n, 1, &sc) || !lw_int(c, n, 2, &zp) ||
+	    !lw_int(c, n, 3, &st))
+		return lw_decline(c, "scale, zero_point or dtype not constant");
+	enum ir_dtype qt = st == 13 ? IR_DTYPE_UINT8 : st == 12 ? IR_DTYPE_INT8
+		: IR_DTYPE_UNDEFINED;
+	if (qt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "a quantized dtype other than quint8, qint8");
+	struct ir_value *in[3] = {
+		b_cast(c, x, IR_DTYPE_FLOAT),
+		b_const_scalar(c, sc, IR_DTYPE_FLOAT, 0),
+		b_const_scalar(c, (double)zp, qt, 0) };
+	out[0] = b_done(c, b_node(c, "QuantizeLinear", 3, in, 1));
+	return 0;
+}
+
+static SYM(sym_x_dequantize)
+{
+	struct ir_value *q = T(0);
+	struct ir_node *p = q ? q->producer : NULL;
+	if (!p || strcmp(p->kind, "onnx::QuantizeLinear"))
+		return lw_decline(c, "not the result of quantize_per_tensor");
+	struct ir_value *in[3] = { q, p->inputs[1], p->inputs[2] };
+	out[0] = b_done(c, b_node(c, "DequantizeLinear", 3, in, 1));
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ "aten::_log_softmax", sym_x_log_softmax },
 	{ "aten::_pad_circular", sym_x_pad_circular },
@@ -819,6 +994,9 @@ static const struct symbolic entries[] = {
 	{ "aten::conv_tbc", sym_x_conv_tbc },
 	{ "aten::cosine_similarity", sym_x_cosine_similarity },
 	{ "aten::cross_entropy_loss", sym_x_cross_entropy_loss },
+	{ "aten::dequantize", sym_x_dequantize },
+	{ "aten::embedding_bag", sym_x_embedding_bag },
+	{ "aten::embedding_renorm", sym_x_embedding_renorm },
 	{ "aten::feature_alpha_dropout", sym_x_alpha_dropout },
 	{ "aten::grid_sampler", sym_x_grid_sampler },
 	{ "aten::kl_div", sym_x_kl_div },
@@ -832,6 +1010,7 @@ static const struct symbolic entries[] = {
 	{ "aten::pairwise_distance", sym_x_pairwise_distance },
 	{ "aten::pixel_shuffle", sym_x_pixel_shuffle },
 	{ "aten::pixel_unshuffle", sym_x_pixel_unshuffle },
+	{ "aten::quantize_per_tensor", sym_x_quantize_per_tensor },
 	{ "aten::reflection_pad1d", sym_x_reflection_pad },
 	{ "aten::reflection_pad2d", sym_x_reflection_pad },
 	{ "aten::reflection_pad3d", sym_x_reflection_pad },

@@ -102,6 +102,17 @@ static SYM(sym_x_shape_as_tensor)
 	return 0;
 }
 
+/* _reshape_from_tensor(self, shape): Reshape by a 1-d shape tensor (as
+ * torch's symbolic, a 0 entry copies the input's dim: ONNX's rule). */
+static SYM(sym_x_reshape_from_tensor)
+{
+	struct ir_value *x = T(0), *s = T(1);
+	if (!x || !s)
+		return lw_decline(c, "input or shape is not a tensor");
+	out[0] = b_op2(c, "Reshape", x, b_cast(c, s, IR_DTYPE_INT64));
+	return 0;
+}
+
 /* view_as / reshape_as: Reshape(x, Shape(other)). */
 static SYM(sym_x_reshape_as)
 {
@@ -1164,6 +1175,7 @@ static SYM(sym_x_unique_dim)
 }
 
 static const struct symbolic entries[] = {
+	{ "aten::_reshape_from_tensor", sym_x_reshape_from_tensor },
 	{ "aten::_shape_as_tensor", sym_x_shape_as_tensor },
 	{ "aten::_unique", sym_x_unique },
 	{ "aten::_unique2", sym_x_unique },

@@ -46,6 +46,59 @@ SYM(sym_bool_and) { return bool_op(c, n, out, "And"); }
 SYM(sym_bool_or) { return bool_op(c, n, out, "Or"); }
 SYM(sym_bool_xor) { return bool_op(c, n, out, "Xor"); }
 
+/* A 1-d list of numbers that lw_tensor() does not make a tensor (floats,
+ * constant or not, item()s): each element a Double [1] (exact for ints
+ * and floats alike, cast once after), concatenated; *dt the dtype torch
+ * infers from the elements (a float: Float, else ints: Long, else Bool).
+ * NULL when it is no such list. */
+static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
+				    enum ir_dtype *dt)
+{
+	struct ir_node *p = n->inputs[0]->producer;
+	if (!p || strcmp(p->kind, "prim::ListConstruct") || !p->ninputs ||
+	    p->ninputs > 4096)
+		return NULL;
+	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * p->ninputs);
+	int isf, anyf = 0, anyi = 0;
+	for (uint32_t j = 0; j < p->ninputs; j++) {
+		const struct ir_type *et = p->inputs[j]->type;
+		enum ir_dtype ed;
+		if (lw_is_scalar(c, p, (int)j, &isf)) {
+			ed = isf ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64;
+		} else if (et->kind == IR_TYPE_FLOAT) {
+			ed = IR_DTYPE_DOUBLE;
+		} else if (et->kind == IR_TYPE_INT) {
+			ed = IR_DTYPE_INT64;
+		} else if (et->kind == IR_TYPE_BOOL) {
+			ed = IR_DTYPE_BOOL;
+		} else if (et->kind == IR_TYPE_UNKNOWN ||
+			   et->kind == IR_TYPE_TENSOR) {
+			/* item() of a tensor (lowered to the 0-d tensor):
+			 * its dtype's kind */
+			struct ir_value *e = lw_tensor(c, p, (int)j);
+			if (!e || b_rank(e) != 0)
+				return NULL;
+			ed = b_dtype(e);
+			if (ed == IR_DTYPE_UNDEFINED)
+				return NULL;
+		} else {
+			return NULL;
+		}
+		if (b_is_float(ed))
+			anyf = 1;
+		else if (ed != IR_DTYPE_BOOL)
+			anyi = 1;
+		if (!(parts[j] = lw_scalar_as(c, p, (int)j, IR_DTYPE_DOUBLE, 1)))
+			return NULL;
+	}
+	*dt = anyf ? IR_DTYPE_FLOAT : anyi ? IR_DTYPE_INT64 : IR_DTYPE_BOOL;
+	if (p->ninputs == 1)
+		return parts[0];
+	struct ir_node *cat = b_node(c, "Concat", (int)p->ninputs, parts, 1);
+	b_attr_i(c, cat, "axis", 0);
+	return b_done(c, cat);
+}
+
 /* aten::tensor(data, dtype, device, requires_grad): a number (or a list
  * of numbers) as a tensor, of dtype or the default for its kind. */
 SYM(sym_tensor)
@@ -55,12 +108,17 @@ SYM(sym_tensor)
 	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
 	int64_t st;
 
-	if (!v)
-		return lw_decline(c, "data is not a number or a list of them");
+	enum ir_dtype ldt = IR_DTYPE_UNDEFINED;
 	if (t->kind == IR_TYPE_LIST && t->nelems)
 		t = t->elems[0];
+	if (!v)
+		v = number_list(c, n, &ldt);
+	if (!v)
+		return lw_decline(c, "data is not a number or a list of them");
 	if (n->ninputs > 1 && lw_int(c, n, 1, &st))
 		dt = lw_torch_dtype(st);
+	else if (ldt != IR_DTYPE_UNDEFINED)
+		dt = ldt;
 	else if (t->kind == IR_TYPE_FLOAT)
 		dt = IR_DTYPE_FLOAT;
 	else if (t->kind == IR_TYPE_INT)

@@ -365,45 +365,128 @@ static int sym_relu6(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* One bound of clamp as Max (lo) or Min (hi) of x, both already of the
+ * result dtype dt: a constant number, or a tensor (aten::clamp.Tensor,
+ * broadcast as Max/Min do).  Max/Min take no integers before 12: those
+ * are computed in Float and cast back, as torch's
+ * op_with_optional_float_cast does. */
+static struct ir_value *clamp_bound(struct lower_ctx *c, struct ir_node *n,
+				    int i, const char *op, struct ir_value *x,
+				    enum ir_dtype dt)
+{
+	double v;
+	struct ir_value *b;
+	if (lw_float(c, n, i, &v))
+		b = b_const_scalar(c, v, dt, 0);
+	else
+		b = b_cast(c, T(i), dt);
+	if (!b_is_float(dt) && c->opset < 12)
+		return b_cast(c, b_op2(c, op, b_cast(c, x, IR_DTYPE_FLOAT),
+				       b_cast(c, b, IR_DTYPE_FLOAT)), dt);
+	return b_op2(c, op, x, b);
+}
+
+/* clamp(self, min, max), clamp_min(self, min), clamp_max(self, max):
+ * constant bounds on a float tensor are one Clip; a tensor bound is Max /
+ * Min with broadcasting, in torch's result dtype of self and the tensor
+ * bounds (clamp(x, lo, hi) is min(max(x, lo), hi): hi wins when
+ * lo > hi, as in torch). */
+static int clamp_any(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out, int ilo, int ihi)
+{
+	double lo = NAN, hi = NAN;
+	int has_lo = ilo > 0 && ilo < (int)n->ninputs && !lw_is_none(c, n, ilo);
+	int has_hi = ihi > 0 && ihi < (int)n->ninputs && !lw_is_none(c, n, ihi);
+	int clo = has_lo && lw_float(c, n, ilo, &lo);
+	int chi = has_hi && lw_float(c, n, ihi, &hi);
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if ((has_lo && !clo) || (has_hi && !chi)) {
+		struct ir_value *t;
+		if (has_lo && !clo) {
+			if (!(t = T(ilo)))
+				return lw_decline(c, "min is not a number or tensor");
+			dt = lw_promote(dt, b_dtype(t));
+		}
+		if (has_hi && !chi) {
+			if (!(t = T(ihi)))
+				return lw_decline(c, "max is not a number or tensor");
+			dt = lw_promote(dt, b_dtype(t));
+		}
+		if (dt == IR_DTYPE_UNDEFINED)
+			return lw_decline(c, "dtype of a bound unknown");
+		x = b_cast(c, x, dt);
+	} else if (b_is_float(dt)) {
+		out[0] = b_clip(c, x, lo, hi);
+		return 0;
+	}
+	if (dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "input dtype unknown");
+	if (has_lo)
+		x = clamp_bound(c, n, ilo, "Max", x, dt);
+	if (has_hi)
+		x = clamp_bound(c, n, ihi, "Min", x, dt);
+	out[0] = x;
+	return 0;
+}
+
 static int sym_clamp(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out)
 {
-	double lo = NAN, hi = NAN;
-	if (!lw_is_none(c, n, 1) && !lw_float(c, n, 1, &lo))
-		return lw_decline(c, "min is not a constant number");
-	if (n->ninputs > 2 && !lw_is_none(c, n, 2) && !lw_float(c, n, 2, &hi))
-		return lw_decline(c, "max is not a constant number");
-	struct ir_value *x = T(0);
-	if (!b_is_float(b_dtype(x))) {
-		/* Clip takes no integers before 12: Max/Min */
-		if (!isnan(lo))
-			x = b_op2(c, "Max", x, b_const_scalar(c, lo, b_dtype(x), 0));
-		if (!isnan(hi))
-			x = b_op2(c, "Min", x, b_const_scalar(c, hi, b_dtype(x), 0));
-		out[0] = x;
-		return 0;
-	}
-	out[0] = b_clip(c, x, lo, hi);
-	return 0;
+	return clamp_any(c, n, out, 1, 2);
 }
 
 static int sym_clamp_min(struct lower_ctx *c, struct ir_node *n,
 			 struct ir_value **out)
 {
-	double lo;
-	if (!lw_float(c, n, 1, &lo))
-		return lw_decline(c, "min is not a constant number");
-	out[0] = b_clip(c, T(0), lo, NAN);
-	return 0;
+	return clamp_any(c, n, out, 1, -1);
 }
 
 static int sym_clamp_max(struct lower_ctx *c, struct ir_node *n,
 			 struct ir_value **out)
 {
-	double hi;
-	if (!lw_float(c, n, 1, &hi))
-		return lw_decline(c, "max is not a constant number");
-	out[0] = b_clip(c, T(0), NAN, hi);
+	return clamp_any(c, n, out, -1, 1);
+}
+
+/* aten::__range_length(lo, hi, step): the trip count of range(lo, hi,
+ * step) (a loop over a dynamic size): ceil((hi - lo) / step) as torch's
+ * symbolic, and 0 for an empty range (Relu), which torch's leaves
+ * negative. */
+static int sym_range_length(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value **out)
+{
+	int64_t lo, hi, st;
+	if (lw_int(c, n, 0, &lo) && lw_int(c, n, 1, &hi) &&
+	    lw_int(c, n, 2, &st) && st != 0) {
+		int64_t d = hi - lo, q = d / st;
+		if (q * st != d && (d < 0) == (st < 0))
+			q++;
+		out[0] = b_const_i64(c, q > 0 ? q : 0);
+		return 0;
+	}
+	struct ir_value *a = lw_scalar_as(c, n, 0, IR_DTYPE_DOUBLE, 0);
+	struct ir_value *b = lw_scalar_as(c, n, 1, IR_DTYPE_DOUBLE, 0);
+	struct ir_value *s = lw_scalar_as(c, n, 2, IR_DTYPE_DOUBLE, 0);
+	if (!a || !b || !s)
+		return lw_decline(c, "bounds or step are not numbers");
+	struct ir_value *q = b_op1(c, "Ceil", b_op2(c, "Div",
+					b_op2(c, "Sub", b, a), s));
+	out[0] = b_cast(c, b_op1(c, "Relu", q), IR_DTYPE_INT64);
+	return 0;
+}
+
+/* aten::__derive_index(index, start, step): start + index * step. */
+static int sym_derive_index(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value **out)
+{
+	struct ir_value *i = lw_scalar_as(c, n, 0, IR_DTYPE_INT64, 0);
+	struct ir_value *a = lw_scalar_as(c, n, 1, IR_DTYPE_INT64, 0);
+	struct ir_value *s = lw_scalar_as(c, n, 2, IR_DTYPE_INT64, 0);
+	if (!i || !a || !s)
+		return lw_decline(c, "operands are not numbers");
+	out[0] = b_op2(c, "Add", a, b_op2(c, "Mul", i, s));
 	return 0;
 }
 
@@ -1143,6 +1226,49 @@ static int64_t channels(const struct ir_value *x)
 	return -1;
 }
 
+/* batch_norm whose own training flag is set (F.batch_norm(...,
+ * training=True) with the model exported for inference): normalised with
+ * the batch's statistics over every axis but 1 (biased variance), as
+ * torch computes it; the running statistics' update is a side effect
+ * that the exported graph does not carry.  Decomposed, not a 5-output
+ * BatchNormalization: runtimes built for inference ignore its training
+ * mode. */
+static int batch_norm_batch_stats(struct lower_ctx *c, struct ir_node *n,
+				  struct ir_value **out, struct ir_value *x,
+				  double eps)
+{
+	int r = b_rank(x);
+	enum ir_dtype dt = b_dtype(x);
+	if (r < 2 || !b_is_float(dt))
+		return lw_decline(c, "training-mode batch_norm of unknown rank");
+	int64_t axes[64], ax1[64];
+	int k = 0;
+	for (int i = 0; i < r; i++)
+		if (i != 1)
+			axes[k++] = i;
+	for (int i = 0; i < r - 2; i++)
+		ax1[i] = i + 1;
+	struct ir_value *mean = b_reduce(c, "ReduceMean", x, axes, k, 1);
+	struct ir_value *d = b_op2(c, "Sub", x, mean);
+	struct ir_value *var = b_reduce(c, "ReduceMean",
+					b_op2(c, "Mul", d, d), axes, k, 1);
+	struct ir_value *y = b_op2(c, "Div", d, b_op1(c, "Sqrt",
+		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
+	for (int i = 1; i <= 2; i++) {
+		if (lw_is_none(c, n, i))
+			continue;
+		struct ir_value *w = T(i);
+		if (!w)
+			return lw_decline(c, "weight or bias is not a tensor");
+		w = b_cast(c, w, dt);
+		if (r > 2)
+			w = b_unsqueeze(c, w, ax1, r - 2);
+		y = b_op2(c, i == 1 ? "Mul" : "Add", y, w);
+	}
+	out[0] = y;
+	return 0;
+}
+
 static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
 			  struct ir_value **out)
 {
@@ -1154,12 +1280,12 @@ static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
 	lw_int(c, n, 5, &training);
 	if (!lw_float(c, n, 6, &mom) || !lw_float(c, n, 7, &eps))
 		return lw_decline(c, "momentum or eps is not constant");
-	if (c->o->training == LOWER_TRAINING_EVAL)
-		training = 0;
-	else if (c->o->training == LOWER_TRAINING_TRAIN)
+	if (c->o->training == LOWER_TRAINING_TRAIN)
 		training = 1;
-	if (training)
+	if (training && c->o->training == LOWER_TRAINING_TRAIN)
 		return lw_decline(c, "training-mode batch_norm");
+	if (training)
+		return batch_norm_batch_stats(c, n, out, x, eps);
 	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4))
 		return lw_decline(c, "no running statistics");
 	int64_t ch = channels(x);
@@ -1554,6 +1680,11 @@ static const struct symbolic opset9[] = {
 	{ "aten::scatter", sym_scatter },
 	{ "aten::tensor", sym_tensor },
 	{ "aten::_convolution", sym_convolution },
+	{ "aten::convolution", sym_convolution },
+	{ "aten::__derive_index", sym_derive_index },
+	{ "aten::__range_length", sym_range_length },
+	{ "aten::as_tensor", sym_tensor },
+	{ "aten::item", sym_identity },
 	{ "aten::abs", sym_abs },
 	{ "aten::adaptive_avg_pool1d", sym_adaptive_avg_pool },
 	{ "aten::adaptive_avg_pool2d", sym_adaptive_avg_pool },
@@ -1713,6 +1844,10 @@ static const struct symbolic opset9[] = {
 	{ "aten::_native_multi_head_attention",
 	  sym_native_multi_head_attention },
 	{ "aten::lstm", sym_lstm },
+	{ "aten::lstm_cell", sym_lstm_cell },
+	{ "aten::gru_cell", sym_gru_cell },
+	{ "aten::rnn_tanh_cell", sym_rnn_tanh_cell },
+	{ "aten::rnn_relu_cell", sym_rnn_relu_cell },
 	{ "aten::gru", sym_gru },
 	{ "aten::rnn_tanh", sym_rnn_tanh },
 	{ "aten::rnn_relu", sym_rnn_relu },

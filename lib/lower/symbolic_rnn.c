@@ -372,3 +372,88 @@ SYM(sym_lstm) { return generic_rnn(c, n, out, RNN_LSTM); }
 SYM(sym_gru) { return generic_rnn(c, n, out, RNN_GRU); }
 SYM(sym_rnn_tanh) { return generic_rnn(c, n, out, RNN_TANH); }
 SYM(sym_rnn_relu) { return generic_rnn(c, n, out, RNN_RELU); }
+
+/*
+ * The single-step cells: lstm_cell(input, [hx, cx], w_ih, w_hh, b_ih?,
+ * b_hh?) -> (hy, cy), gru_cell(input, hx, w_ih, w_hh, b_ih?, b_hh?) and
+ * rnn_tanh_cell / rnn_relu_cell -> hy, written out as torch's cell
+ * formulas (MatMul by the transposed weights, torch's gate order), which
+ * runs at every opset; torch's symbolics go through a one-step LSTM/GRU
+ * node instead.
+ */
+
+/* x @ w^T (+ b): w [G, I], x [..., I] */
+static struct ir_value *cell_linear(struct lower_ctx *c, struct ir_node *n,
+				    struct ir_value *x, int iw, int ib)
+{
+	struct ir_value *w = T(iw);
+	if (!w || b_rank(w) != 2)
+		return NULL;
+	int64_t perm[2] = { 1, 0 };
+	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
+	b_attr_ints(c, t, "perm", perm, 2);
+	struct ir_value *y = b_op2(c, "MatMul", x, b_done(c, t));
+	if ((int)n->ninputs > ib && !lw_is_none(c, n, ib)) {
+		struct ir_value *b = T(ib);
+		if (!b)
+			return NULL;
+		y = b_op2(c, "Add", y, b);
+	}
+	return y;
+}
+
+static int cell(struct lower_ctx *c, struct ir_node *n,
+		struct ir_value **out, enum rnn_kind k)
+{
+	struct ir_value *x = T(0), *h, *cx = NULL, *hs[2];
+	if (k == RNN_LSTM) {
+		if (lw_list(c, n, 1, hs, 2) != 2 || !hs[0] || !hs[1])
+			return lw_decline(c, "hx is not a list of two tensors");
+		h = hs[0];
+		cx = hs[1];
+	} else {
+		h = T(1);
+	}
+	int r = x ? b_rank(x) : -1;
+	if (!h || r < 1)
+		return lw_decline(c, "input rank unknown");
+	struct ir_value *gi = cell_linear(c, n, x, 2, 4);
+	struct ir_value *gh = cell_linear(c, n, h, 3, 5);
+	if (!gi || !gh)
+		return lw_decline(c, "weights are not 2-d tensors");
+	int g = ngates(k);
+	struct ir_value *a[4], *b[4];
+	if (k == RNN_GRU) {
+		b_split(c, gi, r - 1, NULL, 3, a);
+		b_split(c, gh, r - 1, NULL, 3, b);
+		struct ir_value *rg = b_op1(c, "Sigmoid", b_op2(c, "Add", a[0], b[0]));
+		struct ir_value *z = b_op1(c, "Sigmoid", b_op2(c, "Add", a[1], b[1]));
+		struct ir_value *nn = b_op1(c, "Tanh", b_op2(c, "Add", a[2],
+					b_op2(c, "Mul", rg, b[2])));
+		/* (1 - z) * n + z * h = n + z * (h - n) */
+		out[0] = b_op2(c, "Add", nn, b_op2(c, "Mul", z,
+					b_op2(c, "Sub", h, nn)));
+		return 0;
+	}
+	struct ir_value *s = b_op2(c, "Add", gi, gh);
+	if (k == RNN_TANH || k == RNN_RELU) {
+		out[0] = b_op1(c, k == RNN_TANH ? "Tanh" : "Relu", s);
+		return 0;
+	}
+	b_split(c, s, r - 1, NULL, g, a);
+	struct ir_value *ig = b_op1(c, "Sigmoid", a[0]);
+	struct ir_value *fg = b_op1(c, "Sigmoid", a[1]);
+	struct ir_value *cg = b_op1(c, "Tanh", a[2]);
+	struct ir_value *og = b_op1(c, "Sigmoid", a[3]);
+	struct ir_value *cy = b_op2(c, "Add", b_op2(c, "Mul", fg, cx),
+				    b_op2(c, "Mul", ig, cg));
+	out[0] = b_op2(c, "Mul", og, b_op1(c, "Tanh", cy));
+	if (n->noutputs > 1)
+		out[1] = cy;
+	return 0;
+}
+
+SYM(sym_lstm_cell) { return cell(c, n, out, RNN_LSTM); }
+SYM(sym_gru_cell) { return cell(c, n, out, RNN_GRU); }
+SYM(sym_rnn_tanh_cell) { return cell(c, n, out, RNN_TANH); }
+SYM(sym_rnn_relu_cell) { return cell(c, n, out, RNN_RELU); }

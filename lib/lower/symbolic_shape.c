@@ -527,9 +527,28 @@ SYM(sym_squeeze)
 	struct ir_value *x = T(0);
 	int64_t dim;
 	if (n->ninputs < 2) {
-		if (b_rank(x) < 0)
+		int r = b_rank(x);
+		if (r < 0)
 			return lw_decline(c, "input rank unknown");
 		out[0] = b_squeeze(c, x, NULL, 0);
+		if (b_rank(out[0]) >= 0)
+			return 0;
+		/* Squeeze of every 1 at run time; the type torch gives it,
+		 * from its example, is the dims that are not 1: a named
+		 * dynamic axis is taken as not 1 (torch's example sizes are) */
+		int64_t dims[64];
+		int k = 0;
+		for (int i = 0; i < r && r <= 64; i++) {
+			const struct ir_dim *d = &x->type->dims[i];
+			if (d->kind == IR_DIM_UNKNOWN)
+				return 0;
+			if (d->kind == IR_DIM_SYMBOL || d->value != 1)
+				dims[k++] = i;
+		}
+		struct ir_type *t = ir_type_tensor(c->g, b_dtype(x), k, NULL);
+		for (int i = 0; i < k; i++)
+			t->dims[i] = x->type->dims[dims[i]];
+		out[0]->type = t;
 		return 0;
 	}
 	if (!lw_int(c, n, 1, &dim))
@@ -1572,22 +1591,56 @@ SYM(sym_flip)
 	return 0;
 }
 
+/* Vector norms: p 1 and 2 ReduceL1 / ReduceL2; inf and -inf ReduceMax /
+ * ReduceMin of Abs; 0 the count of non-zeros (Sum of Sign of Abs: a NaN
+ * gives NaN where torch counts 1); any other p (|x|^p summed)^(1/p), as torch's
+ * symbolic. idt: the dtype input (-1: none), applied first. */
 static int vnorm(struct lower_ctx *c, struct ir_node *n,
-		 struct ir_value **out, int ip, int idim, int ikeep)
+		 struct ir_value **out, int ip, int idim, int ikeep, int idt)
 {
 	double p = 2;
-	int64_t axes[64], keep = 0;
+	int64_t axes[64], keep = 0, st;
 	int k = 0;
 	if (!lw_is_none(c, n, ip) && !lw_float(c, n, ip, &p))
 		return lw_decline(c, "p not constant");
-	if (p != 1 && p != 2)
-		return lw_decline(c, "p other than 1 or 2");
 	if (idim >= 0 && !lw_is_none(c, n, idim))
 		k = lw_ints(c, n, idim, axes, 64, 0);
 	if (k < 0 || (ikeep >= 0 && !lw_int(c, n, ikeep, &keep)))
 		return lw_decline(c, "dim or keepdim not constant");
-	out[0] = b_reduce(c, p == 1 ? "ReduceL1" : "ReduceL2", T(0), axes, k,
-			  (int)keep);
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (idt >= 0 && idt < (int)n->ninputs && !lw_is_none(c, n, idt)) {
+		if (!lw_int(c, n, idt, &st) ||
+		    lw_torch_dtype(st) == IR_DTYPE_UNDEFINED)
+			return lw_decline(c, "dtype not constant");
+		x = b_cast(c, x, lw_torch_dtype(st));
+	}
+	enum ir_dtype dt = b_dtype(x);
+	if (p == 1 || p == 2) {
+		out[0] = b_reduce(c, p == 1 ? "ReduceL1" : "ReduceL2", x, axes,
+				  k, (int)keep);
+		return 0;
+	}
+	if (!b_is_float(dt))
+		return lw_decline(c, "a norm of a non-float tensor");
+	if (c->opset < 9)
+		return lw_decline(c, "p other than 1 or 2 needs opset 9");
+	struct ir_value *a = b_op1(c, "Abs", x);
+	if (isinf(p)) {
+		out[0] = b_reduce(c, p > 0 ? "ReduceMax" : "ReduceMin", a,
+				  axes, k, (int)keep);
+		return 0;
+	}
+	if (p == 0) {
+		out[0] = b_reduce(c, "ReduceSum", b_op1(c, "Sign", a), axes, k,
+				  (int)keep);
+		return 0;
+	}
+	struct ir_value *s = b_reduce(c, "ReduceSum",
+		b_op2(c, "Pow", a, b_const_scalar(c, p, dt, 0)), axes, k,
+		(int)keep);
+	out[0] = b_op2(c, "Pow", s, b_const_scalar(c, 1 / p, dt, 0));
 	return 0;
 }
 
@@ -1595,16 +1648,16 @@ SYM(sym_norm)
 {
 	/* norm.Scalar(self, p) or norm.ScalarOpt_dim(self, p, dim, keepdim) */
 	if (n->ninputs == 2)
-		return vnorm(c, n, out, 1, -1, -1);
+		return vnorm(c, n, out, 1, -1, -1, -1);
 	if (n->ninputs == 4)
-		return vnorm(c, n, out, 1, 2, 3);
+		return vnorm(c, n, out, 1, 2, 3, -1);
 	return lw_decline(c, "the dtype overloads");
 }
 
 SYM(sym_linalg_vector_norm)
 {
 	/* (self, ord, dim, keepdim, dtype) */
-	return vnorm(c, n, out, 1, 2, 3);
+	return vnorm(c, n, out, 1, 2, 3, 4);
 }
 
 SYM(sym_sdpa)
