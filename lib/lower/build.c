@@ -334,6 +334,30 @@ struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v)
 	return b_const_i64s(c, &v, 1, 0);
 }
 
+struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,
+			       const int64_t *dims, int rank, enum ir_dtype dt)
+{
+	int64_t cnt = 1;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	if (dt != IR_DTYPE_DOUBLE)
+		dt = IR_DTYPE_FLOAT;
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, rank, dims);
+	size_t es = ir_dtype_size(dt);
+	char *p = ir_alloc(c->g, es * (size_t)(cnt ? cnt : 1));
+	for (int64_t i = 0; i < cnt; i++) {
+		if (dt == IR_DTYPE_DOUBLE) {
+			memcpy(p + 8 * i, &v[i], 8);
+		} else {
+			float f = (float)v[i];
+			memcpy(p + 4 * i, &f, 4);
+		}
+	}
+	t->bytes.data = p;
+	t->bytes.len = es * (size_t)cnt;
+	return const_tensor(c, t);
+}
+
 struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
 				enum ir_dtype dt, int rank)
 {

@@ -117,6 +117,10 @@ struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v); /* 0-d */
 struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
 				enum ir_dtype dt, int rank);
 struct ir_value *b_const_bool(struct lower_ctx *c, int v);
+/* A constant of the given dims (any rank) from v in row-major order:
+ * Double when dt is Double, else Float. */
+struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,
+			       const int64_t *dims, int rank, enum ir_dtype dt);
 
 struct ir_value *b_cast(struct lower_ctx *c, struct ir_value *v,
 			enum ir_dtype dt); /* v itself when already dt */

@@ -82,30 +82,14 @@ static struct ir_value *fill_shape(struct lower_ctx *c, struct ir_value *shape,
 	return b_done(c, cn);
 }
 
-/* A 1-d Float constant of the cnt values v. */
+/* A 1-d constant of the cnt values v: Double for dt Double, else Float
+ * cast to dt (when dt is another dtype). */
 static struct ir_value *const_floats(struct lower_ctx *c, const double *v,
 				     int64_t cnt, enum ir_dtype dt)
 {
-	int64_t dim = cnt;
-	int dbl = dt == IR_DTYPE_DOUBLE;
-	struct ir_tensor *t = ir_tensor_new(c->g, dbl ? IR_DTYPE_DOUBLE
-						      : IR_DTYPE_FLOAT, 1, &dim);
-	size_t es = dbl ? 8 : 4;
-	char *p = ir_alloc(c->g, es * (size_t)(cnt ? cnt : 1));
-	for (int64_t i = 0; i < cnt; i++) {
-		if (dbl) {
-			memcpy(p + 8 * i, &v[i], 8);
-		} else {
-			float f = (float)v[i];
-			memcpy(p + 4 * i, &f, 4);
-		}
-	}
-	t->bytes.data = p;
-	t->bytes.len = es * (size_t)cnt;
-	struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
-	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
-	struct ir_value *r = b_done(c, cn);
-	if (!dbl && dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_UNDEFINED)
+	struct ir_value *r = b_const_reals(c, v, &cnt, 1, dt);
+	if (dt != IR_DTYPE_DOUBLE && dt != IR_DTYPE_FLOAT &&
+	    dt != IR_DTYPE_UNDEFINED)
 		r = b_cast(c, r, dt);
 	return r;
 }

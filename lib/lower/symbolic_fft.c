@@ -263,39 +263,13 @@ static struct ir_value *cplx_identity(struct lower_ctx *c, struct ir_value *v)
 
 /* --- small builders ----------------------------------------------------- */
 
-/* A constant tensor of dtype dt (Float or Double) with the given dims. */
-static struct ir_value *const_tensor(struct lower_ctx *c, const double *v,
-				     const int64_t *dims, int rank,
-				     enum ir_dtype dt)
-{
-	int64_t cnt = 1;
-	for (int i = 0; i < rank; i++)
-		cnt *= dims[i];
-	struct ir_tensor *t = ir_tensor_new(c->g, dt, rank, dims);
-	size_t es = dt == IR_DTYPE_DOUBLE ? 8 : 4;
-	char *p = ir_alloc(c->g, es * (size_t)(cnt ? cnt : 1));
-	for (int64_t i = 0; i < cnt; i++) {
-		if (dt == IR_DTYPE_DOUBLE) {
-			memcpy(p + 8 * i, &v[i], 8);
-		} else {
-			float f = (float)v[i];
-			memcpy(p + 4 * i, &f, 4);
-		}
-	}
-	t->bytes.data = p;
-	t->bytes.len = es * (size_t)cnt;
-	struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
-	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
-	return b_done(c, cn);
-}
-
 /* [a, b] of dtype dt */
 static struct ir_value *pair_const(struct lower_ctx *c, double a, double b,
 				   enum ir_dtype dt)
 {
 	double v[2] = { a, b };
 	int64_t two = 2;
-	return const_tensor(c, v, &two, 1, dt);
+	return b_const_reals(c, v, &two, 1, dt);
 }
 
 static struct ir_value *gather_last(struct lower_ctx *c, struct ir_value *x,
@@ -513,7 +487,7 @@ static struct ir_value *dft17(struct lower_ctx *c, struct ir_value *x,
 				w[2 * i + 1] = sign > 0 ? wk * mult
 							: -wk * mult;
 			}
-			x = b_op2(c, "Mul", x, const_tensor(c, w, dims, rk, dt));
+			x = b_op2(c, "Mul", x, b_const_reals(c, w, dims, rk, dt));
 			cur = lk;
 		} else {
 			struct ir_value *kr = b_op3(c, "Range", b_const_i64(c, 0),
@@ -658,7 +632,7 @@ static struct ir_value *dft_matrix(struct lower_ctx *c, struct ir_value *x,
 	}
 	int64_t wd[2] = { rows, cols };
 	struct ir_value *y = b_op2(c, "MatMul", x,
-				   const_tensor(c, w, wd, 2, dt));
+				   b_const_reals(c, w, wd, 2, dt));
 	if (ocplx) {
 		for (int i = 0; i < R - 1; i++)
 			shp[i] = 0;
@@ -1520,7 +1494,7 @@ static int freq_any(struct lower_ctx *c, struct ir_node *n,
 		int64_t k = !half && i >= (len + 1) / 2 ? i - len : i;
 		v[i] = (double)k / (d * (double)len);
 	}
-	out[0] = const_tensor(c, v, &cnt, 1, dt);
+	out[0] = b_const_reals(c, v, &cnt, 1, dt);
 	return 0;
 }
 
@@ -1551,7 +1525,7 @@ static struct ir_value *stft_window(struct lower_ctx *c, struct ir_value *win,
 		double *v = ir_alloc(c->g, sizeof(double) * (size_t)nfft);
 		for (int64_t i = left; i < left + winl; i++)
 			v[i] = 1;
-		return const_tensor(c, v, &nfft, 1, dt);
+		return b_const_reals(c, v, &nfft, 1, dt);
 	}
 	win = b_cast(c, win, dt);
 	if (left || right) {
@@ -1559,10 +1533,10 @@ static struct ir_value *stft_window(struct lower_ctx *c, struct ir_value *win,
 		struct ir_value *parts[3];
 		int k = 0;
 		if (left)
-			parts[k++] = const_tensor(c, z, &left, 1, dt);
+			parts[k++] = b_const_reals(c, z, &left, 1, dt);
 		parts[k++] = win;
 		if (right)
-			parts[k++] = const_tensor(c, z, &right, 1, dt);
+			parts[k++] = b_const_reals(c, z, &right, 1, dt);
 		struct ir_node *cc = b_node(c, "Concat", k, parts, 1);
 		b_attr_i(c, cc, "axis", 0);
 		win = b_done(c, cc);
@@ -1639,7 +1613,7 @@ static int sym_stft(struct lower_ctx *c, struct ir_node *n,
 			w[(2 * k + 1) * nfft + t] = -sn * scale;
 		}
 	int64_t wd[3] = { 2 * f, 1, nfft };
-	struct ir_value *kern = const_tensor(c, w, wd, 3, dt);
+	struct ir_value *kern = b_const_reals(c, w, wd, 3, dt);
 	struct ir_value *wv = stft_window(c, win, nfft, winl, dt);
 	if (wv) {
 		int64_t s3[3] = { 1, 1, nfft };
@@ -1718,7 +1692,7 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 		}
 	}
 	int64_t wd[3] = { 2 * f, 1, nfft }, s3[3] = { 1, 1, nfft };
-	struct ir_value *kern = const_tensor(c, w, wd, 3, dt);
+	struct ir_value *kern = b_const_reals(c, w, wd, 3, dt);
 	struct ir_value *wv = stft_window(c, win, nfft, winl, dt), *wr = NULL;
 	if (wv) {
 		wr = b_op2(c, "Reshape", wv, b_const_i64s(c, s3, 3, 1));
@@ -1750,7 +1724,7 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 		double *v = ir_alloc(c->g, sizeof(double) * (size_t)nfft);
 		for (int64_t i = 0; i < nfft; i++)
 			v[i] = 1;
-		w2 = const_tensor(c, v, s3, 3, dt);
+		w2 = b_const_reals(c, v, s3, 3, dt);
 	}
 	struct ir_node *ce = b_node(c, "ConvTranspose", 2,
 				    (struct ir_value *[]){ ones_t, w2 }, 1);
