@@ -334,6 +334,14 @@ struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v)
 	return b_const_i64s(c, &v, 1, 0);
 }
 
+struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
+			     const int64_t *perm, int rank)
+{
+	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
+	b_attr_ints(c, t, "perm", perm, rank);
+	return b_done(c, t);
+}
+
 struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,
 			       const int64_t *dims, int rank, enum ir_dtype dt)
 {

@@ -117,6 +117,9 @@ struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v); /* 0-d */
 struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
 				enum ir_dtype dt, int rank);
 struct ir_value *b_const_bool(struct lower_ctx *c, int v);
+/* Transpose of x (rank entries of perm). */
+struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
+			     const int64_t *perm, int rank);
 /* A constant of the given dims (any rank) from v in row-major order:
  * Double when dt is Double, else Float. */
 struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,

@@ -548,14 +548,6 @@ static int sym_x_pad_circular(struct lower_ctx *c, struct ir_node *n,
 
 /* --- pixel shuffle ---------------------------------------------------------- */
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int r)
-{
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
-}
-
 static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out, int up)
 {
@@ -583,7 +575,7 @@ static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 		int64_t s2[4] = { 0, ch / (f * f), h * f, w * f };
 		struct ir_value *y = b_op2(c, "Reshape", x,
 					   b_const_i64s(c, s1, 6, 1));
-		y = transpose(c, y, perm, 6);
+		y = b_transpose(c, y, perm, 6);
 		out[0] = b_op2(c, "Reshape", y, b_const_i64s(c, s2, 4, 1));
 	} else {
 		int64_t s1[6] = { 0, ch, h / f, f, w / f, f };
@@ -591,7 +583,7 @@ static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 		int64_t s2[4] = { 0, ch * f * f, h / f, w / f };
 		struct ir_value *y = b_op2(c, "Reshape", x,
 					   b_const_i64s(c, s1, 6, 1));
-		y = transpose(c, y, perm, 6);
+		y = b_transpose(c, y, perm, 6);
 		out[0] = b_op2(c, "Reshape", y, b_const_i64s(c, s2, 4, 1));
 	}
 	return 0;
@@ -737,13 +729,13 @@ static int sym_x_conv_tbc(struct lower_ctx *c, struct ir_node *n,
 	if (!x || !w || !b || !lw_int(c, n, 3, &pad))
 		return lw_decline(c, "pad not constant");
 	int64_t pads[2] = { pad, pad };
-	struct ir_value *in[3] = { transpose(c, x, pin, 3),
-				   transpose(c, w, pw, 3), b };
+	struct ir_value *in[3] = { b_transpose(c, x, pin, 3),
+				   b_transpose(c, w, pw, 3), b };
 	struct ir_node *cv = b_node(c, "Conv", 3, in, 1);
 	b_attr_ints(c, cv, "pads", pads, 2);
 	struct ir_value *y = b_done(c, cv);
 	static const int64_t pout[3] = { 2, 0, 1 };
-	out[0] = transpose(c, y, pout, 3);
+	out[0] = b_transpose(c, y, pout, 3);
 	return 0;
 }
 
@@ -797,9 +789,9 @@ static int sym_x_tensordot(struct lower_ctx *c, struct ir_node *n,
 			nn *= d;
 		}
 	int64_t s2a[2] = { m, k }, s2b[2] = { k, nn };
-	struct ir_value *ya = b_op2(c, "Reshape", transpose(c, a, pa, ra),
+	struct ir_value *ya = b_op2(c, "Reshape", b_transpose(c, a, pa, ra),
 				    b_const_i64s(c, s2a, 2, 1));
-	struct ir_value *yb = b_op2(c, "Reshape", transpose(c, b, pb, rb),
+	struct ir_value *yb = b_op2(c, "Reshape", b_transpose(c, b, pb, rb),
 				    b_const_i64s(c, s2b, 2, 1));
 	struct ir_value *y = b_op2(c, "MatMul", ya, yb);
 	out[0] = b_op2(c, "Reshape", y, b_const_i64s(c, shp, ns, 1));

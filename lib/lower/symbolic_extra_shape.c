@@ -30,14 +30,6 @@ static struct ir_value *vec1(struct lower_ctx *c, int64_t v)
 	return b_const_i64s(c, &v, 1, 1);
 }
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int r)
-{
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
-}
-
 static struct ir_value *flat(struct lower_ctx *c, struct ir_value *x)
 {
 	return b_op2(c, "Reshape", x, vec1(c, -1));
@@ -133,7 +125,7 @@ static SYM(sym_x_numpy_T)
 	}
 	for (int i = 0; i < r; i++)
 		p[i] = r - 1 - i;
-	out[0] = transpose(c, x, p, r);
+	out[0] = b_transpose(c, x, p, r);
 	return 0;
 }
 
@@ -201,7 +193,7 @@ static SYM(sym_x_movedim)
 			j++;
 		perm[i] = j++;
 	}
-	out[0] = r ? transpose(c, x, perm, r) : x;
+	out[0] = r ? b_transpose(c, x, perm, r) : x;
 	return 0;
 }
 
@@ -390,7 +382,7 @@ static SYM(sym_x_argsort) { return sort_common(c, n, out, 0); }
 static struct ir_value *nonzero_t(struct lower_ctx *c, struct ir_value *x)
 {
 	static const int64_t p[2] = { 1, 0 };
-	return transpose(c, b_op1(c, "NonZero", x), p, 2);
+	return b_transpose(c, b_op1(c, "NonZero", x), p, 2);
 }
 
 static SYM(sym_x_nonzero)
@@ -636,10 +628,10 @@ static SYM(sym_x_index_add)
 	if (dim < 0 || dim >= r)
 		return lw_decline(c, "dim out of range");
 	swap_perm(perm, r, 0, dim);
-	struct ir_value *xt = dim ? transpose(c, x, perm, r) : x;
+	struct ir_value *xt = dim ? b_transpose(c, x, perm, r) : x;
 	struct ir_value *st = b_cast(c, src, dt);
 	if (dim)
-		st = transpose(c, st, perm, r);
+		st = b_transpose(c, st, perm, r);
 	if (alpha != 1)
 		st = b_op2(c, "Mul", st, b_const_scalar(c, alpha, dt, 0));
 	struct ir_value *oh = b_cast(c, index_onehot(c, x, dim, T(2)), dt);
@@ -647,7 +639,7 @@ static SYM(sym_x_index_add)
 	struct ir_value *add = b_op2(c, "MatMul", oh, st);
 	add = b_op2(c, "Reshape", add, b_op1(c, "Shape", xt));
 	struct ir_value *y = b_op2(c, "Add", xt, add);
-	out[0] = dim ? transpose(c, y, perm, r) : y;
+	out[0] = dim ? b_transpose(c, y, perm, r) : y;
 	return 0;
 }
 
@@ -869,7 +861,7 @@ static SYM(sym_x_diagonal)
 			perm[k++] = i;
 	perm[k++] = d1;
 	perm[k++] = d2;
-	struct ir_value *xt = transpose(c, x, perm, r);
+	struct ir_value *xt = b_transpose(c, x, perm, r);
 	int64_t n2 = dim_size(x, d2);
 	struct ir_value *sq[2] = { dim1(c, x, d1), dim1(c, x, d2) };
 	struct ir_node *cn = b_node(c, "Concat", 2, sq, 1);
@@ -967,7 +959,7 @@ static SYM(sym_x_unfold)
 		if (i != dim + 1)
 			perm[k++] = i;
 	perm[k++] = dim + 1;
-	out[0] = dim + 1 == r ? y : transpose(c, y, perm, r + 1);
+	out[0] = dim + 1 == r ? y : b_transpose(c, y, perm, r + 1);
 	return 0;
 }
 

@@ -282,14 +282,6 @@ static struct ir_value *gather_last(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, g);
 }
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int r)
-{
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
-}
-
 static struct ir_value *concat_last(struct lower_ctx *c, struct ir_value *a,
 				    struct ir_value *b)
 {
@@ -622,7 +614,7 @@ static struct ir_value *dft_matrix(struct lower_ctx *c, struct ir_value *x,
 		perm[j++] = d;
 		if (cplx)
 			perm[j++] = R;
-		x = transpose(c, x, perm, j);
+		x = b_transpose(c, x, perm, j);
 	}
 	if (cplx) {
 		for (int i = 0; i < R - 1; i++)
@@ -644,7 +636,7 @@ static struct ir_value *dft_matrix(struct lower_ctx *c, struct ir_value *x,
 		for (int i = 0; i < R; i++)
 			inv_perm[perm[i]] = i;
 		inv_perm[R] = R;
-		y = transpose(c, y, inv_perm, R + ocplx);
+		y = b_transpose(c, y, inv_perm, R + ocplx);
 	}
 	return y;
 }
@@ -1285,7 +1277,7 @@ static int sym_c_permute(struct lower_ctx *c, struct ir_node *n,
 			p[i] += R;
 	}
 	p[R] = R;
-	return yield_view(c, n, transpose(c, x, p, R + 1), out);
+	return yield_view(c, n, b_transpose(c, x, p, R + 1), out);
 }
 
 static int sym_c_transpose(struct lower_ctx *c, struct ir_node *n,
@@ -1302,7 +1294,7 @@ static int sym_c_transpose(struct lower_ctx *c, struct ir_node *n,
 		p[i] = i;
 	p[a] = b;
 	p[b] = a;
-	return yield_view(c, n, transpose(c, x, p, R + 1), out);
+	return yield_view(c, n, b_transpose(c, x, p, R + 1), out);
 }
 
 /* reshape / view (self, shape): the shape and the pair */
@@ -1629,7 +1621,7 @@ static int sym_stft(struct lower_ctx *c, struct ir_node *n,
 	b_attr_ints(c, cv, "strides", &hop, 1);
 	struct ir_value *y = b_done(c, cv);
 	int64_t s4[4] = { 0, f, 2, -1 }, perm[4] = { 0, 1, 3, 2 };
-	y = transpose(c, b_op2(c, "Reshape", y, b_const_i64s(c, s4, 4, 1)),
+	y = b_transpose(c, b_op2(c, "Reshape", y, b_const_i64s(c, s4, 4, 1)),
 		      perm, 4);
 	if (r == 1)
 		y = b_squeeze(c, y, ax, 1);
@@ -1704,7 +1696,7 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 		x = b_unsqueeze(c, x, &z, 1);
 	}
 	int64_t perm[4] = { 0, 1, 3, 2 }, s3b[3] = { 0, 2 * f, -1 };
-	x = b_op2(c, "Reshape", transpose(c, x, perm, 4),
+	x = b_op2(c, "Reshape", b_transpose(c, x, perm, 4),
 		  b_const_i64s(c, s3b, 3, 1));
 	struct ir_node *ct = b_node(c, "ConvTranspose", 2,
 				    (struct ir_value *[]){ x, kern }, 1);

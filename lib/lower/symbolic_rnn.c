@@ -142,14 +142,6 @@ static struct ir_value *reshape(struct lower_ctx *c, struct kcache *kc,
 	return b_op2(c, "Reshape", v, kconst(c, kc, shape, rank));
 }
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int rank)
-{
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, rank);
-	return b_done(c, t);
-}
-
 static const int64_t swap01[3] = { 1, 0, 2 };
 
 /* 1 when v is known to hold zeros only: a ConstantOfShape of 0 (what
@@ -296,7 +288,7 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 	int sq = bfirst ? 1 : 0, bt = bfirst ? 0 : 1;
 
 	if (bfirst)
-		x = transpose(c, x, swap01, 3);
+		x = b_transpose(c, x, swap01, 3);
 	/* per state: its slice for each layer (NULL: zeros, left out) */
 	struct ir_value *h0[2][64];
 	for (int s = 0; s < nh; s++) {
@@ -353,12 +345,12 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 			static const int64_t p0[4] = { 0, 2, 1, 3 },
 					     p1[4] = { 2, 0, 1, 3 };
 			int64_t shape[3] = { 0, 0, -1 };
-			y = transpose(c, y, last && bfirst ? p1 : p0, 4);
+			y = b_transpose(c, y, last && bfirst ? p1 : p0, 4);
 			y = reshape(c, &kc, y, shape, 3);
 		} else {
 			y = axis_op(c, &kc, "Squeeze", y, 1);
 			if (last && bfirst)
-				y = transpose(c, y, swap01, 3);
+				y = b_transpose(c, y, swap01, 3);
 		}
 		x = y;
 	}

@@ -43,14 +43,6 @@ static int64_t nd(int64_t d, int rank)
 	return d < 0 && rank >= 0 ? d + rank : d;
 }
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int r)
-{
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
-}
-
 SYM(sym_flatten)
 {
 	struct ir_value *x = T(0);
@@ -127,7 +119,7 @@ SYM(sym_permute)
 		if (p[i] < 0 || p[i] >= k)
 			return lw_decline(c, "dims out of range");
 	}
-	out[0] = transpose(c, x, p, k);
+	out[0] = b_transpose(c, x, p, k);
 	return 0;
 }
 
@@ -152,7 +144,7 @@ SYM(sym_transpose)
 		p[i] = i;
 	p[a] = b;
 	p[b] = a;
-	out[0] = transpose(c, x, p, r);
+	out[0] = b_transpose(c, x, p, r);
 	return 0;
 }
 
@@ -162,7 +154,7 @@ SYM(sym_t)
 	static const int64_t p[2] = { 1, 0 };
 	if (b_rank(x) < 0)
 		return lw_decline(c, "input rank unknown");
-	out[0] = b_rank(x) < 2 ? x : transpose(c, x, p, 2);
+	out[0] = b_rank(x) < 2 ? x : b_transpose(c, x, p, 2);
 	return 0;
 }
 

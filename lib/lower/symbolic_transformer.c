@@ -58,14 +58,6 @@ static struct ir_value *activation(struct lower_ctx *c, struct ir_value *x,
 		     b_const_scalar(c, 0.5, dt, 0));
 }
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int r)
-{
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
-}
-
 /* (B, L, E) -> (B, H, L, D) */
 static struct ir_value *heads(struct lower_ctx *c, struct ir_value *x,
 			      int64_t h, int64_t d)
@@ -73,7 +65,7 @@ static struct ir_value *heads(struct lower_ctx *c, struct ir_value *x,
 	static const int64_t perm[4] = { 0, 2, 1, 3 };
 	int64_t shape[4] = { 0, 0, h, d };
 	x = b_op2(c, "Reshape", x, b_const_i64s(c, shape, 4, 1));
-	return transpose(c, x, perm, 4);
+	return b_transpose(c, x, perm, 4);
 }
 
 struct mha {
@@ -105,7 +97,7 @@ static struct ir_value *attention(struct lower_ctx *c, struct mha *m,
 	qp = b_op2(c, "Mul", qp, b_const_scalar(c, 1.0 / sqrt((double)d),
 						 dt, 0));
 	static const int64_t kt[4] = { 0, 1, 3, 2 };
-	struct ir_value *s = b_op2(c, "MatMul", qp, transpose(c, kp, kt, 4));
+	struct ir_value *s = b_op2(c, "MatMul", qp, b_transpose(c, kp, kt, 4));
 	struct ir_value *mask = m->mask, *bmask = NULL;
 	if (mask) {
 		if (m->mask_type == 1 && b_rank(mask) == 2) {
@@ -133,7 +125,7 @@ static struct ir_value *attention(struct lower_ctx *c, struct mha *m,
 			     ? b_reduce(c, "ReduceMean", p, &one, 1, 0) : p;
 	}
 	static const int64_t back[4] = { 0, 2, 1, 3 };
-	struct ir_value *o = transpose(c, b_op2(c, "MatMul", p, vp), back, 4);
+	struct ir_value *o = b_transpose(c, b_op2(c, "MatMul", p, vp), back, 4);
 	int64_t shape[3] = { 0, 0, m->e };
 	o = b_op2(c, "Reshape", o, b_const_i64s(c, shape, 3, 1));
 	return linear(c, o, wo, bo);

@@ -55,18 +55,15 @@ static struct ir_value *take(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, g);
 }
 
-static struct ir_value *transpose(struct lower_ctx *c, struct ir_value *x,
-				  const int64_t *perm, int r)
+/* b_transpose, or x itself when perm is the identity */
+static struct ir_value *vision_transpose(struct lower_ctx *c,
+					 struct ir_value *x,
+					 const int64_t *perm, int r)
 {
-	int id = 1;
 	for (int i = 0; i < r; i++)
 		if (perm[i] != i)
-			id = 0;
-	if (id)
-		return x;
-	struct ir_node *t = b_node(c, "Transpose", 1, &x, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	return b_done(c, t);
+			return b_transpose(c, x, perm, r);
+	return x;
 }
 
 /* --- torchvision ops ----------------------------------------------------- */
@@ -368,7 +365,7 @@ int vision_index(struct lower_ctx *c, struct ir_node *n,
 		if (!used)
 			perm[m++] = j;
 	}
-	struct ir_value *xt = transpose(c, x, perm, r);
+	struct ir_value *xt = vision_transpose(c, x, perm, r);
 	struct ir_value *y = b_done(c, b_node(c, "GatherND", 2,
 		(struct ir_value *[]){ xt, stacked }, 1));
 	int yr = br + r - k;
@@ -390,7 +387,7 @@ int vision_index(struct lower_ctx *c, struct ir_node *n,
 			back[q++] = j;
 		for (int j = 0; j < yr; j++)
 			yd2[j] = yd[back[j]];
-		y = transpose(c, y, back, yr);
+		y = vision_transpose(c, y, back, yr);
 		set_tensor_type(c, y, b_dtype(x), yr, yd2);
 	}
 	out[0] = y;
