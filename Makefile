@@ -2,9 +2,13 @@
 # everything built into bin/.  See README.md for the targets.
 #
 #   make                 libraries and tools into bin/
-#   make test            build, then run the C unit tests and the bats tests
+#   make check           the fast tier: unit tests and the bats files that
+#                        need neither torch nor ONNX Runtime (docs/testing.md)
+#   make test            the standard tier (README's test command): build,
+#                        then the unit tests and the check and standard bats
+#   make test-full       every bats file, then the whole conformance suite
 #   make asan            the same build with ASan+UBSan, into build/asan/bin
-#   make test-asan       the tests against that build
+#   make test-asan       the tests of ASAN_TIER against that build
 #   make deps            install the Debian and npm packages (needs root)
 #   make install PREFIX=/usr/local
 #
@@ -92,7 +96,7 @@ WRAPPER  := $(BINDIR)/pt2onnx
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 
-.PHONY: conformance conformance-fast script-ops bench readme fuzz fuzz-smoke banned all test unit bats asan test-asan deps install clean example schemas
+.PHONY: conformance conformance-fast conformance-check script-ops bench readme fuzz fuzz-smoke banned all check test test-full unit bats asan test-asan deps install clean example schemas
 .DELETE_ON_ERROR:
 .SECONDARY: $(GEN_C) $(GEN_H)
 
@@ -139,9 +143,23 @@ unit: $(UNIT_BIN)
 bats: all $(UNIT_BIN)
 	PT2ONNX_BINDIR=$(abspath $(BINDIR)) PT2ONNX_UNITDIR=$(abspath $(O))/tests bats tests/
 
-# everything, with one closing line "total: N passed, N failed, N skipped"
+# The tiers (docs/testing.md), each with one closing line "total: N passed,
+# N failed, N skipped": check (fast), standard (`make test`), full.  A bats
+# file's tier is its `# bats file_tags=tier:T` line; JOBS bats files run at
+# once (GNU parallel).  TIER=full makes `make test` run every bats file.
+JOBS ?= 2
+TIER ?= standard
+RUN_TESTS = PT2ONNX_BUILD_NOTE="$(CUDA_NOTE)" bash scripts/run-tests.sh --jobs $(JOBS)
+
+check: all banned $(UNIT_BIN)
+	@$(RUN_TESTS) --tier check $(O)/tests $(BINDIR)
+
 test: all banned $(UNIT_BIN)
-	@PT2ONNX_BUILD_NOTE="$(CUDA_NOTE)" bash scripts/run-tests.sh $(O)/tests $(BINDIR)
+	@$(RUN_TESTS) --tier $(TIER) $(O)/tests $(BINDIR)
+
+test-full: all banned $(UNIT_BIN)
+	@$(RUN_TESTS) --tier full $(O)/tests $(BINDIR)
+	$(MAKE) conformance-check
 
 # banned functions (git's banned.h, as a grep so system headers are untouched)
 banned:
@@ -160,8 +178,12 @@ build/asan/tests/.stamp: $(UNIT_SRC)
 SAN_ENV := ASAN_OPTIONS=exitcode=86:detect_leaks=1 \
 	   UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1
 
+# which tier runs under ASan (CI: full, reusing the fixtures the plain run
+# cached under build/fixtures; docs/testing.md)
+ASAN_TIER ?= full
+
 test-asan: asan
-	$(SAN_ENV) $(MAKE) O=build/asan BINDIR=build/asan/bin SANITIZE=1 test
+	$(SAN_ENV) $(MAKE) O=build/asan BINDIR=build/asan/bin SANITIZE=1 TIER=$(ASAN_TIER) test
 
 # --- fuzzing (clang's libFuzzer): one target per reader -------------------
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
@@ -224,6 +246,12 @@ conformance: all
 conformance-fast: all
 	$(PY) tests/conformance/generate.py --subset fast --no-torch-export
 	$(PY) tests/conformance/run.py --subset fast --check
+
+# the full tier's conformance run: every model built (incremental), run, and
+# failed when one that passes in results.json does not pass now (no update)
+conformance-check: all
+	$(PY) tests/conformance/generate.py
+	$(PY) tests/conformance/run.py --check
 
 # issue 4 over the conformance set: script's op sets and weights against
 # torch's frozen graphs (tests/conformance/script_ops.py), into the report

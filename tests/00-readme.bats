@@ -2,6 +2,7 @@
 # 00-readme.bats - README.md's generated sections (each tool's --help, the
 # operator table) match the tools as built: run `make readme` after
 # changing a tool's options or lower's symbolic tables.
+# bats file_tags=tier:check
 load helper
 
 @test "README.md's generated sections are up to date" {

@@ -2,8 +2,13 @@
 # 10-emit.bats - emit against its oracles: every model it writes passes
 # onnx.checker (full_check) and runs in ONNX Runtime to the outputs of an
 # independent numpy reference (max relative error 1e-4).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 load emit_helper
 
 @test "emit: small CNN (inline and referenced weights) checks and runs as numpy does" {

@@ -4,11 +4,17 @@
 # inputs (and their forcing below opset 9), export_params=False, custom
 # opsets, --opset, ir_version per opset.  Models are checked with the ONNX
 # checker and, where they can run, with ONNX Runtime against numpy.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 load emit_helper
 
 setup() {
+	skip_missing
 	WORK="$BATS_TEST_TMPDIR"
 	cd "$WORK" || return 1
 	reference cnn-weights cnn-fc.bin

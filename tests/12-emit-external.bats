@@ -3,8 +3,13 @@
 # (location/offset/length, data_location EXTERNAL), the side file's name,
 # alignment, the automatic switch past the size limit, and atomicity: a
 # failed write leaves neither the model nor its data file.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 load emit_helper
 
 # ext.ir: four weights of 1 KiB and more (one over 1 MiB) and one smaller,

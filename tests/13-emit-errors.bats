@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # 13-emit-errors.bats - emit's failures: the exit status of each kind (diag.h),
 # a one-line message naming the file, and never an output file left behind.
+# bats file_tags=tier:check
 
 load helper
 load emit_helper

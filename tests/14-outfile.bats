@@ -2,6 +2,7 @@
 # 14-outfile.bats - -o onto something that is not a regular file: a FIFO or
 # a device is written directly, never replaced by a renamed temporary (as
 # root, renaming onto /dev/null would replace the device itself).
+# bats file_tags=tier:check
 load helper
 
 @test "outfile: -o FIFO is written through, the FIFO stays a FIFO" {

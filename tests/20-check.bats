@@ -4,6 +4,7 @@
 # test time by check/make_broken.py, each also judged by the Python
 # checker), --print round trips through emit, --dot through Graphviz, and
 # unreadable input.
+# bats file_tags=tier:check
 
 bats_require_minimum_version 1.5.0
 load helper

@@ -10,6 +10,7 @@
 #
 # Needs Debian's python3-torch and python3-torchvision (skipped without);
 # generating the archives takes a few seconds and ~50 MB.
+# bats file_tags=tier:standard
 
 bats_require_minimum_version 1.5.0
 load helper
@@ -18,9 +19,8 @@ UNITDIR="${PT2ONNX_UNITDIR:-$ROOT_DIR/build/tests}"
 ARCHIVES="$BATS_FILE_TMPDIR/archives"
 
 setup_file() {
-	if "$PYTHON" -c 'import torch, torchvision' 2>/dev/null; then
-		"$PYTHON" "$TESTS_DIR/archive/make_archives.py" "$ARCHIVES" >/dev/null
-	fi
+	need_torch torchvision || return 0
+	FIXTURE_DEST="$ARCHIVES" fixture_run "$TESTS_DIR/archive/make_archives.py" @OUT >/dev/null
 }
 
 need_archives() {

@@ -11,6 +11,7 @@
 #
 # Needs Debian's python3-torch and python3-torchvision (skipped without);
 # building the models takes about 10 s.
+# bats file_tags=tier:standard
 
 bats_require_minimum_version 1.5.0
 load helper
@@ -19,8 +20,7 @@ UNITDIR="${PT2ONNX_UNITDIR:-$ROOT_DIR/build/tests}"
 
 need() {
 	[ -x "$UNITDIR/$1" ] || skip "no $UNITDIR/$1: run make unit first"
-	"$PYTHON" -c 'import torch, torchvision' 2>/dev/null ||
-		skip "python3-torch or python3-torchvision missing"
+	need_torch torchvision
 }
 
 @test "script: every code file of traced and scripted archives parses" {

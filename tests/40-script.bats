@@ -10,6 +10,7 @@
 # checks `script -S` against it.
 #
 # Needs Debian's python3-torch (torchvision for resnet18); skipped without.
+# bats file_tags=tier:standard
 
 bats_require_minimum_version 1.5.0
 load helper
@@ -17,12 +18,13 @@ load helper
 MODELS="${BATS_FILE_TMPDIR:-/tmp}/models"
 
 setup_file() {
-	"${PYTHON:-/usr/bin/python3}" -c 'import torch' 2>/dev/null || return 0
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/script/make_models.py" \
-		"$BATS_FILE_TMPDIR/models" >/dev/null 2>&1 || true
+	(need_torch) >/dev/null 2>&1 || return 0
+	FIXTURE_DEST="$BATS_FILE_TMPDIR/models" fixture_run \
+		"$BATS_TEST_DIRNAME/script/make_models.py" @OUT >/dev/null 2>&1 || true
 }
 
 need() {
+	need_torch torchvision
 	[ -f "$MODELS/$1.pt" ] || skip "no $1.pt (python3-torch or torchvision missing)"
 }
 
@@ -188,7 +190,7 @@ PY
 }
 
 @test "script: an unsupported construct is exit 4 naming file, line and construct" {
-	"$PYTHON" -c 'import torch' 2>/dev/null || skip "no python3-torch"
+	need_torch
 	cat > "$WORK/u.py" <<'PY'
 import sys, torch
 class U(torch.nn.Module):
@@ -224,7 +226,7 @@ PY
 @test "script: end to end, script | lower | fold | emit, matches torch under ONNX Runtime" {
 	need resnet18_scripted
 	[ -x "$BINDIR/lower" ] && [ -x "$BINDIR/fold" ] || skip "no lower or fold"
-	[ -d "$ORACLE_DIR/node_modules/onnxruntime-node" ] || skip "no onnxruntime-node"
+	need_ort
 	for m in cnn_scripted resnet18_scripted gpt_scripted; do
 		spec='x=f32[batch,3,64,64]'
 		[ $m = gpt_scripted ] && spec='ids=i64[batch,7]'

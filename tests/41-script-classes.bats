@@ -13,6 +13,7 @@
 # against script | lower | fold | emit in ONNX Runtime (1e-4 relative).
 #
 # Needs Debian's python3-torch; skipped without.
+# bats file_tags=tier:standard
 
 bats_require_minimum_version 1.5.0
 load helper
@@ -20,9 +21,10 @@ load helper
 M="${BATS_FILE_TMPDIR:-/tmp}/cm"
 
 setup_file() {
-	"${PYTHON:-/usr/bin/python3}" -c 'import torch' 2>/dev/null || return 0
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/script/make_class_models.py" \
-		"$M" > "$BATS_FILE_TMPDIR/gen.log" 2>&1 || true
+	need_torch || return 0
+	need_ort || return 0
+	FIXTURE_DEST="$M" fixture_run "$BATS_TEST_DIRNAME/script/make_class_models.py" \
+		@OUT > "$BATS_FILE_TMPDIR/gen.log" 2>&1 || true
 }
 
 need() {

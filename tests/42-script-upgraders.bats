@@ -14,16 +14,19 @@
 # the same through `pt2onnx --trace`, which compiles with the same pass.
 #
 # Needs Debian's python3-torch; skipped without.
+# bats file_tags=tier:standard
 
 load helper
 
 M="${BATS_FILE_TMPDIR:-/tmp}/m"
 
 setup_file() {
-	"${PYTHON:-/usr/bin/python3}" -c 'import torch' 2>/dev/null || return 0
+	need_torch || return 0
+	need_ort || return 0
 	mkdir -p "$BATS_FILE_TMPDIR/m"
-	if /usr/bin/python3 "$BATS_TEST_DIRNAME/script/make_upgrader_models.py" \
-		build "$BATS_FILE_TMPDIR/m" > "$BATS_FILE_TMPDIR/gen.log" 2>&1; then
+	if FIXTURE_DEST="$BATS_FILE_TMPDIR/m" fixture_run \
+		"$BATS_TEST_DIRNAME/script/make_upgrader_models.py" \
+		build @OUT > "$BATS_FILE_TMPDIR/gen.log" 2>&1; then
 		touch "$BATS_FILE_TMPDIR/gen.ok"
 	fi
 }
@@ -31,7 +34,7 @@ setup_file() {
 # need NAME: the archives of case NAME, skipped without torch; a generator
 # that failed (torch reads an old archive as a new one...) fails the test
 need() {
-	"$PYTHON" -c 'import torch' 2>/dev/null || skip "no python3-torch"
+	need_torch
 	if [ ! -f "$BATS_FILE_TMPDIR/gen.ok" ]; then
 		cat "$BATS_FILE_TMPDIR/gen.log" >&2
 		return 1

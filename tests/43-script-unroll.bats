@@ -8,8 +8,14 @@
 # torch.jit.script here, its outputs computed by eager torch; then
 # script | lower | fold | emit, onnx.checker, ONNX Runtime, compared with
 # 1e-4 relative error (tests/oracle/export_cases.py).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build NAME MODE: NAME.pt, NAME.in.txt, NAME.npy inputs, want_NAME_K.npy
 # (export_cases.save).  torch.jit.script reads the source: it goes to a

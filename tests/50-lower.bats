@@ -4,8 +4,14 @@
 # passes onnx.checker (full_check) and runs in ONNX Runtime to the outputs
 # torch computes for the same model and weights (tests/lower/make_lower.py;
 # max relative error 1e-4, same dtype).  Then the error statuses.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch torchvision || return 0
+	need_ort || return 0
+}
 
 DATA="$TESTS_DIR/data"
 
@@ -13,7 +19,7 @@ lower() { tool lower "$@"; }
 
 # make MODEL: weights, inputs and torch's outputs into the test directory
 make_model() {
-	"$PYTHON" "$TESTS_DIR/lower/make_lower.py" "$1" "$DATA/lower-$1.ir"
+	fixture_run "$TESTS_DIR/lower/make_lower.py" "$1" "$DATA/lower-$1.ir"
 }
 
 # convert MODEL OPSET: lower | emit into MODEL-OPSET.onnx, checked
@@ -218,7 +224,7 @@ PY
 	[ -x "$BINDIR/script" ] || skip "script is not built"
 	set -o pipefail
 	for m in mobilenet_v3_small shufflenet_v2_x0_5; do
-		"$PYTHON" "$TESTS_DIR/lower/make_lower.py" tv $m 2>/dev/null
+		fixture_run "$TESTS_DIR/lower/make_lower.py" tv $m 2>/dev/null
 		tool script $m.pt -i 'x=f32[1,3,96,96]' -o $m.air
 		for o in 9 13 17; do
 			lower --opset $o $m.air | emit -o $m-$o.onnx

@@ -8,13 +8,19 @@
 # no_grad in eval mode, as the fast path needs), its outputs computed by
 # torch; then script | lower | emit, onnx.checker, ONNX Runtime, compared
 # with 1e-4 relative error.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build NAME: NAME.pt, the inputs NAME.in.txt (name=spec=file) and torch's
 # outputs want_NAME_K.npy
 build() {
-	"$PYTHON" - "$1" <<'PY'
+	cat > build51.py <<'PY'
 import sys
 import numpy as np
 import torch
@@ -124,6 +130,7 @@ with open(f"{name}.in.txt", "w") as f:
         np.save(f"{n}.npy", t.numpy())
         f.write(f"{n}={spec}\n")
 PY
+	fixture_run build51.py "$1"
 }
 
 # check NAME OPSETS...: script | lower | emit at each opset, checked, run,

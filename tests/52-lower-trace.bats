@@ -6,8 +6,13 @@
 # expand; scalar weights (a traced archive's CONSTANTS.cN); metadata ops
 # (prim::device, prim::dtype).  Hand-written aten IR, run in ONNX Runtime
 # on an input of another batch size than any constant, compared with numpy.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 
 ir() {
 	cat > sizes.ir <<'IR'

@@ -7,8 +7,14 @@
 # opsets 7 and 8.  Each model is built by torch here, its outputs computed
 # by torch; then script | lower | emit, onnx.checker, ONNX Runtime,
 # compared with 1e-4 relative error.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build NAME MODE: NAME.pt (MODE script or trace), the inputs NAME.in.txt
 # (name=spec) with NAME.npy files, torch's outputs want_NAME_K.npy.
@@ -142,7 +148,7 @@ with open(f"{name}.in.txt", "w") as f:
         np.save(f"{n}.npy", t.numpy())
         f.write(f"{n}={spec}\n")
 PY
-	"$PYTHON" build53.py "$1" "$2"
+	fixture_run build53.py "$1" "$2"
 }
 
 # check NAME MODE OPSETS...: script | lower | fold | emit at each opset,

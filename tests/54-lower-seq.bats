@@ -9,8 +9,14 @@
 # torch here and its outputs computed by torch; then script (or trace) |
 # lower | fold | emit, onnx.checker, ONNX Runtime, compared with 1e-4
 # relative error.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch torchvision || return 0
+	need_ort || return 0
+}
 
 # build NAME MODE: NAME.pt (MODE script or trace), the inputs NAME.in.txt
 # (name=spec) with NAME.npy files, torch's outputs want_NAME_K.npy.

@@ -5,8 +5,14 @@
 # bicubic interpolation, cosine_similarity.  Each model is built and run by
 # torch here; then script | lower | fold | emit, onnx.checker, ONNX Runtime,
 # compared with torch's outputs (1e-4 relative error, integers exact).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build NAME MODE: NAME.pt (MODE script or trace), the inputs NAME.in.txt
 # (name=spec) with NAME.npy files, torch's outputs want_NAME_K.npy.

@@ -12,8 +12,14 @@
 # opset, and that one ONNX file is run by ONNX Runtime at several input
 # sizes, each compared with torch's outputs for that size (1e-4 relative
 # error, indices exactly).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build NAME MODE: the model NAME of the table below, saved by
 # tests/oracle/sizes.py for sizes_check_model (tests/helper.bash)
@@ -119,7 +125,7 @@ sys.path.insert(0, sys.argv[3])
 from sizes import save_sizes  # noqa: E402
 save_sizes(name, mode, models)
 PY
-	"$PYTHON" build56.py "$1" "$2" "$ORACLE_DIR"
+	fixture_run build56.py "$1" "$2" "$ORACLE_DIR"
 }
 
 # the ONNX ops of NAME-OPSET.onnx, one a line

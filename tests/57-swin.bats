@@ -11,8 +11,14 @@
 # archives, dynamic H and W where the model allows it), onnx.checker, and
 # ONNX Runtime on one or two input sets, compared with torch's outputs
 # (1e-4 relative error).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch torchvision || return 0
+	need_ort || return 0
+}
 
 # build: every model of this file into the current directory (built once
 # per test: they are small), with tests/oracle/export_cases.py's layout:

@@ -8,8 +8,14 @@
 # bidirectional, 2 layers, with and without initial states (and an LSTM
 # with only c0), no biases, and weights that are inputs (the op form) -
 # traced and scripted archives, opsets 9 and 13.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build MODE NAME...: for each NAME of the table below, NAME.pt (trace or
 # script), its inputs and torch's outputs per size (tests/oracle/sizes.py),
@@ -144,8 +150,7 @@ for name in names:
         with open(f"{name}.torch-{o}", "w") as out:
             out.write(f"{len(onnx.load(f).graph.node)}\n")
 PY
-	"$PYTHON" build58r.py "$1" "$ORACLE_DIR" "${@:2}" > build58r.log 2>&1 ||
-		{ cat build58r.log; return 1; }
+	fixture_run build58r.py "$1" "$ORACLE_DIR" "${@:2}"
 }
 
 # nodes NAME OPSET: our node count and torch's for NAME at OPSET; fails

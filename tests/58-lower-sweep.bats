@@ -9,8 +9,14 @@
 # the spec says so, exported once per opset, and that one ONNX file is run
 # by ONNX Runtime at several input sizes, each compared with torch's
 # outputs for that size (1e-4 relative error).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 # build NAME MODE: the model NAME of the table below, saved by
 # tests/oracle/sizes.py for sizes_check_model (tests/helper.bash)
@@ -108,7 +114,7 @@ sys.path.insert(0, sys.argv[3])
 from sizes import save_sizes  # noqa: E402
 save_sizes(name, mode, models)
 PY
-	"$PYTHON" build58.py "$1" "$2" "$ORACLE_DIR"
+	fixture_run build58.py "$1" "$2" "$ORACLE_DIR"
 }
 
 # the ONNX ops of FILE, one a line

@@ -9,8 +9,14 @@
 # open, so the ifs reach lower), torch's outputs are the oracle: script |
 # lower | fold | emit, onnx.checker, ONNX Runtime, compared with torch in
 # dtype, shape and value, and each declared output type with what runs.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 build() {
 	cat > build59.py <<'PY'
@@ -169,7 +175,7 @@ with open(f"{name}.in.txt", "w") as f:
         np.save(f"{n}.npy", t.numpy())
         f.write(f"{n}={spec}\n")
 PY
-	"$PYTHON" build59.py "$1"
+	fixture_run build59.py "$1"
 }
 
 # convert NAME OPSET: script | lower | fold | emit of NAME.pt to NAME-OPSET.onnx

@@ -4,6 +4,7 @@
 # with --data-file the weights fold computes go to a side file instead of
 # the stream.  Oracles: ONNX Runtime on the unfolded graph, and the inline
 # fold's model, byte for byte.
+# bats file_tags=tier:check
 
 load helper
 load fold_helper

@@ -3,8 +3,14 @@
 # computes what the unfolded one computes (ORT on both, same inputs, 1e-5)
 # with fewer nodes.  The unfolded model is the oracle: ORT evaluates the
 # very nodes fold evaluated on the CPU.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 load fold_helper
 
 @test "fold numeric: every op family at opset 13 (Transpose, Reshape, Cast, Div, Slice, Gather, Where, Range, Expand, ReduceProd, MatMul, Shape...)" {
@@ -84,7 +90,7 @@ load fold_helper
 # torch computes (1e-4), and what the unfolded model computes (1e-5)
 pipeline_vs_torch() {
 	local m=$1 f ins=()
-	"$PYTHON" "$TESTS_DIR/lower/make_lower.py" "$m" "$DATA/lower-$m.ir" >/dev/null
+	fixture_run "$TESTS_DIR/lower/make_lower.py" "$m" "$DATA/lower-$m.ir" >/dev/null
 	tool lower --opset 13 "$DATA/lower-$m.ir" > lowered.bin
 	for f in *.npy; do
 		case $f in want_*) ;; *) ins+=("${f%.npy}=$f") ;; esac

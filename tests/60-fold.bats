@@ -3,8 +3,13 @@
 # de-duplication, Shape of static and dynamic shapes, what must not fold;
 # options, streams and exact exit statuses.  Numeric checks against ONNX
 # Runtime are in 60-fold-numeric.bats.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 load fold_helper
 
 @test "fold: dead nodes, unused and duplicate initializers (references not read), subgraphs, custom ops kept" {

@@ -10,6 +10,7 @@
 # the trace path (trace) and the script path (both archives) at opsets
 # 9, 13 and 17, checked by onnx.checker and run by ONNX Runtime, every
 # output compared with eager torch's.
+# bats file_tags=tier:standard
 
 load helper
 
@@ -18,15 +19,17 @@ clone_of_view result_write detach_write alias_write to_same dropout_eval
 cat_one copy_into loop_write if_write outer_write loop_input"
 
 setup_file() {
+	need_torch || return 0
+	need_ort || return 0
 	M="$BATS_FILE_TMPDIR/m"
 	mkdir -p "$M"
 	cd "$M" || return 1
 	# shellcheck disable=SC2086
-	"$PYTHON" "$BATS_TEST_DIRNAME/lower/make_alias.py" $MODELS_ALL \
-		> gen.log 2>&1 || { cat gen.log >&2; return 1; }
+	fixture_run "$BATS_TEST_DIRNAME/lower/make_alias.py" $MODELS_ALL
 }
 
 setup() {
+	skip_missing
 	M="$BATS_FILE_TMPDIR/m"
 	WORK="$BATS_TEST_TMPDIR"
 	cd "$WORK" || return 1

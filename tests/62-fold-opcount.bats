@@ -10,8 +10,14 @@
 # torch.onnx.export's on the same archive in this run (never a typed-in
 # number); then trace | lower | fold | emit, onnx.checker, ONNX Runtime
 # against torch's outputs, and ours <= torch's.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 build() {
 	cat > build62.py <<'PY'

@@ -9,8 +9,14 @@
 # (tests/lower/fft_cases.py), torch's outputs the oracle: script | lower |
 # fold | emit, onnx.checker, ONNX Runtime, compared with torch in dtype,
 # shape and value (max relative error 1e-4) at opsets 9, 13 and 17.
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 CASES="$TESTS_DIR/lower/fft_cases.py"
 
@@ -63,7 +69,7 @@ matches() {
 }
 
 @test "lower fft: view_as_real(rfft(x)) (dynamic batch), scripted and traced archives, 9 13 17" {
-	"$PYTHON" "$CASES" build rfft_real
+	fixture_run "$CASES" build rfft_real
 	run matches rfft_real
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -73,21 +79,21 @@ matches() {
 }
 
 @test "lower fft: a spectral filter irfft(rfft(x) * w, n=16), scripted and traced; complex weights (view_as_complex), ortho" {
-	"$PYTHON" "$CASES" build spectral
+	fixture_run "$CASES" build spectral
 	run matches spectral
 	echo "$output"
 	[ "$status" -eq 0 ]
 	run matches spectral spectral_t.pt
 	echo "$output"
 	[ "$status" -eq 0 ]
-	"$PYTHON" "$CASES" build spectral_c
+	fixture_run "$CASES" build spectral_c
 	run matches spectral_c
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: fft2(x).abs() with backward and ortho norm, scripted and traced" {
-	"$PYTHON" "$CASES" build fft2_abs
+	fixture_run "$CASES" build fft2_abs
 	run matches fft2_abs
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -97,49 +103,49 @@ matches() {
 }
 
 @test "lower fft: n shorter and longer than the signal, dim=0, norm forward / ortho" {
-	"$PYTHON" "$CASES" build lengths
+	fixture_run "$CASES" build lengths
 	run matches lengths
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: ifft of a complex spectrum, irfft with odd, longer and shorter n, irfft of a real tensor" {
-	"$PYTHON" "$CASES" build inverse
+	fixture_run "$CASES" build inverse
 	run matches inverse
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: fftn / ifftn / rfftn / irfftn / rfft2 / irfft2 / ifft2 over dim lists with s" {
-	"$PYTHON" "$CASES" build nd
+	fixture_run "$CASES" build nd
 	run matches nd
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: hfft and ihfft" {
-	"$PYTHON" "$CASES" build hermitian
+	fixture_run "$CASES" build hermitian
 	run matches hermitian
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: complex arithmetic, real / imag / angle / conj / complex / polar" {
-	"$PYTHON" "$CASES" build elementwise
+	fixture_run "$CASES" build elementwise
 	run matches elementwise
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: Double in, Double out (complex128)" {
-	"$PYTHON" "$CASES" build double
+	fixture_run "$CASES" build double
 	run matches double
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: slices, select, permute, reshape / view, transpose, (un)squeeze, flatten, sum, mean of complex tensors, scripted and traced" {
-	"$PYTHON" "$CASES" build shapes
+	fixture_run "$CASES" build shapes
 	run matches shapes
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -149,7 +155,7 @@ matches() {
 }
 
 @test "lower fft: an in-place op on a view of a complex tensor (torch writes through to the base) is refused" {
-	"$PYTHON" "$CASES" build inplace_view
+	fixture_run "$CASES" build inplace_view
 	tool script inplace_view.pt -i x=f32[2,16] -o inplace_view.air
 	run -4 --separate-stderr tool lower --opset 13 inplace_view.air
 	echo "$stderr"
@@ -157,7 +163,7 @@ matches() {
 }
 
 @test "lower fft: complex64 parameters (the archive's bytes as (re, im) pairs), scripted and traced" {
-	"$PYTHON" "$CASES" build complex_param
+	fixture_run "$CASES" build complex_param
 	run matches complex_param
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -167,7 +173,7 @@ matches() {
 }
 
 @test "lower fft: fftshift / ifftshift (complex and real, odd and even dims), fftfreq / rfftfreq, scripted and traced" {
-	"$PYTHON" "$CASES" build shift
+	fixture_run "$CASES" build shift
 	run matches shift
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -177,7 +183,7 @@ matches() {
 }
 
 @test "lower fft: a complex graph output is refused with one line" {
-	"$PYTHON" "$CASES" build complex_out
+	fixture_run "$CASES" build complex_out
 	tool script complex_out.pt -i x=f32[2,16] -o complex_out.air
 	for o in 9 13 17; do
 		run -4 --separate-stderr tool lower --opset "$o" complex_out.air
@@ -189,7 +195,7 @@ matches() {
 }
 
 @test "lower fft: a complex value used by an op without a complex form is refused, naming that op" {
-	"$PYTHON" "$CASES" build complex_exp
+	fixture_run "$CASES" build complex_exp
 	tool script complex_exp.pt -i x=f32[2,16] -o complex_exp.air
 	run -4 --separate-stderr tool lower --opset 13 complex_exp.air
 	echo "$stderr"
@@ -197,7 +203,7 @@ matches() {
 }
 
 @test "lower fft: a dynamic transform length converts at 17 (DFT), refused below with one line naming op and opset" {
-	"$PYTHON" "$CASES" build dynamic_len
+	fixture_run "$CASES" build dynamic_len
 	convert dynamic_len dynamic_len.pt 17
 	run same dynamic_len 17
 	echo "$output"
@@ -210,18 +216,18 @@ matches() {
 }
 
 @test "lower fft: stft (window shorter than n_fft, centred and not, normalized, two-sided, 1-d), traced; center=False scripted" {
-	"$PYTHON" "$CASES" build stft
+	fixture_run "$CASES" build stft
 	run matches stft stft_t.pt conv
 	echo "$output"
 	[ "$status" -eq 0 ]
-	"$PYTHON" "$CASES" build stft_s
+	fixture_run "$CASES" build stft_s
 	run matches stft_s stft_s.pt conv
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "lower fft: istft(stft(x)) with and without length, traced; dynamic batch and length at 13 and 17 on another size" {
-	"$PYTHON" "$CASES" build istft
+	fixture_run "$CASES" build istft
 	run matches istft istft_t.pt conv
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -240,7 +246,7 @@ matches() {
 }
 
 @test "lower fft: dynamic batch and length at 17: irfft / hfft weights, n= and norms from the input's shape, run on three sizes (even, odd)" {
-	"$PYTHON" "$CASES" build dynamic
+	fixture_run "$CASES" build dynamic
 	set -o pipefail
 	tool script dynamic.pt -i 'x=f32[b,n]' | tool lower --opset 17 |
 		tool fold | emit -o dyn.onnx

@@ -8,8 +8,14 @@
 # torch and torchvision (tests/lower/make_vision.py); then script | lower |
 # fold | emit, onnx.checker, ONNX Runtime, compared with torch's eager
 # outputs (1e-4 relative error, integers exact).
+# bats file_tags=tier:standard
 
 load helper
+
+setup_file() {
+	need_torch torchvision || return 0
+	need_ort || return 0
+}
 
 build() {
 	run_export_build "$TESTS_DIR/lower/make_vision.py" "$1" "$2"

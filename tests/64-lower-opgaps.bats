@@ -11,13 +11,18 @@
 # run in ONNX Runtime, and compared with eager torch in dtype, shape and
 # value on every input set (a second one of other sizes where axes are
 # dynamic).
+# bats file_tags=tier:standard
 
 load helper
 
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
+
 # build NAME: the model's archives, inputs and torch's outputs under NAME/
 build() {
-	"$PYTHON" "$TESTS_DIR/lower/make_opgaps.py" "$1" "$1" 2>build.log ||
-		{ cat build.log; return 1; }
+	FIXTURE_DEST="$1" fixture_run "$TESTS_DIR/lower/make_opgaps.py" "$1" @OUT
 }
 
 # convert NAME PATH OPSET: NAME/PATH-OPSET.onnx by pt2onnx on that path

@@ -3,7 +3,12 @@
 # fold | emit, then check) on the bundled example archive, its failures
 # (the failing stage's message and status, no output file), running stages
 # by name, and `make install`'s layout.
+# bats file_tags=tier:standard
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 
 EX="$ROOT_DIR/examples"
 

@@ -4,6 +4,7 @@
 # flow, dynamic shapes), the recorded graph through lower | fold | emit in
 # ONNX Runtime against torch, pt2onnx --trace, dynamic axes at another
 # batch size, and every error path (exit code, one line, no output left).
+# bats file_tags=tier:standard
 load helper
 
 EX="$ROOT_DIR/examples"
@@ -12,6 +13,8 @@ compare() { "$PYTHON" "$ORACLE_DIR/reference.py" compare "$@"; }
 
 # Models made by torch once for the whole file, with torch's outputs.
 setup_file() {
+	need_torch || return 0
+	need_ort || return 0
 	export M="$BATS_FILE_TMPDIR"
 	# torch.jit.script reads the classes' source: a file, not stdin
 	cat > "$M/gen.py" <<'EOF'
@@ -135,7 +138,7 @@ with torch.no_grad():
     np.save(f"{d}/defaults_mask.npy", mask.numpy())
     np.save(f"{d}/defaults_outm.npy", m(x, mask).numpy())
 EOF
-	"$PYTHON" "$M/gen.py" "$M"
+	FIXTURE_DEST="$M" fixture_run "$M/gen.py" @OUT
 }
 
 @test "trace: the example CNN's outputs equal torch's" {

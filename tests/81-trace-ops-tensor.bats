@@ -5,11 +5,13 @@
 # traced for a few), run once by `trace --save-outputs`, every output's
 # shape, dtype and values compared with torch's own outputs.  Random ops
 # (seeded by trace, not torch's generator) are compared by shape and dtype.
+# bats file_tags=tier:standard
 load helper
 
 trace() { tool trace "$@"; }
 
 setup_file() {
+	need_torch || return 0
 	export M="$BATS_FILE_TMPDIR"
 	# torch.jit.script reads the classes' source: a file, not stdin
 	cat > "$M/gen.py" <<'PYEOF'

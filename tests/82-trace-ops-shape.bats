@@ -6,11 +6,13 @@
 # values compared with torch's own outputs.  In-place writes through views
 # (x[:, 0] = ..., index_put_ on a slice) must reach the base tensor, as in
 # torch.
+# bats file_tags=tier:standard
 load helper
 
 trace() { tool trace "$@"; }
 
 setup_file() {
+	need_torch || return 0
 	export M="$BATS_FILE_TMPDIR"
 	# torch.jit.script reads the classes' source: a file, not stdin
 	cat > "$M/gen.py" <<'PYEOF'

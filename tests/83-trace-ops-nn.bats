@@ -6,11 +6,13 @@
 # setup_file (scripted, and traced where the tracer records other ops), run
 # once by `trace --save-outputs`; every output's shape, dtype and values are
 # compared with torch's own outputs.
+# bats file_tags=tier:standard
 load helper
 
 trace() { tool trace "$@"; }
 
 setup_file() {
+	need_torch || return 0
 	export M="$BATS_FILE_TMPDIR"
 	cat > "$M/gen.py" <<'PYEOF'
 # Builds small TorchScript archives exercising trace's nn ops, with torch's

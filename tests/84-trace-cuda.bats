@@ -5,6 +5,7 @@
 # with torch's own); --device auto says what it chose with -v.  Every test
 # is tagged gpu and skips where `trace --device cuda` exits 2 (no device,
 # or built without CUDA).
+# bats file_tags=tier:standard
 load helper
 
 EX="$ROOT_DIR/examples"
@@ -24,6 +25,7 @@ setup_file() {
 	# only where a GPU can run: resnet18 takes torch a few seconds
 	if "$BINDIR/trace" "$EX/cnn.pt" -i "x=f32[1,3,8,8]" --device cuda \
 		-o /dev/null 2>/dev/null; then
+		need_torch torchvision || return 0
 		"$PYTHON" - "$M" <<'EOF'
 import sys, numpy as np, torch, torchvision
 d = sys.argv[1]

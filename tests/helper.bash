@@ -35,17 +35,145 @@ ort_run() {
 	node "$ORACLE_DIR/ort_run.js" "$@"
 }
 
+# --- what a test needs (docs/testing.md) ------------------------------------
+# need_torch [MODULE...] and need_ort, in a test: skip it when python3-torch
+# (or one of the extra modules named, say torchvision) or ONNX Runtime (node
+# and tests/oracle/node_modules/onnxruntime-node, see `make deps`) is
+# missing.  In setup_file (`need_torch || return 0`): every test of the
+# file skips with the reason (bats 1.8 cannot skip from setup_file; the
+# reason is passed on in BATS_PT2ONNX_SKIP, read by setup and skip_missing).
+# PT2ONNX_NO_TORCH=1 and PT2ONNX_NO_ORT=1 act as if they were missing.
+# Modules are looked up, not imported: fast enough for every test.
+need_torch() {
+	local m missing=
+	for m in torch "$@"; do
+		if [ "${PT2ONNX_NO_TORCH:-0}" = 1 ] ||
+		   ! "$PYTHON" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('$m') is None)" 2>/dev/null; then
+			missing="$missing python3-$m"
+		fi
+	done
+	[ -z "$missing" ] || need_skip "needs torch:$missing missing"
+}
+
+need_ort() {
+	if [ "${PT2ONNX_NO_ORT:-0}" = 1 ] || ! command -v node >/dev/null ||
+	   [ ! -d "$ORACLE_DIR/node_modules/onnxruntime-node" ]; then
+		need_skip "needs ONNX Runtime: node or onnxruntime-node missing (make deps)"
+	fi
+}
+
+# need_skip REASON: skip this test, or (in setup_file) every test of the file
+need_skip() {
+	if [ -z "${BATS_TEST_NAME:-}" ]; then
+		export BATS_PT2ONNX_SKIP="$1"
+		return 1
+	fi
+	skip "$1"
+}
+
+# skip_missing: what setup does first (for files with their own setup)
+skip_missing() {
+	[ -z "${BATS_PT2ONNX_SKIP:-}" ] || skip "$BATS_PT2ONNX_SKIP"
+}
+
+# --- models built by torch, once, cached (docs/testing.md) -----------------
+# Under build/fixtures (shared by the plain and the ASan runs), one
+# directory per build, keyed by a hash of the build script, its arguments
+# (and the contents of those that are files), tests/oracle/*.py,
+# tests/lower/*.py and the versions of torch, torchvision and numpy.
+
+# the installed oracle versions, read from their version files (no import)
+fixture_versions() {
+	"$PYTHON" - <<-'PY'
+	import importlib.util, os
+	for m in ("torch", "torchvision", "numpy"):
+	    s = importlib.util.find_spec(m)
+	    v = s and os.path.join(os.path.dirname(s.origin), "version.py")
+	    print(m, open(v).read() if v and os.path.exists(v) else "none")
+	PY
+}
+
+# fixture_exec DIR SCRIPT ARG...: runs SCRIPT ARG... in DIR (output to
+# DIR/.build.log) through this bats file's build server (tests/oracle/
+# fixtures.py: torch imported once per file), started at the first build;
+# plain python3 when the server cannot be had, or PT2ONNX_FIXTURE_SERVER=0
+fixture_exec() {
+	local dir=$1 sockf="$BATS_FILE_TMPDIR/fixtures.sock" sock i rc
+	shift
+	if [ "${PT2ONNX_FIXTURE_SERVER:-1}" = 0 ]; then
+		(cd "$dir" && PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$@" > .build.log 2>&1)
+		return
+	fi
+	if [ ! -s "$sockf" ]; then
+		sock=$(mktemp -d /tmp/pt2onnx-fx.XXXXXX)/s
+		echo "$sock" > "$sockf"
+		PYTHONPATH="$ORACLE_DIR" nohup "$PYTHON" "$ORACLE_DIR/fixtures.py" serve \
+			"$sock" "$BATS_FILE_TMPDIR" </dev/null >/dev/null 2>&1 3>&- &
+		for i in $(seq 200); do
+			[ -S "$sock" ] && break
+			sleep 0.1
+		done
+	fi
+	sock=$(cat "$sockf")
+	PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$ORACLE_DIR/fixtures.py" run "$sock" "$dir" "$@"
+	rc=$?
+	[ $rc -eq 75 ] || return $rc
+	(cd "$dir" && PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$@" > .build.log 2>&1)
+}
+
+# fixture_run SCRIPT ARG...: what `cd DEST && python3 SCRIPT ARG...` would
+# write, copied into DEST (default the current directory; FIXTURE_DEST
+# sets it) from the cache, built there first when missing.  An argument
+# @OUT stands for the directory the script writes to.  On a failed build
+# prints the build's log and returns 1.
+fixture_run() {
+	local script=$1 dest="${FIXTURE_DEST:-.}" a key d
+	if [ -z "${PT2ONNX_FIXTURE_VERSIONS:-}" ]; then
+		PT2ONNX_FIXTURE_VERSIONS=$(fixture_versions | sha256sum | cut -c1-16)
+		export PT2ONNX_FIXTURE_VERSIONS
+	fi
+	key=$({
+		echo "$PT2ONNX_FIXTURE_VERSIONS"
+		cat "$script" "$ORACLE_DIR"/*.py "$TESTS_DIR"/lower/*.py
+		for a in "${@:2}"; do
+			printf '%s\0' "$a"
+			[ ! -f "$a" ] || cat "$a"
+		done
+	} | sha256sum | cut -c1-20)
+	d="${PT2ONNX_FIXTURES:-$ROOT_DIR/build/fixtures}/$(basename "$script" .py)/$key"
+	if [ ! -f "$d/.done" ]; then
+		mkdir -p "${d%/*}"
+		(
+			flock 9
+			[ ! -f "$d/.done" ] || exit 0
+			rm -rf "$d.tmp" && mkdir -p "$d.tmp" || exit 1
+			args=()
+			for a in "${@:2}"; do
+				[ "$a" != @OUT ] || a="$d.tmp"
+				args+=("$a")
+			done
+			if ! fixture_exec "$d.tmp" "$(cd "$(dirname "$script")" && pwd)/$(basename "$script")" "${args[@]}"; then
+				echo "fixture_run: $script ${*:2} failed:" >&2
+				cat "$d.tmp/.build.log" >&2
+				exit 1
+			fi
+			rm -rf "$d" && mv "$d.tmp" "$d" && touch "$d/.done"
+		) 9> "$d.lock" || return 1
+	fi
+	mkdir -p "$dest" && cp -r "$d/." "$dest/" && rm -f "$dest/.done" "$dest/.build.log"
+}
+
 setup() {
+	skip_missing
 	WORK="$BATS_TEST_TMPDIR"
 	cd "$WORK" || return 1
 }
 
 # The `trace` op tests (81-83): $M/gen.py builds the archives under $M/m
 # with tests/oracle/trace_cases.py (build_all); show its log if it fails.
+# Built once and cached (fixture_run).
 trace_cases_gen() {
-	mkdir -p "$M/m"
-	PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$M/gen.py" "$M/m" > "$M/gen.log" 2>&1 ||
-		{ cat "$M/gen.log" >&2; return 1; }
+	FIXTURE_DEST="$M/m" fixture_run "$M/gen.py" @OUT
 }
 
 # trace_group RULE GROUP [TRACE_ARG...]: traces every model of GROUP under
@@ -80,8 +208,9 @@ trace_group() {
 # defines build NAME MODE, which writes NAME.pt, NAME.in.txt (name=spec a
 # line), the inputs NAME.npy and torch's outputs want_NAME_K.npy (with
 # tests/oracle/export_cases.py save; run_export_build runs such a script).
+# Built once and cached (fixture_run).
 run_export_build() {
-	PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$@"
+	fixture_run "$@"
 }
 
 # export_run_onnx NAME AIR OPSET: lower | fold | emit, checked, run by ONNX
