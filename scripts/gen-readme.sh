@@ -2,7 +2,7 @@
 # gen-readme.sh - regenerates README.md's generated sections from the built
 # tools, so the README cannot drift from them: each tool's --help, and the
 # operator table from `lower --list-ops`.  `make readme` runs it; the test
-# tests/00-readme.bats fails when README.md is stale.
+# tests/801-readme.bats fails when README.md is stale.
 #
 #   scripts/gen-readme.sh [BINDIR] > README.new
 set -euo pipefail

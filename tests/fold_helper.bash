@@ -1,4 +1,4 @@
-# fold_helper.bash - what the 60-fold*.bats files share, on top of
+# fold_helper.bash - what the 500-fold*.bats files share, on top of
 # helper.bash: the sample IRs and the ORT oracle for folding (the unfolded
 # graph, run by ONNX Runtime, is the reference for the folded one).
 # Load with `load helper` then `load fold_helper`.

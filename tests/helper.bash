@@ -169,7 +169,7 @@ setup() {
 	cd "$WORK" || return 1
 }
 
-# The `trace` op tests (81-83): $M/gen.py builds the archives under $M/m
+# The `trace` op tests (301-303): $M/gen.py builds the archives under $M/m
 # with tests/oracle/trace_cases.py (build_all); show its log if it fails.
 # Built once and cached (fixture_run).
 trace_cases_gen() {
@@ -204,7 +204,7 @@ trace_group() {
 	return $rc
 }
 
-# The script | lower | fold | emit tests (54, 55-lower-extra-sym*): each file
+# The script | lower | fold | emit tests (404, 406-408 and others): each file
 # defines build NAME MODE, which writes NAME.pt, NAME.in.txt (name=spec a
 # line), the inputs NAME.npy and torch's outputs want_NAME_K.npy (with
 # tests/oracle/export_cases.py save; run_export_build runs such a script).
@@ -244,8 +244,8 @@ export_check_model() {
 	done
 }
 
-# Models exported once with dynamic dims and run at several sizes (tests/56,
-# tests/58): the test file's `build NAME MODE` writes NAME.pt, NAME.spec and
+# Models exported once with dynamic dims and run at several sizes (tests/409,
+# tests/412): the test file's `build NAME MODE` writes NAME.pt, NAME.spec and
 # per size K the inputs and torch's outputs (tests/oracle/sizes.py).
 # Every step stops the helper at its first failure.
 

@@ -24,7 +24,7 @@
  *    (batch, seq, 2 * hidden) by one Transpose and a Reshape;
  *  - the axes (opset 13+) and shapes are Constants made once per aten node
  *    and shared by every Unsqueeze, Squeeze and Reshape that needs them.
- * tests/58-lower-rnn.bats holds each case to torch.onnx.export's count.
+ * tests/411-lower-rnn.bats holds each case to torch.onnx.export's count.
  */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """make_archives.py - writes real TorchScript archives and what torch says
-is in them, for tests/unit/test_torch_archive.c (run by tests/30-archive.bats).
+is in them, for tests/unit/test_torch_archive.c (run by tests/100-archive.bats).
 
     /usr/bin/python3 tests/archive/make_archives.py OUTDIR [--resnet50]
 

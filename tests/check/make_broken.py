@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """make_broken.py - builds, at test time, a valid base model and one model
-per checker rule broken once, for tests/20-check.bats.
+per checker rule broken once, for tests/700-check.bats.
 
     make_broken.py OUTDIR
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""fft_cases.py - the models of tests/62-lower-fft.bats: torch.fft and the
+"""fft_cases.py - the models of tests/415-lower-fft.bats: torch.fft and the
 complex-tensor ops around it, as torch.jit.script (and trace) archives with
 torch's outputs as the oracle.
 

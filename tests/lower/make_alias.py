@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make_alias.py - models for tests/61-lower-alias.bats: in-place writes
+"""make_alias.py - models for tests/414-lower-alias.bats: in-place writes
 through views and identity-like ops, where torch's aliasing decides what a
 write changes: a write into x.clone() (or x.to(..., copy=True),
 torch.cat([x]), x.repeat(1, 1)) must leave x as it was; a write into

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """make_lower.py - weights, inputs and torch's expected outputs for the
-lower tests (tests/50-lower*.bats).
+lower tests (tests/400-lower*.bats).
 
   make_lower.py MODEL IR
   make_lower.py tv NAME        torchvision model NAME scripted to NAME.pt

@@ -1,4 +1,4 @@
-# make_opgaps.py - the models of tests/64-lower-opgaps.bats: per-operator
+# make_opgaps.py - the models of tests/417-lower-opgaps.bats: per-operator
 # models that torch.onnx.export converts and `lower` used to refuse or get
 # wrong (clamp with tensor bounds, batch_norm with its own training flag,
 # squeeze of dynamic dims, vector norms of any ord, _reshape_from_tensor),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make_vision.py NAME MODE - builds one small model of tests/63-lower-vision.bats
+"""make_vision.py NAME MODE - builds one small model of tests/416-lower-vision.bats
 with real torch and torchvision (MODE script or trace) and saves it with its
 inputs and torch's eager outputs (tests/oracle/export_cases.py save): the
 ops torchvision's detection models need (torchvision::nms, batched_nms,

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """export_cases.py - shared oracle for the script | lower | fold | emit tests
-(tests/54, tests/55-lower-extra-sym*): saves a model built by torch with its
+(tests/404, tests/406-408 and others): saves a model built by torch with its
 inputs and torch's outputs, and compares ONNX Runtime's outputs with them.
 
 As a module (from a test's build script, with this directory on sys.path):

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""trace_cases.py - shared oracle for the `trace` op tests (tests/81-83):
+"""trace_cases.py - shared oracle for the `trace` op tests (tests/301-303):
 builds small TorchScript archives with torch's own outputs, and compares
 trace's --save-outputs .npy files with them.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """make_class_models.py OUTDIR - the scripted archives of
-tests/41-script-classes.bats: the constructs detection and segmentation
+tests/202-script-classes.bats: the constructs detection and segmentation
 models use, each small, each written by torch.jit.script and saved:
 
   obj       a TorchScript class object created in forward (C.__new__ and

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """make_models.py OUTDIR - builds the TorchScript archives that
-tests/40-script.bats compiles with `script` (a small CNN traced and scripted,
+tests/201-script.bats compiles with `script` (a small CNN traced and scripted,
 an MLP, a model with a data-dependent if, a for and a while loop, a tiny
 GPT-like block, a 2-layer LSTM, a TransformerEncoder, torchvision's resnet18 traced and
 scripted and mobilenet_v3_small), and the oracle for each: the set of aten op

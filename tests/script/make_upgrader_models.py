@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """make_upgrader_models.py - archives for the operator upgrader tests
-(tests/42-script-upgraders.bats), with torch's own outputs as the oracle.
+(tests/203-script-upgraders.bats), with torch's own outputs as the oracle.
 
 torch 1.13 writes the current archive version (10), but torch.jit.load
 applies its operator upgraders to any archive whose `version` record says

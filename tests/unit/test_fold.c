@@ -5,7 +5,7 @@
  * Slice by enumeration, truncating division by magnitudes for
  * integer Div, index arithmetic for Transpose and Gather, the half-float
  * round trip over all 65536 bit patterns.  Floating-point results are
- * checked against ONNX Runtime in tests/60-fold-numeric.bats instead.
+ * checked against ONNX Runtime in tests/502-fold-numeric.bats instead.
  */
 #include "unit.h"
 

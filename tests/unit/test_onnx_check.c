@@ -3,7 +3,7 @@
  * lookups, strmap, onnx_read_mem's refusals, onnx_check_model on models
  * built in memory with protobuf-c, and onnx_to_ir's conversions (typed
  * tensor fields to little-endian bytes, external data references, names
- * made unique).  The bats tests (tests/20-check.bats) cover the tool and
+ * made unique).  The bats tests (tests/700-check.bats) cover the tool and
  * the agreement with python3-onnx.
  */
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * dtype, shape, strides, storage offset, requires_grad, quantizer, and the
  * sum of the values read at the computed file offsets, which proves the
  * offsets.  Without PT2ONNX_ARCHIVE_DIR that test is skipped (run it
- * through tests/30-archive.bats).
+ * through tests/100-archive.bats).
  */
 #include "unit.h"
 
@@ -681,7 +681,7 @@ static void test_archive_real(void)
 	const char *dir = getenv("PT2ONNX_ARCHIVE_DIR");
 	if (!dir || !*dir) {
 		unit_skip("no archives (set PT2ONNX_ARCHIVE_DIR, or run "
-			  "tests/30-archive.bats)");
+			  "tests/100-archive.bats)");
 		return;
 	}
 	char path[4096];

@@ -4,7 +4,7 @@
  * backend and compared with naive references computed here: loops over
  * the elements for matrix products, convolutions, pooling, norms,
  * softmax, embedding, an LSTM step, einsum and nll_loss.
- * tests/83-trace-ops-nn.bats checks the same ops against torch itself.
+ * tests/303-trace-ops-nn.bats checks the same ops against torch itself.
  */
 #include "unit.h"
 

@@ -4,7 +4,7 @@
  * CPU backend and compared with naive references computed here (index
  * arithmetic over row-major arrays).  Views are checked to share storage
  * and in-place ops to write through views, as torch's do;
- * tests/82-trace-ops-shape.bats checks the same ops against torch itself.
+ * tests/302-trace-ops-shape.bats checks the same ops against torch itself.
  */
 #include "unit.h"
 

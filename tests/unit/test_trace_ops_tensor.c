@@ -4,7 +4,7 @@
  * through their op table on the CPU backend and compared with naive
  * references computed here (libm formulas, loops over the elements).  The
  * type promotion cases follow torch.result_type's documented rules;
- * tests/81-trace-ops-tensor.bats checks the same ops against torch itself.
+ * tests/301-trace-ops-tensor.bats checks the same ops against torch itself.
  */
 #include "unit.h"
 

@@ -7,7 +7,7 @@
  * byte must parse or fail with exactly one error, never crash (run it under
  * `make asan` too); pathological nesting must fail cleanly.
  *
- * Real archives: with PT2ONNX_SOURCES_DIR set (tests/31-script-parse.bats
+ * Real archives: with PT2ONNX_SOURCES_DIR set (tests/200-script-parse.bats
  * sets it to what tests/script/make_sources.py extracted), every .py file
  * below it must parse without error.  Unset, that test says "skipped".
  */
@@ -868,7 +868,7 @@ static void test_real_sources(void)
 
 	if (!dir || !*dir) {
 		unit_skip("PT2ONNX_SOURCES_DIR is not set "
-			  "(tests/31-script-parse.bats sets it)");
+			  "(tests/200-script-parse.bats sets it)");
 		return;
 	}
 	nfiles = nlines = nfailed = 0;
