@@ -4,7 +4,7 @@
 # with --data-file the weights fold computes go to a side file instead of
 # the stream.  Oracles: ONNX Runtime on the unfolded graph, and the inline
 # fold's model, byte for byte.
-# bats file_tags=tier:check
+# bats file_tags=tier:standard
 
 load helper
 load fold_helper
@@ -66,6 +66,7 @@ make_data_ir() {
 inputs=(x=x.npy z=z.npy v=v.npy h=h.npy q=q.npy)
 
 @test "fold data: Transpose and Flatten of weights by reference stay references (strided views); ORT agrees with the unfolded graph" {
+	need_ort
 	make_data_ir
 	run -0 same_as_unfolded data.ir "${inputs[@]}"
 	run -0 fold -S data.ir
