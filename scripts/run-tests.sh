@@ -105,7 +105,7 @@ if [ ${#files[@]} -gt 0 ]; then
 	fi
 	echo "== bats (tier $tier, ${#files[@]} files${par:+, $jobs at once}): ${files[*]}"
 	PT2ONNX_BINDIR="$(cd "$bindir" && pwd)" PT2ONNX_UNITDIR="$(cd "$unitdir" && pwd)" \
-		bats --tap "${par[@]}" "${files[@]}" 2>&1 | tee "$tap" | grep -Ev '^ok [0-9]+ [^#]*$'
+		bats --tap "${par[@]}" "${files[@]}" 2>&1 | tee "$tap" | grep --line-buffered -Ev '^ok [0-9]+ [^#]*$'
 fi
 b_skip=$(grep -cE '^ok [0-9]+ .*# skip' "$tap")
 b_ok=$(grep -cE '^ok [0-9]+' "$tap")
