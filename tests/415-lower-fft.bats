@@ -231,7 +231,7 @@ matches() {
 	run matches istft istft_t.pt conv
 	echo "$output"
 	[ "$status" -eq 0 ]
-	"$PYTHON" "$CASES" eager istft d2 3x80
+	fixture_run "$CASES" eager istft d2 3x80
 	for o in 13 17; do
 		set -o pipefail
 		tool script istft_t.pt -i 'x=f32[b,n]' | tool lower --opset "$o" |
@@ -252,7 +252,7 @@ matches() {
 		tool fold | emit -o dyn.onnx
 	onnx_checker dyn.onnx
 	for sh in 2x16 3x15 1x9; do
-		"$PYTHON" "$CASES" eager dynamic "e$sh" "$sh"
+		fixture_run "$CASES" eager dynamic "e$sh" "$sh"
 		rm -rf "o$sh"
 		ort_run dyn.onnx "o$sh" "x=e${sh}_x.npy" > /dev/null
 		run "$PYTHON" "$CASES" compare "e$sh" "o$sh" dyn.onnx

@@ -78,9 +78,10 @@ skip_missing() {
 
 # --- models built by torch, once, cached (docs/testing.md) -----------------
 # Under build/fixtures (shared by the plain and the ASan runs), one
-# directory per build, keyed by a hash of the build script, its arguments
-# (and the contents of those that are files), tests/oracle/*.py,
-# tests/lower/*.py and the versions of torch, torchvision and numpy.
+# directory per build, keyed by a hash of the build script and the local
+# modules it imports (fixture_sources), its arguments (and the contents of
+# those that are files), tests/oracle/fixtures.py and the versions of
+# torch, torchvision and numpy.
 
 # the installed oracle versions, read from their version files (no import)
 fixture_versions() {
@@ -91,6 +92,24 @@ fixture_versions() {
 	    v = s and os.path.join(os.path.dirname(s.origin), "version.py")
 	    print(m, open(v).read() if v and os.path.exists(v) else "none")
 	PY
+}
+
+# fixture_sources SCRIPT: SCRIPT and the modules it imports, at any depth,
+# from tests/oracle or its own directory (the Python the build runs)
+fixture_sources() {
+	local todo=("$1") seen=" " f n d
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		case $seen in *" $f "*) continue ;; esac
+		seen="$seen$f "
+		echo "$f"
+		for n in $(sed -nE 's/^[[:space:]]*(import|from)[[:space:]]+([A-Za-z_][A-Za-z0-9_]*).*/\2/p' "$f" | sort -u); do
+			for d in "$ORACLE_DIR" "$(dirname "$1")"; do
+				[ ! -f "$d/$n.py" ] || todo+=("$d/$n.py")
+			done
+		done
+	done
 }
 
 # fixture_exec DIR SCRIPT ARG...: runs SCRIPT ARG... in DIR (output to
@@ -134,7 +153,8 @@ fixture_run() {
 	fi
 	key=$({
 		echo "$PT2ONNX_FIXTURE_VERSIONS"
-		cat "$script" "$ORACLE_DIR"/*.py "$TESTS_DIR"/lower/*.py
+		fixture_sources "$script" | while IFS= read -r a; do cat "$a"; done
+		cat "$ORACLE_DIR/fixtures.py"
 		for a in "${@:2}"; do
 			printf '%s\0' "$a"
 			[ ! -f "$a" ] || cat "$a"

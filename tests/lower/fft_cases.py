@@ -16,8 +16,34 @@ import glob
 import sys
 
 import numpy as np
-import torch
-import torch.nn as nn
+
+
+def compare(name, out, path):
+    import onnx
+    from onnx.mapping import TENSOR_TYPE_TO_NP_TYPE
+    outs = onnx.load(path).graph.output
+    wants = sorted(glob.glob(f"want_{name}_*.npy"),
+                   key=lambda p: int(p.rsplit("_", 1)[1][:-4]))
+    assert len(outs) == len(wants), ([o.name for o in outs], wants)
+    for o, w in zip(outs, wants):
+        g, w = np.load(f"{out}/{o.name}.npy"), np.load(w)
+        declared = TENSOR_TYPE_TO_NP_TYPE[o.type.tensor_type.elem_type]
+        assert declared == g.dtype, f"{o.name}: declared {declared}, runs as {g.dtype}"
+        assert g.dtype == w.dtype, f"{o.name}: dtype {g.dtype}, torch's {w.dtype}"
+        assert g.shape == w.shape, f"{o.name}: shape {g.shape}, torch's {w.shape}"
+        scale = max(float(np.max(np.abs(w))), 1e-30)
+        err = float(np.max(np.abs(g.astype(np.float64) - w))) / scale
+        assert err <= 1e-4, f"{o.name}: relative error {err:.3g}"
+        print(f"{o.name}: {g.shape} relative error {err:.2g}")
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["compare"]:
+    # the comparison needs no torch: not imported for it (2 s a call)
+    compare(*sys.argv[2:5])
+    sys.exit(0)
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
 
 
 class RfftReal(nn.Module):
@@ -307,25 +333,6 @@ def eager(name, prefix, shapes):
     outs = list(out) if isinstance(out, tuple) else [out]
     for k, o in enumerate(outs):
         np.save(f"want_{prefix}_{k}.npy", o.numpy())
-
-
-def compare(name, out, path):
-    import onnx
-    from onnx.mapping import TENSOR_TYPE_TO_NP_TYPE
-    outs = onnx.load(path).graph.output
-    wants = sorted(glob.glob(f"want_{name}_*.npy"),
-                   key=lambda p: int(p.rsplit("_", 1)[1][:-4]))
-    assert len(outs) == len(wants), ([o.name for o in outs], wants)
-    for o, w in zip(outs, wants):
-        g, w = np.load(f"{out}/{o.name}.npy"), np.load(w)
-        declared = TENSOR_TYPE_TO_NP_TYPE[o.type.tensor_type.elem_type]
-        assert declared == g.dtype, f"{o.name}: declared {declared}, runs as {g.dtype}"
-        assert g.dtype == w.dtype, f"{o.name}: dtype {g.dtype}, torch's {w.dtype}"
-        assert g.shape == w.shape, f"{o.name}: shape {g.shape}, torch's {w.shape}"
-        scale = max(float(np.max(np.abs(w))), 1e-30)
-        err = float(np.max(np.abs(g.astype(np.float64) - w))) / scale
-        assert err <= 1e-4, f"{o.name}: relative error {err:.3g}"
-        print(f"{o.name}: {g.shape} relative error {err:.2g}")
 
 
 if __name__ == "__main__":
