@@ -67,6 +67,7 @@ struct fold_ctx {
 void fold_options_init(struct fold_options *o)
 {
 	o->constant_fold = 1;
+	o->peephole = 1;
 	o->bn_fold = 1;
 	o->dce = 1;
 	o->dedup = 1;
@@ -1340,17 +1341,18 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 				     "later (the graph imports %lld): not "
 				     "applied", (long long)c.opset);
 		} else {
-			struct fold_peep_stats ps;
 			reset_scratch(&c);
 			fold_block(&c, g->top);
-			if (!c.err) {
-				recount(&c);
-				fold_peephole(g, c.opset, &ps);
-				/* nodes gone: no-ops, merged, duplicates */
-				c.st->dead_nodes += ps.identities + ps.slices +
-						    ps.fused + ps.cse;
-			}
 		}
+	}
+	/* torch runs its peepholes whether or not it folds constants */
+	if (o->peephole && !c.err && (c.opset < 0 || c.opset >= 9)) {
+		struct fold_peep_stats ps;
+		recount(&c);
+		fold_peephole(g, c.opset, &ps);
+		/* nodes gone: no-ops, merged, duplicates */
+		c.st->dead_nodes += ps.identities + ps.slices + ps.fused +
+				    ps.cse;
 	}
 	if (c.err)
 		goto done;
