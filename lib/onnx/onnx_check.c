@@ -615,7 +615,11 @@ static void check_value_info(struct ctx *c, const Onnx__ValueInfoProto *vi,
 	}
 	switch (tp->value_case) {
 	case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
-		if (!tp->tensor_type->has_elem_type)
+		/* an input's elem_type 0 (UNDEFINED) is none either: nothing
+		 * could feed it, and onnx.checker's type inference refuses
+		 * it ("Element type of input 0 unknown") */
+		if (!tp->tensor_type->has_elem_type ||
+		    (!tp->tensor_type->elem_type && !strcmp(what, "input")))
 			problem(c, "%s: %s \"%s\" has no elem_type", g->label,
 				what, vi->name);
 		else if (!tp->tensor_type->shape)
