@@ -940,10 +940,10 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	    x->uses != 1 || is_returned(b, x) || conv->ninputs < 2 ||
 	    conv->noutputs != 1)
 		return;
-	for (uint32_t i = 1; i < bn->noutputs; i++)
-		if (bn->outputs[i] && (bn->outputs[i]->uses ||
-				       is_returned(b, bn->outputs[i])))
-			return;
+	/* more than Y, used or not, is training mode (opsets 9-13: "Output
+	 * case #1"; torch --training train writes it): batch statistics */
+	if (bn->noutputs > 1)
+		return;
 	if ((a = ir_node_find_attr(bn, "training_mode")) &&
 	    (a->kind != IR_ATTR_INT || a->u.i))
 		return;
