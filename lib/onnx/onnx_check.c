@@ -663,20 +663,6 @@ static void check_value_info(struct ctx *c, const Onnx__ValueInfoProto *vi,
 static void check_graph(struct ctx *c, const Onnx__GraphProto *gp,
 			const struct gctx *g, const struct scope *parent);
 
-static const char *const experimental_ops[] = {
-	"ATen", "Affine", "ConstantFill", "Crop", "DynamicSlice", "GRUUnit",
-	"GivenTensorFill", "ImageScaler", "ParametricSoftplus", "Scale",
-	"ScaledTanh",
-};
-
-static int is_experimental(const char *op)
-{
-	for (size_t i = 0; i < sizeof(experimental_ops) /
-			       sizeof(experimental_ops[0]); i++)
-		if (!strcmp(op, experimental_ops[i]))
-			return 1;
-	return 0;
-}
 
 /* The value fields an attribute has set, one bit per AttributeType. */
 static unsigned attr_fields(const Onnx__AttributeProto *a)
@@ -981,7 +967,7 @@ static void check_node(struct ctx *c, const Onnx__NodeProto *n,
 		problem(c, "%s: has no inputs and no outputs", nlabel);
 		return;
 	}
-	if (is_experimental(n->op_type)) {
+	if (onnx_schema_experimental(n->op_type)) {
 		diag_warning(c->d, "%s: experimental op %s is not checked",
 			     nlabel, n->op_type);
 		return;
