@@ -169,7 +169,7 @@ PY
 	run -0 lower --operator-export-type ONNX_ATEN -S "$DATA/lower-unknown.ir"
 	[[ "$output" == *'org.pytorch.aten::ATen[operator="relu"'* ]]
 	run -0 lower --operator-export-type onnx_fallthrough -S "$DATA/lower-unknown.ir"
-	[[ "$output" == *"aten::frobnicate(%a)"* ]]
+	[[ "$output" == *"org.pytorch.aten::frobnicate(%a)"* ]]
 }
 
 @test "lower: malformed input exits 3, ONNX-level input exits 3" {
