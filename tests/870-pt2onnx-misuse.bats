@@ -90,6 +90,15 @@ pt2onnx: the lower stage failed (exit 2); no model written" ]
 	[ "$output" = "$(printf 'file.onnx\nstd.onnx')" ]
 }
 
+@test "pt2onnx: -o - to a reader that is gone is a write error, exit 5, no temp dir" {
+	mkdir tmp
+	run -0 bash -c "TMPDIR=$WORK/tmp '$BINDIR/pt2onnx' '$EX/cnn.pt' -i '$IN' -o - | true"'; echo "${PIPESTATUS[0]}"'
+	[ "$output" = "pt2onnx: cannot write '<stdout>': Broken pipe
+5" ]
+	run -0 ls -A tmp
+	[ -z "$output" ]
+}
+
 @test "pt2onnx: -v writes to standard error, each weight as its size" {
 	pt2onnx "$EX/cnn.pt" -i "$IN" -o v.onnx -v > out 2> err
 	[ ! -s out ]

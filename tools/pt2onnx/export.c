@@ -594,6 +594,9 @@ static int run_export(struct diag *d, struct stage *st, const char *check_path,
 	}
 	if (verbose)
 		show_stderr(chk[0].err_fd);
+	/* the stages are done: a reader of -o - that goes away is a write
+	 * error (exit 5, temporaries removed), not death by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
 	char side[2 * PATH_MAX];
 	snprintf(side, sizeof(side), "%s/%s", p->tmpdir, p->location);
 	int rc = 0;
