@@ -350,6 +350,13 @@ static int run_pipeline(struct diag *d, struct stage *st, int n)
 		st[i].pid = 0;
 		st[i].status = 0;
 	}
+	/* the stages are not in the terminal's foreground group: they must
+	 * not touch it (SIGTTIN, SIGTTOU would stop them), so the first reads
+	 * nothing and the last one's output is collected with its messages */
+	prev = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (prev < 0)
+		die(d, EXIT_IO, "cannot open /dev/null: %s", strerror(errno));
+	st[n - 1].out_to_err = 1;
 	block_signals(&old);
 	group = 0;
 	for (int i = 0; i < n && !caught; i++) {
@@ -574,7 +581,7 @@ static int run_export(struct diag *d, struct stage *st, const char *check_path,
 	memset(chk, 0, sizeof(chk));
 	chk[0].name = "check";
 	chk[0].cwd = p->tmpdir;
-	chk[0].out_to_err = 1; /* --print goes to stderr with the rest */
+	/* its --print goes to stderr with the rest (run_pipeline) */
 	push(d, &chk[0].args, check_path);
 	if (verbose) {
 		push(d, &chk[0].args, "--print");
