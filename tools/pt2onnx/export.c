@@ -117,6 +117,15 @@ static void remove_tmpdir(const char *dir)
 	nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The temporary directory, for an exit through die() after it was made. */
+static char tmpdir_at_exit[PATH_MAX];
+
+static void remove_tmpdir_at_exit(void)
+{
+	if (*tmpdir_at_exit)
+		remove_tmpdir(tmpdir_at_exit);
+}
+
 /* Whether path names something that is written through rather than
  * replaced: standard output, a device, a FIFO. */
 static int written_through(const char *path)
@@ -532,6 +541,8 @@ static int plan_output(struct diag *d, struct outplan *p, const char *output,
 		die(d, EXIT_IO, "cannot create a temporary directory in "
 		    "'%s': %s", tdir, strerror(errno));
 	}
+	snprintf(tmpdir_at_exit, sizeof(tmpdir_at_exit), "%s", p->tmpdir);
+	atexit(remove_tmpdir_at_exit);
 	snprintf(p->made, sizeof(p->made), "%s/%s", p->tmpdir, base);
 	snprintf(p->datafile, sizeof(p->datafile), "%s/.fold.data",
 		 p->tmpdir);
