@@ -124,6 +124,10 @@ PY
 	[ "$output" = "script: $EX/cnn.pt: forward takes input 'x' but no --input gives its type; pass e.g. --input 'x=f32[1,3,224,224]'
 pt2onnx: the script stage failed (exit 2); no model written" ]
 	[ ! -e out.onnx ]
+	run -2 pt2onnx "$EX/cnn.pt" --trace -o out.onnx
+	[ "$output" = "trace: input 'x' of forward(x) is not given (--input); pass e.g. --input 'x=f32[1,3,224,224]'
+pt2onnx: the trace stage failed (exit 2); no model written" ]
+	[ ! -e out.onnx ]
 }
 
 @test "pt2onnx: torch's spellings: underscores, and booleans as Python writes them" {
