@@ -34,6 +34,7 @@
  */
 #include "fold.h"
 #include "fold_peep.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -347,6 +348,8 @@ static int data_open(struct fold_ctx *c)
 	}
 	c->dpath = ir_strdup(c->g, abs);
 	free(abs);
+	/* half written if a signal ends us while folding: removed then */
+	outfile_track((char *)c->dpath);
 	return 0;
 }
 
@@ -1377,6 +1380,8 @@ done:
 			   strerror(errno));
 		rc = EXIT_IO;
 	}
+	if (c.dpath)
+		outfile_untrack(c.dpath);
 	if (rc && c.dpath)
 		unlink(c.dpath); /* nothing will refer to it */
 	return rc;

@@ -52,7 +52,8 @@ struct fold_options {
 				  this file (created, truncated, on the
 				  first one) and are referenced by its
 				  absolute path; removed when folding
-				  fails.  It must outlive every stage that
+				  fails or a signal ends the process
+				  while folding (outfile_track).  It must outlive every stage that
 				  reads the stream. */
 	uint64_t data_min;  /* default 4096 */
 };
