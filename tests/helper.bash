@@ -309,3 +309,27 @@ sizes_check_model() {
 		sizes_run "$name" "$o" || return 1
 	done
 }
+
+# spawn CMD...: runs CMD (a path, not a shell function) in the background
+# with SIGINT and SIGQUIT at their defaults (a non-interactive shell's `&`
+# jobs ignore them; env --default-signal undoes it); its pid goes to ./pid,
+# its exit status (128 + N when signal N ended it) to ./rc when it ends,
+# its output to ./spawn.out and ./spawn.err
+spawn() {
+	rm -f pid rc
+	bash -c 'env --default-signal=INT,QUIT "$@" > spawn.out 2> spawn.err &
+		 echo $! > pid
+		 wait $!; echo $? > rc.tmp; mv rc.tmp rc' _ "$@" 3>&- &
+	wait_for '[ -s pid ]'
+}
+
+# wait_for CONDITION [TENTHS]: evaluates CONDITION every 0.1 s until it
+# holds (0) or TENTHS tries (default 300) have failed (1)
+wait_for() {
+	local i
+	for ((i = 0; i < ${2:-300}; i++)); do
+		eval "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -400,6 +400,11 @@ struct ir_graph *ir_read_text(struct ir_source *src, struct diag *d);
 struct ir_graph *ir_read_text_mem(const char *buf, size_t len,
 				  const char *name, struct diag *d);
 int ir_write_text(const struct ir_graph *g, FILE *fp, struct diag *d);
+/* The same, or with `brief` a summary for people (pt2onnx -v), not to be
+ * read back: tensor data of more than 16 values (weights, constants) is
+ * printed as "<N values, N bytes>" after its type (dtype and shape). */
+int ir_write_text_as(const struct ir_graph *g, FILE *fp, int brief,
+		     struct diag *d);
 
 /* Writes binary, or text when `text` is set (a stage's -S). */
 int ir_write(const struct ir_graph *g, FILE *fp, int text, struct diag *d);

@@ -415,7 +415,10 @@ struct printer {
 	FILE *fp;
 	struct diag *d;
 	int failed; /* a problem was reported: the output is not valid */
+	int brief;  /* tensor data of more than BRIEF_MAX values as its size */
 };
+
+#define BRIEF_MAX 16
 
 static void pr_bad(struct printer *pr, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -716,6 +719,11 @@ static void pr_tensor_data(struct printer *pr, const struct ir_tensor *t,
 	}
 	if (t->data_kind != IR_DATA_INLINE || ovf) {
 		pr_bad(pr, "%s is malformed", what);
+		return;
+	}
+	if (pr->brief && numel > BRIEF_MAX) {
+		fprintf(pr->fp, "<%" PRIu64 " values, %zu bytes>", numel,
+			t->dtype == IR_DTYPE_STRING ? (size_t)0 : t->bytes.len);
 		return;
 	}
 	if (t->dtype == IR_DTYPE_STRING) {
@@ -1088,7 +1096,13 @@ static const char *const section_names[] = {
 /* Writes the header lines, the graph line, the nodes and `return`. */
 int ir_write_text(const struct ir_graph *g, FILE *fp, struct diag *d)
 {
-	struct printer pr = { fp, d, 0 };
+	return ir_write_text_as(g, fp, 0, d);
+}
+
+int ir_write_text_as(const struct ir_graph *g, FILE *fp, int brief,
+		     struct diag *d)
+{
+	struct printer pr = { fp, d, 0, brief };
 
 	if (g->level != IR_LEVEL_ATEN && g->level != IR_LEVEL_ONNX)
 		pr_bad(&pr, "unknown level %d", (int)g->level);

@@ -5,12 +5,71 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static long write_calls;
+
+/* The temporaries open now, for removal when a signal ends the process:
+ * a SIGTERM'd emit must not leave a half-written model beside the output.
+ * Slots are set before a temporary exists and cleared before its name is
+ * freed, so the handler only ever sees live names. */
+#define MAX_TRACKED 8
+static char *volatile tracked[MAX_TRACKED];
+
+static void on_fatal_signal(int sig)
+{
+	for (int i = 0; i < MAX_TRACKED; i++) {
+		char *p = tracked[i];
+		if (p)
+			unlink(p);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Installs the handler for the signals that end a tool by default, once;
+ * a signal the caller ignores (nohup) or handles itself (the pt2onnx
+ * wrapper, which then removes its own temporaries) is left alone. */
+static void catch_fatal_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old, sa;
+		if (sigaction(sigs[i], NULL, &old) != 0 ||
+		    old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int outfile_track(char *path)
+{
+	catch_fatal_signals();
+	for (int i = 0; i < MAX_TRACKED; i++)
+		if (!tracked[i]) {
+			tracked[i] = path;
+			return 0;
+		}
+	return -1;
+}
+
+void outfile_untrack(const char *path)
+{
+	for (int i = 0; i < MAX_TRACKED; i++)
+		if (tracked[i] == path)
+			tracked[i] = NULL;
+}
 
 static int fault_now(void)
 {
@@ -49,9 +108,11 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 	memcpy(o->tmp_path, path, dirlen);
 	snprintf(o->tmp_path + dirlen, n + 16 - dirlen, ".%s.XXXXXX",
 		 path + dirlen);
+	outfile_track(o->tmp_path);
 	int fd = mkstemp(o->tmp_path);
 	if (fd < 0) {
 		diag_error(d, "cannot create '%s': %s", path, strerror(errno));
+		outfile_untrack(o->tmp_path);
 		free(o->path);
 		free(o->tmp_path);
 		memset(o, 0, sizeof(*o));
@@ -64,6 +125,7 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 		diag_error(d, "cannot create '%s': %s", path, strerror(errno));
 		close(fd);
 		unlink(o->tmp_path);
+		outfile_untrack(o->tmp_path);
 		free(o->path);
 		free(o->tmp_path);
 		memset(o, 0, sizeof(*o));
@@ -73,6 +135,7 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 	if (!o->fp) {
 		close(fd);
 		unlink(o->tmp_path);
+		outfile_untrack(o->tmp_path);
 		diag_error(d, "cannot open '%s': %s", path, strerror(errno));
 		free(o->path);
 		free(o->tmp_path);
@@ -138,6 +201,7 @@ int outfile_commit(struct outfile *o, struct diag *d)
 		outfile_abort(o);
 		return -1;
 	}
+	outfile_untrack(o->tmp_path);
 	free(o->tmp_path);
 	free(o->path);
 	o->tmp_path = o->path = NULL;
@@ -151,6 +215,7 @@ void outfile_abort(struct outfile *o)
 	o->fp = NULL;
 	if (o->tmp_path) {
 		unlink(o->tmp_path);
+		outfile_untrack(o->tmp_path);
 		free(o->tmp_path);
 	}
 	free(o->path);

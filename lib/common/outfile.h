@@ -8,6 +8,10 @@
  * output, written directly (a pipe cannot be taken back), and so is a path
  * that names something other than a regular file (/dev/null, a FIFO).
  *
+ * A temporary is removed too when SIGTERM, SIGINT, SIGHUP or SIGQUIT ends
+ * the process (the first outfile_open installs a handler for each of them
+ * that is at its default; the process then dies of the signal as before).
+ *
  * Fault injection for tests: PT2ONNX_FAIL_WRITE=N makes the Nth
  * outfile_write() call fail with ENOSPC, proving that failures leave no
  * file.
@@ -39,6 +43,13 @@ int outfile_write(struct outfile *o, const void *buf, size_t len,
 int outfile_commit(struct outfile *o, struct diag *d);
 /* Removes the temporary; safe to call twice or after commit. */
 void outfile_abort(struct outfile *o);
+
+/* Registers path (which must stay valid until untracked) for removal if a
+ * signal ends the process, as outfile_open does for its temporaries: for a
+ * tool's other files that must not outlive it half-written.  Returns 0, or
+ * -1 when too many are tracked (then it is not). */
+int outfile_track(char *path);
+void outfile_untrack(const char *path);
 
 /* Refuses (returns -1 after reporting) when fp is a terminal: binary output
  * is never written to one unless forced (llvm-dis's rule). */

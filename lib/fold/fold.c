@@ -34,6 +34,7 @@
  */
 #include "fold.h"
 #include "fold_peep.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +68,7 @@ struct fold_ctx {
 void fold_options_init(struct fold_options *o)
 {
 	o->constant_fold = 1;
+	o->peephole = 1;
 	o->bn_fold = 1;
 	o->dce = 1;
 	o->dedup = 1;
@@ -346,6 +348,8 @@ static int data_open(struct fold_ctx *c)
 	}
 	c->dpath = ir_strdup(c->g, abs);
 	free(abs);
+	/* half written if a signal ends us while folding: removed then */
+	outfile_track((char *)c->dpath);
 	return 0;
 }
 
@@ -939,10 +943,10 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	    x->uses != 1 || is_returned(b, x) || conv->ninputs < 2 ||
 	    conv->noutputs != 1)
 		return;
-	for (uint32_t i = 1; i < bn->noutputs; i++)
-		if (bn->outputs[i] && (bn->outputs[i]->uses ||
-				       is_returned(b, bn->outputs[i])))
-			return;
+	/* more than Y, used or not, is training mode (opsets 9-13: "Output
+	 * case #1"; torch --training train writes it): batch statistics */
+	if (bn->noutputs > 1)
+		return;
 	if ((a = ir_node_find_attr(bn, "training_mode")) &&
 	    (a->kind != IR_ATTR_INT || a->u.i))
 		return;
@@ -1340,17 +1344,18 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 				     "later (the graph imports %lld): not "
 				     "applied", (long long)c.opset);
 		} else {
-			struct fold_peep_stats ps;
 			reset_scratch(&c);
 			fold_block(&c, g->top);
-			if (!c.err) {
-				recount(&c);
-				fold_peephole(g, c.opset, &ps);
-				/* nodes gone: no-ops, merged, duplicates */
-				c.st->dead_nodes += ps.identities + ps.slices +
-						    ps.fused + ps.cse;
-			}
 		}
+	}
+	/* torch runs its peepholes whether or not it folds constants */
+	if (o->peephole && !c.err && (c.opset < 0 || c.opset >= 9)) {
+		struct fold_peep_stats ps;
+		recount(&c);
+		fold_peephole(g, c.opset, &ps);
+		/* nodes gone: no-ops, merged, duplicates */
+		c.st->dead_nodes += ps.identities + ps.slices + ps.fused +
+				    ps.cse;
 	}
 	if (c.err)
 		goto done;
@@ -1375,6 +1380,8 @@ done:
 			   strerror(errno));
 		rc = EXIT_IO;
 	}
+	if (c.dpath)
+		outfile_untrack(c.dpath);
 	if (rc && c.dpath)
 		unlink(c.dpath); /* nothing will refer to it */
 	return rc;

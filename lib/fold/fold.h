@@ -11,8 +11,9 @@
  *      whose shape is fully static folds too, and Gather of a Shape where
  *      the dims it selects are fixed; a symbolic or unknown dim never
  *      becomes a constant; an If with a constant condition becomes the
- *      branch it takes; then the peephole pass of fold_peep.h (no-op
- *      nodes, Identity, Slice of Slice, common subexpressions, LogSoftmax +
+ *      branch it takes; then (opset >= 9, with or without constant
+ *      folding, as torch) the peephole pass of fold_peep.h (no-op nodes,
+ *      Identity, Slice of Slice, common subexpressions, LogSoftmax +
  *      NLLLoss), whose removals fold -v counts as dead nodes;
  *   3. dead code: nodes whose outputs are unused removed (subgraphs too),
  *      then unused initializers;
@@ -40,6 +41,7 @@
 
 struct fold_options {
 	int constant_fold;  /* pass 2 (torch's do_constant_folding) */
+	int peephole;       /* pass 2's peepholes (on whatever constant_fold) */
 	int bn_fold;        /* pass 1 */
 	int dce;            /* pass 3 */
 	int dedup;          /* pass 4 */
@@ -50,7 +52,8 @@ struct fold_options {
 				  this file (created, truncated, on the
 				  first one) and are referenced by its
 				  absolute path; removed when folding
-				  fails.  It must outlive every stage that
+				  fails or a signal ends the process
+				  while folding (outfile_track).  It must outlive every stage that
 				  reads the stream. */
 	uint64_t data_min;  /* default 4096 */
 };

@@ -836,8 +836,32 @@ static struct ir_node *new_before(struct lower_ctx *c, const char *kind,
 	return n;
 }
 
-/* An aten op as torch's ATen fallback node. */
-static void aten_node(struct lower_ctx *c, struct ir_node *n)
+/* Warns, once per op, that n became the custom node `kind`. */
+static void warn_custom(struct lower_ctx *c, const struct ir_node *n,
+			const char *kind)
+{
+	for (int i = 0; i < c->ncustom_warned; i++)
+		if (!strcmp(c->custom_warned[i], n->kind))
+			return;
+	const char **w = ir_alloc(c->g, sizeof(*w) *
+				  (size_t)(c->ncustom_warned + 1));
+	if (c->ncustom_warned)
+		memcpy(w, c->custom_warned, sizeof(*w) *
+		       (size_t)c->ncustom_warned);
+	w[c->ncustom_warned++] = n->kind;
+	c->custom_warned = w;
+	diag_warning(c->d, "%s%s%s: exported as the custom node %s, which "
+		     "standard ONNX runtimes cannot run", n->kind,
+		     n->scope ? " at " : "", n->scope ? n->scope : "", kind);
+}
+
+/* An aten op as torch's ATen fallback node (org.pytorch.aten::ATen with
+ * the op in its "operator" attribute), or with `fallthrough` as the op
+ * itself in that domain (org.pytorch.aten::cummax, operator_export_type
+ * onnx_fallthrough); non-tensor arguments become attributes named after
+ * the schema's arguments.  Custom nodes: the model is valid ONNX, but
+ * standard runtimes cannot run it, which a warning says. */
+static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 {
 	const struct aten_schema *s = aten_schema_find(n->kind, "");
 	uint32_t nin = 0;
@@ -849,10 +873,16 @@ static void aten_node(struct lower_ctx *c, struct ir_node *n)
 		    !(v->producer && !strncmp(v->producer->kind, "prim::", 6)))
 			ins[nin++] = v;
 	}
-	a = new_before(c, "org.pytorch.aten::ATen", nin, n->noutputs);
+	a = new_before(c, fallthrough ? ir_strfmt(c->g, "org.pytorch.aten::%s",
+					       n->kind + 6)
+				    : "org.pytorch.aten::ATen", nin,
+		       n->noutputs);
 	memcpy(a->inputs, ins, sizeof(*ins) * nin);
-	b_attr_s(c, a, "operator", n->kind + 6);
-	b_attr_s(c, a, "overload_name", "");
+	if (!fallthrough) {
+		b_attr_s(c, a, "operator", n->kind + 6);
+		b_attr_s(c, a, "overload_name", "");
+	}
+	warn_custom(c, n, a->kind);
 	for (uint32_t i = 0; i < n->ninputs; i++) {
 		struct ir_attr *ca = const_attr(c, n, (int)i);
 		const struct aten_arg *arg = s ? aten_schema_arg(s, (int)i) : NULL;
@@ -1771,7 +1801,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	if (isaten && !arity_ok(c, n))
 		return;
 	if (isaten && c->o->export_type == LOWER_EXPORT_ONNX_ATEN) {
-		aten_node(c, n);
+		aten_node(c, n, 0);
 		ir_node_unlink(n);
 		return;
 	}
@@ -1823,8 +1853,10 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 			m = next;
 		}
 	}
-	if (isaten && c->o->export_type == LOWER_EXPORT_ONNX_ATEN_FALLBACK) {
-		aten_node(c, n);
+	if (isaten && (c->o->export_type == LOWER_EXPORT_ONNX_ATEN_FALLBACK ||
+		       c->o->export_type == LOWER_EXPORT_ONNX_FALLTHROUGH)) {
+		aten_node(c, n, c->o->export_type ==
+				LOWER_EXPORT_ONNX_FALLTHROUGH);
 		ir_node_unlink(n);
 		return;
 	}

@@ -38,6 +38,8 @@ struct lower_ctx {
 	struct lw_list *lists; /* list values known element-wise */
 	struct lw_copy *copies; /* values that are copies, not aliases */
 	int nunsupported;      /* ops reported unconvertible */
+	const char **custom_warned; /* ops warned about as custom nodes */
+	int ncustom_warned;
 	int nmalformed;        /* aten nodes not as docs/ir.md says */
 };
 

@@ -615,7 +615,11 @@ static void check_value_info(struct ctx *c, const Onnx__ValueInfoProto *vi,
 	}
 	switch (tp->value_case) {
 	case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
-		if (!tp->tensor_type->has_elem_type)
+		/* an input's elem_type 0 (UNDEFINED) is none either: nothing
+		 * could feed it, and onnx.checker's type inference refuses
+		 * it ("Element type of input 0 unknown") */
+		if (!tp->tensor_type->has_elem_type ||
+		    (!tp->tensor_type->elem_type && !strcmp(what, "input")))
 			problem(c, "%s: %s \"%s\" has no elem_type", g->label,
 				what, vi->name);
 		else if (!tp->tensor_type->shape)
@@ -659,20 +663,6 @@ static void check_value_info(struct ctx *c, const Onnx__ValueInfoProto *vi,
 static void check_graph(struct ctx *c, const Onnx__GraphProto *gp,
 			const struct gctx *g, const struct scope *parent);
 
-static const char *const experimental_ops[] = {
-	"ATen", "Affine", "ConstantFill", "Crop", "DynamicSlice", "GRUUnit",
-	"GivenTensorFill", "ImageScaler", "ParametricSoftplus", "Scale",
-	"ScaledTanh",
-};
-
-static int is_experimental(const char *op)
-{
-	for (size_t i = 0; i < sizeof(experimental_ops) /
-			       sizeof(experimental_ops[0]); i++)
-		if (!strcmp(op, experimental_ops[i]))
-			return 1;
-	return 0;
-}
 
 /* The value fields an attribute has set, one bit per AttributeType. */
 static unsigned attr_fields(const Onnx__AttributeProto *a)
@@ -977,7 +967,7 @@ static void check_node(struct ctx *c, const Onnx__NodeProto *n,
 		problem(c, "%s: has no inputs and no outputs", nlabel);
 		return;
 	}
-	if (is_experimental(n->op_type)) {
+	if (onnx_schema_experimental(n->op_type)) {
 		diag_warning(c->d, "%s: experimental op %s is not checked",
 			     nlabel, n->op_type);
 		return;

@@ -120,6 +120,19 @@ int onnx_schema_builtin_domain(const char *domain)
 	return 0;
 }
 
+int onnx_schema_experimental(const char *op)
+{
+	static const char *const experimental[] = {
+		"ATen", "Affine", "ConstantFill", "Crop", "DynamicSlice",
+		"GRUUnit", "GivenTensorFill", "ImageScaler",
+		"ParametricSoftplus", "Scale", "ScaledTanh",
+	};
+	for (size_t i = 0; i < COUNT(experimental); i++)
+		if (!strcmp(experimental[i], op))
+			return 1;
+	return 0;
+}
+
 const char *onnx_attr_type_name(int type)
 {
 	static const char *const names[ONNX_ATTR_TYPE_COUNT] = {

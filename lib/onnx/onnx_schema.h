@@ -104,6 +104,10 @@ const struct onnx_domain_range *onnx_schema_domain(const char *domain);
  * has a schema for the op and skipped otherwise, as custom domains are. */
 int onnx_schema_builtin_domain(const char *domain);
 
+/* 1 for the ops onnx's checker lists as experimental ("ATen",
+ * "ImageScaler", ...): it checks nothing about them, in any domain. */
+int onnx_schema_experimental(const char *op);
+
 /* "INT", "FLOATS", ...; "UNDEFINED" for unknown values.  Never NULL. */
 const char *onnx_attr_type_name(int type);
 

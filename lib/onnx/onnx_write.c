@@ -29,6 +29,7 @@
 
 #include "arena.h"
 #include "onnx.pb-c.h"
+#include "onnx_schema.h"
 #include "outfile.h"
 #include "pb_stream.h"
 #include "tensor_data.h"
@@ -491,6 +492,28 @@ static void name_node(struct writer *w, const struct ir_node *n)
 
 static int plan_block(struct writer *w, const struct ir_block *b, int top);
 
+/* A node of an ONNX domain ("", ai.onnx.ml, ...) must be an op of that
+ * domain at the version imported; an op of any other domain is a custom
+ * op (declared with --custom-opset, else version 1).  A stage of the
+ * user's that writes a misspelt or made-up onnx:: op is refused here, not
+ * by whatever later loads the model.  Returns 0 or -1 (reported). */
+static int check_op_known(struct writer *w, const struct ir_node *n,
+			  const char *dom)
+{
+	if (!onnx_schema_builtin_domain(dom) ||
+	    onnx_schema_experimental(node_op(n)))
+		return 0; /* as onnx.checker: nothing to check against */
+	int64_t v = *dom ? ir_opset_version(w->g, dom) : w->opset;
+	if (v < 0)
+		v = 1;
+	if (onnx_schema_find(dom, node_op(n), v))
+		return 0;
+	diag_error(w->d, "node %s: %s is not an ONNX op at opset %lld of "
+		   "domain \"%s\" (a custom op needs a domain of its own)",
+		   node_desc(w, n), node_op(n), (long long)v, dom);
+	return fail(w, EXIT_BAD_INPUT);
+}
+
 static int plan_node(struct writer *w, const struct ir_node *n)
 {
 	int bad = 0;
@@ -504,6 +527,8 @@ static int plan_node(struct writer *w, const struct ir_node *n)
 	const char *dom = node_domain(w, n);
 	if (*dom && ir_opset_version(w->g, dom) < 0)
 		add_opset_import(w, dom, 1);
+	if (check_op_known(w, n, dom))
+		bad = -1;
 	for (uint32_t i = 0; i < n->nattrs; i++) {
 		const struct ir_attr *a = &n->attrs[i];
 		switch (a->kind) {

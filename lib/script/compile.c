@@ -842,6 +842,21 @@ static struct ir_type *input_type(struct sc *c, const struct script_input *in)
 	return t;
 }
 
+/* With require_inputs: a Tensor argument that no --input types is refused
+ * in one line that shows the spec to give (an export cannot guess its
+ * rank; lower would only fail later on the unknown shapes).  Returns 1
+ * when refused. */
+static int refuse_untyped_input(const char *method, const struct ts_param *p,
+				struct diag *d)
+{
+	if (p->type && strcmp(p->type->name, "Tensor"))
+		return 0;
+	diag_error(d, "%s takes input '%s' but no --input gives its type; "
+		   "pass e.g. --input '%s=f32[1,3,224,224]'", method, p->name,
+		   p->name);
+	return 1;
+}
+
 struct ir_graph *script_compile(struct torch_archive *ar,
 				const struct script_options *o,
 				struct diag *d, int *code)
@@ -935,6 +950,11 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 				goto fail;
 			env_set(&c, fr.env, p->name, dv);
 			continue;
+		}
+		if (!t && o->require_inputs &&
+		    refuse_untyped_input(method, p, d)) {
+			c.code = EXIT_USAGE;
+			goto fail;
 		}
 		if (!t)
 			t = sc_type_from_ts(&c, p->type);

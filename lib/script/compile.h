@@ -47,6 +47,8 @@ struct script_options {
 	const char *method;                /* NULL: "forward" */
 	const struct script_input *inputs; /* in order given */
 	int ninputs;
+	int require_inputs; /* a Tensor argument without --input is refused
+			       (an export needs its type; pt2onnx sets it) */
 };
 
 /* Parses an --input SPEC: `x=f32[batch,3,224,224]`, `f32[1,3]`, or a .npy

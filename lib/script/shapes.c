@@ -592,6 +592,11 @@ static const char *const unary_ops[] = {
 	"feature_dropout", "alpha_dropout", "mish", "softplus", "selu",
 	"celu", "prelu", "glu_", "floor", "ceil", "round", "sign",
 	"native_dropout_", "clamp", "clamp_min", "clamp_max", "square",
+	/* elementwise, same shape and dtype, that ONNX has no op for (an
+	 * export with operator_export_type onnx_aten_fallback makes ATen
+	 * nodes of them, whose outputs then have types) */
+	"frac", "trunc", "digamma", "lgamma", "erfinv", "i0", "sinc",
+	"deg2rad", "rad2deg", "logit", "special_entr", "logcumsumexp",
 	NULL,
 };
 

@@ -1134,8 +1134,14 @@ static int bind_inputs(struct interp *ip)
 		int j;
 
 		if (!given[k]) {
-			diag_error(ip->ctx.d, "input '%s' of %s is not given "
-				   "(--input)", p->name, sig);
+			if (pt && pt->kind == IR_TYPE_TENSOR)
+				diag_error(ip->ctx.d, "input '%s' of %s is not "
+					   "given (--input); pass e.g. --input "
+					   "'%s=f32[1,3,224,224]'", p->name,
+					   sig, p->name);
+			else
+				diag_error(ip->ctx.d, "input '%s' of %s is not "
+					   "given (--input)", p->name, sig);
 			return EXIT_USAGE;
 		}
 		t = make_input(ip, given[k], k);

@@ -35,6 +35,10 @@ static void usage(FILE *fp)
 		"\n"
 		"  -p, --print        print each model as pt2onnx text IR (what\n"
 		"                     `emit` reads), even when it is invalid\n"
+		"      --weight-summary\n"
+		"                     with --print: weights and constants of more\n"
+		"                     than 16 values as their size, not their\n"
+		"                     values (for reading, not for `emit`)\n"
 		"  -d, --dot          print each model as a Graphviz digraph\n"
 		"  -o, --output FILE  write --print/--dot output to FILE (one model)\n"
 		"  -q, --quiet        print nothing; the exit status tells\n"
@@ -55,6 +59,7 @@ struct opts {
 	enum mode mode;
 	int quiet;
 	const char *output;
+	int brief;
 };
 
 /* Checks (and prints) one model; returns its exit code. */
@@ -77,7 +82,8 @@ static int check_one(const char *path, const struct opts *o, FILE *out)
 
 	if (o->mode != MODE_CHECK) {
 		struct ir_graph *g = onnx_to_ir(m, path, &d);
-		int w = o->mode == MODE_PRINT ? ir_write_text(g, out, &d)
+		int w = o->mode == MODE_PRINT ? ir_write_text_as(g, out,
+								 o->brief, &d)
 					      : ir_write_dot(g, out, &d);
 		if (w)
 			code = EXIT_IO;
@@ -100,13 +106,14 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "print", no_argument, NULL, 'p' },
 		{ "dot", no_argument, NULL, 'd' },
+		{ "weight-summary", no_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { MODE_CHECK, 0, NULL };
+	struct opts o = { MODE_CHECK, 0, NULL, 0 };
 	struct diag d;
 	int c;
 
@@ -118,6 +125,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.mode = MODE_DOT;
+			break;
+		case 'W':
+			o.brief = 1;
 			break;
 		case 'o':
 			o.output = optarg;

@@ -41,7 +41,10 @@ static const char usage_text[] =
 "      --no-fold         no pass at all: the graph is read, checked and\n"
 "                        written back\n"
 "      --no-constant-folding\n"
-"                        skip pass 2 (torch's do_constant_folding=False)\n"
+"                        skip pass 2's constant folding (torch's\n"
+"                        do_constant_folding=False: the peepholes and the\n"
+"                        other passes still run)\n"
+"      --no-peephole     skip pass 2's peepholes\n"
 "      --no-bn-fold      skip pass 1\n"
 "      --no-dce          skip pass 3\n"
 "      --no-dedup        skip pass 4\n"
@@ -60,6 +63,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_FOLD = 256,
 	OPT_NO_CONSTANT_FOLDING,
+	OPT_NO_PEEPHOLE,
 	OPT_NO_BN_FOLD,
 	OPT_NO_DCE,
 	OPT_NO_DEDUP,
@@ -71,6 +75,7 @@ static const struct option long_options[] = {
 	{ "text", no_argument, NULL, 'S' },
 	{ "no-fold", no_argument, NULL, OPT_NO_FOLD },
 	{ "no-constant-folding", no_argument, NULL, OPT_NO_CONSTANT_FOLDING },
+	{ "no-peephole", no_argument, NULL, OPT_NO_PEEPHOLE },
 	{ "no-bn-fold", no_argument, NULL, OPT_NO_BN_FOLD },
 	{ "no-dce", no_argument, NULL, OPT_NO_DCE },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
@@ -99,6 +104,7 @@ int main(int argc, char **argv)
 		case 'S': text = 1; break;
 		case OPT_NO_FOLD: run = 0; break;
 		case OPT_NO_CONSTANT_FOLDING: o.constant_fold = 0; break;
+		case OPT_NO_PEEPHOLE: o.peephole = 0; break;
 		case OPT_NO_BN_FOLD: o.bn_fold = 0; break;
 		case OPT_NO_DCE: o.dce = 0; break;
 		case OPT_NO_DEDUP: o.dedup = 0; break;

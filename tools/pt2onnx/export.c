@@ -7,76 +7,174 @@
  *     script|trace MODEL --input ... | lower --opset N | fold | emit -o OUT
  *
  * then `check OUT`.  Each stage's standard error is collected; if any stage
- * fails, the first failing stage's messages are shown (not the "truncated
- * stream" that its downstream neighbours then report), the output file is
- * removed (emit writes atomically, so it is only there when emit finished)
- * and the exit status is that stage's.  `find` returns malloc'd paths,
- * freed here.
+ * fails, the stage that failed first is shown with its own messages (not
+ * the "truncated stream" that its downstream neighbours then report, nor
+ * the broken pipe of an upstream one), and the exit status is that stage's.
+ * `find` returns malloc'd paths, freed here.
  *
- * The weights fold computes (BatchNorm fused into Conv, folded constants)
- * go to a data file in a temporary directory of ours ($TMPDIR, else /tmp)
- * rather than inline through the pipe to emit, which copies them from
- * there; the directory is removed as soon as the pipeline has ended,
- * whatever happened.
+ * Everything is made in a temporary directory of ours ($TMPDIR, else /tmp):
+ * the weights fold computes (BatchNorm fused into Conv, folded constants)
+ * go to a data file there rather than inline through the pipe to emit, and
+ * emit writes the model there too.  Only a model that passed the check is
+ * moved (or copied) to the output; a failed export leaves an existing
+ * output file as it was.
+ *
+ * The wrapper owns its stages: they run in a process group of their own,
+ * and SIGTERM, SIGINT, SIGHUP or SIGQUIT to the wrapper is passed on to the
+ * whole group; the wrapper waits for them, removes its temporary directory
+ * and then dies of the same signal (exit status 128 + its number in a
+ * shell), with no output written.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "export.h"
+#include "outfile.h"
 #include "version.h"
 
-/* Copies file `from` into `to` (a device or a FIFO, opened for writing).
- * Returns 0, or -1 after reporting. */
-static int copy_file(struct diag *d, const char *from, const char *to)
+/* ---- signals: the stages are ours ------------------------------------- */
+
+static volatile sig_atomic_t caught; /* the first fatal signal, or 0 */
+static volatile pid_t group;         /* the running stages' group, or 0 */
+
+static const int fatal_sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+#define NFATAL ((int)(sizeof(fatal_sigs) / sizeof(fatal_sigs[0])))
+
+static void on_signal(int sig)
+{
+	if (!caught)
+		caught = sig;
+	if (group > 0)
+		kill(-group, sig);
+}
+
+/* Catches the fatal signals that are not ignored (a signal ignored by
+ * whoever started us, nohup's SIGHUP, stays ignored, for us and the
+ * stages). */
+static void catch_signals(void)
+{
+	for (int i = 0; i < NFATAL; i++) {
+		struct sigaction old, sa;
+		if (sigaction(fatal_sigs[i], NULL, &old) != 0 ||
+		    old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal; /* no SA_RESTART: waits return */
+		sigemptyset(&sa.sa_mask);
+		sigaction(fatal_sigs[i], &sa, NULL);
+	}
+}
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (int i = 0; i < NFATAL; i++)
+		sigaddset(&set, fatal_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Dies of the signal caught, as if we had not caught it. */
+static void die_of_caught(void)
+{
+	int sig = caught;
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static int remove_one(const char *path, const struct stat *sb, int flag,
+		      struct FTW *ftw)
+{
+	(void)sb; (void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Removes our temporary directory and whatever is in it. */
+static void remove_tmpdir(const char *dir)
+{
+	nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The temporary directory, for an exit through die() after it was made. */
+static char tmpdir_at_exit[PATH_MAX];
+
+static void remove_tmpdir_at_exit(void)
+{
+	if (*tmpdir_at_exit)
+		remove_tmpdir(tmpdir_at_exit);
+}
+
+/* Whether path names something that is written through rather than
+ * replaced: standard output, a device, a FIFO. */
+static int written_through(const char *path)
+{
+	struct stat st;
+	return !strcmp(path, "-") ||
+	       (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+		!S_ISDIR(st.st_mode));
+}
+
+/* Puts the checked file `from` (in our temporary directory) at `to`: a
+ * rename when both are on one file system, else a copy that appears whole
+ * (outfile.h: a temporary beside `to`, renamed), or written through to
+ * standard output, a device or a FIFO.  A signal caught meanwhile abandons
+ * it.  Returns 0, or an exit status after reporting. */
+static int publish(struct diag *d, const char *from, const char *to)
 {
 	char buf[1 << 16];
-	int in = open(from, O_RDONLY), out = -1, rc = -1;
+	struct outfile o;
 	ssize_t n = 0;
 
+	if (!written_through(to) && rename(from, to) == 0)
+		return 0;
+	int in = open(from, O_RDONLY);
 	if (in < 0) {
 		diag_error(d, "cannot read '%s': %s", from, strerror(errno));
-		return -1;
+		return EXIT_IO;
 	}
-	out = open(to, O_WRONLY);
-	if (out < 0) {
-		diag_error(d, "cannot write '%s': %s", to, strerror(errno));
+	if (outfile_open(&o, to, d)) {
 		close(in);
-		return -1;
+		return EXIT_IO;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				diag_error(d, "cannot write '%s': %s", to,
-					   strerror(errno));
-				goto done;
-			}
-			off += w;
+	while (!caught && (n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			diag_error(d, "cannot read '%s': %s", from,
+				   strerror(errno));
+			break;
 		}
+		if (outfile_write(&o, buf, (size_t)n, d))
+			break;
 	}
-	if (n < 0)
-		diag_error(d, "cannot read '%s': %s", from, strerror(errno));
-	else
-		rc = 0;
-done:
 	close(in);
-	if (close(out) != 0 && rc == 0) {
-		diag_error(d, "cannot write '%s': %s", to, strerror(errno));
-		rc = -1;
+	if (caught || n != 0) {
+		outfile_abort(&o);
+		return EXIT_IO;
 	}
-	return rc;
+	return outfile_commit(&o, d) ? EXIT_IO : EXIT_OK;
 }
 
 #define MAX_ARGS 256
@@ -101,7 +199,8 @@ static const char export_usage[] =
 "script (or trace) | lower | fold | emit, then check.  The options follow\n"
 "torch.onnx.export's.\n"
 "\n"
-"  -o, --output FILE                 the .onnx to write (required)\n"
+"  -o, --output FILE                 the .onnx to write (required; '-' is\n"
+"                                    standard output)\n"
 "      --script                      read the archive's code, control flow\n"
 "                                    kept (the default)\n"
 "      --trace                       run the model once and record what ran\n"
@@ -115,7 +214,8 @@ static const char export_usage[] =
 "      --output-names LIST\n"
 "      --dynamic-axes SPEC           'x:0=batch;y:0=batch', 'x:0,2' or\n"
 "                                    torch's dict '{\"x\": {0: \"batch\"}}'\n"
-"      --do-constant-folding[=BOOL]  fold constants (default true)\n"
+"      --do-constant-folding[=BOOL]  fold constants (default true; false\n"
+"                                    keeps fold's other passes, as torch)\n"
 "      --export-params[=BOOL]        weights in the model (default true)\n"
 "      --keep-initializers-as-inputs[=BOOL]\n"
 "      --operator-export-type TYPE   onnx, onnx_aten, onnx_aten_fallback,\n"
@@ -123,13 +223,27 @@ static const char export_usage[] =
 "      --custom-opsets DOMAIN=VER    (repeatable)\n"
 "      --training MODE               eval, train or preserve (default eval)\n"
 "      --external-data[=FILE]        weights in a side file\n"
-"      --export-modules-as-functions refused: not supported yet\n"
-"  -v, --verbose                     print the exported graph (text IR) to\n"
-"                                    standard error\n"
+"      --export-modules-as-functions[=BOOL]\n"
+"                                    true is refused: not supported yet\n"
+"  -v, --verbose[=BOOL]              print the exported graph (text IR,\n"
+"                                    weights as their size) to standard\n"
+"                                    error\n"
 "  -h, --help\n"
 "\n"
-"Exit status: that of the first stage that failed (see README.md), or 1\n"
-"when the written model fails the check (it is then removed).\n";
+"torch's spellings work too: --opset_version for --opset-version (each\n"
+"option's underscore twin), and BOOL is True, False, true, false, 1 or 0,\n"
+"given as --opt=BOOL or --opt BOOL.\n"
+"\n"
+"Exit status: that of the stage that failed first (see README.md), 1 when\n"
+"the model fails the check; no output is written then, and an existing\n"
+"file of that name is kept.  SIGTERM, SIGINT, SIGHUP and SIGQUIT stop\n"
+"every stage, remove the temporary files and end pt2onnx by the same\n"
+"signal (status 128 + its number).\n";
+
+void export_help(FILE *fp)
+{
+	fputs(export_usage, fp);
+}
 
 static int parse_bool(struct diag *d, const char *opt, const char *v)
 {
@@ -143,18 +257,98 @@ static int parse_bool(struct diag *d, const char *opt, const char *v)
 struct stage {
 	const char *name;
 	struct argv_buf args;
+	const char *cwd;  /* where it runs, or NULL: here */
+	int out_to_err;   /* its standard output goes to its capture too */
 	pid_t pid;
-	int err_fd;      /* read end of its stderr capture (a temp file) */
-	int status;
+	int err_fd;       /* read end of its stderr capture (a temp file) */
+	int status;       /* exit status, or 128 + the signal that ended it */
 };
 
-/* Runs the stages as a pipeline; returns the index of the first failing
- * stage, or -1. */
+/* Starts stage i of n reading from `in` (or our stdin when -1) and writing
+ * to `out` (or our stdout when -1), in the stages' process group.  Runs
+ * with the fatal signals blocked (`old` is the mask to restore in it). */
+static void start_stage(struct diag *d, struct stage *s, int in, int out,
+			int other, const sigset_t *old)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0)
+		die(d, EXIT_IO, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		setpgid(0, group);
+		/* if the wrapper is killed outright, the stages go too */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+		for (int i = 0; i < NFATAL; i++) {
+			struct sigaction sa;
+			if (sigaction(fatal_sigs[i], NULL, &sa) == 0 &&
+			    sa.sa_handler == on_signal)
+				signal(fatal_sigs[i], SIG_DFL);
+		}
+		sigprocmask(SIG_SETMASK, old, NULL);
+		if (in >= 0) {
+			dup2(in, 0);
+			close(in);
+		}
+		if (out >= 0) {
+			dup2(out, 1);
+			close(out);
+		}
+		if (other >= 0)
+			close(other);
+		if (s->out_to_err)
+			dup2(s->err_fd, 1);
+		dup2(s->err_fd, 2);
+		close(s->err_fd);
+		if (s->cwd && chdir(s->cwd) != 0) {
+			fprintf(stderr, "pt2onnx: cannot enter '%s': %s\n",
+				s->cwd, strerror(errno));
+			_exit(EXIT_IO);
+		}
+		execv(s->args.v[0], (char *const *)s->args.v);
+		fprintf(stderr, "pt2onnx: cannot run '%s': %s\n",
+			s->args.v[0], strerror(errno));
+		_exit(EXIT_IO);
+	}
+	/* both sides set the group, so that it exists before either goes on */
+	setpgid(pid, group ? group : pid);
+	if (!group)
+		group = pid;
+	s->pid = pid;
+}
+
+/* The stage whose failure made the others fail: the first one in pipe
+ * order that failed, passing over one killed by SIGPIPE when a later stage
+ * failed (it only lost its reader: `--opset-version 99` ends lower while
+ * script still writes).  The stages after a failure fail on the truncated
+ * stream, so the earliest real failure is the cause.  -1 when none did. */
+static int first_failure(const struct stage *st, int n)
+{
+	int last = -1;
+	for (int i = 0; i < n; i++)
+		if (st[i].status)
+			last = i;
+	for (int i = 0; i < n; i++) {
+		if (!st[i].status)
+			continue;
+		if (st[i].status == 128 + SIGPIPE && i < last)
+			continue;
+		return i;
+	}
+	return -1;
+}
+
+/* Runs the stages as a pipeline and waits for all of them; returns the
+ * index of the stage that failed first (first_failure), or -1.  When a
+ * fatal signal has been caught (before or meanwhile), it has been passed
+ * on to every stage; the caller checks `caught`. */
 static int run_pipeline(struct diag *d, struct stage *st, int n)
 {
+	sigset_t old;
 	int prev = -1;
+
 	for (int i = 0; i < n; i++) {
-		int pfd[2] = { -1, -1 };
 		char tmpl[] = "/tmp/pt2onnx-stderr-XXXXXX";
 		int efd = mkstemp(tmpl);
 		if (efd < 0)
@@ -162,46 +356,48 @@ static int run_pipeline(struct diag *d, struct stage *st, int n)
 			    strerror(errno));
 		unlink(tmpl);
 		st[i].err_fd = efd;
+		st[i].pid = 0;
+		st[i].status = 0;
+	}
+	/* the stages are not in the terminal's foreground group: they must
+	 * not touch it (SIGTTIN, SIGTTOU would stop them), so the first reads
+	 * nothing and the last one's output is collected with its messages */
+	prev = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (prev < 0)
+		die(d, EXIT_IO, "cannot open /dev/null: %s", strerror(errno));
+	st[n - 1].out_to_err = 1;
+	block_signals(&old);
+	group = 0;
+	for (int i = 0; i < n && !caught; i++) {
+		int pfd[2] = { -1, -1 };
 		if (i < n - 1 && pipe(pfd) != 0)
 			die(d, EXIT_IO, "pipe: %s", strerror(errno));
-		pid_t pid = fork();
-		if (pid < 0)
-			die(d, EXIT_IO, "fork: %s", strerror(errno));
-		if (pid == 0) {
-			if (prev >= 0) {
-				dup2(prev, 0);
-				close(prev);
-			}
-			if (pfd[1] >= 0) {
-				dup2(pfd[1], 1);
-				close(pfd[1]);
-				close(pfd[0]);
-			}
-			dup2(efd, 2);
-			close(efd);
-			execv(st[i].args.v[0], (char *const *)st[i].args.v);
-			fprintf(stderr, "pt2onnx: cannot run '%s': %s\n",
-				st[i].args.v[0], strerror(errno));
-			_exit(EXIT_IO);
-		}
-		st[i].pid = pid;
+		start_stage(d, &st[i], prev, pfd[1], pfd[0], &old);
 		if (prev >= 0)
 			close(prev);
 		if (pfd[1] >= 0)
 			close(pfd[1]);
 		prev = pfd[0];
 	}
-	int first = -1;
+	if (prev >= 0)
+		close(prev);
+	sigprocmask(SIG_SETMASK, &old, NULL); /* a pending signal: now */
+	if (caught && group > 0)
+		kill(-group, caught);
 	for (int i = 0; i < n; i++) {
 		int status;
-		while (waitpid(st[i].pid, &status, 0) < 0 && errno == EINTR)
-			;
+		if (!st[i].pid) {
+			st[i].status = 128 + (caught ? caught : SIGTERM);
+			continue;
+		}
+		while (waitpid(st[i].pid, &status, 0) < 0)
+			if (errno != EINTR)
+				BUG("waitpid: %s", strerror(errno));
 		st[i].status = WIFEXITED(status) ? WEXITSTATUS(status)
 			     : 128 + WTERMSIG(status);
-		if (st[i].status != 0 && first < 0)
-			first = i;
 	}
-	return first;
+	group = 0;
+	return first_failure(st, n);
 }
 
 static void show_stderr(int fd)
@@ -220,6 +416,213 @@ static void free_paths(struct stage *st, int n, const char *check)
 	for (int i = 0; i < n; i++)
 		free((char *)st[i].args.v[0]);
 	free((char *)check);
+}
+
+/* The options that take a boolean (torch's Python booleans). */
+static int is_bool_option(const char *name, size_t len)
+{
+	static const char *const names[] = {
+		"do-constant-folding", "export-params",
+		"keep-initializers-as-inputs", "export-modules-as-functions",
+		"verbose",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
+			return 1;
+	return 0;
+}
+
+static int is_bool_word(const char *s)
+{
+	static const char *const words[] = { "True", "False", "true", "false",
+					     "1", "0" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(s, words[i]))
+			return 1;
+	return 0;
+}
+
+/* torch's spellings, rewritten in argv before getopt sees it: every long
+ * option's underscore twin (--opset_version for --opset-version), and a
+ * boolean given as its own word (--do-constant-folding False), which
+ * becomes --do-constant-folding=False.  Stops at "--"; skips the value of
+ * an option that takes one.  Returns the new argc (strings made here live
+ * as long as the process). */
+static int torch_spellings(int argc, char **argv, const struct option *opts)
+{
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (!strcmp(a, "--"))
+			break;
+		if ((!strcmp(a, "-o") || !strcmp(a, "-i")) && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		if (strncmp(a, "--", 2) || !a[2])
+			continue;
+		size_t len = strcspn(a + 2, "=");
+		if (memchr(a + 2, '_', len)) {
+			a = argv[i] = xstrdup(a);
+			for (size_t k = 2; k < len + 2; k++)
+				if (a[k] == '_')
+					a[k] = '-';
+		}
+		int has_value = a[2 + len] == '=';
+		const struct option *o = opts;
+		while (o->name && (strlen(o->name) != len ||
+				   memcmp(o->name, a + 2, len)))
+			o++;
+		if (!o->name || has_value)
+			continue;
+		if (o->has_arg == required_argument) {
+			i++;
+		} else if (is_bool_option(a + 2, len) && i + 1 < argc &&
+			   is_bool_word(argv[i + 1])) {
+			size_t n = strlen(a) + strlen(argv[i + 1]) + 2;
+			char *joined = xmalloc(n);
+			snprintf(joined, n, "%s=%s", a, argv[i + 1]);
+			argv[i] = joined;
+			memmove(argv + i + 1, argv + i + 2,
+				(size_t)(argc - i - 1) * sizeof(*argv));
+			argc--;
+		}
+	}
+	return argc;
+}
+
+/* Where the export is made: our temporary directory, the model in it
+ * under the output's own name (so that emit's default external data name,
+ * MODEL.data, is the final one), fold's data file beside it. */
+struct outplan {
+	char tmpdir[PATH_MAX];
+	char made[PATH_MAX + 256];     /* the model emit writes */
+	char datafile[PATH_MAX + 16];  /* fold's computed weights */
+	char location[PATH_MAX];       /* the side file, relative to both */
+	char side_to[2 * PATH_MAX];    /* where the side file goes */
+};
+
+/* Makes the temporary directory and plans the names.  external: NULL (no
+ * side file asked for; emit may still make one over 2 GB), "" (the default
+ * name) or the name asked for.  Returns 0 or an exit status (reported). */
+static int plan_output(struct diag *d, struct outplan *p, const char *output,
+		       const char *external)
+{
+	struct stat ost;
+	const char *tdir = getenv("TMPDIR");
+	int through = written_through(output);
+
+	memset(p, 0, sizeof(*p));
+	if (through && external)
+		die(d, EXIT_USAGE, "--external-data needs a regular file as "
+		    "output, not '%s'", output);
+	if (!through && stat(output, &ost) == 0 && S_ISDIR(ost.st_mode))
+		die(d, EXIT_IO, "cannot write '%s': %s", output,
+		    strerror(EISDIR));
+	const char *slash = strrchr(output, '/');
+	const char *base = through ? "model.onnx" : slash ? slash + 1 : output;
+	int dirlen = slash ? (int)(slash - output + 1) : 0;
+	if (!through) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%.*s", dirlen, output);
+		if (access(dirlen ? dir : ".", W_OK) != 0)
+			die(d, EXIT_IO, "cannot write '%s': %s", output,
+			    strerror(errno));
+	}
+	if (!tdir || !*tdir)
+		tdir = "/tmp";
+	char tmpl[PATH_MAX];
+	snprintf(tmpl, sizeof(tmpl), "%s/pt2onnx-XXXXXX", tdir);
+	if (!mkdtemp(tmpl))
+		die(d, EXIT_IO, "cannot create a temporary directory in "
+		    "'%s': %s", tdir, strerror(errno));
+	/* absolute: fold writes it into the stream for emit to read */
+	if (!realpath(tmpl, p->tmpdir)) {
+		rmdir(tmpl);
+		die(d, EXIT_IO, "cannot create a temporary directory in "
+		    "'%s': %s", tdir, strerror(errno));
+	}
+	snprintf(tmpdir_at_exit, sizeof(tmpdir_at_exit), "%s", p->tmpdir);
+	atexit(remove_tmpdir_at_exit);
+	snprintf(p->made, sizeof(p->made), "%s/%s", p->tmpdir, base);
+	snprintf(p->datafile, sizeof(p->datafile), "%s/.fold.data",
+		 p->tmpdir);
+	if (external && *external)
+		snprintf(p->location, sizeof(p->location), "%s", external);
+	else
+		snprintf(p->location, sizeof(p->location), "%s.data", base);
+	snprintf(p->side_to, sizeof(p->side_to), "%.*s%s", dirlen, output,
+		 p->location);
+	/* a side file in a subdirectory: emit needs the directory there */
+	char sub[2 * PATH_MAX];
+	for (char *q = strchr(p->location, '/'); q; q = strchr(q + 1, '/')) {
+		snprintf(sub, sizeof(sub), "%s/%.*s", p->tmpdir,
+			 (int)(q - p->location), p->location);
+		if (!strstr(sub, "/../") && mkdir(sub, 0700) != 0 &&
+		    errno != EEXIST)
+			break; /* emit reports it */
+	}
+	return 0;
+}
+
+/* Runs the pipeline, checks the model and puts it in place.  Returns the
+ * exit status; on a caught signal the caller dies of it. */
+static int run_export(struct diag *d, struct stage *st, const char *check_path,
+		      const struct outplan *p, const char *output, int verbose)
+{
+	catch_signals();
+	signal(SIGPIPE, SIG_DFL); /* the stages' writes to a closed pipe */
+	int failed = run_pipeline(d, st, 4);
+	if (caught)
+		return EXIT_IO;
+	if (failed >= 0) {
+		show_stderr(st[failed].err_fd);
+		fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no "
+			"model written\n", st[failed].name,
+			st[failed].status);
+		return st[failed].status;
+	}
+	for (int i = 0; i < 4; i++) {
+		show_stderr(st[i].err_fd); /* warnings */
+		close(st[i].err_fd);
+	}
+
+	/* the result must pass the checker, as torch.onnx.export's does; it
+	 * runs where the model is, so that its messages name the output */
+	struct stage chk[1];
+	memset(chk, 0, sizeof(chk));
+	chk[0].name = "check";
+	chk[0].cwd = p->tmpdir;
+	/* its --print goes to stderr with the rest (run_pipeline) */
+	push(d, &chk[0].args, check_path);
+	if (verbose) {
+		push(d, &chk[0].args, "--print");
+		push(d, &chk[0].args, "--weight-summary");
+	} else {
+		push(d, &chk[0].args, "-q");
+	}
+	push(d, &chk[0].args, strrchr(p->made, '/') + 1);
+	failed = run_pipeline(d, chk, 1);
+	if (caught)
+		return EXIT_IO;
+	if (failed >= 0) {
+		show_stderr(chk[0].err_fd);
+		fprintf(stderr, "pt2onnx: '%s' failed the ONNX check; not "
+			"written\n", output);
+		return EXIT_INVALID;
+	}
+	if (verbose)
+		show_stderr(chk[0].err_fd);
+	/* the stages are done: a reader of -o - that goes away is a write
+	 * error (exit 5, temporaries removed), not death by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
+	char side[2 * PATH_MAX];
+	snprintf(side, sizeof(side), "%s/%s", p->tmpdir, p->location);
+	int rc = 0;
+	if (access(side, F_OK) == 0)
+		rc = publish(d, side, p->side_to);
+	if (!rc)
+		rc = publish(d, p->made, output);
+	return rc;
 }
 
 int export_main(int argc, char **argv, const char *(*find)(const char *))
@@ -261,12 +664,13 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		  OPT_FUNCS },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "verbose", no_argument, NULL, 'v' },
+		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 
 	diag_init(&d, "pt2onnx");
+	argc = torch_spellings(argc, argv, opts);
 	for (;;) {
 		int c = getopt_long(argc, argv, "o:i:vh", opts, NULL);
 		if (c == -1)
@@ -307,11 +711,14 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				 push(&d, &emitx, optarg); break;
 		case OPT_TRAINING: training = optarg; break;
 		case OPT_EXTERNAL: want_external = 1; external = optarg; break;
-		case OPT_FUNCS:
-			die(&d, EXIT_UNSUPPORTED, "--export-modules-as-functions "
-			    "is not supported yet");
-		case 'v': verbose = 1; break;
-		case 'h': fputs(export_usage, stdout); return EXIT_OK;
+		case OPT_FUNCS: /* False is torch's default: nothing to do */
+			if (parse_bool(&d, "export-modules-as-functions",
+				       optarg))
+				die(&d, EXIT_UNSUPPORTED, "--export-modules-as-"
+				    "functions is not supported yet");
+			break;
+		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
+		case 'h': export_help(stdout); return EXIT_OK;
 		default:
 			fputs(export_usage, stderr);
 			return EXIT_USAGE;
@@ -344,6 +751,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[i].args, path);
 	}
 	push(&d, &st[0].args, model);
+	if (!trace) /* an export needs every input's type (trace checks) */
+		push(&d, &st[0].args, "--require-inputs");
 	for (int i = 0; i < front.n; i++)
 		push(&d, &st[0].args, front.v[i]);
 	/* trace marks input axes dynamic in the graph it records; emit
@@ -363,31 +772,16 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[1].args, training);
 	}
 	if (!fold)
-		push(&d, &st[2].args, "--no-fold");
-	char tmpdir[PATH_MAX], datafile[PATH_MAX + 16], special[PATH_MAX + 16];
-	const char *tdir = getenv("TMPDIR");
-	if (!tdir || !*tdir)
-		tdir = "/tmp";
-	snprintf(tmpdir, sizeof(tmpdir), "%s/pt2onnx-XXXXXX", tdir);
-	if (!mkdtemp(tmpdir))
-		die(&d, EXIT_IO, "cannot create a temporary directory in "
-		    "'%s': %s", tdir, strerror(errno));
-	snprintf(datafile, sizeof(datafile), "%s/fold.data", tmpdir);
-	/* an output that is a device or a FIFO (-o /dev/null) cannot be read
-	 * back by the check nor removed: the model is made and checked in
-	 * the temporary directory, then copied there */
-	struct stat ost;
-	int to_special = stat(output, &ost) == 0 && !S_ISREG(ost.st_mode) &&
-			 !S_ISDIR(ost.st_mode);
-	snprintf(special, sizeof(special), "%s/model.onnx", tmpdir);
-	if (to_special && want_external) {
-		rmdir(tmpdir);
-		die(&d, EXIT_USAGE, "--external-data needs a regular file as "
-		    "output, not '%s'", output);
-	}
-	const char *made = to_special ? special : output;
+		push(&d, &st[2].args, "--no-constant-folding");
+	if (!strcmp(output, "-") && refuse_terminal(stdout, 0, &d))
+		return EXIT_USAGE;
+	struct outplan plan;
+	int rc = plan_output(&d, &plan, output, want_external ? (external
+				? external : "") : NULL);
+	if (rc)
+		return rc;
 	push(&d, &st[3].args, "-o");
-	push(&d, &st[3].args, made);
+	push(&d, &st[3].args, plan.made);
 	for (int i = 0; i < emitx.n; i++)
 		push(&d, &st[3].args, emitx.v[i]);
 	if (!export_params)
@@ -396,66 +790,16 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[3].args, "--keep-initializers-as-inputs");
 	char ext[PATH_MAX + 32];
 	if (want_external) {
-		if (external)
-			snprintf(ext, sizeof(ext), "--external-data=%s",
-				 external);
-		else
-			snprintf(ext, sizeof(ext), "--external-data");
+		snprintf(ext, sizeof(ext), "--external-data=%s", plan.location);
 		push(&d, &st[3].args, ext);
 	}
+	push(&d, &st[2].args, "--data-file");
+	push(&d, &st[2].args, plan.datafile);
 
-	if (fold) {
-		push(&d, &st[2].args, "--data-file");
-		push(&d, &st[2].args, datafile);
-	}
-
-	/* if the user interrupts us, the children get it too (same group) */
-	signal(SIGPIPE, SIG_DFL);
-	int failed = run_pipeline(&d, st, 4);
-	unlink(datafile); /* emit has copied it into the model, or failed */
-	if (failed >= 0) {
-		show_stderr(st[failed].err_fd);
-		unlink(made); /* emit never commits after an upstream failure,
-				 but an old file of that name must not pass for
-				 the result */
-		rmdir(tmpdir);
-		fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no "
-			"model written\n", st[failed].name, st[failed].status);
-		int status = st[failed].status;
-		free_paths(st, 4, check_path);
-		return status;
-	}
-	for (int i = 0; i < 4; i++) {
-		show_stderr(st[i].err_fd); /* warnings */
-		close(st[i].err_fd);
-	}
-
-	/* the result must pass the checker, as torch.onnx.export's does */
-	struct stage chk[1];
-	memset(chk, 0, sizeof(chk));
-	chk[0].name = "check";
-	push(&d, &chk[0].args, check_path);
-	push(&d, &chk[0].args, verbose ? "--print" : "-q");
-	push(&d, &chk[0].args, made);
-	if (run_pipeline(&d, chk, 1) >= 0) {
-		show_stderr(chk[0].err_fd);
-		unlink(made);
-		rmdir(tmpdir);
-		fprintf(stderr, "pt2onnx: '%s' failed the ONNX check; removed\n",
-			output);
-		free_paths(st, 4, check_path);
-		return EXIT_INVALID;
-	}
-	if (to_special && copy_file(&d, special, output) != 0) {
-		unlink(special);
-		rmdir(tmpdir);
-		free_paths(st, 4, check_path);
-		return EXIT_IO;
-	}
-	unlink(special);
-	rmdir(tmpdir);
-	if (verbose)
-		show_stderr(chk[0].err_fd);
+	rc = run_export(&d, st, check_path, &plan, output, verbose);
 	free_paths(st, 4, check_path);
-	return EXIT_OK;
+	remove_tmpdir(plan.tmpdir);
+	if (caught)
+		die_of_caught();
+	return rc;
 }

@@ -37,12 +37,14 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: pt2onnx MODEL.pt -o MODEL.onnx [OPTIONS]\n"
 		    "       pt2onnx STAGE [ARGS...]\n"
 		    "       pt2onnx --help | --version | --exec-path\n\n"
-		    "The first form exports in one command (`pt2onnx "
-		    "MODEL.pt --help`\nlists its options, named after "
-		    "torch.onnx.export's).\n\n"
+		    "The first form exports in one command; the second "
+		    "runs one stage.\n\n"
 		    "stages (each has --help):\n");
 	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
 		fprintf(fp, "  %-8s %s\n", stages[i].name, stages[i].what);
+	fputs("\nThe export (options named after torch.onnx.export's):\n\n",
+	      fp);
+	export_help(fp);
 }
 
 /* The directory this binary lives in, into buf; 0 or -1. */

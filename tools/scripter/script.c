@@ -34,6 +34,8 @@ static const char usage_text[] =
 "                        dtypes f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool;\n"
 "                        a dim is a number, a symbol or '?'\n"
 "  -m, --method NAME     the method to compile (default forward)\n"
+"      --require-inputs  refuse a Tensor argument that no --input types\n"
+"                        (pt2onnx's export sets it)\n"
 "  -o, --output FILE     write there (default '-': standard output)\n"
 "  -S                    write the text form instead of binary\n"
 "  -f, --force           write binary to a terminal\n"
@@ -55,6 +57,7 @@ static void release_inputs(struct script_input *in, int n)
 static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "method", required_argument, NULL, 'm' },
+	{ "require-inputs", no_argument, NULL, 'R' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
@@ -91,6 +94,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			o.method = optarg;
+			break;
+		case 'R':
+			o.require_inputs = 1;
 			break;
 		case 'o':
 			output = optarg;
