@@ -307,10 +307,12 @@ static struct ir_value *repeat_heads(struct lower_ctx *c, struct ir_value *x,
 	return b_op2(c, "Reshape", x, b_const_i64s(c, shape, rk, 1));
 }
 
-/* The scale of the scores: `scale`, else 1/sqrt(E) of q (..., L, E),
- * as a 0-d constant when known, else computed from Shape. */
+/* The factor of the scores: `scale` (have), else 1/sqrt(E) of q
+ * (..., L, E); its square root when root, that of |scale| negated for q
+ * (neg) when scale < 0, as torch's math path.  A 0-d constant when
+ * known, else computed from Shape. */
 static struct ir_value *score_scale(struct lower_ctx *c, struct ir_value *q,
-				    int have, double scale, int root)
+				    int have, double scale, int root, int neg)
 {
 	enum ir_dtype dt = b_dtype(q);
 	int64_t e = b_dim_size(q, -1);
@@ -318,8 +320,11 @@ static struct ir_value *score_scale(struct lower_ctx *c, struct ir_value *q,
 		have = 1;
 		scale = 1 / sqrt((double)e);
 	}
+	if (have && root)
+		return b_const_scalar(c, (neg && scale < 0 ? -1 : 1) *
+				      sqrt(fabs(scale)), dt, 0);
 	if (have)
-		return b_const_scalar(c, root ? sqrt(scale) : scale, dt, 0);
+		return b_const_scalar(c, scale, dt, 0);
 	struct ir_value *s = b_op1(c, "Reciprocal", b_op1(c, "Sqrt",
 		b_cast(c, b_dim(c, q, b_rank(q) - 1), dt)));
 	return root ? b_op1(c, "Sqrt", s) : s;
@@ -380,7 +385,9 @@ SYM(sym_scaled_dot_product_attention)
 		if (hv != hq)
 			a.v = repeat_heads(c, a.v, hq / hv);
 	}
-	a.qs = a.ks = score_scale(c, a.q, have, scale, 1);
+	a.qs = score_scale(c, a.q, have, scale, 1, 1);
+	a.ks = have && scale < 0 ? score_scale(c, a.q, have, scale, 1, 0)
+				 : a.qs;
 	out[0] = attend(c, &a);
 	return out[0] ? 0 : 1;
 }
@@ -403,7 +410,7 @@ SYM(sym_sdpa)
 	if (a.mask && causal)
 		return lw_decline(c, "attn_mask and is_causal together");
 	a.causal = (int)causal;
-	a.qs = score_scale(c, a.q, 0, 0, 0);
+	a.qs = score_scale(c, a.q, 0, 0, 0, 0);
 	out[0] = attend(c, &a);
 	if (n->noutputs > 1)
 		out[1] = a.weights;

@@ -1834,6 +1834,8 @@ const struct trace_op trace_ops_nn[] = {
 	{ "aten::_native_multi_head_attention", nn_op_mha },
 	{ "aten::_transformer_encoder_layer_fwd", nn_op_encoder_layer },
 	{ "aten::_scaled_dot_product_attention", nn_op_sdpa },
+	{ "aten::scaled_dot_product_attention",
+	  nn_op_scaled_dot_product_attention },
 	/* distances, losses (ops_nn_seq.c) */
 	{ "aten::cosine_similarity", nn_op_cosine_similarity },
 	{ "aten::pairwise_distance", nn_op_pairwise_distance },
