@@ -19,8 +19,10 @@ fp32 outputs must agree with ref_K.npy to max |a-b| / max |ref| <= 1e-4
 "PASS ..." or "FAIL ...: why", then a total; exits 1 when any fails.
 
 generate.py lays the same files out as an ordinary model of the suite
-(family torch2) so that run.py and report.py treat them like the others
-(family_torch2 below).
+(family torch2, names torch2_NAME; lay_out below) so that run.py and
+report.py treat them like the others: the three paths of run.py (trace on
+traced.pt, script on both archives) at opsets 9, 13 and 17.  This runner
+adds the trace path on scripted.pt.
 """
 import argparse
 import glob
@@ -37,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import HERE, ROOT, SPEC_DTYPE, error_line, measured_run, write_json  # noqa: E402
 
 SRC = os.path.join(HERE, "torch2")
+PREFIX = "torch2_"  # the suite's model names: torch2_llama_block, ...
 ARCHIVES = ("traced", "scripted")
 
 
@@ -64,37 +67,40 @@ def cmd(binary, d, archive, path, opset, out):
     return c
 
 
-def family_torch2(work):
-    """Lays the family out in WORK/models/NAME/ as generate.py lays out a
-    model (in1/in_K.npy, out1/K.npy, traced.pt, scripted.pt, meta.json) and
-    returns the names.  The archives are hard links or copies of the
-    committed ones; no torch runs."""
-    out = []
-    for n in names():
-        src = os.path.join(SRC, n)
-        mdir = os.path.join(work, "models", n)
-        for sub in ("in1", "out1"):
-            os.makedirs(os.path.join(mdir, sub), exist_ok=True)
-        inputs = []
-        for f in numbered(src, "in"):
-            a = np.load(f, mmap_mode="r")
-            name = os.path.basename(f)[:-4]
-            shutil.copyfile(f, os.path.join(mdir, "in1", name + ".npy"))
-            inputs.append({"name": name, "dtype": str(a.dtype), "shape1": list(a.shape), "dynamic": []})
-        refs = numbered(src, "ref")
-        for k, f in enumerate(refs):
-            shutil.copyfile(f, os.path.join(mdir, "out1", f"{k}.npy"))
-        for a in ARCHIVES:
-            shutil.copyfile(os.path.join(src, f"{a}.pt"), os.path.join(mdir, f"{a}.pt"))
-        tmeta = json.load(open(os.path.join(src, "meta.json")))
-        write_json(os.path.join(mdir, "meta.json"), {
-            "name": n, "family": "torch2", "stage": "done", "inputs": inputs, "n_outputs": len(refs),
-            "has_set2": False, "compare": "values",
-            "notes": f"saved by torch {tmeta.get('torch')}; oracle: its ref_K.npy",
-            "archives": {a: {"ok": True, "bytes": os.path.getsize(os.path.join(src, f"{a}.pt"))}
-                         for a in ARCHIVES}})
-        out.append(n)
-    return out
+def lay_out(work, name):
+    """Lays model `name` (PREFIX + a directory of SRC) out in
+    WORK/models/NAME/ as generate.py lays out a model it built (in1/in_K.npy,
+    out1/K.npy, traced.pt, scripted.pt, meta.json at stage "done"), from the
+    committed copies; no torch runs.  torch.onnx.export has no results here
+    (torch 2.11 is not on this machine)."""
+    from common import GEN_VERSION, model_dir
+    src = os.path.join(SRC, name[len(PREFIX):])
+    mdir = model_dir(work, name)
+    for sub in ("in1", "out1"):
+        shutil.rmtree(os.path.join(mdir, sub), ignore_errors=True)
+        os.makedirs(os.path.join(mdir, sub))
+    inputs = []
+    for f in numbered(src, "in"):
+        a = np.load(f, mmap_mode="r")
+        n = os.path.basename(f)[:-4]
+        shutil.copyfile(f, os.path.join(mdir, "in1", n + ".npy"))
+        # forward's argument names are not known here (torch 1.13 cannot
+        # load these archives): run.py passes the inputs positionally
+        inputs.append({"name": n, "dtype": str(a.dtype), "shape1": list(a.shape), "dynamic": [],
+                       "positional": True})
+    refs = numbered(src, "ref")
+    for k, f in enumerate(refs):
+        shutil.copyfile(f, os.path.join(mdir, "out1", f"{k}.npy"))
+    for a in ARCHIVES:
+        shutil.copyfile(os.path.join(src, f"{a}.pt"), os.path.join(mdir, f"{a}.pt"))
+    tmeta = json.load(open(os.path.join(src, "meta.json")))
+    write_json(os.path.join(mdir, "meta.json"), {
+        "name": name, "family": "torch2", "gen_version": GEN_VERSION, "stage": "done", "inputs": inputs,
+        "n_outputs": len(refs), "has_set2": False, "compare": "values",
+        "notes": f"saved by torch {tmeta.get('torch')}; oracle: its ref_K.npy",
+        "weight_bytes": os.path.getsize(os.path.join(src, "traced.pt")),
+        "archives": {a: {"ok": True, "bytes": os.path.getsize(os.path.join(src, f"{a}.pt"))}
+                     for a in ARCHIVES}})
 
 
 def main():
