@@ -290,21 +290,27 @@ SYM(sym_native_multi_head_attention)
 }
 
 /* k or v (..., Hkv, S, E) with each head repeated r times in place
- * (repeat_interleave(r, -3)): Unsqueeze, Expand, Reshape. */
+ * (repeat_interleave(r, -3)): Unsqueeze, Expand, then Reshape to
+ * Shape(x)[:-3] + [-1] + Shape(x)[-2:]. */
 static struct ir_value *repeat_heads(struct lower_ctx *c, struct ir_value *x,
 				     int64_t r)
 {
 	int rk = b_rank(x);
-	int64_t shape[64], ax = rk - 2;
+	int64_t shape[64], ax = rk - 2, minus = -1;
+	struct ir_value *sh = b_op1(c, "Shape", x), *parts[3];
+	int k = 0;
 	for (int i = 0; i < rk + 1; i++)
 		shape[i] = 1;
 	shape[rk - 2] = r;
+	if (rk > 3)
+		parts[k++] = b_slice(c, sh, 0, rk - 3, 0, 1);
+	parts[k++] = b_const_i64s(c, &minus, 1, 1);
+	parts[k++] = b_slice(c, sh, rk - 2, rk, 0, 1);
+	struct ir_node *cat = b_node(c, "Concat", k, parts, 1);
+	b_attr_i(c, cat, "axis", 0);
 	x = b_unsqueeze(c, x, &ax, 1);
 	x = b_op2(c, "Expand", x, b_const_i64s(c, shape, rk + 1, 1));
-	for (int i = 0; i < rk; i++)
-		shape[i] = 0;
-	shape[rk - 3] = -1;
-	return b_op2(c, "Reshape", x, b_const_i64s(c, shape, rk, 1));
+	return b_op2(c, "Reshape", x, b_done(c, cat));
 }
 
 /* The factor of the scores: `scale` (have), else 1/sqrt(E) of q

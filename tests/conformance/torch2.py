@@ -3,7 +3,7 @@
 
     /usr/bin/python3 tests/conformance/torch2.py [--only NAMES] [--opsets 13,17]
         [--paths script,trace] [--archives traced,scripted] [--pt2onnx BIN]
-        [--work DIR] [--json FILE]
+        [--work DIR] [--json FILE] [--src DIR]
 
 No torch 2.x runs here: the models are copies of what torch 2.11 wrote on
 a GPU machine (../shared/torch2/models, see its README), committed under
@@ -44,7 +44,8 @@ ARCHIVES = ("traced", "scripted")
 
 
 def names():
-    return sorted(d for d in os.listdir(SRC) if os.path.isfile(os.path.join(SRC, d, "traced.pt")))
+    return sorted(d for d in os.listdir(SRC) if any(os.path.isfile(os.path.join(SRC, d, f"{a}.pt"))
+                                                  for a in ARCHIVES))
 
 
 def numbered(d, prefix):
@@ -112,8 +113,11 @@ def main():
     ap.add_argument("--archives", default=",".join(ARCHIVES))
     ap.add_argument("--pt2onnx", default=os.environ.get("PT2ONNX", os.path.join(ROOT, "bin", "pt2onnx")))
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
+    ap.add_argument("--src", help="run the models of this directory (same layout) instead")
     ap.add_argument("--json", help="write the results here")
     args = ap.parse_args()
+    global SRC
+    SRC = os.path.abspath(args.src) if args.src else SRC
     todo = names()
     if args.only:
         want = args.only.split(",")
