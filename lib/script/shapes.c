@@ -653,6 +653,7 @@ static const char *const unary_ops[] = {
 	"feature_dropout", "alpha_dropout", "mish", "softplus", "selu",
 	"celu", "prelu", "glu_", "floor", "ceil", "round", "sign",
 	"native_dropout_", "clamp", "clamp_min", "clamp_max", "square",
+	"rms_norm",
 	NULL,
 };
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
-# 490-lower-sdpa.bats - torch 2.x's aten::scaled_dot_product_attention with
+# 490-lower-torch2-ops.bats - operators torch 2.x writes and torch 1.13
+# lacks: aten::rms_norm (weight, eps given or None, two normalized dims)
+# and aten::scaled_dot_product_attention with
 # each of its arguments (no mask, a bool mask broadcast over batch and
 # heads, a float mask, is_causal with L != S, scale, a negative scale,
 # enable_gqa, rank 3, dropout_p in eval), lowered at opsets 9, 13, 14 and
 # 17 on the script path and the trace path (trace's CPU kernel).  torch
-# 1.13 has no such op: tests/lower/make_sdpa.py rewrites a scripted
+# 1.13 has no such op: tests/lower/make_torch2_ops.py rewrites a scripted
 # placeholder's call into the torch 2.x call and computes the expected
 # output with torch from the op's math-path definition; each conversion
 # is checked by onnx.checker (full_check) and run in ONNX Runtime
@@ -15,7 +17,7 @@ load helper
 T2="$TESTS_DIR/conformance/torch2.py"
 
 setup_file() {
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/lower/make_sdpa.py" "$BATS_FILE_TMPDIR/sdpa"
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/lower/make_torch2_ops.py" "$BATS_FILE_TMPDIR/sdpa"
 }
 
 @test "lower: scaled_dot_product_attention's arguments (masks, is_causal, scale, enable_gqa, rank 3), script and trace paths, 9 13 14 17" {
@@ -53,4 +55,10 @@ rel = np.abs(out - ref).max() / np.abs(ref).max()
 assert rel <= 1e-4, rel
 PY
 	done
+}
+
+@test "lower: rms_norm (weight and eps, eps None as float32's epsilon, two normalized dims, no weight), script and trace paths, 9 13 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,17 \
+		--pt2onnx "$BINDIR/pt2onnx" --only rms_weight_eps,rms_default_eps,rms_two_dims
+	[[ "$output" == *"torch2: 18 passed, 0 failed"* ]]
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""make_sdpa.py - archives calling torch 2.x's scaled_dot_product_attention
-with each of its arguments, for tests/490-lower-sdpa.bats.
+"""make_torch2_ops.py - archives calling torch 2.x operators torch 1.13
+lacks, scaled_dot_product_attention with each of its arguments and
+rms_norm, for tests/490-lower-torch2-ops.bats.
 
-    /usr/bin/python3 tests/lower/make_sdpa.py OUTDIR
+    /usr/bin/python3 tests/lower/make_torch2_ops.py OUTDIR
 
-torch 1.13 (the only torch here) has no aten::scaled_dot_product_attention,
-so each archive is a torch.jit.script of a placeholder forward whose call
+torch 1.13 (the only torch here) has neither aten::scaled_dot_product_attention
+nor aten::rms_norm, so each archive is a torch.jit.script of a placeholder forward whose call
 is then rewritten in the archive's code to the torch 2.x call (the text
 torch 2.11's python_print writes: positional arguments, then scale= and
 enable_gqa= by keyword); the debug tables of the rewritten file are
@@ -16,7 +17,9 @@ _scaled_dot_product_attention_math): q and k each multiplied by
 sqrt(scale) (scale defaults to 1/sqrt(E)), a bool mask's false entries
 -inf before the softmax, a float mask added, is_causal as
 tril(ones(L, S)), enable_gqa repeating the key/value heads
-(repeat_interleave on dim -3).
+(repeat_interleave on dim -3); rms_norm from its definition in torch 2.x
+(aten/src/ATen/native/layer_norm.cpp, rms_norm_symint): x * rsqrt(mean(x^2)
++ eps) * weight, eps None being float32's epsilon.
 
 Writes OUTDIR/CASE/scripted.pt, in_K.npy, ref_0.npy for every case, the
 layout tests/conformance/torch2.py runs (--src OUTDIR --archives scripted).
@@ -38,6 +41,25 @@ class Placeholder3(torch.nn.Module):
 class Placeholder4(torch.nn.Module):
     def forward(self, q, k, v, m):
         return torch.mul(q, 1.0)
+
+
+class Placeholder1(torch.nn.Module):
+    def forward(self, x):
+        return torch.mul(x, 1.0)
+
+
+class Placeholder2(torch.nn.Module):
+    def forward(self, x, w):
+        return torch.mul(x, 1.0)
+
+
+PLACEHOLDERS = {1: Placeholder1, 2: Placeholder2, 3: Placeholder3, 4: Placeholder4}
+
+
+def rms_ref(x, dims, w=None, eps=None):
+    eps = torch.finfo(x.dtype).eps if eps is None else eps
+    y = x * torch.rsqrt((x * x).mean(dims, keepdim=True) + eps)
+    return y if w is None else y * w
 
 
 def sdpa_ref(q, k, v, mask=None, causal=False, scale=None, gqa=False):
@@ -84,14 +106,27 @@ def cases():
                          {"gqa": True, "causal": True, "scale": 0.5})
     q3, k3, v3 = case_inputs(g, (3, 5, 8), (3, 9, 8), (3, 9, 8))
     out["rank3_causal"] = ((q3, k3, v3), "None, 0., True", {"causal": True})
+    x = torch.randn(2, 3, 4, 8, generator=g) * 3
+    w = torch.randn(8, generator=g)
+    w2 = torch.randn(4, 8, generator=g)
+    out["rms_weight_eps"] = ((x, w), "rms_norm(x, [8], w, 1.0000000000000001e-05)",
+                             lambda: rms_ref(x, (-1,), w, 1e-5))
+    out["rms_default_eps"] = ((x,), "rms_norm(x, [8])", lambda: rms_ref(x, (-1,)))
+    out["rms_two_dims"] = ((x, w2), "rms_norm(x, [4, 8], w, None)", lambda: rms_ref(x, (-2, -1), w2))
     return out
 
 
 def write(root, name, args, call, ref_kw):
+    """ref_kw: sdpa_ref's keywords, or a function giving the expected
+    output (the other ops)."""
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     tmp = os.path.join(d, "tmp.pt")
-    torch.jit.script(Placeholder3() if len(args) == 3 else Placeholder4()).save(tmp)
+    torch.jit.script(PLACEHOLDERS[len(args)]()).save(tmp)
+    # an SDPA case gives its arguments after q, k, v; another the whole call
+    src = b"torch.mul(x, 1.)" if callable(ref_kw) else b"torch.mul(q, 1.)"
+    call = f"torch.scaled_dot_product_attention(q, k, v, {call})" if src.startswith(b"torch.mul(q") \
+        else f"torch.{call}"
     with zipfile.ZipFile(tmp) as zin, zipfile.ZipFile(os.path.join(d, "scripted.pt"), "w",
                                                       zipfile.ZIP_STORED) as zout:
         done = 0
@@ -99,9 +134,8 @@ def write(root, name, args, call, ref_kw):
             data = zin.read(it.filename)
             if it.filename.endswith(".py.debug_pkl"):
                 continue
-            if it.filename.endswith(".py") and b"torch.mul(q, 1.)" in data:
-                data = data.replace(b"torch.mul(q, 1.)",
-                                    f"torch.scaled_dot_product_attention(q, k, v, {call})".encode())
+            if it.filename.endswith(".py") and src in data:
+                data = data.replace(src, call.encode())
                 done += 1
             zout.writestr(it, data)
     os.unlink(tmp)
@@ -109,7 +143,7 @@ def write(root, name, args, call, ref_kw):
         raise SystemExit(f"make_sdpa: {name}: the placeholder call was not found")
     for i, t in enumerate(args):
         np.save(os.path.join(d, f"in_{i}.npy"), t.numpy())
-    ref = sdpa_ref(*args[:3], **ref_kw)
+    ref = ref_kw() if callable(ref_kw) else sdpa_ref(*args[:3], **ref_kw)
     np.save(os.path.join(d, "ref_0.npy"), ref.numpy())
 
 
