@@ -1,7 +1,16 @@
 #!/usr/bin/python3
 # gen_aten_schemas.py - writes lib/script/aten_schemas.inc, the table of every
 # operator schema torch's TorchScript compiler knows, from
-# torch._C._jit_get_all_schemas() (Debian's python3-torch).
+# torch._C._jit_get_all_schemas() (Debian's python3-torch, 1.13) and from
+# third_party/torch/aten-2.11.0-schemas.txt (str(FunctionSchema) of every
+# schema of torch 2.11.0, one a line; no torch 2 runs here).
+#
+# Merge: an overload (name.overload) both have keeps 1.13's schema; the
+# overloads only 2.11 has are added after the 1.13 overloads of their
+# name, in 2.11's order.  2.11's types SymInt, SymInt[], SymBool, SymFloat
+# are int, int[], bool, float to the reader (their spelling is kept).
+# Each schema's flags say which of the two versions have it
+# (ATEN_SCHEMA_IN_1_13, ATEN_SCHEMA_IN_2_11).
 #
 #   /usr/bin/python3 scripts/gen_aten_schemas.py > lib/script/aten_schemas.inc
 #   /usr/bin/python3 scripts/gen_aten_schemas.py --sample N SEED > FILE
@@ -22,6 +31,7 @@
 # Schemas are sorted by qualified name, stably, so that the overloads of one
 # operator stay in torch's registration order (the order its schema matcher
 # tries them in).  Costs: about 2 s; the output is about 1 MB of C.
+import os
 import sys
 import random
 
@@ -29,7 +39,7 @@ import torch
 
 BASES = {
 	"Tensor": "TENSOR", "int": "INT", "SymInt": "INT", "float": "FLOAT",
-	"bool": "BOOL", "str": "STR", "Scalar": "NUMBER", "complex": "COMPLEX",
+	"SymFloat": "FLOAT", "SymBool": "BOOL", "int64_t": "INT", "bool": "BOOL", "str": "STR", "Scalar": "NUMBER", "complex": "COMPLEX",
 	"Device": "DEVICE", "Generator": "OBJECT", "Layout": "INT",
 	"ScalarType": "INT", "MemoryFormat": "INT", "QScheme": "INT",
 	"Dimname": "STR", "Storage": "OBJECT", "Stream": "OBJECT",
@@ -37,6 +47,9 @@ BASES = {
 	"AnyEnumType": "OBJECT", "AnyClassType": "OBJECT", "Capsule": "OBJECT",
 	"ConstQuantizerPtr": "OBJECT", "NoneType": "NONE", "number": "NUMBER",
 }
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NEWER_VERSION = "2.11.0"
+NEWER = os.path.join(ROOT, "third_party", "torch", "aten-%s-schemas.txt" % NEWER_VERSION)
 CONSTRUCTORS = ("Dict", "Future", "RRef", "Union", "Await")
 
 
@@ -171,6 +184,99 @@ def c_double(d):
 	return r
 
 
+def parse_default(text, plain):
+	"""The Python value torch's Argument.default_value holds for a default
+	written `text` in a schema string, for an argument of type `plain`."""
+	t = text.strip()
+	if t == "None":
+		return None
+	if t in ("True", "False"):
+		return t == "True"
+	if t[:1] in "\"'" and t[-1:] == t[:1]:
+		return t[1:-1]
+	if t.startswith("["):
+		inner = t[1:-1].strip()
+		return [parse_default(x, plain.split("[")[0]) for x in split_top(inner)] if inner else []
+	try:
+		v = int(t)
+	except ValueError:
+		try:
+			v = float(t)
+		except ValueError:
+			raise SchemaError("cannot read default %r" % text)
+	base = plain.rstrip("?")
+	if base.endswith("]"):  # int[2] stride=1: the value repeated N times
+		n = base[base.rindex("[") + 1:-1]
+		if not n:
+			raise SchemaError("scalar default %r for %r" % (text, plain))
+		return [v] * int(n)
+	if base in ("float", "SymFloat") and isinstance(v, int):
+		return float(v)
+	return v
+
+
+class TextArg:
+	"""One argument read from a schema string: the fields of torch's
+	Argument that Table uses."""
+
+	def __init__(self, text, kwarg_only):
+		parts = split_top(text, "=")
+		decl = split_top(parts[0], " ")
+		if len(decl) != 2:
+			raise SchemaError("cannot split %r" % text)
+		self.name = decl[1]
+		plain, alias, _ = parse_type(decl[0])
+		self.kwarg_only = kwarg_only
+		self.is_out = kwarg_only and alias is not None and "!" in alias
+		self._has = len(parts) > 1
+		self.default_value = parse_default(parts[1], plain) if self._has else None
+
+	def has_default_value(self):
+		return self._has
+
+
+class TextSchema:
+	"""A schema read from its string (str(FunctionSchema)): what Table needs
+	of torch's FunctionSchema, for the versions no torch here can load."""
+
+	def __init__(self, line):
+		self.text = line
+		head, sep, _ = line.partition(") -> ")
+		if not sep:
+			raise SchemaError("no ') -> ' in %r" % line)
+		full, _, argtext = head.partition("(")
+		self.name, _, self.overload_name = full.partition(".")
+		self.arguments, kw = [], False
+		for a in (split_top(argtext) if argtext else []):
+			if a == "*":
+				kw = True
+			elif a != "...":
+				self.arguments.append(TextArg(a, kw))
+
+	def __str__(self):
+		return self.text
+
+
+def read_text_schemas(path):
+	with open(path) as f:
+		return [TextSchema(line.rstrip("\n")) for line in f if line.strip()]
+
+
+def merged(old, new):
+	"""[(schema, flags)]: old's schemas (flag ATEN_SCHEMA_IN_1_13, and
+	ATEN_SCHEMA_IN_2_11 where new has the overload too), then the overloads
+	only new has, each after its name's old overloads; sorted by name,
+	stably."""
+	key = lambda s: (s.name, s.overload_name)  # noqa: E731
+	new_keys = {key(s) for s in new}
+	old_keys = {key(s) for s in old}
+	rows = [(s, "ATEN_SCHEMA_IN_1_13" + ("|ATEN_SCHEMA_IN_2_11" if key(s) in new_keys else ""))
+		for s in old]
+	rows += [(s, "ATEN_SCHEMA_IN_2_11") for s in new if key(s) not in old_keys]
+	rows.sort(key=lambda r: r[0].name)  # stable: old's overload order first
+	return rows
+
+
 class Table:
 	def __init__(self):
 		self.args = []   # unique C initializers of struct aten_arg
@@ -249,7 +355,7 @@ class Table:
 			self.args.append(init)
 		self.index.append(self.arg_ids[init])
 
-	def add_schema(self, schema):
+	def add_schema(self, schema, version_flags):
 		s = str(schema)
 		head, sep, rets = s.partition(") -> ")
 		if not sep:
@@ -259,7 +365,7 @@ class Table:
 		if name != qual + ("." + schema.overload_name if schema.overload_name else ""):
 			raise SchemaError("name mismatch in %r" % s)
 		args = split_top(argtext) if argtext else []
-		flags = []
+		flags = [version_flags]
 		first = len(self.index)
 		pyargs = list(schema.arguments)
 		k = 0
@@ -305,23 +411,24 @@ def main():
 		for s in pick:
 			sys.stdout.write(str(s) + "\n")
 		return 0
-	schemas.sort(key=lambda s: s.name)  # stable: keeps overload order
-	t = Table()
-	rows = []
-	for s in schemas:
-		try:
-			rows.append(t.add_schema(s))
-		except SchemaError as e:
-			sys.stderr.write("gen_aten_schemas: %s\n" % e)
-			return 1
+	try:
+		newer = read_text_schemas(NEWER)
+		t = Table()
+		rows = [t.add_schema(s, f) for s, f in merged(schemas, newer)]
+	except SchemaError as e:
+		sys.stderr.write("gen_aten_schemas: %s\n" % e)
+		return 1
+	n_new = sum(1 for r in rows if "ATEN_SCHEMA_IN_1_13" not in r)
 	w = sys.stdout.write
-	w("/*\n * aten_schemas.inc - every operator schema of torch %s "
-	  "(%d schemas),\n" % (torch.__version__, len(rows)))
-	w(" * generated by scripts/gen_aten_schemas.py from "
-	  "torch._C._jit_get_all_schemas().\n")
+	w("/*\n * aten_schemas.inc - every operator schema of torch %s and "
+	  "%s (%d schemas,\n * %d of them only in %s), generated by "
+	  "scripts/gen_aten_schemas.py from\n * torch._C._jit_get_all_schemas() "
+	  "and %s.\n" % (torch.__version__, NEWER_VERSION, len(rows), n_new,
+			  NEWER_VERSION, os.path.relpath(NEWER, ROOT)))
 	w(" * Do not edit: regenerate.  Included by aten_schema.c only; sorted by\n"
 	  " * qualified name, overloads in torch's registration order.\n */\n")
 	w("#define ATEN_SCHEMAS_TORCH_VERSION %s\n" % c_string(torch.__version__))
+	w("#define ATEN_SCHEMAS_TORCH_NEWER %s\n" % c_string(NEWER_VERSION))
 	w("#define ATEN_SCHEMAS_COUNT %d\n" % len(rows))
 	w("#define ATEN_SCHEMAS_MAX_ARGS %d\n\n" % t.max_args)
 	if len(t.args) > 65535:

@@ -42,6 +42,17 @@ enum ir_dtype b_dtype_of_type(const struct ir_type *t)
 	}
 }
 
+int64_t b_dim_size(const struct ir_value *v, int64_t dim)
+{
+	int r = b_rank(v);
+	if (dim < 0)
+		dim += r;
+	if (r <= 0 || v->type->kind != IR_TYPE_TENSOR || dim < 0 || dim >= r ||
+	    v->type->dims[dim].kind != IR_DIM_FIXED)
+		return -1;
+	return v->type->dims[dim].value;
+}
+
 int b_rank(const struct ir_value *v)
 {
 	if (!v)

@@ -168,6 +168,9 @@ enum ir_dtype b_dtype_of_type(const struct ir_type *t);
 /* Type helpers. */
 enum ir_dtype b_dtype(const struct ir_value *v); /* UNDEFINED if unknown */
 int b_rank(const struct ir_value *v);            /* -1 if unknown */
+/* The fixed size of dim of v (negative dims count from the end), or -1
+ * when the rank or that dim is not known. */
+int64_t b_dim_size(const struct ir_value *v, int64_t dim);
 int b_is_float(enum ir_dtype dt);
 
 /* --- arguments (lower.c) ----------------------------------------------- */

@@ -57,6 +57,11 @@ struct ir_value *sym_pool_slice(struct lower_ctx *c, struct ir_value *y,
 				const int64_t *st, const int64_t *pad,
 				const int64_t *dil,
 				const struct sym_pool_plan *pl);
+/* The bool tril (upper 0) / triu (upper 1) mask of diagonal k over rows'
+ * dim rd by cols' dim cd (symbolic_shape.c); NULL when it cannot. */
+struct ir_value *sym_tri_bool(struct lower_ctx *c, struct ir_value *rows,
+			      int rd, struct ir_value *cols, int cd,
+			      int64_t k, int upper);
 /* tril (upper 0) / triu (upper 1) without Trilu. */
 int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int upper);
@@ -81,6 +86,7 @@ SYM(sym_flip); SYM(sym_norm); SYM(sym_linalg_vector_norm); SYM(sym_sdpa);
 SYM(sym_einsum12); SYM(sym_index);
 /* symbolic_transformer.c */
 SYM(sym_transformer_encoder_layer_fwd); SYM(sym_native_multi_head_attention);
+SYM(sym_scaled_dot_product_attention);
 /* symbolic_misc.c */
 SYM(sym_bool_and); SYM(sym_bool_or); SYM(sym_bool_xor); SYM(sym_tensor);
 SYM(sym_scatter); SYM(sym_index_put); SYM(sym_copy_);

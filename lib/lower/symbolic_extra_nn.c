@@ -265,6 +265,38 @@ static int sym_x_native_layer_norm(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* rms_norm(input, normalized_shape, weight=None, eps=None), torch 2.x:
+ * x * 1/sqrt(mean(x*x over the normalized dims) + eps) [* weight], eps
+ * None being the epsilon of float (double for Double), as torch's
+ * rms_norm (its opmath type).  ONNX's RMSNormalization is opset 23. */
+static int sym_x_rms_norm(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out)
+{
+	struct ir_value *x = T(0);
+	int64_t ns[64], axes[64];
+	int k = lw_ints(c, n, 1, ns, 64, 0), r = b_rank(x);
+	enum ir_dtype dt = b_dtype(x);
+	double eps = dt == IR_DTYPE_DOUBLE ? 2.220446049250313e-16
+					   : 1.1920928955078125e-07;
+	if (!x || k < 1)
+		return lw_decline(c, "normalized_shape not constant");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !lw_float(c, n, 3, &eps))
+		return lw_decline(c, "eps not constant");
+	if (r < k)
+		return lw_decline(c, "input rank unknown");
+	for (int i = 0; i < k; i++)
+		axes[i] = r - k + i;
+	struct ir_value *ms = b_reduce(c, "ReduceMean", b_op2(c, "Mul", x, x),
+				       axes, k, 1);
+	struct ir_value *y = b_op2(c, "Mul", x, b_op1(c, "Reciprocal",
+		b_op1(c, "Sqrt", b_op2(c, "Add", ms,
+				       b_const_scalar(c, eps, dt, 0)))));
+	if (n->ninputs > 2 && !lw_is_none(c, n, 2))
+		y = b_op2(c, "Mul", y, T(2));
+	out[0] = y;
+	return 0;
+}
+
 static int sym_x_weight_norm(struct lower_ctx *c, struct ir_node *n,
 			     struct ir_value **out)
 {
@@ -997,6 +1029,7 @@ static const struct symbolic entries[] = {
 	{ "aten::max_pool3d_with_indices", sym_x_max_pool_with_indices },
 	{ "aten::native_dropout", sym_x_native_dropout },
 	{ "aten::native_layer_norm", sym_x_native_layer_norm },
+	{ "aten::rms_norm", sym_x_rms_norm },
 	{ "aten::nll_loss2d", sym_x_nll_loss },
 	{ "aten::nll_loss_nd", sym_x_nll_loss },
 	{ "aten::pairwise_distance", sym_x_pairwise_distance },

@@ -35,22 +35,11 @@ static struct ir_value *flat(struct lower_ctx *c, struct ir_value *x)
 	return b_op2(c, "Reshape", x, vec1(c, -1));
 }
 
-/* The fixed size of dim of x, or -1. */
-static int64_t dim_size(const struct ir_value *x, int64_t dim)
-{
-	int r = b_rank(x);
-	dim = nd(dim, r);
-	if (r < 0 || dim < 0 || dim >= r ||
-	    x->type->dims[dim].kind != IR_DIM_FIXED)
-		return -1;
-	return x->type->dims[dim].value;
-}
-
 /* Shape(x)[dim] as a 1-d Long of one element. */
 static struct ir_value *dim1(struct lower_ctx *c, struct ir_value *x,
 			     int64_t dim)
 {
-	int64_t v = dim_size(x, dim), zero = 0;
+	int64_t v = b_dim_size(x, dim), zero = 0;
 	if (v >= 0)
 		return vec1(c, v);
 	return b_unsqueeze(c, b_dim(c, x, dim), &zero, 1);
@@ -60,7 +49,7 @@ static struct ir_value *dim1(struct lower_ctx *c, struct ir_value *x,
 static struct ir_value *arange_dim(struct lower_ctx *c, struct ir_value *x,
 				   int64_t dim)
 {
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	if (len >= 0 && len <= 4096) {
 		int64_t v[4096];
 		for (int64_t i = 0; i < len; i++)
@@ -142,7 +131,7 @@ static SYM(sym_x_narrow)
 		return lw_decline(c, "negative dim with unknown rank");
 	if (lw_int(c, n, 2, &st)) {
 		if (st < 0) {
-			int64_t sz = dim_size(x, dim);
+			int64_t sz = b_dim_size(x, dim);
 			if (sz < 0)
 				return lw_decline(c, "negative start with "
 						  "unknown dim size");
@@ -295,7 +284,7 @@ static SYM(sym_x_roll)
 	if (kd != k)
 		return lw_decline(c, "shifts and dims differ in length");
 	for (int i = 0; i < k; i++) {
-		int64_t d = nd(dims[i], r), len = dim_size(v, d), s = sh[i];
+		int64_t d = nd(dims[i], r), len = b_dim_size(v, d), s = sh[i];
 		if (d < 0)
 			return lw_decline(c, "negative dim with unknown rank");
 		if (len > 0)
@@ -349,7 +338,7 @@ static int sort_common(struct lower_ctx *c, struct ir_node *n,
 		return 0;
 	}
 	if (c->opset < 10) {
-		int64_t len = dim_size(x, dim);
+		int64_t len = b_dim_size(x, dim);
 		if (len < 0)
 			return lw_decline(c, "sort of a dim of unknown size "
 					  "needs opset 10");
@@ -806,7 +795,7 @@ static int cross_common(struct lower_ctx *c, struct ir_node *n,
 		/* the first dim of size 3 */
 		dim = -100;
 		for (int i = 0; i < b_rank(a); i++)
-			if (dim_size(a, i) == 3) {
+			if (b_dim_size(a, i) == 3) {
 				dim = i;
 				break;
 			}
@@ -862,7 +851,7 @@ static SYM(sym_x_diagonal)
 	perm[k++] = d1;
 	perm[k++] = d2;
 	struct ir_value *xt = b_transpose(c, x, perm, r);
-	int64_t n2 = dim_size(x, d2);
+	int64_t n2 = b_dim_size(x, d2);
 	struct ir_value *sq[2] = { dim1(c, x, d1), dim1(c, x, d2) };
 	struct ir_node *cn = b_node(c, "Concat", 2, sq, 1);
 	b_attr_i(c, cn, "axis", 0);
@@ -922,7 +911,7 @@ static SYM(sym_x_unfold)
 	dim = nd(dim, r);
 	if (dim < 0 || dim >= r)
 		return lw_decline(c, "dim out of range");
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	if (len >= 0) {
 		int64_t cnt = len >= size ? (len - size) / step + 1 : 0;
 		if (cnt * size > 65536 || cnt == 0)
@@ -1005,12 +994,12 @@ static SYM(sym_x_tensor_split)
 	if (!lw_int(c, n, 2, &dim))
 		return lw_decline(c, "dim not constant");
 	dim = nd(dim, r);
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	struct ir_value *iv1 = IN(1);
 	if (dim >= 0 && iv1 && iv1->type->kind == IR_TYPE_TENSOR &&
 	    b_rank(iv1) == 1 && !b_const_of(iv1) && c->opset >= 10) {
 		/* indices only known at run time: python slices between */
-		int64_t cnt = dim_size(iv1, 0);
+		int64_t cnt = b_dim_size(iv1, 0);
 		if (cnt < 0 || cnt > 255)
 			return lw_decline(c, "indices of unknown count");
 		struct ir_value *ix = b_cast(c, iv1, IR_DTYPE_INT64), *e[256];
@@ -1166,6 +1155,33 @@ static SYM(sym_x_unique_dim)
 	return 0;
 }
 
+/* unflatten(self, dim, sizes): Reshape to shape[:dim] + sizes +
+ * shape[dim+1:], as torch's exporter (symbolic_opset13.py, unflatten; the
+ * Slices of Shape fold away when the dims are fixed). */
+static SYM(sym_x_unflatten)
+{
+	struct ir_value *x = T(0), *sizes = T(2), *parts[3];
+	int64_t dim;
+	int r = b_rank(x), k = 0;
+	if (r < 1)
+		return lw_decline(c, "input rank unknown");
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r || !sizes || b_rank(sizes) != 1)
+		return lw_decline(c, "dim out of range or sizes not a list");
+	struct ir_value *shape = b_op1(c, "Shape", x);
+	if (dim > 0)
+		parts[k++] = b_slice(c, shape, 0, dim, 0, 1);
+	parts[k++] = b_cast(c, sizes, IR_DTYPE_INT64);
+	if (dim + 1 < r)
+		parts[k++] = b_slice(c, shape, dim + 1, BIG, 0, 1);
+	struct ir_node *cat = b_node(c, "Concat", k, parts, 1);
+	b_attr_i(c, cat, "axis", 0);
+	out[0] = b_op2(c, "Reshape", x, b_done(c, cat));
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ "aten::_reshape_from_tensor", sym_x_reshape_from_tensor },
 	{ "aten::_shape_as_tensor", sym_x_shape_as_tensor },
@@ -1197,6 +1213,7 @@ static const struct symbolic entries[] = {
 	{ "aten::sort", sym_x_sort },
 	{ "aten::take", sym_x_take },
 	{ "aten::tensor_split", sym_x_tensor_split },
+	{ "aten::unflatten", sym_x_unflatten },
 	{ "aten::unfold", sym_x_unfold },
 	{ "aten::unique_dim", sym_x_unique_dim },
 	{ "aten::unsafe_chunk", sym_chunk },

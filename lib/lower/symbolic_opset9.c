@@ -1868,6 +1868,8 @@ static const struct symbolic opset9[] = {
 	{ "aten::norm", sym_norm },
 	{ "aten::linalg_vector_norm", sym_linalg_vector_norm },
 	{ "aten::_scaled_dot_product_attention", sym_sdpa },
+	{ "aten::scaled_dot_product_attention",
+	  sym_scaled_dot_product_attention },
 	{ "aten::_transformer_encoder_layer_fwd",
 	  sym_transformer_encoder_layer_fwd },
 	{ "aten::_native_multi_head_attention",

@@ -232,24 +232,13 @@ static int split_out(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
-/* The fixed size of dim of x, or -1. */
-static int64_t dim_size(const struct ir_value *x, int64_t dim)
-{
-	int r = b_rank(x);
-	dim = nd(dim, r);
-	if (r < 0 || dim < 0 || dim >= r ||
-	    x->type->dims[dim].kind != IR_DIM_FIXED)
-		return -1;
-	return x->type->dims[dim].value;
-}
-
 SYM(sym_chunk)
 {
 	struct ir_value *x = T(0);
 	int64_t chunks, dim, sizes[256];
 	if (!lw_int(c, n, 1, &chunks) || !lw_int(c, n, 2, &dim))
 		return lw_decline(c, "chunks or dim not constant");
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	if (chunks < 1 || chunks > 256)
 		return lw_decline(c, "chunks out of range");
 	if (len < 0) {
@@ -275,7 +264,7 @@ SYM(sym_split)
 		return lw_decline(c, "dim is not constant");
 	dim = nd(dim, b_rank(x));
 	if (IN(1)->type->kind == IR_TYPE_INT || b_rank(IN(1)) == 0) {
-		int64_t len = dim_size(x, dim);
+		int64_t len = b_dim_size(x, dim);
 		if (len < 0 && dim >= 0 && c->opset >= 11) {
 			/* the count of pieces is not known: a sequence */
 			struct ir_value *sz = lw_scalar_as(c, n, 1,
@@ -310,7 +299,7 @@ SYM(sym_unbind)
 	int64_t dim;
 	if (!lw_int(c, n, 1, &dim))
 		return lw_decline(c, "dim is not constant");
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	if (len < 1 || len > 256)
 		return lw_decline(c, "the dim has no fixed size");
 	dim = nd(dim, b_rank(x));
@@ -368,7 +357,7 @@ static int step_gather(struct lower_ctx *c, struct ir_value *x, int64_t dim,
 		       int64_t st, int64_t en, int64_t step,
 		       struct ir_value **out)
 {
-	int64_t size = dim_size(x, dim);
+	int64_t size = b_dim_size(x, dim);
 	if (size < 0 || size > 65536 || step < 1)
 		return lw_decline(c, "a step on a dim of unknown size needs "
 				  "opset 10");
@@ -423,7 +412,7 @@ SYM(sym_slice)
 			out[0] = x;
 			return 0;
 		}
-		if (c->opset < 10 && step != 1 && dim_size(x, dim) >= 0)
+		if (c->opset < 10 && step != 1 && b_dim_size(x, dim) >= 0)
 			return step_gather(c, x, dim, st, en, step, out);
 		if (c->opset >= 10 || step == 1) {
 			out[0] = b_slice(c, x, st, en, dim, step);
@@ -548,7 +537,7 @@ SYM(sym_squeeze)
 	dim = nd(dim, b_rank(x));
 	if (dim < 0)
 		return lw_decline(c, "negative dim with unknown rank");
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	if (len > 1 || b_rank(x) == 0) {
 		out[0] = x;	/* torch: squeezing a dim != 1 is a no-op */
 		return 0;
@@ -639,7 +628,7 @@ SYM(sym_size)
 		out[0] = b_op1(c, "Shape", x);
 		if (r >= 0 && r <= 64) {
 			for (int i = 0; i < r; i++) {
-				int64_t len = dim_size(x, i);
+				int64_t len = b_dim_size(x, i);
 				el[i] = len >= 0 ? b_const_i64(c, len)
 						 : b_dim(c, x, i);
 			}
@@ -652,7 +641,7 @@ SYM(sym_size)
 	dim = nd(dim, b_rank(x));
 	if (dim < 0)
 		return lw_decline(c, "negative dim with unknown rank");
-	int64_t len = dim_size(x, dim);
+	int64_t len = b_dim_size(x, dim);
 	out[0] = len >= 0 ? b_const_i64(c, len) : b_dim(c, x, dim);
 	return 0;
 }
@@ -702,19 +691,15 @@ SYM(sym_where)
 	return 0;
 }
 
-/* tril/triu without Trilu: Where(mask, x, 0), the mask constant when the
- * last two dims are fixed, else from the dims' ranges. */
-int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
-		 struct ir_value **out, int upper)
+/* The bool mask of tril (upper 0) or triu (upper 1) with diagonal k over
+ * (rows' dim rd) x (cols' dim cd): constant when both sizes are fixed,
+ * else from the dims' ranges (Range from opset 11, NonZero of ones at 9
+ * and 10).  NULL when neither works. */
+struct ir_value *sym_tri_bool(struct lower_ctx *c, struct ir_value *rows,
+			      int rd, struct ir_value *cols, int cd,
+			      int64_t k, int upper)
 {
-	struct ir_value *x = T(0), *mask;
-	int64_t k = 0;
-	int r = b_rank(x);
-	if (n->ninputs > 1 && !lw_int(c, n, 1, &k))
-		return lw_decline(c, "diagonal is not constant");
-	if (r < 2)
-		return lw_decline(c, "input rank unknown or below 2");
-	int64_t h = dim_size(x, r - 2), w = dim_size(x, r - 1);
+	int64_t h = b_dim_size(rows, rd), w = b_dim_size(cols, cd);
 	if (h >= 0 && w >= 0 && h * w <= (1 << 24)) {
 		int64_t dims[2] = { h, w };
 		struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_BOOL, 2, dims);
@@ -726,21 +711,33 @@ int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		t->bytes.len = (size_t)(h * w);
 		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
 		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
-		mask = b_done(c, cn);
-	} else {
-		/* Range from opset 11, NonZero of ones at 9 and 10 */
-		struct ir_value *rows = sym_arange_count(c, b_dim(c, x, r - 2));
-		struct ir_value *cols = sym_arange_count(c, b_dim(c, x, r - 1));
-		if (!rows || !cols)
-			return lw_decline(c, "the last two dims' ranges");
-		int64_t ax = 1;
-		struct ir_value *diff = b_op2(c, "Sub", cols,
-					      b_unsqueeze(c, rows, &ax, 1));
-		struct ir_value *kv = b_const_i64(c, k);
-		/* tril: diff <= k, i.e. not (diff > k); triu: not (diff < k) */
-		mask = b_op1(c, "Not", b_op2(c, upper ? "Less" : "Greater",
-					     diff, kv));
+		return b_done(c, cn);
 	}
+	struct ir_value *ri = sym_arange_count(c, b_dim(c, rows, rd));
+	struct ir_value *ci = sym_arange_count(c, b_dim(c, cols, cd));
+	if (!ri || !ci)
+		return NULL;
+	int64_t ax = 1;
+	struct ir_value *diff = b_op2(c, "Sub", ci, b_unsqueeze(c, ri, &ax, 1));
+	struct ir_value *kv = b_const_i64(c, k);
+	/* tril: diff <= k, i.e. not (diff > k); triu: not (diff < k) */
+	return b_op1(c, "Not", b_op2(c, upper ? "Less" : "Greater", diff, kv));
+}
+
+/* tril/triu without Trilu: Where(mask, x, 0). */
+int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int upper)
+{
+	struct ir_value *x = T(0), *mask;
+	int64_t k = 0;
+	int r = b_rank(x);
+	if (n->ninputs > 1 && !lw_int(c, n, 1, &k))
+		return lw_decline(c, "diagonal is not constant");
+	if (r < 2)
+		return lw_decline(c, "input rank unknown or below 2");
+	mask = sym_tri_bool(c, x, r - 2, x, r - 1, k, upper);
+	if (!mask)
+		return lw_decline(c, "the last two dims' ranges");
 	struct ir_value *zero = b_const_scalar(c, 0, b_dtype(x), 0);
 	out[0] = b_op3(c, "Where", mask, x, zero);
 	return 0;
@@ -1336,7 +1333,7 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 	int ko = lw_is_none(c, n, 1) ? -1 : lw_ints(c, n, 1, os, 8, 0);
 	if (ko == sp) {
 		for (int i = 0; i < sp; i++) {
-			int64_t in = dim_size(x, 2 + i);
+			int64_t in = b_dim_size(x, 2 + i);
 			/* from opset 11 Resize takes the sizes */
 			if (in <= 0 && c->opset < 11)
 				return lw_decline(c, "input size unknown");
@@ -1381,8 +1378,8 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 		struct ir_value *in[4] = { x, roi, scales, NULL };
 		if (ko == sp) { /* sizes: exact torch output sizes */
 			int64_t sz[8];
-			sz[0] = dim_size(x, 0);
-			sz[1] = dim_size(x, 1);
+			sz[0] = b_dim_size(x, 0);
+			sz[1] = b_dim_size(x, 1);
 			in[2] = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
 			in[2]->producer->attrs[0].u.t->dims[0] = 0;
 			in[2]->producer->attrs[0].u.t->bytes.len = 0;
@@ -1544,7 +1541,7 @@ static int moments(struct lower_ctx *c, struct ir_node *n,
 		for (int i = 0; i < r; i++)
 			axes[k++] = i;
 	for (int i = 0; i < k; i++) {
-		int64_t len = dim_size(x, axes[i]);
+		int64_t len = b_dim_size(x, axes[i]);
 		if (len < 0)
 			return lw_decline(c, "reduced dims not fixed");
 		cnt *= len;
@@ -1650,69 +1647,6 @@ SYM(sym_linalg_vector_norm)
 {
 	/* (self, ord, dim, keepdim, dtype) */
 	return vnorm(c, n, out, 1, 2, 3, 4);
-}
-
-SYM(sym_sdpa)
-{
-	/* _scaled_dot_product_attention(query, key, value, attn_mask,
-	 * dropout_p, need_attn_weights, is_causal) -> (out, weights) */
-	struct ir_value *q = T(0), *k = T(1), *v = T(2);
-	int64_t causal = 0;
-	double p = 0;
-	int r = b_rank(q);
-	if (!lw_int(c, n, 6, &causal) || !lw_float(c, n, 4, &p))
-		return lw_decline(c, "is_causal or dropout_p not constant");
-	if (p != 0 && c->o->training != LOWER_TRAINING_EVAL)
-		return lw_decline(c, "dropout in attention");
-	if (r < 2 || b_rank(k) != r)
-		return lw_decline(c, "ranks unknown");
-	enum ir_dtype dt = b_dtype(q);
-	int64_t e = dim_size(q, r - 1);
-	struct ir_value *scale = e > 0
-		? b_const_scalar(c, 1 / sqrt((double)e), dt, 0)
-		: b_op1(c, "Reciprocal", b_op1(c, "Sqrt",
-			b_cast(c, b_dim(c, q, r - 1), dt)));
-	int64_t perm[64];
-	for (int i = 0; i < r; i++)
-		perm[i] = i;
-	perm[r - 2] = r - 1;
-	perm[r - 1] = r - 2;
-	struct ir_node *t = b_node(c, "Transpose", 1, &k, 1);
-	b_attr_ints(c, t, "perm", perm, r);
-	struct ir_value *s = b_op2(c, "Mul", b_op2(c, "MatMul", q, b_done(c, t)),
-				   scale);
-	if (!lw_is_none(c, n, 3)) {
-		struct ir_value *m = T(3);
-		if (b_dtype(m) == IR_DTYPE_BOOL)
-			s = b_op3(c, "Where", m, s,
-				  b_const_scalar(c, -INFINITY, dt, 0));
-		else
-			s = b_op2(c, "Add", s, m);
-	}
-	if (causal) {
-		int64_t lq = dim_size(q, r - 2), lk = dim_size(k, r - 2);
-		if (lq < 0 || lk < 0 || lq * lk > (1 << 24))
-			return lw_decline(c, "is_causal with unknown lengths");
-		int64_t dims[2] = { lq, lk };
-		struct ir_tensor *mt = ir_tensor_new(c->g, IR_DTYPE_BOOL, 2, dims);
-		char *mp = ir_alloc(c->g, (size_t)(lq * lk) + 1);
-		for (int64_t i = 0; i < lq; i++)
-			for (int64_t j = 0; j < lk; j++)
-				mp[i * lk + j] = j <= i;
-		mt->bytes.data = mp;
-		mt->bytes.len = (size_t)(lq * lk);
-		struct ir_node *cn = b_node(c, "Constant", 0, NULL, 1);
-		ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = mt;
-		s = b_op3(c, "Where", b_done(c, cn), s,
-			  b_const_scalar(c, -INFINITY, dt, 0));
-	}
-	struct ir_node *sm = b_node(c, "Softmax", 1, &s, 1);
-	b_attr_i(c, sm, "axis", c->opset >= 13 ? -1 : r - 1);
-	struct ir_value *w = b_done(c, sm);
-	out[0] = b_op2(c, "MatMul", w, v);
-	if (n->noutputs > 1)
-		out[1] = w;
-	return 0;
 }
 
 SYM(sym_einsum12)

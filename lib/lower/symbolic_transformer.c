@@ -1,8 +1,11 @@
 /*
- * symbolic_transformer.c - the fused fast-path ops that torch 1.13 records
+ * symbolic_transformer.c - attention: aten::scaled_dot_product_attention
+ * (torch 2.x), torch 1.13's aten::_scaled_dot_product_attention, and the
+ * fused fast-path ops that torch 1.13 records
  * for nn.TransformerEncoderLayer and nn.MultiheadAttention in eval mode
  * (aten::_transformer_encoder_layer_fwd, aten::_native_multi_head_attention),
- * which torch's own exporter has no symbolic for.  Lowered to plain ONNX
+ * which torch's own exporter has no symbolic for.  All share attend()
+ * (scores, mask, Softmax, weighted values).  Lowered to plain ONNX
  * (MatMul, Add, Softmax, LayerNormalization from 17 or its decomposition
  * below), with the semantics of torch's Python reference paths
  * (TransformerEncoderLayer._sa_block/_ff_block, F.multi_head_attention_forward):
@@ -68,6 +71,78 @@ static struct ir_value *heads(struct lower_ctx *c, struct ir_value *x,
 	return b_transpose(c, x, perm, 4);
 }
 
+/* What attend() computes: softmax(q k^T [+ mask]) v over the last two
+ * dims, any leading dims broadcast by MatMul. */
+struct attn {
+	struct ir_value *q, *k, *v; /* (..., L, E), (..., S, E), (..., S, Ev) */
+	struct ir_value *qs, *ks;   /* q, k^T multiplied by these; NULL: 1 */
+	struct ir_value *mask;      /* float: added to the scores; bool: see
+				       mask_drops; NULL: none */
+	int mask_drops;             /* a bool mask's true entries are masked
+				       out (else they take part) */
+	int causal;                 /* tril(ones(L, S)) as a bool mask that
+				       keeps (no `mask` then) */
+	struct ir_value *weights;   /* out: the probabilities (..., L, S) */
+};
+
+/* Attention as torch's exporter writes it (symbolic_opset14.py,
+ * scaled_dot_product_attention): Transpose of k, MatMul of the scaled
+ * operands, a bool mask turned into 0/-inf and added, Softmax on the last
+ * axis, MatMul with v.  Positions a bool or causal mask drops get
+ * probability 0 afterwards, so that a row masked out entirely is 0 (torch's
+ * masked softmax and, from 2.5, its SDPA math path) rather than NaN.
+ * NULL when k's rank is unknown (c->why set). */
+static struct ir_value *attend(struct lower_ctx *c, struct attn *a)
+{
+	int r = b_rank(a->k);
+	enum ir_dtype dt = b_dtype(a->q);
+	if (dt == IR_DTYPE_UNDEFINED)
+		dt = IR_DTYPE_FLOAT;
+	if (r < 2 || r > 64) {
+		lw_decline(c, "key's rank unknown");
+		return NULL;
+	}
+	int64_t perm[64];
+	for (int i = 0; i < r; i++)
+		perm[i] = i;
+	perm[r - 2] = r - 1;
+	perm[r - 1] = r - 2;
+	struct ir_value *q = a->q, *kt = b_transpose(c, a->k, perm, r);
+	if (a->qs)
+		q = b_op2(c, "Mul", q, a->qs);
+	if (a->ks)
+		kt = b_op2(c, "Mul", kt, a->ks);
+	struct ir_value *s = b_op2(c, "MatMul", q, kt);
+	if (c->opset < 13 && b_rank(s) < 2) {
+		lw_decline(c, "scores' rank unknown (Softmax before opset 13)");
+		return NULL;
+	}
+	struct ir_value *keep = NULL, *mask = a->mask;
+	if (a->causal) {
+		int rq = b_rank(a->q);
+		keep = rq >= 2 ? sym_tri_bool(c, a->q, rq - 2, a->k, r - 2, 0, 0)
+			       : NULL;
+		if (!keep) {
+			lw_decline(c, "is_causal with lengths it cannot range");
+			return NULL;
+		}
+	} else if (mask && b_dtype(mask) == IR_DTYPE_BOOL) {
+		keep = a->mask_drops ? b_op1(c, "Not", mask) : mask;
+	}
+	if (keep)
+		mask = b_op3(c, "Where", keep, b_const_scalar(c, 0, dt, 0),
+			     b_const_scalar(c, -INFINITY, dt, 0));
+	if (mask)
+		s = b_op2(c, "Add", s, b_cast(c, mask, dt));
+	struct ir_node *sm = b_node(c, "Softmax", 1, &s, 1);
+	b_attr_i(c, sm, "axis", c->opset >= 13 ? -1 : b_rank(s) - 1);
+	struct ir_value *p = b_done(c, sm);
+	if (keep)
+		p = b_op3(c, "Where", keep, p, b_const_scalar(c, 0, dt, 0));
+	a->weights = p;
+	return b_op2(c, "MatMul", p, a->v);
+}
+
 struct mha {
 	int64_t e, h;
 	struct ir_value *mask; /* NULL: none */
@@ -94,38 +169,25 @@ static struct ir_value *attention(struct lower_ctx *c, struct mha *m,
 	struct ir_value *qp = heads(c, linear(c, q, w[0], b[0]), m->h, d);
 	struct ir_value *kp = heads(c, linear(c, k, w[1], b[1]), m->h, d);
 	struct ir_value *vp = heads(c, linear(c, v, w[2], b[2]), m->h, d);
-	qp = b_op2(c, "Mul", qp, b_const_scalar(c, 1.0 / sqrt((double)d),
-						 dt, 0));
-	static const int64_t kt[4] = { 0, 1, 3, 2 };
-	struct ir_value *s = b_op2(c, "MatMul", qp, b_transpose(c, kp, kt, 4));
-	struct ir_value *mask = m->mask, *bmask = NULL;
-	if (mask) {
-		if (m->mask_type == 1 && b_rank(mask) == 2) {
-			int64_t ax[2] = { 1, 2 };
-			mask = b_unsqueeze(c, mask, ax, 2); /* (B, 1, 1, S) */
-		}
-		if (b_dtype(mask) == IR_DTYPE_BOOL) {
-			bmask = mask;
-			mask = b_op3(c, "Where", mask,
-				     b_const_scalar(c, -INFINITY, dt, 0),
-				     b_const_scalar(c, 0, dt, 0));
-		} else {
-			mask = b_cast(c, mask, dt);
-		}
-		s = b_op2(c, "Add", s, mask);
+	struct attn a = {
+		.q = qp, .k = kp, .v = vp, .mask = m->mask, .mask_drops = 1,
+		.qs = b_const_scalar(c, 1.0 / sqrt((double)d), dt, 0),
+	};
+	if (a.mask && m->mask_type == 1 && b_rank(a.mask) == 2) {
+		int64_t ax[2] = { 1, 2 };
+		a.mask = b_unsqueeze(c, a.mask, ax, 2); /* (B, 1, 1, S) */
 	}
-	struct ir_node *sm = b_node(c, "Softmax", 1, &s, 1);
-	b_attr_i(c, sm, "axis", c->opset >= 13 ? -1 : 3);
-	struct ir_value *p = b_done(c, sm);
-	if (bmask) /* fully masked rows: 0, not NaN, as torch's masked softmax */
-		p = b_op3(c, "Where", bmask, b_const_scalar(c, 0, dt, 0), p);
+	struct ir_value *pv = attend(c, &a);
+	if (!pv)
+		return NULL;
 	if (m->need_weights) {
 		int64_t one = 1;
 		m->weights = m->average
-			     ? b_reduce(c, "ReduceMean", p, &one, 1, 0) : p;
+			     ? b_reduce(c, "ReduceMean", a.weights, &one, 1, 0)
+			     : a.weights;
 	}
 	static const int64_t back[4] = { 0, 2, 1, 3 };
-	struct ir_value *o = b_transpose(c, b_op2(c, "MatMul", p, vp), back, 4);
+	struct ir_value *o = b_transpose(c, pv, back, 4);
 	int64_t shape[3] = { 0, 0, m->e };
 	o = b_op2(c, "Reshape", o, b_const_i64s(c, shape, 3, 1));
 	return linear(c, o, wo, bo);
@@ -179,14 +241,19 @@ SYM(sym_transformer_encoder_layer_fwd)
 	struct ir_value *a, *f;
 	if (norm_first) {
 		a = layer_norm(c, x, n1w, n1b, eps);
-		x = b_op2(c, "Add", x, attention(c, &m, a, a, a, wqkv, bqkv,
-						 wo, bo));
+		struct ir_value *y = attention(c, &m, a, a, a, wqkv, bqkv,
+					       wo, bo);
+		if (!y)
+			return 1;
+		x = b_op2(c, "Add", x, y);
 		f = layer_norm(c, x, n2w, n2b, eps);
 		f = linear(c, activation(c, linear(c, f, w1, b1), (int)gelu),
 			   w2, b2);
 		out[0] = b_op2(c, "Add", x, f);
 	} else {
 		a = attention(c, &m, x, x, x, wqkv, bqkv, wo, bo);
+		if (!a)
+			return 1;
 		x = layer_norm(c, b_op2(c, "Add", x, a), n1w, n1b, eps);
 		f = linear(c, activation(c, linear(c, x, w1, b1), (int)gelu),
 			   w2, b2);
@@ -219,5 +286,139 @@ SYM(sym_native_multi_head_attention)
 	m.average = (int)avg;
 	out[0] = attention(c, &m, q, k, v, T(5), T(6), T(7), T(8));
 	out[1] = m.weights;
+	return out[0] ? 0 : 1;
+}
+
+/* k or v (..., Hkv, S, E) with each head repeated r times in place
+ * (repeat_interleave(r, -3)): Unsqueeze, Expand, then Reshape to
+ * Shape(x)[:-3] + [-1] + Shape(x)[-2:]. */
+static struct ir_value *repeat_heads(struct lower_ctx *c, struct ir_value *x,
+				     int64_t r)
+{
+	int rk = b_rank(x);
+	int64_t shape[64], ax = rk - 2, minus = -1;
+	struct ir_value *sh = b_op1(c, "Shape", x), *parts[3];
+	int k = 0;
+	for (int i = 0; i < rk + 1; i++)
+		shape[i] = 1;
+	shape[rk - 2] = r;
+	if (rk > 3)
+		parts[k++] = b_slice(c, sh, 0, rk - 3, 0, 1);
+	parts[k++] = b_const_i64s(c, &minus, 1, 1);
+	parts[k++] = b_slice(c, sh, rk - 2, rk, 0, 1);
+	struct ir_node *cat = b_node(c, "Concat", k, parts, 1);
+	b_attr_i(c, cat, "axis", 0);
+	x = b_unsqueeze(c, x, &ax, 1);
+	x = b_op2(c, "Expand", x, b_const_i64s(c, shape, rk + 1, 1));
+	return b_op2(c, "Reshape", x, b_done(c, cat));
+}
+
+/* The factor of the scores: `scale` (have), else 1/sqrt(E) of q
+ * (..., L, E); its square root when root, that of |scale| negated for q
+ * (neg) when scale < 0, as torch's math path.  A 0-d constant when
+ * known, else computed from Shape. */
+static struct ir_value *score_scale(struct lower_ctx *c, struct ir_value *q,
+				    int have, double scale, int root, int neg)
+{
+	enum ir_dtype dt = b_dtype(q);
+	int64_t e = b_dim_size(q, -1);
+	if (!have && e > 0) {
+		have = 1;
+		scale = 1 / sqrt((double)e);
+	}
+	if (have && root)
+		return b_const_scalar(c, (neg && scale < 0 ? -1 : 1) *
+				      sqrt(fabs(scale)), dt, 0);
+	if (have)
+		return b_const_scalar(c, scale, dt, 0);
+	struct ir_value *s = b_op1(c, "Reciprocal", b_op1(c, "Sqrt",
+		b_cast(c, b_dim(c, q, b_rank(q) - 1), dt)));
+	return root ? b_op1(c, "Sqrt", s) : s;
+}
+
+/* dropout_p at input i: 0, or any value in eval mode (an exported model
+ * runs in inference, where torch's exporter's Dropout is the identity). */
+static int eval_dropout(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	double p = 0;
+	if (!lw_float(c, n, i, &p))
+		return lw_decline(c, "dropout_p not constant");
+	if (p != 0 && c->o->training != LOWER_TRAINING_EVAL)
+		return lw_decline(c, "dropout in attention in training mode");
 	return 0;
+}
+
+/* scaled_dot_product_attention(query, key, value, attn_mask=None,
+ * dropout_p=0., is_causal=False, *, scale=None, enable_gqa=False), torch
+ * 2.x: as torch's exporter (symbolic_opset14.py), q and k^T each scaled
+ * by sqrt(scale); with enable_gqa and fewer key/value heads than query
+ * heads, each k/v head repeated for its group of query heads, as torch's
+ * math path does (repeat_interleave on dim -3). */
+SYM(sym_scaled_dot_product_attention)
+{
+	struct attn a = { .q = T(0), .k = T(1), .v = T(2) };
+	int64_t causal = 0, gqa = 0;
+	double scale = 0;
+	if (n->ninputs < 3 || !a.q || !a.k || !a.v)
+		return lw_decline(c, "query, key or value missing");
+	if (n->ninputs > 4 && eval_dropout(c, n, 4))
+		return 1;
+	if (n->ninputs > 5 && !lw_int(c, n, 5, &causal))
+		return lw_decline(c, "is_causal not constant");
+	int have = n->ninputs > 6 && !lw_is_none(c, n, 6);
+	if (have && !lw_float(c, n, 6, &scale))
+		return lw_decline(c, "scale not constant");
+	if (n->ninputs > 7 && !lw_int(c, n, 7, &gqa))
+		return lw_decline(c, "enable_gqa not constant");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3)) {
+		if (causal) /* torch refuses the pair too */
+			return lw_decline(c, "attn_mask and is_causal together");
+		a.mask = T(3);
+		if (!a.mask)
+			return lw_decline(c, "attn_mask is not a tensor");
+	}
+	a.causal = (int)causal;
+	if (gqa) {
+		int64_t hq = b_dim_size(a.q, -3), hk = b_dim_size(a.k, -3),
+			hv = b_dim_size(a.v, -3);
+		if (hq < 1 || hk < 1 || hv < 1)
+			return lw_decline(c, "enable_gqa with head counts unknown");
+		if (hq % hk || hq % hv)
+			return lw_decline(c, "query heads not a multiple of "
+					  "key/value heads");
+		if (hk != hq)
+			a.k = repeat_heads(c, a.k, hq / hk);
+		if (hv != hq)
+			a.v = repeat_heads(c, a.v, hq / hv);
+	}
+	a.qs = score_scale(c, a.q, have, scale, 1, 1);
+	a.ks = have && scale < 0 ? score_scale(c, a.q, have, scale, 1, 0)
+				 : a.qs;
+	out[0] = attend(c, &a);
+	return out[0] ? 0 : 1;
+}
+
+/* _scaled_dot_product_attention(query, key, value, attn_mask, dropout_p,
+ * need_attn_weights, is_causal) -> (out, weights), torch 1.13: q scaled
+ * by 1/sqrt(E) as its math path. */
+SYM(sym_sdpa)
+{
+	struct attn a = { .q = T(0), .k = T(1), .v = T(2) };
+	int64_t causal = 0;
+	if (n->ninputs < 7 || !a.q || !a.k || !a.v)
+		return lw_decline(c, "unexpected arguments");
+	if (eval_dropout(c, n, 4))
+		return 1;
+	if (!lw_int(c, n, 6, &causal))
+		return lw_decline(c, "is_causal not constant");
+	if (!lw_is_none(c, n, 3) && !(a.mask = T(3)))
+		return lw_decline(c, "attn_mask is not a tensor");
+	if (a.mask && causal)
+		return lw_decline(c, "attn_mask and is_causal together");
+	a.causal = (int)causal;
+	a.qs = score_scale(c, a.q, 0, 0, 0, 0);
+	out[0] = attend(c, &a);
+	if (n->noutputs > 1)
+		out[1] = a.weights;
+	return out[0] ? 0 : 1;
 }

@@ -2,7 +2,9 @@
  * shapes.c - dtype and shape propagation for the aten ops common in CNNs
  * and transformers (convolution, linear/addmm/matmul, elementwise with
  * broadcasting, pooling, flatten/view/reshape with constant shapes, cat,
- * normalisation, unary ops, softmax, embedding, transpose/permute).
+ * normalisation, unary ops, softmax, embedding, transpose/permute,
+ * unsqueeze/squeeze/select/unflatten on a constant dim,
+ * scaled_dot_product_attention).
  *
  * Never guesses: a dim is fixed or a symbol only when it follows from the
  * inputs' types and constant arguments; symbols are carried through (a
@@ -583,6 +585,65 @@ static void embedding(struct ir_graph *g, struct ir_node *n)
 	set_out(g, n, 0, w->dtype, ix->rank + 1, dims);
 }
 
+/* unsqueeze(x, d), squeeze(x, d), select(x, d, i), unflatten(x, d, sizes):
+ * ops that insert, drop or split one dim of x, with d constant. */
+static void one_dim(struct ir_graph *g, struct ir_node *n, const char *k)
+{
+	const struct ir_type *x = tin(n, 0);
+	struct ir_dim dims[MAXR];
+	int64_t d;
+	int r, at, j, o = 0;
+
+	if (!x || x->rank < 0 || x->rank >= MAXR - 8 || !cint(n, 1, &d))
+		return;
+	r = x->rank;
+	at = norm_dim(d, !strcmp(k, "unsqueeze") ? r + 1 : r);
+	if (at < 0)
+		return;
+	if (!strcmp(k, "unsqueeze")) {
+		for (j = 0; j < r + 1; j++)
+			dims[j] = j < at ? x->dims[j]
+					 : j == at ? fixed(1) : x->dims[j - 1];
+		set_out(g, n, 0, x->dtype, r + 1, dims);
+		return;
+	}
+	if (!strcmp(k, "squeeze") && (x->dims[at].kind != IR_DIM_FIXED ||
+				      x->dims[at].value != 1)) {
+		if (x->dims[at].kind == IR_DIM_FIXED) /* not 1: unchanged */
+			same_as(g, n, x);
+		return;
+	}
+	for (j = 0; j < at; j++)
+		dims[o++] = x->dims[j];
+	if (!strcmp(k, "unflatten")) {
+		const struct ir_node *p = n->ninputs > 2 && n->inputs[2]
+					  ? n->inputs[2]->producer : NULL;
+		int64_t prod = 1, v;
+		int minus = -1;
+		if (!p || strcmp(p->kind, "prim::ListConstruct") ||
+		    p->ninputs > 8 || script_list_mutated(n->inputs[2]))
+			return;
+		for (j = 0; j < (int)p->ninputs; j++) {
+			if (cint(p, (uint32_t)j, &v) && v == -1) {
+				minus = o;
+				dims[o++] = unknown();
+				continue;
+			}
+			dims[o] = size_dim(p->inputs[j]);
+			if (dims[o].kind == IR_DIM_FIXED)
+				prod *= dims[o].value;
+			else
+				prod = -1;
+			o++;
+		}
+		if (minus >= 0 && prod > 0 && x->dims[at].kind == IR_DIM_FIXED)
+			dims[minus] = fixed(x->dims[at].value / prod);
+	}
+	for (j = at + 1; j < r; j++)
+		dims[o++] = x->dims[j];
+	set_out(g, n, 0, x->dtype, o, dims);
+}
+
 static const char *const unary_ops[] = {
 	"relu", "relu_", "sigmoid", "tanh", "gelu", "neg", "exp", "log",
 	"sqrt", "rsqrt", "abs", "dropout", "contiguous", "clone", "hardtanh",
@@ -597,6 +658,7 @@ static const char *const unary_ops[] = {
 	 * nodes of them, whose outputs then have types) */
 	"frac", "trunc", "digamma", "lgamma", "erfinv", "i0", "sinc",
 	"deg2rad", "rad2deg", "logit", "special_entr", "logcumsumexp",
+	"rms_norm",
 	NULL,
 };
 
@@ -752,6 +814,26 @@ void script_infer_node(struct ir_graph *g, struct ir_node *n)
 	    !strcmp(k, "_native_multi_head_attention")) {
 		/* the output is shaped as the input (query) */
 		same_as(g, n, tin(n, 0));
+		return;
+	}
+	if ((!strcmp(k, "unsqueeze") || !strcmp(k, "squeeze") ||
+	     !strcmp(k, "unflatten")) && n->ninputs == 2 + !strcmp(k, "unflatten")) {
+		one_dim(g, n, k);
+		return;
+	}
+	if (!strcmp(k, "select") && n->ninputs == 3) {
+		one_dim(g, n, k);
+		return;
+	}
+	if (!strcmp(k, "scaled_dot_product_attention")) {
+		/* (..., L, E) query, (..., S, Ev) value -> (..., L, Ev) */
+		const struct ir_type *q = tin(n, 0), *v = tin(n, 2);
+		struct ir_dim dims[MAXR];
+		if (!q || !v || q->rank < 2 || q->rank > MAXR || v->rank < 1)
+			return;
+		memcpy(dims, q->dims, sizeof(dims[0]) * (size_t)q->rank);
+		dims[q->rank - 1] = v->dims[v->rank - 1];
+		set_out(g, n, 0, q->dtype, q->rank, dims);
 		return;
 	}
 	for (i = 0; unary_ops[i]; i++)

@@ -12,6 +12,7 @@
  * included) with no extra copy.  The helpers at the top (declared in
  * ops_nn.h) are shared with ops_nn_seq.c.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1394,6 +1395,43 @@ static int op_layer_norm(struct trace_ctx *c, const struct ir_node *n,
 	return out[1] ? 0 : trace_error(c, "out of memory");
 }
 
+/* rms_norm(input, normalized_shape, weight=None, eps=None), torch 2.x:
+ * x * rsqrt(mean(x^2 over the normalized dims) + eps) [* weight]; eps
+ * None is the epsilon of float (of double for double inputs), as torch's
+ * opmath type */
+static int op_rms_norm(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *w, *t[5] = { NULL };
+	int naxes = 0, i, rc = -1;
+	uint32_t mask = 0;
+	double eps;
+
+	(void)n; (void)nout;
+	if (tv_get_tensor(c, in[0], 0, &x) || norm_axes(c, x, in[1], &naxes) ||
+	    opt_tensor(c, in, nin, 2, &w))
+		return -1;
+	eps = x->dtype == IR_DTYPE_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+	if (nin > 3 && in[3]->kind != TV_NONE && tv_get_float(c, in[3], &eps))
+		return -1;
+	for (i = x->rank - naxes; i < x->rank; i++)
+		mask |= 1u << i;
+	t[0] = nn_binary(c, GPU_MUL, x, x);
+	t[1] = t[0] ? nn_reduce(c, GPU_RMEAN, t[0], mask, 1, 0) : NULL;
+	t[2] = t[1] ? nn_binary_s(c, GPU_ADD, t[1], eps) : NULL;
+	t[3] = t[2] ? nn_unary(c, GPU_RSQRT, t[2], 0, 0) : NULL;
+	t[4] = t[3] ? nn_binary(c, GPU_MUL, x, t[3]) : NULL;
+	if (t[4] && w)
+		rc = trace_out(c, out, nn_binary(c, GPU_MUL, t[4], w));
+	else if (t[4]) {
+		rc = trace_out(c, out, t[4]);
+		t[4] = NULL;
+	}
+	for (i = 0; i < 5; i++)
+		gpu_free(t[i]);
+	return rc;
+}
+
 /* _weight_norm(v, g, dim): v * (g / ||v||), the norm over every dim but
  * dim (all dims when dim is -1) */
 static int op_weight_norm(struct trace_ctx *c, const struct ir_node *n,
@@ -1794,6 +1832,7 @@ const struct trace_op trace_ops_nn[] = {
 	{ "aten::_weight_norm", op_weight_norm },
 	/* softmax, dropout */
 	{ "aten::softmax", op_softmax },
+	{ "aten::rms_norm", op_rms_norm },
 	{ "aten::log_softmax", op_softmax },
 	{ "aten::_softmax", op_softmax },
 	{ "aten::_log_softmax", op_softmax },
@@ -1834,6 +1873,8 @@ const struct trace_op trace_ops_nn[] = {
 	{ "aten::_native_multi_head_attention", nn_op_mha },
 	{ "aten::_transformer_encoder_layer_fwd", nn_op_encoder_layer },
 	{ "aten::_scaled_dot_product_attention", nn_op_sdpa },
+	{ "aten::scaled_dot_product_attention",
+	  nn_op_scaled_dot_product_attention },
 	/* distances, losses (ops_nn_seq.c) */
 	{ "aten::cosine_similarity", nn_op_cosine_similarity },
 	{ "aten::pairwise_distance", nn_op_pairwise_distance },

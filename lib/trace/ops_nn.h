@@ -95,6 +95,10 @@ int nn_op_mha(struct trace_ctx *c, const struct ir_node *n,
 int nn_op_encoder_layer(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
 			int nout);
+int nn_op_scaled_dot_product_attention(struct trace_ctx *c,
+				       const struct ir_node *n,
+				       struct tval **in, int nin,
+				       struct tval **out, int nout);
 int nn_op_sdpa(struct trace_ctx *c, const struct ir_node *n,
 	       struct tval **in, int nin, struct tval **out, int nout);
 int nn_op_einsum(struct trace_ctx *c, const struct ir_node *n,

@@ -3,7 +3,8 @@
  * ops_nn.h), the composite ones: recurrent layers (lstm, gru, rnn_tanh,
  * rnn_relu, their packed forms and cells), attention (the fast-path
  * _native_multi_head_attention and _transformer_encoder_layer_fwd that
- * torch 1.13 records in eval, _scaled_dot_product_attention), einsum,
+ * torch 1.13 records in eval, _scaled_dot_product_attention, torch 2.x's
+ * scaled_dot_product_attention), einsum,
  * tensordot, bilinear, distances, losses, grid_sampler and
  * embedding_renorm_.
  *
@@ -911,29 +912,59 @@ out:
 	return rc;
 }
 
-/* _scaled_dot_product_attention(q, k, v, attn_mask, dropout_p,
- * need_attn_weights, is_causal) -> (out, weights), torch 1.13's math */
-int nn_op_sdpa(struct trace_ctx *c, const struct ir_node *n,
-	       struct tval **in, int nin, struct tval **out, int nout)
+/* t (..., H, S, E) with each head repeated r times in place (torch's
+ * repeat_interleave(r, -3) of enable_gqa): a new reference. */
+static struct gpu_tensor *repeat_heads(struct trace_ctx *c,
+				       struct gpu_tensor *t, int64_t r)
 {
-	struct gpu_tensor *q, *k, *v, *mask = NULL, *t[10] = { NULL };
-	double drop = 0, sf;
-	int causal = 0, rc = -1;
+	int64_t d[GPU_MAX_DIMS];
+	struct gpu_tensor *u, *e, *y;
+	int i, rk = t->rank;
 
-	(void)n;
-	if (tv_get_tensor(c, in[0], 0, &q) || tv_get_tensor(c, in[1], 0, &k) ||
-	    tv_get_tensor(c, in[2], 0, &v) || opt_tensor(c, in, nin, 3, &mask) ||
-	    (nin > 4 && tv_get_float(c, in[4], &drop)) ||
-	    (nin > 6 && tv_get_bool(c, in[6], &causal)))
-		return -1;
-	if (drop > 0)
-		return trace_error(c, "attention dropout is random: trace in "
-				   "eval mode with dropout_p=0");
-	if (q->rank < 2 || k->rank < 2)
-		return trace_error(c, "query and key must be at least 2-D");
-	sf = sqrt(sqrt((double)q->dims[q->rank - 1]));
-	t[0] = nn_binary_s(c, GPU_DIV, q, sf);
-	t[1] = t[0] ? nn_binary_s(c, GPU_DIV, k, sf) : NULL;
+	if (r == 1)
+		return trace_alias(c, t);
+	if (rk < 3 || rk + 1 > GPU_MAX_DIMS) {
+		trace_error(c, "enable_gqa needs (..., heads, seq, dim) inputs");
+		return NULL;
+	}
+	u = nn_unsqueeze(c, t, rk - 2);
+	for (i = 0; u && i < rk + 1; i++)
+		d[i] = u->dims[i];
+	d[rk - 2] = r;
+	e = u ? nn_expand(c, u, rk + 1, d) : NULL;
+	for (i = 0; i < rk; i++)
+		d[i] = t->dims[i];
+	d[rk - 3] = t->dims[rk - 3] * r;
+	y = e ? nn_reshape(c, e, rk, d) : NULL;
+	gpu_free(u);
+	gpu_free(e);
+	return y;
+}
+
+/* softmax(q k^T * scale [+ mask]) v as torch's math path: q and k each
+ * multiplied by sqrt(|scale|) (q by its negative for a negative scale),
+ * a bool mask's false entries (and, causal, those above the diagonal)
+ * left out of the softmax, rows left out entirely giving 0; a float mask
+ * added.  *w (when w) gets the probabilities. */
+static struct gpu_tensor *sdpa_run(struct trace_ctx *c, struct gpu_tensor *q,
+				   struct gpu_tensor *k, struct gpu_tensor *v,
+				   struct gpu_tensor *mask, int causal,
+				   double scale, struct gpu_tensor **w)
+{
+	struct gpu_tensor *t[6] = { NULL }, *y = NULL;
+	double sf = sqrt(fabs(scale));
+
+	if (q->rank < 2 || k->rank < 2 || v->rank < 2) {
+		trace_error(c, "query, key and value must be at least 2-D");
+		return NULL;
+	}
+	if (causal && mask) {
+		trace_error(c, "explicit attn_mask should not be set when "
+			    "is_causal=True");
+		return NULL;
+	}
+	t[0] = nn_binary_s(c, GPU_MUL, q, scale < 0 ? -sf : sf);
+	t[1] = t[0] ? nn_binary_s(c, GPU_MUL, k, sf) : NULL;
 	t[2] = t[1] ? nn_matmul(c, t[0], t[1], 1, NULL, 1, 0) : NULL;
 	if (!t[2])
 		goto out;
@@ -964,22 +995,106 @@ int nn_op_sdpa(struct trace_ctx *c, const struct ir_node *n,
 	} else {
 		t[4] = nn_softmax(c, t[2], t[2]->rank - 1, 0);
 	}
-	t[5] = t[4] ? nn_matmul(c, t[4], v, 0, NULL, 1, 0) : NULL;
-	if (trace_out(c, out, t[5]))
-		goto out;
-	t[5] = NULL;
-	if (nout > 1) {
-		out[1] = tv_tensor(t[4]);
+	y = t[4] ? nn_matmul(c, t[4], v, 0, NULL, 1, 0) : NULL;
+	if (y && w) {
+		*w = t[4];
 		t[4] = NULL;
+	}
+out:
+	free_all(t, 6);
+	return y;
+}
+
+/* dropout_p of an attention op: 0 only (trace runs in eval). */
+static int no_dropout(struct trace_ctx *c, struct tval **in, int nin, int i)
+{
+	double drop = 0;
+
+	if (nin > i && tv_get_float(c, in[i], &drop))
+		return -1;
+	if (drop > 0)
+		return trace_error(c, "attention dropout is random: trace in "
+				   "eval mode with dropout_p=0");
+	return 0;
+}
+
+/* _scaled_dot_product_attention(q, k, v, attn_mask, dropout_p,
+ * need_attn_weights, is_causal) -> (out, weights), torch 1.13's math */
+int nn_op_sdpa(struct trace_ctx *c, const struct ir_node *n,
+	       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *q, *k, *v, *mask = NULL, *w = NULL;
+	int causal = 0;
+
+	(void)n;
+	if (tv_get_tensor(c, in[0], 0, &q) || tv_get_tensor(c, in[1], 0, &k) ||
+	    tv_get_tensor(c, in[2], 0, &v) || opt_tensor(c, in, nin, 3, &mask) ||
+	    no_dropout(c, in, nin, 4) ||
+	    (nin > 6 && tv_get_bool(c, in[6], &causal)))
+		return -1;
+	if (q->rank < 1)
+		return trace_error(c, "query must be at least 2-D");
+	if (trace_out(c, out, sdpa_run(c, q, k, v, mask, causal,
+		      1 / sqrt((double)q->dims[q->rank - 1]),
+		      nout > 1 ? &w : NULL)))
+		return -1;
+	if (nout > 1) {
+		out[1] = tv_tensor(w);
 		if (!out[1]) {
 			tv_unref(out[0]);
 			out[0] = NULL;
-			goto out;
+			return trace_error(c, "out of memory");
 		}
 	}
-	rc = 0;
-out:
-	free_all(t, 10);
+	return 0;
+}
+
+/* scaled_dot_product_attention(query, key, value, attn_mask=None,
+ * dropout_p=0., is_causal=False, *, scale=None, enable_gqa=False),
+ * torch 2.x's math path (_scaled_dot_product_attention_math): with
+ * enable_gqa, key and value heads repeated up to the query's. */
+int nn_op_scaled_dot_product_attention(struct trace_ctx *c,
+				       const struct ir_node *n,
+				       struct tval **in, int nin,
+				       struct tval **out, int nout)
+{
+	struct gpu_tensor *q, *k, *v, *mask = NULL, *kr = NULL, *vr = NULL;
+	double scale;
+	int causal = 0, gqa = 0, rc;
+
+	(void)n; (void)nout;
+	if (nin < 3 || tv_get_tensor(c, in[0], 0, &q) ||
+	    tv_get_tensor(c, in[1], 0, &k) || tv_get_tensor(c, in[2], 0, &v) ||
+	    opt_tensor(c, in, nin, 3, &mask) || no_dropout(c, in, nin, 4) ||
+	    (nin > 5 && tv_get_bool(c, in[5], &causal)) ||
+	    (nin > 7 && tv_get_bool(c, in[7], &gqa)))
+		return -1;
+	if (q->rank < 1)
+		return trace_error(c, "query must be at least 2-D");
+	scale = 1 / sqrt((double)q->dims[q->rank - 1]);
+	if (nin > 6 && in[6]->kind != TV_NONE && tv_get_float(c, in[6], &scale))
+		return -1;
+	if (gqa && q->rank >= 3 && k->rank == q->rank && v->rank == q->rank) {
+		int64_t hq = q->dims[q->rank - 3], hk = k->dims[k->rank - 3];
+		int64_t hv = v->dims[v->rank - 3];
+
+		if (hk < 1 || hv < 1 || hq % hk || hq % hv)
+			return trace_error(c, "number of heads in key/value "
+					   "must divide number of heads in "
+					   "query");
+		kr = repeat_heads(c, k, hq / hk);
+		vr = kr ? repeat_heads(c, v, hq / hv) : NULL;
+		if (!vr) {
+			gpu_free(kr);
+			return -1;
+		}
+		k = kr;
+		v = vr;
+	}
+	rc = trace_out(c, out, sdpa_run(c, q, k, v, mask, causal, scale,
+					 NULL));
+	gpu_free(kr);
+	gpu_free(vr);
 	return rc;
 }
 

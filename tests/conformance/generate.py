@@ -522,6 +522,12 @@ def build_zoo_model(args, name, opsets):
     e = REGISTRY[name]
     mdir = model_dir(args.work, name)
     os.makedirs(mdir, exist_ok=True)
+    if e.copied:  # archives saved elsewhere: copied, no torch here
+        if not is_done(args.work, name) or args.force:
+            import torch2
+            torch2.lay_out(args.work, name)
+            log(f"[gen] {name}: copied")
+        return
     lock = Lock(os.path.join(mdir, ".lock"))
     if not lock.acquire():
         log(f"[gen] {name}: busy (another generator holds it)")
@@ -628,7 +634,7 @@ def main():
     ap.add_argument("--work", default=DEFAULT_WORK)
     ap.add_argument("--subset", choices=("fast", "full"), default="full")
     ap.add_argument("--family", help="comma-separated: classification,detection,segmentation,"
-                                     "transformer,rnn,control_flow,reference,op")
+                                     "transformer,rnn,control_flow,reference,op,torch2")
     ap.add_argument("--only", help="comma-separated model names or regexes (op names too: aten::add)")
     ap.add_argument("--ops", type=int, help="at most N per-op models (in registry order)")
     ap.add_argument("--opsets", default=",".join(map(str, OPSETS)))

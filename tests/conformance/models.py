@@ -6,7 +6,8 @@ ever), the example inputs (set 1), and where the model allows it a second
 set of other sizes (set 2).  Per-operator models live in opmodels.py.
 
 Families: classification, detection, segmentation, transformer, rnn,
-control_flow, reference (../shared/reference's examples), op (opmodels.py).
+control_flow, reference (../shared/reference's examples), op (opmodels.py),
+torch2 (archives torch 2.11 saved, copied, never built here: torch2.py).
 """
 import math
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ class Entry:
     weight_bytes: int = 0       # estimate, from torchvision's metadata where known
     isolate: bool = True        # torch.onnx.export: one child per export (timings)
     notes: str = ""
+    copied: bool = False        # not built by torch: generate.py copies it (torch2.py)
 
 
 REGISTRY = {}
@@ -718,6 +720,13 @@ def _register_all():
 
     for w in ("loop", "loop2", "list_loop", "inplace_index", "inplace_scatter", "implicit_cast"):
         register(Entry(f"ref_{w}", "reference", ref_build(w), fast=w in ("loop2", "list_loop", "implicit_cast")))
+
+    # saved by torch 2.11 elsewhere (tests/conformance/torch2/): all in the
+    # CI subset, they convert in seconds
+    import torch2
+    for n in torch2.names():
+        register(Entry(torch2.PREFIX + n, "torch2", None, fast=True, copied=True,
+                       notes="saved by torch 2.11; oracle: its ref_K.npy"))
 
 
 _register_all()

@@ -40,7 +40,8 @@ def pt2onnx_cmd(binary, path, archive, opset, meta, mdir, out, set2):
       trace:  pt2onnx A.pt -o OUT --opset-version N --trace --input in1/x.npy ...
               [--dynamic-axes '{"x": {"0": "x_d0"}}']   (JSON, torch's dict)
       script: pt2onnx A.pt -o OUT --opset-version N --script
-              --input x=f32[x_d0,3,224,224] ...  (symbolic where set 2 differs)"""
+              --input x=f32[x_d0,3,224,224] ...  (symbolic where set 2 differs;
+              f32[...] alone, positional, for inputs marked "positional")"""
     cmd = [binary, archive, "-o", out, "--opset-version", str(opset)]
     if path == "trace":
         cmd.append("--trace")
@@ -56,7 +57,10 @@ def pt2onnx_cmd(binary, path, archive, opset, meta, mdir, out, set2):
         for i in meta["inputs"]:
             dims = [f"{i['name']}_d{k}" if set2 and k in i["dynamic"] else str(d)
                     for k, d in enumerate(i["shape1"])]
-            cmd += ["--input", f"{i['name']}={SPEC_DTYPE.get(i['dtype'], i['dtype'])}[{','.join(dims)}]"]
+            # positional (no name=) where the generator does not know
+            # forward's argument names (torch2: archives copied, not built)
+            name = "" if i.get("positional") else f"{i['name']}="
+            cmd += ["--input", f"{name}{SPEC_DTYPE.get(i['dtype'], i['dtype'])}[{','.join(dims)}]"]
     return cmd
 
 

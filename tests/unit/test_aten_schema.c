@@ -96,25 +96,20 @@ static void test_table(void)
 	CHECK(s && (s->flags & ATEN_SCHEMA_VARARG));
 }
 
-/* Every schema of the sample file re-renders as torch printed it. */
-static void test_render_sample(void)
+/* Re-renders the schema of every line of path (one str(FunctionSchema) a
+ * line) that the table holds with flags `want` set and `skip` clear (want
+ * 0: every line must be in the table), comparing with the line.  Returns
+ * the number compared, -1 when path cannot be opened. */
+static int render_file(const char *path, unsigned want, unsigned skip)
 {
-	const char *path = getenv("PT2ONNX_SCHEMA_SAMPLE");
-	char def[512], line[8192], buf[8192];
+	char line[8192], buf[8192];
 	FILE *f;
 	int n = 0, bad = 0;
 
-	if (!path) { /* tests/unit/<this file> -> tests/script/... */
-		const char *here = __FILE__, *slash = strrchr(here, '/');
-		size_t dir = slash ? (size_t)(slash - here) : 0;
-		snprintf(def, sizeof(def), "%.*s/../script/aten_schema_sample.txt",
-			 (int)dir, dir ? here : ".");
-		path = def;
-	}
 	f = fopen(path, "r");
 	if (!f) {
 		unit_fail(__FILE__, __LINE__, "cannot open %s", path);
-		return;
+		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char name[512], ov[512] = "";
@@ -133,13 +128,15 @@ static void test_render_sample(void)
 			if (p)
 				snprintf(ov, sizeof(ov), "%.*s", (int)(p - e - 1), e + 1);
 		}
-		n++;
 		s = aten_schema_find(name, ov);
-		if (!s) {
+		if (!s && want) {
 			unit_fail(__FILE__, __LINE__, "not in the table: %s", line);
 			bad++;
 			continue;
 		}
+		if (!s || (want && ((s->flags & want) != want || (s->flags & skip))))
+			continue;
+		n++;
 		aten_schema_format(s, buf, sizeof(buf));
 		if (strcmp(buf, line)) {
 			unit_fail(__FILE__, __LINE__, "rendered\n    %s\n  torch\n    %s",
@@ -148,8 +145,50 @@ static void test_render_sample(void)
 		}
 	}
 	fclose(f);
-	CHECK(n >= 200);
-	printf("  %d schemas rendered, %d differ\n", n, bad);
+	printf("  %s: %d schemas rendered, %d differ\n", path, n, bad);
+	return n;
+}
+
+/* path of a file relative to the repository (tests/unit/<this file>). */
+static void repo_path(char *out, size_t size, const char *rel)
+{
+	const char *here = __FILE__, *slash = strrchr(here, '/');
+	size_t dir = slash ? (size_t)(slash - here) : 0;
+
+	snprintf(out, size, "%.*s/../../%s", (int)dir, dir ? here : ".", rel);
+}
+
+/* Every schema of the sample file re-renders as torch 1.13 printed it. */
+static void test_render_sample(void)
+{
+	const char *path = getenv("PT2ONNX_SCHEMA_SAMPLE");
+	char def[512];
+
+	if (!path) {
+		repo_path(def, sizeof(def), "tests/script/aten_schema_sample.txt");
+		path = def;
+	}
+	CHECK(render_file(path, 0, 0) >= 200);
+}
+
+/* Every overload only torch 2.11 has re-renders as torch 2.11 printed it
+ * (third_party/torch/aten-2.11.0-schemas.txt), and they are all there. */
+static void test_render_newer(void)
+{
+	char path[512];
+	size_t i, only = 0;
+
+	for (i = 0; i < aten_schema_count(); i++)
+		only += (aten_schema_at(i)->flags &
+			 (ATEN_SCHEMA_IN_1_13 | ATEN_SCHEMA_IN_2_11)) ==
+			ATEN_SCHEMA_IN_2_11;
+	repo_path(path, sizeof(path), "third_party/torch/aten-2.11.0-schemas.txt");
+	CHECK(only > 400);
+	CHECK_INT(render_file(path, ATEN_SCHEMA_IN_2_11, ATEN_SCHEMA_IN_1_13),
+		  (int)only);
+	CHECK(aten_schema_find("aten::scaled_dot_product_attention", ""));
+	CHECK(aten_schema_find("aten::rms_norm", ""));
+	CHECK(aten_schema_find("aten::conv2d", "")->flags & ATEN_SCHEMA_IN_2_11);
 }
 
 static void test_format_truncates(void)
@@ -379,6 +418,7 @@ static void test_resolve_errors(void)
 const struct unit_test unit_tests[] = {
 	UNIT(test_table),
 	UNIT(test_render_sample),
+	UNIT(test_render_newer),
 	UNIT(test_format_truncates),
 	UNIT(test_resolve_conv2d),
 	UNIT(test_resolve_add),

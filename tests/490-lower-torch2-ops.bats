@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# 490-lower-torch2-ops.bats - operators torch 2.x writes and torch 1.13
+# lacks: aten::rms_norm (weight, eps given or None, two normalized dims)
+# and aten::scaled_dot_product_attention with
+# each of its arguments (no mask, a bool mask broadcast over batch and
+# heads, a float mask, is_causal with L != S, scale, a negative scale,
+# enable_gqa, rank 3, dropout_p in eval), lowered at opsets 9, 13, 14 and
+# 17 on the script path and the trace path (trace's CPU kernel).  torch
+# 1.13 has no such op: tests/lower/make_torch2_ops.py rewrites a scripted
+# placeholder's call into the torch 2.x call and computes the expected
+# output with torch from the op's math-path definition; each conversion
+# is checked by onnx.checker (full_check) and run in ONNX Runtime
+# (tests/conformance/torch2.py, max relative error 1e-4).
+
+load helper
+
+T2="$TESTS_DIR/conformance/torch2.py"
+
+setup_file() {
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/lower/make_torch2_ops.py" "$BATS_FILE_TMPDIR/sdpa"
+}
+
+@test "lower: scaled_dot_product_attention's arguments (masks, is_causal, scale, enable_gqa, rank 3), script and trace paths, 9 13 14 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,14,17 \
+		--pt2onnx "$BINDIR/pt2onnx" \
+		--only plain,causal,scale,neg_scale,bool_mask,float_mask,gqa,gqa_causal,rank3_causal
+	[[ "$output" == *"torch2: 72 passed, 0 failed"* ]]
+}
+
+@test "lower: dropout_p != 0 converts as inference (torch's exporter: Dropout is the identity); trace refuses the random op" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 13,17 \
+		--paths script --pt2onnx "$BINDIR/pt2onnx" --only dropout_eval
+	[[ "$output" == *"torch2: 2 passed, 0 failed"* ]]
+	local d="$BATS_FILE_TMPDIR/sdpa/dropout_eval"
+	run -4 pt2onnx "$d/scripted.pt" -o t.onnx --trace --input "$d/in_0.npy" --input "$d/in_1.npy" \
+		--input "$d/in_2.npy"
+	[[ "$output" == *"aten::scaled_dot_product_attention (Placeholder3): attention dropout is random"* ]]
+	[ ! -e t.onnx ]
+}
+
+@test "lower: is_causal with lengths known only at run time (Range from 11, NonZero at 9), script path, 9 13 17" {
+	local d="$BATS_FILE_TMPDIR/sdpa/causal" v
+	for v in 9 13 17; do
+		run -0 pt2onnx "$d/scripted.pt" -o "c$v.onnx" --opset-version "$v" \
+			--input 'q=f32[2,4,L,8]' --input 'k=f32[2,4,S,8]' --input 'v=f32[2,4,S,6]'
+		run -0 onnx_checker "c$v.onnx"
+		run -0 ort_run "c$v.onnx" "o$v" "q=$d/in_0.npy" "k=$d/in_1.npy" "v=$d/in_2.npy"
+		run -0 "$PYTHON" - "$d/ref_0.npy" "o$v" <<'PY'
+import glob, sys
+import numpy as np
+ref = np.load(sys.argv[1])
+out, = [np.load(f) for f in glob.glob(sys.argv[2] + "/*.npy")]
+assert out.shape == ref.shape and out.dtype == ref.dtype, (out.shape, out.dtype)
+rel = np.abs(out - ref).max() / np.abs(ref).max()
+assert rel <= 1e-4, rel
+PY
+	done
+}
+
+@test "lower: rms_norm (weight and eps, eps None as float32's epsilon, two normalized dims, no weight), script and trace paths, 9 13 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,17 \
+		--pt2onnx "$BINDIR/pt2onnx" --only rms_weight_eps,rms_default_eps,rms_two_dims
+	[[ "$output" == *"torch2: 18 passed, 0 failed"* ]]
+}
