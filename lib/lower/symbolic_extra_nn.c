@@ -698,7 +698,10 @@ static int sym_x_grid_sampler(struct lower_ctx *c, struct ir_node *n,
 			      struct ir_value **out)
 {
 	/* (input, grid, interpolation_mode, padding_mode, align_corners) */
-	static const char *const modes[] = { "bilinear", "nearest", "bicubic" };
+	/* GridSample-20 renamed bilinear and bicubic (N-d: linear, cubic) */
+	static const char *const modes16[] = { "bilinear", "nearest",
+					       "bicubic" };
+	static const char *const modes20[] = { "linear", "nearest", "cubic" };
 	static const char *const pms[] = { "zeros", "border", "reflection" };
 	int64_t im, pm, al;
 	if (c->opset < 16)
@@ -711,7 +714,7 @@ static int sym_x_grid_sampler(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "only 4-d inputs");
 	struct ir_node *g = b_node(c, "GridSample", 2, in, 1);
 	b_attr_i(c, g, "align_corners", al);
-	b_attr_s(c, g, "mode", modes[im]);
+	b_attr_s(c, g, "mode", (c->opset >= 20 ? modes20 : modes16)[im]);
 	b_attr_s(c, g, "padding_mode", pms[pm]);
 	out[0] = b_done(c, g);
 	return 0;

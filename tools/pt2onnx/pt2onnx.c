@@ -39,7 +39,11 @@ static void usage(FILE *fp)
 		    "       pt2onnx --help | --version | --exec-path\n\n"
 		    "The first form exports in one command (`pt2onnx "
 		    "MODEL.pt --help`\nlists its options, named after "
-		    "torch.onnx.export's).\n\n"
+		    "torch.onnx.export's), at ONNX opset "
+		    PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT) "\nunless "
+		    "--opset-version says another, from "
+		    PT2ONNX_STR(PT2ONNX_OPSET_MIN) " to "
+		    PT2ONNX_STR(PT2ONNX_OPSET_MAX) ".\n\n"
 		    "stages (each has --help):\n");
 	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
 		fprintf(fp, "  %-8s %s\n", stages[i].name, stages[i].what);
