@@ -11,7 +11,8 @@ writes OUTDIR/MODE/NAME/NAME.pt for MODE script and trace
 (torch.jit.script and torch.jit.trace of each model), with each input
 INPUT.npy, NAME.in.txt and torch's outputs want_NAME_K.npy beside it
 (export_cases.save), and OUTDIR/MODE.txt, its models one a line.  The
-trace path leaves out SCRIPT_ONLY's models (why beside each).
+trace path leaves out SCRIPT_ONLY's models (why beside each); REFUSED's
+models are refused by lower (the test checks the reason).
 """
 import os
 import sys
@@ -74,9 +75,22 @@ class Pads(nn.Module):
 
 
 class Circular(nn.Module):
-    """circular padding: Pad's wrap mode, from opset 19"""
+    """circular padding: Pad's wrap mode from opset 19, Slices and Concats
+    before"""
     def forward(self, x):
         return F.pad(x, (1, 2, 2, 1), mode="circular")
+
+
+class Antialias(nn.Module):
+    """interpolate(antialias=True): refused (Resize-18's antialias
+    disagrees with torch in ONNX Runtime 1.30)"""
+    def forward(self, x):
+        return (F.interpolate(x, size=(3, 2), mode="bilinear",
+                              antialias=True, align_corners=False),
+                F.interpolate(x, scale_factor=0.5, mode="bicubic",
+                              antialias=True, align_corners=False),
+                F.interpolate(x, size=(4, 3), mode="bilinear",
+                              antialias=True, align_corners=True))
 
 
 class Interp(nn.Module):
@@ -158,7 +172,9 @@ class Encoder(nn.Module):
         return self.layer(x)
 
 
-SCRIPT_ONLY = {"spectral": "trace has no aten::fft_rfft"}
+REFUSED = ("antialias",)
+SCRIPT_ONLY = {"spectral": "trace has no aten::fft_rfft",
+               "antialias": "trace has no aten::_upsample_bilinear2d_aa"}
 
 
 def models():
@@ -172,6 +188,8 @@ def models():
         "splits": (Splits(), [("x", x3, "f32[3,6,6]")]),
         "pads": (Pads(), [("x", x4, "f32[2,4,6,5]")]),
         "circular": (Circular(), [("x", x4, "f32[2,4,6,5]")]),
+        "antialias": (Antialias(), [("x", torch.randn(2, 3, 9, 8),
+                                     "f32[2,3,9,8]")]),
         "interp": (Interp(), [("x", x4, "f32[2,4,6,5]")]),
         "spectral": (Spectral(), [("x", x3, "f32[3,6,6]")]),
         "grid": (Grid(), [("x", x4, "f32[2,4,6,5]"),
