@@ -3,7 +3,7 @@
 # 1.30 runs (26): real torch 1.13 models (tests/lower/opset_cases.py:
 # layer_norm, group_norm, both gelus, every reduction with and without
 # keepdim, even and uneven splits, pad and interpolate modes, DFT,
-# grid_sample, a small resnet, a transformer encoder layer) through the
+# grid_sample, nn.Fold, a small resnet, a transformer encoder layer) through the
 # script and the trace path, lower | fold | emit at 18, 20, 23 and 26,
 # validated by check (onnx 1.23.1's schemas), run by ONNX Runtime and
 # compared with torch's outputs (1e-4 relative); the fused operators'
@@ -81,7 +81,7 @@ opset_all() {
 	opset_all 26
 }
 
-@test "circular padding: Pad's wrap from 19, Slices and Concats before; antialiased interpolation refused" {
+@test "circular padding: Pad's wrap from 19, Slices and Concats before; nn.Fold needs 18; antialiased interpolation refused" {
 	local d="$CASES/script/circular" o
 	for o in 17 18 19 26; do
 		opset_run script circular "$o"
@@ -90,6 +90,9 @@ print(sorted(a.s.decode() for n in onnx.load('$d/circular-$o.onnx').graph.node
              if n.op_type == 'Pad' for a in n.attribute if a.name == 'mode'))"
 		[ "$output" = "$([ "$o" -ge 19 ] && echo "['wrap']" || echo "[]")" ]
 	done
+	# col2im is Col2Im, new in 18
+	run -4 tool lower --opset 17 "$CASES/script/col2im/col2im.air"
+	[[ "${lines[0]}" == *"aten::col2im"*"needs opset 18 (Col2Im)" ]]
 	# ONNX Runtime 1.30's Resize antialias is not torch's: one line per op
 	for o in 17 18 26; do
 		run -4 tool lower --opset "$o" "$CASES/script/antialias/antialias.air"

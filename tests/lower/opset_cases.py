@@ -2,8 +2,8 @@
 """opset_cases.py - the models of tests/495-lower-opsets.bats: real torch
 1.13 modules whose ONNX form changes from opset 18 on (fused
 LayerNormalization, GroupNormalization and Gelu; reductions with axes as
-an input; Split's num_outputs; Pad; Resize), plus a small residual network
-and a transformer encoder layer.
+an input; Split's num_outputs; Pad; Resize; DFT; GridSample; Col2Im), plus
+a small residual network and a transformer encoder layer.
 
   opset_cases.py OUTDIR
 
@@ -124,6 +124,16 @@ class Grid(nn.Module):
                               align_corners=False))
 
 
+class Col2Im(nn.Module):
+    """nn.Fold: Col2Im, from opset 18 (batched and not)"""
+    def __init__(self):
+        super().__init__()
+        self.fold = nn.Fold((5, 6), (2, 3), padding=(1, 0), stride=(1, 2))
+
+    def forward(self, x):
+        return self.fold(x), self.fold(x[0])
+
+
 class Block(nn.Module):
     def __init__(self, cin, cout, stride):
         super().__init__()
@@ -195,6 +205,8 @@ def models():
         "grid": (Grid(), [("x", x4, "f32[2,4,6,5]"),
                           ("g", torch.rand(2, 3, 4, 2) * 2 - 1,
                            "f32[2,3,4,2]")]),
+        "col2im": (Col2Im(), [("x", torch.randn(2, 18, 12),
+                               "f32[2,18,12]")]),
         "resnet": (ResNet(), [("x", torch.randn(1, 3, 32, 32),
                                "f32[1,3,32,32]")]),
         "encoder": (Encoder(), [("x", torch.randn(2, 5, 16),
