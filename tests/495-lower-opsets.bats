@@ -3,7 +3,8 @@
 # 1.30 runs (26): real torch 1.13 models (tests/lower/opset_cases.py:
 # layer_norm, group_norm, both gelus, every reduction with and without
 # keepdim, even and uneven splits, pad and interpolate modes, DFT,
-# grid_sample, nn.Fold, a small resnet, a transformer encoder layer) through the
+# grid_sample, nn.Fold, scatter_reduce, a small resnet, a transformer
+# encoder layer) through the
 # script and the trace path, lower | fold | emit at 18, 20, 23 and 26,
 # validated by check (onnx 1.23.1's schemas), run by ONNX Runtime and
 # compared with torch's outputs (1e-4 relative); the fused operators'
@@ -81,7 +82,7 @@ opset_all() {
 	opset_all 26
 }
 
-@test "circular padding: Pad's wrap from 19, Slices and Concats before; nn.Fold needs 18; antialiased interpolation refused" {
+@test "circular padding: Pad's wrap from 19, Slices and Concats before; nn.Fold and scatter_reduce amax/amin need 18; antialiased interpolation refused" {
 	local d="$CASES/script/circular" o
 	for o in 17 18 19 26; do
 		opset_run script circular "$o"
@@ -93,6 +94,10 @@ print(sorted(a.s.decode() for n in onnx.load('$d/circular-$o.onnx').graph.node
 	# col2im is Col2Im, new in 18
 	run -4 tool lower --opset 17 "$CASES/script/col2im/col2im.air"
 	[[ "${lines[0]}" == *"aten::col2im"*"needs opset 18 (Col2Im)" ]]
+	# scatter_reduce amax and amin are ScatterElements' max and min, new in 18
+	run -4 tool lower --opset 17 "$CASES/script/scatter/scatter.air"
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == *"aten::scatter_reduce"*"needs opset 18 (ScatterElements max and min)" ]]
 	# ONNX Runtime 1.30's Resize antialias is not torch's: one line per op
 	for o in 17 18 26; do
 		run -4 tool lower --opset "$o" "$CASES/script/antialias/antialias.air"

@@ -2,7 +2,7 @@
 """opset_cases.py - the models of tests/495-lower-opsets.bats: real torch
 1.13 modules whose ONNX form changes from opset 18 on (fused
 LayerNormalization, GroupNormalization and Gelu; reductions with axes as
-an input; Split's num_outputs; Pad; Resize; DFT; GridSample; Col2Im), plus
+an input; Split's num_outputs; Pad; Resize; DFT; GridSample; Col2Im; ScatterElements' reductions), plus
 a small residual network and a transformer encoder layer.
 
   opset_cases.py OUTDIR
@@ -124,6 +124,16 @@ class Grid(nn.Module):
                               align_corners=False))
 
 
+class ScatterReduce(nn.Module):
+    """scatter_reduce: ScatterElements' add and mul (16), max and min (18);
+    repeated indices, src larger than index"""
+    def forward(self, x, i, s):
+        return (x.scatter_reduce(1, i, s, "sum"),
+                x.scatter_reduce(1, i, s, "prod"),
+                x.scatter_reduce(0, i, s, "amax"),
+                x.scatter_reduce(1, i, s, "amin"))
+
+
 class Col2Im(nn.Module):
     """nn.Fold: Col2Im, from opset 18 (batched and not)"""
     def __init__(self):
@@ -184,7 +194,8 @@ class Encoder(nn.Module):
 
 REFUSED = ("antialias",)
 SCRIPT_ONLY = {"spectral": "trace has no aten::fft_rfft",
-               "antialias": "trace has no aten::_upsample_bilinear2d_aa"}
+               "antialias": "trace has no aten::_upsample_bilinear2d_aa",
+               "scatter": "trace's scatter_reduce has sum only"}
 
 
 def models():
@@ -205,6 +216,11 @@ def models():
         "grid": (Grid(), [("x", x4, "f32[2,4,6,5]"),
                           ("g", torch.rand(2, 3, 4, 2) * 2 - 1,
                            "f32[2,3,4,2]")]),
+        "scatter": (ScatterReduce(), [
+            ("x", torch.randn(3, 5), "f32[3,5]"),
+            ("i", torch.tensor([[0, 1, 0], [2, 2, 1], [1, 0, 1]]),
+             "i64[3,3]"),
+            ("s", torch.randn(3, 4), "f32[3,4]")]),
         "col2im": (Col2Im(), [("x", torch.randn(2, 18, 12),
                                "f32[2,18,12]")]),
         "resnet": (ResNet(), [("x", torch.randn(1, 3, 32, 32),
