@@ -112,7 +112,7 @@ op_count() {
 print(sum(n.op_type == sys.argv[2] for n in onnx.load(sys.argv[1]).graph.node))" "$@"
 }
 
-@test "fused operators: LayerNormalization from 17, Gelu from 20, GroupNormalization from 21" {
+@test "fused operators: LayerNormalization from 17, Mish from 18, Gelu from 20, GroupNormalization from 21" {
 	# Norms: one layer_norm, two group_norms, two gelus (none, tanh)
 	local m o d
 	for m in script trace; do
@@ -128,6 +128,13 @@ print(sum(n.op_type == sys.argv[2] for n in onnx.load(sys.argv[1]).graph.node))"
 			run -0 op_count "$d/n$o.onnx" GroupNormalization
 			[ "$output" = "$([ "$o" -ge 21 ] && echo 2 || echo 0)" ]
 		done
+	done
+	# Mish: two calls, one node each from 18
+	for o in 17 18 26; do
+		tool lower --opset "$o" "$CASES/trace/mish/mish.air" | tool fold |
+			emit -o "m$o.onnx"
+		run -0 op_count "m$o.onnx" Mish
+		[ "$output" = "$([ "$o" -ge 18 ] && echo 2 || echo 0)" ]
 	done
 	# the approximation travels: one Gelu says tanh
 	run -0 "$PYTHON" -c "import onnx

@@ -343,7 +343,12 @@ static int sym_mish(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
 {
 	struct ir_value *x = T(0);
-	out[0] = b_op2(c, "Mul", x, b_op1(c, "Tanh", b_op1(c, "Softplus", x)));
+	/* opset 18: one Mish node, x tanh(softplus(x)) as torch's */
+	if (c->opset >= 18)
+		out[0] = b_op1(c, "Mish", x);
+	else
+		out[0] = b_op2(c, "Mul", x, b_op1(c, "Tanh",
+						  b_op1(c, "Softplus", x)));
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """opset_cases.py - the models of tests/495-lower-opsets.bats: real torch
 1.13 modules whose ONNX form changes from opset 18 on (fused
-LayerNormalization, GroupNormalization and Gelu; reductions with axes as
-an input; Split's num_outputs; Pad; Resize; DFT; GridSample; Col2Im; ScatterElements' reductions), plus
-a small residual network and a transformer encoder layer.
+LayerNormalization, GroupNormalization, Gelu and Mish; reductions with
+axes as an input; Split's num_outputs; Pad; Resize; DFT; GridSample;
+Col2Im; ScatterElements' reductions), plus a small residual network and a
+transformer encoder layer.
 
   opset_cases.py OUTDIR
 
@@ -35,6 +36,12 @@ class Norms(nn.Module):
     def forward(self, x):
         return (self.ln(x), self.gn(x), self.gn0(x), F.gelu(x),
                 F.gelu(x, approximate="tanh"))
+
+
+class Mish(nn.Module):
+    """F.mish: one Mish node from opset 18"""
+    def forward(self, x):
+        return F.mish(x), F.mish(x * 8.0)
 
 
 class Reductions(nn.Module):
@@ -204,6 +211,7 @@ def models():
     x4 = torch.randn(2, 4, 6, 5)
     return {
         "norms": (Norms(), [("x", x4, "f32[2,4,6,5]")]),
+        "mish": (Mish(), [("x", x4, "f32[2,4,6,5]")]),
         "reductions": (Reductions(), [("x", torch.rand(3, 4, 5) + 0.5,
                                        "f32[3,4,5]")]),
         "splits": (Splits(), [("x", x3, "f32[3,6,6]")]),
