@@ -227,9 +227,17 @@ install: all
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/libexec/pt2onnx/
 	install -m 755 $(WRAPPER) $(DESTDIR)$(PREFIX)/bin/pt2onnx
 
-# regenerate the committed ONNX operator schema table (needs python3-onnx)
+# regenerate the committed schema tables.  lib/onnx/onnx_schemas.inc is
+# scripts/gen_onnx_schemas.py's output under onnx 1.23.1 (pip; opsets to
+# 28, IR 14), committed with the schema JSON of the same onnx beside it
+# (third_party/onnx/onnx-1.23.1-schemas.json, for scripts/onnx_op_changes.py).
+# The generator needs that onnx itself (it probes onnx's C++ checker), so
+# it refuses another version, e.g. Debian's python3-onnx 1.12, rather than
+# overwrite the table with older schemas.
+ONNX_SCHEMA_VERSION := 1.23.1
 schemas:
-	/usr/bin/python3 scripts/gen_onnx_schemas.py > lib/onnx/onnx_schemas.inc
+	/usr/bin/python3 scripts/gen_onnx_schemas.py --require $(ONNX_SCHEMA_VERSION) > lib/onnx/onnx_schemas.inc.new
+	mv lib/onnx/onnx_schemas.inc.new lib/onnx/onnx_schemas.inc
 	/usr/bin/python3 scripts/gen_aten_schemas.py > lib/script/aten_schemas.inc
 
 # --- the conformance suite and the benchmarks (tests/conformance, bench) ---

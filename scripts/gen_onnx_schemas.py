@@ -4,7 +4,13 @@ schema table that `check` validates nodes against.
 
 Usage (what `make schemas` runs):
 
-    /usr/bin/python3 scripts/gen_onnx_schemas.py > lib/onnx/onnx_schemas.inc
+    /usr/bin/python3 scripts/gen_onnx_schemas.py --require 1.23.1 \
+        > lib/onnx/onnx_schemas.inc
+
+--require VERSION: exit with a message, writing nothing, when the onnx
+module is another version.  The committed table came from onnx 1.23.1
+(pip, not Debian's python3-onnx 1.12), with the schema JSON of that onnx
+kept in third_party/onnx/onnx-1.23.1-schemas.json.
 
 The single source of truth is Debian's python3-onnx:
 onnx.defs.get_all_schemas_with_history() gives every (domain, op,
@@ -129,6 +135,14 @@ class Probe:
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--require":
+        if onnx.__version__ != sys.argv[2]:
+            sys.exit("gen_onnx_schemas: this onnx is %s, the committed "
+                     "table is from onnx %s: install that (pip install "
+                     "onnx==%s) to regenerate it"
+                     % (onnx.__version__, sys.argv[2], sys.argv[2]))
+    elif len(sys.argv) != 1:
+        sys.exit("usage: gen_onnx_schemas.py [--require VERSION]")
     schemas = sorted(defs.get_all_schemas_with_history(),
                      key=lambda s: (s.domain.encode(), s.name.encode(),
                                     s.since_version))

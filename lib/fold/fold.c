@@ -44,6 +44,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "version.h"
+
 /* A block written to the data file. */
 struct data_ent {
 	uint64_t h, off, len;
@@ -1334,6 +1336,11 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 		return EXIT_UNSUPPORTED;
 	}
 	c.opset = ir_opset_version(g, "");
+	if (c.opset > PT2ONNX_OPSET_MAX) {
+		diag_error(d, "the graph is for opset %lld; fold knows opsets "
+			   "up to %d", (long long)c.opset, PT2ONNX_OPSET_MAX);
+		return EXIT_UNSUPPORTED;
+	}
 	if (o->bn_fold) {
 		recount(&c);
 		bn_block(&c, g->top);

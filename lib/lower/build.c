@@ -531,6 +531,8 @@ void b_split(struct lower_ctx *c, struct ir_value *v, int64_t axis,
 		nd = b_node(c, "Split", 1, &v, n);
 		if (sizes)
 			b_attr_ints(c, nd, "split", sizes, n);
+		else if (c->opset >= 18) /* Split-18: equal parts need it */
+			b_attr_i(c, nd, "num_outputs", n);
 	}
 	b_attr_i(c, nd, "axis", axis);
 	b_done(c, nd);
@@ -972,7 +974,8 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			 "Reciprocal|Erf|Identity|LeakyRelu|HardSigmoid|"
 			 "HardSwish|Elu|Softmax|LogSoftmax|Dropout|Clip|Floor|"
 			 "Ceil|Sin|Cos|Not|Trilu|BatchNormalization|"
-			 "LayerNormalization|InstanceNormalization|Round|Sign|"
+			 "LayerNormalization|InstanceNormalization|"
+			 "GroupNormalization|Round|Sign|"
 			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|Scatter|"
 			 "ScatterElements|ScatterND|Acos|Asin|Atan|Tan|Sinh|Cosh|"
 			 "Asinh|Acosh|Atanh|Shrink|ThresholdedRelu|Mish|")) {

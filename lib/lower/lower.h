@@ -15,9 +15,10 @@
 #include <stdio.h>
 
 #include "ir.h"
+#include "version.h"
 
-#define LOWER_OPSET_MIN 7
-#define LOWER_OPSET_MAX 17
+#define LOWER_OPSET_MIN PT2ONNX_OPSET_MIN
+#define LOWER_OPSET_MAX PT2ONNX_OPSET_MAX
 
 /* torch.onnx.OperatorExportTypes */
 enum lower_export_type {

@@ -65,6 +65,10 @@ struct ir_value *sym_tri_bool(struct lower_ctx *c, struct ir_value *rows,
 /* tril (upper 0) / triu (upper 1) without Trilu. */
 int sym_tri_mask(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int upper);
+/* _pad_circular(self, pad): Slices and Concats (symbolic_extra_nn.c);
+ * aten::pad's circular mode below opset 19 too. */
+int sym_x_pad_circular(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out);
 
 SYM(sym_flatten); SYM(sym_view); SYM(sym_permute); SYM(sym_transpose);
 SYM(sym_t); SYM(sym_cat); SYM(sym_stack); SYM(sym_chunk); SYM(sym_split);

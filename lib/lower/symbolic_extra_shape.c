@@ -655,10 +655,29 @@ static struct ir_value *zeros_of(struct lower_ctx *c, struct ir_value *x)
 	return b_done(c, cn);
 }
 
-/* scatter_add(self, dim, index, src): ScatterElements reduction=add from
- * opset 16; before, torch's export (a scatter onto zeros, added: repeated
- * indices add only once). */
-static SYM(sym_x_scatter_add)
+/* src may be larger than index: its leading part, index's shape (Slice
+ * with inputs: opset 10; idx's rank at most MAXR) */
+static struct ir_value *src_part(struct lower_ctx *c, struct ir_value *src,
+				 struct ir_value *idx)
+{
+	int64_t zeros[MAXR], ax[MAXR];
+	int r = b_rank(idx);
+	if (r <= 0)
+		return src;
+	for (int i = 0; i < r; i++) {
+		zeros[i] = 0;
+		ax[i] = i;
+	}
+	struct ir_value *in[4] = { src, vec(c, zeros, r),
+				   b_op1(c, "Shape", idx), vec(c, ax, r) };
+	return b_done(c, b_node(c, "Slice", 4, in, 1));
+}
+
+/* ScatterElements of src (input 3, sliced to the index's shape: torch
+ * lets it be larger) into self at index along dim, with reduction red
+ * (add, mul: opset 16; max, min: 18). */
+static int scatter_reduction(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value **out, const char *red)
 {
 	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
 	int64_t dim;
@@ -666,29 +685,34 @@ static SYM(sym_x_scatter_add)
 		return lw_decline(c, "dim not constant");
 	idx = b_cast(c, idx, IR_DTYPE_INT64);
 	src = b_cast(c, src, b_dtype(x));
-	/* src may be larger than index: its leading part */
-	int r = b_rank(idx);
-	if (r > 0 && c->opset >= 10) {
-		int64_t zeros[MAXR], ax[MAXR];
-		if (r > MAXR)
-			return lw_decline(c, "rank too large");
-		for (int i = 0; i < r; i++) {
-			zeros[i] = 0;
-			ax[i] = i;
-		}
-		struct ir_value *in[4] = { src, vec(c, zeros, r),
-					   b_op1(c, "Shape", idx),
-					   vec(c, ax, r) };
-		src = b_done(c, b_node(c, "Slice", 4, in, 1));
-	}
-	if (c->opset >= 16) {
-		struct ir_node *s = b_node(c, "ScatterElements", 3,
-			(struct ir_value *[]){ x, idx, src }, 1);
-		b_attr_i(c, s, "axis", dim);
-		b_attr_s(c, s, "reduction", "add");
-		out[0] = b_done(c, s);
-		return 0;
-	}
+	if (b_rank(idx) > MAXR)
+		return lw_decline(c, "rank too large");
+	src = src_part(c, src, idx);
+	struct ir_node *s = b_node(c, "ScatterElements", 3,
+		(struct ir_value *[]){ x, idx, src }, 1);
+	b_attr_i(c, s, "axis", dim);
+	b_attr_s(c, s, "reduction", red);
+	out[0] = b_done(c, s);
+	return 0;
+}
+
+/* scatter_add(self, dim, index, src): ScatterElements reduction=add from
+ * opset 16; before, torch's export (a scatter onto zeros, added: repeated
+ * indices add only once). */
+static SYM(sym_x_scatter_add)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t dim;
+	if (c->opset >= 16)
+		return scatter_reduction(c, n, out, "add");
+	if (!lw_int(c, n, 1, &dim))
+		return lw_decline(c, "dim not constant");
+	idx = b_cast(c, idx, IR_DTYPE_INT64);
+	src = b_cast(c, src, b_dtype(x));
+	if (b_rank(idx) > MAXR)
+		return lw_decline(c, "rank too large");
+	if (c->opset >= 10)
+		src = src_part(c, src, idx);
 	/* zeros of x's shape (static: a constant once folded) */
 	struct ir_value *zero = zeros_of(c, x);
 	if (!zero)
@@ -699,6 +723,37 @@ static SYM(sym_x_scatter_add)
 	b_attr_i(c, s, "axis", dim);
 	out[0] = b_op2(c, "Add", x, b_done(c, s));
 	return 0;
+}
+
+/* scatter_reduce(self, dim, index, src, reduce, include_self): sum and
+ * prod from opset 16, amax and amin from 18 (ScatterElements' max, min).
+ * Kept refused: mean (no such reduction) and include_self=False (ONNX's
+ * reductions always start from self). */
+static SYM(sym_x_scatter_reduce)
+{
+	static const char *const from[][2] = { { "sum", "add" },
+		{ "prod", "mul" }, { "amax", "max" }, { "amin", "min" } };
+	const char *red = lw_str(c, n, 4);
+	int64_t self = 1;
+	if (!red)
+		return lw_decline(c, "reduce not constant");
+	if (n->ninputs > 5 && !lw_is_none(c, n, 5) && !lw_int(c, n, 5, &self))
+		return lw_decline(c, "include_self not constant");
+	if (!self)
+		return lw_decline(c, "include_self=False: ScatterElements "
+				  "always reduces onto self");
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(red, from[i][0]))
+			continue;
+		if (c->opset < (i < 2 ? 16 : 18))
+			return lw_decline(c, i < 2 ? "needs opset 16 "
+					  "(ScatterElements reduction)"
+					  : "needs opset 18 (ScatterElements "
+					    "max and min)");
+		return scatter_reduction(c, n, out, from[i][1]);
+	}
+	return lw_decline(c, "reduce 'mean' has no ScatterElements "
+			  "reduction");
 }
 
 static SYM(sym_x_take)
@@ -1210,6 +1265,7 @@ static const struct symbolic entries[] = {
 	{ "aten::reshape_as", sym_x_reshape_as },
 	{ "aten::roll", sym_x_roll },
 	{ "aten::scatter_add", sym_x_scatter_add },
+	{ "aten::scatter_reduce", sym_x_scatter_reduce },
 	{ "aten::sort", sym_x_sort },
 	{ "aten::take", sym_x_take },
 	{ "aten::tensor_split", sym_x_tensor_split },

@@ -505,11 +505,18 @@ static struct ir_value *dft17(struct lower_ctx *c, struct ir_value *x,
 		mult = 1;
 		multv = NULL;
 	}
-	struct ir_value *in[2] = { x, NULL };
+	struct ir_value *in[3] = { x, NULL, NULL };
 	if ((given || k == F_C2R) && (cur < 0 || cur != n))
 		in[1] = nval ? nval : b_const_i64(c, n);
-	struct ir_node *nd = b_node(c, "DFT", in[1] ? 2 : 1, in, 1);
-	b_attr_i(c, nd, "axis", ax);
+	/* DFT-20 takes the axis as its third input (an attribute at 17) */
+	struct ir_node *nd;
+	if (c->opset >= 20) {
+		in[2] = b_const_i64(c, ax);
+		nd = b_node(c, "DFT", 3, in, 1);
+	} else {
+		nd = b_node(c, "DFT", in[1] ? 2 : 1, in, 1);
+		b_attr_i(c, nd, "axis", ax);
+	}
 	if (onnx_inv)
 		b_attr_i(c, nd, "inverse", 1);
 	if (k == F_R2C)

@@ -343,7 +343,12 @@ static int sym_mish(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
 {
 	struct ir_value *x = T(0);
-	out[0] = b_op2(c, "Mul", x, b_op1(c, "Tanh", b_op1(c, "Softplus", x)));
+	/* opset 18: one Mish node, x tanh(softplus(x)) as torch's */
+	if (c->opset >= 18)
+		out[0] = b_op1(c, "Mish", x);
+	else
+		out[0] = b_op2(c, "Mul", x, b_op1(c, "Tanh",
+						  b_op1(c, "Softplus", x)));
 	return 0;
 }
 
@@ -543,6 +548,15 @@ static int sym_gelu(struct lower_ctx *c, struct ir_node *n,
 	const char *mode = n->ninputs > 1 ? lw_str(c, n, 1) : "none";
 	struct ir_value *x = T(0);
 	enum ir_dtype dt = b_dtype(x);
+	/* opset 20: one Gelu node; its two approximations are torch's */
+	if (c->opset >= 20 && mode && (!strcmp(mode, "none") ||
+				       !strcmp(mode, "tanh"))) {
+		struct ir_node *g = b_node(c, "Gelu", 1, &x, 1);
+		if (!strcmp(mode, "tanh"))
+			b_attr_s(c, g, "approximate", "tanh");
+		out[0] = b_done(c, g);
+		return 0;
+	}
 	if (mode && !strcmp(mode, "tanh")) {
 		/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 		struct ir_value *x3 = b_op2(c, "Mul", x, b_op2(c, "Mul", x, x));
@@ -1403,6 +1417,21 @@ static int sym_group_norm(struct lower_ctx *c, struct ir_node *n,
 	if (r < 2)
 		return lw_decline(c, "input rank unknown");
 	enum ir_dtype dt = b_dtype(x);
+	/* opset 21: one GroupNormalization, whose scale and bias are per
+	 * channel as torch's (18's were per group: never written).  Only
+	 * for float32: the operator computes in stash_type, float32 at the
+	 * most, where torch keeps a double input double (the
+	 * decomposition below does too). */
+	int64_t ch = channels(x);
+	if (c->opset >= 21 && dt == IR_DTYPE_FLOAT && ch > 0) {
+		struct ir_value *in[3] = { x, param_or(c, n, 2, ch, 1, dt),
+					   param_or(c, n, 3, ch, 0, dt) };
+		struct ir_node *gn = b_node(c, "GroupNormalization", 3, in, 1);
+		b_attr_f(c, gn, "epsilon", eps);
+		b_attr_i(c, gn, "num_groups", groups);
+		out[0] = b_done(c, gn);
+		return 0;
+	}
 	int64_t shp[3] = { 0, groups, -1 };
 	struct ir_value *xr = b_op2(c, "Reshape", x, b_const_i64s(c, shp, 3, 1));
 	struct ir_value *in[3] = { xr, param_or(c, NULL, -1, groups, 1, dt),

@@ -1228,8 +1228,13 @@ SYM(sym_pad)
 		return lw_decline(c, "mode not constant");
 	if (!strcmp(mode, "replicate"))
 		mode = "edge";
+	/* circular: Pad-19's wrap, before it torch's Slices and Concats */
+	if (!strcmp(mode, "circular") && c->opset < 19)
+		return sym_x_pad_circular(c, n, out);
+	if (!strcmp(mode, "circular"))
+		mode = "wrap";
 	if (strcmp(mode, "constant") && strcmp(mode, "reflect") &&
-	    strcmp(mode, "edge"))
+	    strcmp(mode, "edge") && strcmp(mode, "wrap"))
 		return lw_decline(c, "unsupported pad mode");
 	return pad_common(c, n, out, mode, 3);
 }

@@ -34,6 +34,7 @@
 #include "pb_stream.h"
 #include "tensor_data.h"
 #include "version.h"
+#include "version.h"
 
 #define EXTERNAL_MIN_BYTES 1024     /* smaller tensors stay inline (torch's
 				       and onnx's threshold) */
@@ -319,15 +320,22 @@ static const char *node_desc(struct writer *w, const struct ir_node *n)
 
 /* --- plan: opsets --------------------------------------------------------- */
 
+/* onnx's docs/Versioning.md "Released versions" (the same table as
+ * onnx/helper.py VERSION_TABLE): the IR version of the onnx release that
+ * introduced each default-domain opset.  24: onnx 1.19 (IR 12), 25: 1.20
+ * (IR 13), 26: 1.21 (IR 13). */
 int64_t onnx_ir_version_for_opset(int64_t opset)
 {
-	static const int64_t ir[24] = {
+	static const int64_t ir[PT2ONNX_OPSET_MAX + 1] = {
 		[1] = 3, [2] = 3, [3] = 3, [4] = 3, [5] = 3, [6] = 3, [7] = 3,
 		[8] = 3, [9] = 4, [10] = 5, [11] = 6, [12] = 7, [13] = 7,
 		[14] = 7, [15] = 8, [16] = 8, [17] = 8, [18] = 8, [19] = 9,
-		[20] = 9, [21] = 10, [22] = 10, [23] = 11,
+		[20] = 9, [21] = 10, [22] = 10, [23] = 11, [24] = 12,
+		[25] = 13, [26] = 13,
 	};
-	return opset >= 1 && opset <= 23 ? ir[opset] : -1;
+	_Static_assert(PT2ONNX_OPSET_MAX == 26, "a new opset needs its IR "
+		       "version in this table");
+	return opset >= 1 && opset <= PT2ONNX_OPSET_MAX ? ir[opset] : -1;
 }
 
 static int is_default_domain(const char *dom)
@@ -383,7 +391,7 @@ static int plan_opsets(struct writer *w)
 	w->ir_version = onnx_ir_version_for_opset(v);
 	if (w->ir_version < 0) {
 		diag_error(w->d, "opset %lld is outside the range this emit "
-			   "knows (1 to 23)", (long long)v);
+			   "knows (1 to %d)", (long long)v, PT2ONNX_OPSET_MAX);
 		return fail(w, EXIT_UNSUPPORTED);
 	}
 	add_opset_import(w, "", v);

@@ -27,7 +27,8 @@ static void test_ir_version_table(void)
 	static const int64_t want[][2] = {
 		{ 7, 3 }, { 8, 3 }, { 9, 4 }, { 10, 5 }, { 11, 6 }, { 12, 7 },
 		{ 14, 7 }, { 15, 8 }, { 18, 8 }, { 19, 9 }, { 20, 9 },
-		{ 21, 10 }, { 22, 10 }, { 23, 11 }, { 0, -1 }, { 24, -1 },
+		{ 21, 10 }, { 22, 10 }, { 23, 11 }, { 24, 12 }, { 25, 13 },
+		{ 26, 13 }, { 0, -1 }, { 27, -1 },
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		CHECK_INT(onnx_ir_version_for_opset(want[i][0]), want[i][1]);

@@ -61,7 +61,7 @@ static const char usage_text[] =
 "Node names: the IR's, else torch's scoped names (/layer1/layer1.0/conv1/\n"
 "Conv), else Kind_N; made unique with _N suffixes.  ir_version follows the\n"
 "opset (7-8: 3, 9: 4, 10: 5, 11: 6, 12-14: 7, 15-18: 8, 19-20: 9, 21-22:\n"
-"10, 23: 11).  PT2ONNX_EXTERNAL_THRESHOLD=BYTES lowers the 2 GB limit.\n"
+"10, 23: 11, 24: 12, 25-26: 13).  PT2ONNX_EXTERNAL_THRESHOLD=BYTES lowers the 2 GB limit.\n"
 "\n"
 "Exit status: 0 written, 2 usage, 3 malformed input or weight file,\n"
 "4 unsupported (aten-level IR, ...), 5 I/O error.\n";

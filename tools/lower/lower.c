@@ -25,7 +25,9 @@ static const char usage_text[] =
 "input) as ONNX-level IR for one opset, with torch.onnx.export's symbolic\n"
 "functions and scalar type analysis.  Weights pass through untouched.\n"
 "\n"
-"  --opset N                    the target opset, 7 to 17 (default 14)\n"
+"  --opset N                    the target opset, "
+	PT2ONNX_STR(PT2ONNX_OPSET_MIN) " to " PT2ONNX_STR(PT2ONNX_OPSET_MAX)
+	" (default " PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT) ")\n"
 "  --operator-export-type T     onnx (default: every op must convert, else\n"
 "                               all unconvertible ops are listed, exit 4),\n"
 "                               onnx_aten (every aten op as an ATen node),\n"
@@ -78,7 +80,8 @@ int main(int argc, char **argv)
 		"onnx_aten_fallback", "onnx_fallthrough" };
 	static const char *const modes[] = { "eval", "train", "preserve" };
 	struct diag d;
-	struct lower_options o = { 14, LOWER_EXPORT_ONNX, LOWER_TRAINING_EVAL };
+	struct lower_options o = { PT2ONNX_OPSET_DEFAULT, LOWER_EXPORT_ONNX,
+				   LOWER_TRAINING_EVAL };
 	const char *output = "-";
 	int force = 0, text = 0, c, k;
 

@@ -209,7 +209,9 @@ static const char export_usage[] =
 "  -i, --input SPEC                  an input: x=f32[batch,3,224,224],\n"
 "                                    f32[1,3,224,224] (positional) or a .npy\n"
 "                                    file (repeatable; as torch's args)\n"
-"      --opset-version N             ONNX opset (default 14, as torch 1.13)\n"
+"      --opset-version N             ONNX opset, "
+	PT2ONNX_STR(PT2ONNX_OPSET_MIN) " to " PT2ONNX_STR(PT2ONNX_OPSET_MAX)
+	" (default " PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT) ", as torch 1.13)\n"
 "      --input-names LIST            a,b or '[\"a\", \"b\"]'\n"
 "      --output-names LIST\n"
 "      --dynamic-axes SPEC           'x:0=batch;y:0=batch', 'x:0,2' or\n"
@@ -629,12 +631,12 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 {
 	struct diag d;
 	struct stage st[4];
-	const char *output = NULL, *opset = "14", *opx = NULL, *training = NULL;
+	const char *output = NULL, *opx = NULL, *training = NULL;
 	int trace = 0, fold = 1, verbose = 0;
 	int export_params = 1, keep_inits = 0;
 	struct argv_buf front = { { 0 }, 0 }, emitx = { { 0 }, 0 };
 	struct argv_buf dynx = { { 0 }, 0 }, tracex = { { 0 }, 0 };
-	const char *external = NULL;
+	const char *external = NULL, *opset = PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT);
 	int want_external = 0;
 
 	enum {
@@ -731,6 +733,13 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		die(&d, EXIT_USAGE, "no output given (-o MODEL.onnx)");
 	if (tracex.n && !trace)
 		die(&d, EXIT_USAGE, "--device and --seed need --trace");
+	/* refused here, in one line, before any stage starts */
+	char *oend;
+	long ov = strtol(opset, &oend, 10);
+	if (*oend || oend == opset || ov < PT2ONNX_OPSET_MIN ||
+	    ov > PT2ONNX_OPSET_MAX)
+		die(&d, EXIT_USAGE, "--opset-version '%s' is not an opset from "
+		    "%d to %d", opset, PT2ONNX_OPSET_MIN, PT2ONNX_OPSET_MAX);
 	const char *model = argv[optind];
 	if (access(model, R_OK) != 0)
 		die(&d, EXIT_IO, "cannot read '%s': %s", model,

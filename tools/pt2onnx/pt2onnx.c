@@ -37,8 +37,12 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: pt2onnx MODEL.pt -o MODEL.onnx [OPTIONS]\n"
 		    "       pt2onnx STAGE [ARGS...]\n"
 		    "       pt2onnx --help | --version | --exec-path\n\n"
-		    "The first form exports in one command; the second "
-		    "runs one stage.\n\n"
+		    "The first form exports in one command, at ONNX opset "
+		    PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT) "\nunless "
+		    "--opset-version says another, from "
+		    PT2ONNX_STR(PT2ONNX_OPSET_MIN) " to "
+		    PT2ONNX_STR(PT2ONNX_OPSET_MAX) "; the second runs "
+		    "one stage.\n\n"
 		    "stages (each has --help):\n");
 	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
 		fprintf(fp, "  %-8s %s\n", stages[i].name, stages[i].what);
