@@ -28,8 +28,12 @@ if [ -n "$(echo "$missing" | tr -d ' ')" ]; then
 fi
 
 # ONNX Runtime for Node (prebuilt binaries ship inside the npm package)
-if [ ! -d tests/oracle/node_modules/onnxruntime-node ]; then
-	echo "install-deps: installing onnxruntime-node into tests/oracle"
+# (again when the installed version is not the one package.json names)
+want=$(sed -n 's/.*"onnxruntime-node": *"\([^"]*\)".*/\1/p' tests/oracle/package.json)
+have=$(sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' \
+	tests/oracle/node_modules/onnxruntime-node/package.json 2>/dev/null || true)
+if [ "$have" != "$want" ]; then
+	echo "install-deps: installing onnxruntime-node $want into tests/oracle"
 	(cd tests/oracle && npm install --no-audit --no-fund --ignore-scripts >/dev/null)
 fi
 echo "install-deps: done"
