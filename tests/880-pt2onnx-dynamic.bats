@@ -53,6 +53,23 @@ class Mean(nn.Module):
     def forward(self, x):
         return x.sum(0) / x.shape[0], x * x.size(1)
 
+class Ops(nn.Module):
+    # ops that take sizes: arange, new_zeros, expand, repeat, slicing
+    def forward(self, x):
+        n = x.size(0)
+        i = torch.arange(n).float()
+        z = x.new_zeros(n, 2) + i.unsqueeze(1)
+        e = x[:, :1].expand(n, 4)
+        r = x.mean(1, keepdim=True).repeat(1, x.size(1))
+        s = x[:, : x.size(1) // 2]
+        return z, e, r, s, torch.ones_like(x).sum(0) + x.shape[0]
+
+class FloatN(nn.Module):
+    # float(n) of a size (torch.jit.trace bakes it: scripted archive only)
+    def forward(self, x):
+        n = x.size(0)
+        return x * float(n) + int(x.size(1))
+
 class Cnn(nn.Module):
     def __init__(self):
         super().__init__()
@@ -107,6 +124,9 @@ models = {
               "x:0=batch,1=seq"),
     "mean": (Mean(), [("x", "f32[1,3]", [(1, 3), (4, 5), (3, 2)])],
              "x:0,1"),
+    "ops": (Ops(), [("x", "f32[2,6]", [(2, 6), (5, 8), (1, 4)])], "x:0=n,1=m"),
+    "floatn": (FloatN(), [("x", "f32[2,6]", [(2, 6), (5, 8), (1, 4)])],
+               "x:0=n,1=m"),
     "cnn": (Cnn(), [("x", "f32[1,3,8,8]", [(1, 3, 8, 8), (3, 3, 8, 8), (2, 3, 8, 8)])],
             "x:0=batch"),
     "cnngap": (CnnGap(), [("x", "f32[1,3,8,8]",
@@ -129,7 +149,7 @@ if __name__ == "__main__":
         save_sizes(name + mode[0], mode, {name + mode[0]: (m, ins)})
 PY
 	local n
-	for n in view flat viewn arith mean cnn cnngap block; do
+	for n in view flat viewn arith mean ops floatn cnn cnngap block; do
 		"$PYTHON" models.py "$n" "$ORACLE_DIR" > "$n.log" 2>&1 ||
 			{ cat "$n.log" >&2; return 1; }
 	done
@@ -139,13 +159,14 @@ setup() {
 	cd "$BATS_FILE_TMPDIR" || return 1
 }
 
-# dyn NAME PATH: NAME's scripted (NAMEs) and traced (NAMEt) archives, each
-# exported with its example sizes and NAME.dyn's axes by pt2onnx (PATH
-# script, or trace for --trace), verified at every size by sizes_export
+# dyn NAME PATH [ARCHIVES]: NAME's scripted (NAMEs) and traced (NAMEt)
+# archives (ARCHIVES: "s t" unless given), each exported with its example
+# sizes and NAME.dyn's axes by pt2onnx (PATH script, or trace for --trace),
+# verified at every size by sizes_export
 dyn() {
 	local name=$1 path=$2 a extra=()
 	[ "$path" = trace ] && extra=(--trace)
-	for a in s t; do
+	for a in ${3:-s t}; do
 		sizes_export "$name$a" --dynamic-axes "$(cat "$name.dyn")" \
 			"${extra[@]}" || { echo "$name$a ($path path) failed"; return 1; }
 	done
@@ -174,6 +195,18 @@ dyn() {
 @test "pt2onnx --dynamic-axes: a size used as a number (x.sum(0) / x.shape[0]) gives the right values at every size" {
 	run -0 dyn mean script
 	run -0 dyn mean trace
+}
+
+@test "pt2onnx --dynamic-axes: arange(n), new_zeros(n, 2), expand(n, 4), repeat(1, m), x[:, :m // 2], + x.shape[0]" {
+	run -0 dyn ops script
+	run -0 dyn ops trace
+}
+
+@test "pt2onnx --dynamic-axes: float(n) and int(m) of sizes stay computed on both paths (scripted archive)" {
+	# torch.jit.trace bakes float(n) into a traced archive's constants,
+	# so only the scripted one can be right at every size
+	run -0 dyn floatn script s
+	run -0 dyn floatn trace s
 }
 
 @test "pt2onnx --dynamic-axes: conv + pool + flatten + linear classifier, batch dynamic" {
