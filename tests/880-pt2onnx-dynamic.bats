@@ -247,3 +247,47 @@ print([[d.dim_param or d.dim_value for d in v.type.tensor_type.shape.dim] for v 
 		[ "$output" = "[['batch', 3, 4], ['batch', 5]]" ]
 	done
 }
+
+@test "declared output dims: symbolic wherever torch.onnx.export's are, for the same arguments" {
+	local n a
+	for n in view arith cnn block; do
+		for a in s t; do
+			run -0 pt2onnx "$n$a.pt" -i "$(cat "$n$a.spec")" \
+				--dynamic-axes "$(cat "$n.dyn")" -o "cmp_$n$a.onnx"
+			run -0 "$PYTHON" - "$n" "$a" <<'PY'
+import sys, json
+import numpy as np
+import onnx
+import torch
+sys.argv = sys.argv[1:]
+name, arch = sys.argv
+sys.path.insert(0, ".")
+import models  # noqa: E402  (the table above)
+m, ins, dyn = models.models[name]
+m.eval()
+axes = {}
+for part in dyn.split(";"):
+    v, spec = part.split(":")
+    axes[v] = {}
+    for i, item in enumerate(spec.split(",")):
+        k, _, nm = item.partition("=")
+        axes[v][int(k)] = nm or f"{v}_dynamic_axes_{i + 1}"
+args = tuple(torch.from_numpy(np.load(f"{name}{arch}-0.{n}.npy"))
+             for n, _, _ in ins)
+torch.onnx.export(torch.jit.load(f"{name}{arch}.pt"), args, f"torch_{name}{arch}.onnx",
+                  input_names=[n for n, _, _ in ins], dynamic_axes=axes,
+                  opset_version=14)
+theirs = onnx.load(f"torch_{name}{arch}.onnx").graph.output
+ours = onnx.load(f"cmp_{name}{arch}.onnx").graph.output
+assert len(theirs) == len(ours), (len(theirs), len(ours))
+for t, o in zip(theirs, ours):
+    td, od = t.type.tensor_type.shape.dim, o.type.tensor_type.shape.dim
+    assert len(td) == len(od), (t.name, len(td), len(od))
+    for k, (a, b) in enumerate(zip(td, od)):
+        assert not (a.dim_param and b.HasField("dim_value")), (
+            f"output {o.name} axis {k}: torch {a.dim_param}, ours {b.dim_value}")
+print("ok")
+PY
+		done
+	done
+}
