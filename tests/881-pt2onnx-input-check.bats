@@ -175,6 +175,15 @@ check_refusal() {
 		'a=f32[2,3,4]' 'b=i64[2,4,6]'
 }
 
+@test "refused: bmm of a 2-d input (rank)" {
+	run -0 refused bmm \
+		"input 'a' f32[3,4]: aten::bmm at Bmm needs 3-d tensors (other operand f32[2,4,6])" \
+		"input 'a' f32[3,4]: aten::bmm at Bmm needs 3-d tensors (other operand f32[2,4,6])" \
+		"aten::bmm (Bmm): batch1 must be a 3D tensor" \
+		"aten::bmm (Bmm): batch1 must be a 3D tensor" \
+		'a=f32[3,4]' 'b=f32[2,4,6]'
+}
+
 @test "refused: a grouped conv given the wrong channels, an i64 input, a rank-2 input" {
 	run -0 refused cnn \
 		"input 'x' f32[1,6,8,8]: aten::conv2d at Cnn/Conv2d[conv] needs 4 input channels (dim 1) (weight f32[8,2,3,3])" \

@@ -138,9 +138,10 @@ static int inner_fits(struct lower_ctx *c, struct ir_node *n, int ai, int bi,
 
 	if (!is_tensor(a) || !is_tensor(b))
 		return 0;
-	if (a->type->rank == 0) {
-		snprintf(need, sizeof(need), "an input of at least one dim");
-		return refuse(c, n, ai, need, what, b);
+	if (a->type->rank == 0 || b->type->rank == 0) {
+		snprintf(need, sizeof(need), "tensors of at least one dim");
+		return refuse(c, n, a->type->rank ? bi : ai, need, what,
+			      a->type->rank ? a : b);
 	}
 	if (b->type->rank == 1)
 		b_axis = 0;
@@ -200,6 +201,12 @@ int lower_check_inputs(struct lower_ctx *c, struct ir_node *n)
 			  is_intlike(b_dtype(n->inputs[0])) ? 0 : 1;
 		const char *w = n->inputs[1 - bad]->weight ? "weight "
 							     : "other operand ";
+		for (int i = 0; !strcmp(k, "bmm") && i < 2; i++)
+			if (is_tensor(n->inputs[i]) &&
+			    n->inputs[i]->type->rank >= 0 &&
+			    n->inputs[i]->type->rank != 3)
+				return refuse(c, n, i, "3-d tensors", w,
+					      n->inputs[1 - i]);
 		return dtype_fits(c, n, bad, 1 - bad, w) ||
 		       inner_fits(c, n, 0, 1, -2, n->inputs[1]->weight
 				  ? "weight " : "other operand ");
