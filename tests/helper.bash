@@ -281,21 +281,29 @@ sizes_script_model() {
 # sizes_run NAME OPSET: lower | fold | emit once, checked, then run by ONNX
 # Runtime at every size built, each compared with torch's outputs
 sizes_run() {
-	local name=$1 o=$2 k feeds l
+	local name=$1 o=$2
 	set -o pipefail
 	tool lower --opset "$o" "$name.air" | tool fold |
 		emit -o "$name-$o.onnx" || return 1
 	onnx_checker "$name-$o.onnx" || return 1
+	sizes_ort "$name" "$name-$o.onnx" "out-$o"
+}
+
+# sizes_ort NAME MODEL OUT: MODEL run by ONNX Runtime on the inputs of
+# every size K built for NAME (outputs in OUT-K), each compared with
+# torch's outputs at that size
+sizes_ort() {
+	local name=$1 model=$2 out=$3 k feeds l
 	for k in $(ls want_"$name"-*_0.npy | sed 's/.*-\([0-9]*\)_0.npy/\1/'); do
 		feeds=()
 		while IFS= read -r l; do
 			feeds+=("${l%%=*}=$name-$k.${l%%=*}.npy")
 		done < "$name.spec"
-		rm -rf "out-$o-$k"
-		ort_run "$name-$o.onnx" "out-$o-$k" "${feeds[@]}" > /dev/null ||
+		rm -rf "$out-$k"
+		ort_run "$model" "$out-$k" "${feeds[@]}" > /dev/null ||
 			return 1
 		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
-			"out-$o-$k" "$name-$o.onnx" || return 1
+			"$out-$k" "$model" || return 1
 	done
 }
 
@@ -332,4 +340,21 @@ wait_for() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# sizes_export NAME [PT2ONNX_ARG...]: `pt2onnx NAME.pt` with the example
+# sizes of NAME.spec and the arguments given (--dynamic-axes ...), checked
+# by onnx.checker, every dim it declares as a number the same at every size
+# (sizes.py declared), then run by ONNX Runtime at every size built
+sizes_export() {
+	local name=$1 specs=() l
+	shift
+	while IFS= read -r l; do
+		specs+=(-i "$l")
+	done < "$name.spec"
+	pt2onnx "$name.pt" "${specs[@]}" "$@" -o "$name.onnx" || return 1
+	onnx_checker "$name.onnx" || return 1
+	"$PYTHON" "$ORACLE_DIR/sizes.py" declared "$name" "$name.onnx" ||
+		return 1
+	sizes_ort "$name" "$name.onnx" "out"
 }

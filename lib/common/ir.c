@@ -8,6 +8,7 @@
 #include "ir.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,65 @@ const char *ir_dtype_onnx_name(enum ir_dtype dt)
 {
 	return (unsigned)dt < IR_DTYPE_COUNT ? dtype_info[dt].onnx
 					     : "undefined";
+}
+
+static const struct {
+	const char *name;
+	enum ir_dtype dt;
+} spec_dtypes[] = {
+	{ "f32", IR_DTYPE_FLOAT }, { "f64", IR_DTYPE_DOUBLE },
+	{ "f16", IR_DTYPE_FLOAT16 }, { "bf16", IR_DTYPE_BFLOAT16 },
+	{ "i64", IR_DTYPE_INT64 }, { "i32", IR_DTYPE_INT32 },
+	{ "i16", IR_DTYPE_INT16 }, { "i8", IR_DTYPE_INT8 },
+	{ "u8", IR_DTYPE_UINT8 }, { "bool", IR_DTYPE_BOOL },
+};
+
+const char *ir_dtype_spec_name(enum ir_dtype dt)
+{
+	for (size_t i = 0; i < sizeof(spec_dtypes) / sizeof(spec_dtypes[0]);
+	     i++)
+		if (spec_dtypes[i].dt == dt)
+			return spec_dtypes[i].name;
+	return NULL;
+}
+
+enum ir_dtype ir_dtype_from_spec(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(spec_dtypes) / sizeof(spec_dtypes[0]);
+	     i++)
+		if (strlen(spec_dtypes[i].name) == len &&
+		    !memcmp(spec_dtypes[i].name, name, len))
+			return spec_dtypes[i].dt;
+	return IR_DTYPE_UNDEFINED;
+}
+
+const char *ir_type_spec(const struct ir_type *t, char *buf, size_t n)
+{
+	const char *dn = ir_dtype_spec_name(t->dtype);
+	size_t k;
+
+	if (!n)
+		return buf;
+	k = (size_t)snprintf(buf, n, "%s", dn ? dn
+			     : t->dtype ? ir_dtype_torch_name(t->dtype)
+			     : "Tensor");
+	for (int i = 0; i < t->rank && k < n; i++) {
+		const struct ir_dim *d = &t->dims[i];
+		const char *sep = i ? "," : "[";
+		if (d->kind == IR_DIM_FIXED)
+			k += (size_t)snprintf(buf + k, n - k, "%s%lld", sep,
+					      (long long)d->value);
+		else if (d->kind == IR_DIM_SYMBOL && d->symbol)
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", sep,
+					      d->symbol);
+		else
+			k += (size_t)snprintf(buf + k, n - k, "%s?", sep);
+	}
+	if (t->rank == 0 && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "[]");
+	else if (t->rank > 0 && k < n)
+		snprintf(buf + k, n - k, "]");
+	return buf;
 }
 
 int ir_dtype_from_name(const char *name, size_t len)

@@ -60,6 +60,11 @@ size_t ir_dtype_size(enum ir_dtype dt);
 const char *ir_dtype_torch_name(enum ir_dtype dt);
 /* ONNX's name ("float", "int64"...). Never NULL. */
 const char *ir_dtype_onnx_name(enum ir_dtype dt);
+/* The short name of --input specs ("f32", "i64", "bool"...), NULL for a
+ * dtype that has none; and its inverse (len bytes of name), UNDEFINED
+ * when the name is not one. */
+const char *ir_dtype_spec_name(enum ir_dtype dt);
+enum ir_dtype ir_dtype_from_spec(const char *name, size_t len);
 /* Inverse of ir_dtype_torch_name; also accepts the ONNX names.
  * Returns -1 when the name is unknown. */
 int ir_dtype_from_name(const char *name, size_t len);
@@ -318,6 +323,9 @@ struct ir_type *ir_type_tensor(struct ir_graph *g, enum ir_dtype dt, int rank,
 			       const int64_t *dims /* rank fixed dims or NULL
 						      for all unknown */);
 struct ir_type *ir_type_copy(struct ir_graph *g, const struct ir_type *t);
+/* t as an --input spec would write it: "f32[3,batch,?]", "Tensor" when
+ * neither dtype nor rank is known; written to buf (size n), returned. */
+const char *ir_type_spec(const struct ir_type *t, char *buf, size_t n);
 /* Deep equality; returns 1 when equal. */
 int ir_type_equal(const struct ir_type *a, const struct ir_type *b);
 

@@ -1800,6 +1800,8 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	int isaten = !strncmp(k, "aten::", 6);
 	if (isaten && !arity_ok(c, n))
 		return;
+	if (isaten && lower_check_inputs(c, n))
+		return;
 	if (isaten && c->o->export_type == LOWER_EXPORT_ONNX_ATEN) {
 		aten_node(c, n, 0);
 		ir_node_unlink(n);
@@ -2179,6 +2181,8 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 		next = n->next;
 		c->blk = b;
 		lower_node(c, n);
+		if (c->nmalformed)
+			return; /* the rest would only repeat it */
 	}
 	c->blk = b;
 	c->pos = NULL;

@@ -173,6 +173,12 @@ int b_rank(const struct ir_value *v);            /* -1 if unknown */
 int64_t b_dim_size(const struct ir_value *v, int64_t dim);
 int b_is_float(enum ir_dtype dt);
 
+/* input_check.c: 0 when aten node n's tensor inputs (remapped) fit what
+ * the op needs as far as their types say (fixed dims and dtypes only);
+ * else -1 after one line naming the graph inputs they come from, with
+ * c->nmalformed counted. */
+int lower_check_inputs(struct lower_ctx *c, struct ir_node *n);
+
 /* --- arguments (lower.c) ----------------------------------------------- */
 
 /* Input i of n, remapped to its ONNX value. */

@@ -821,6 +821,15 @@ static int plan_dynamic_axes(struct writer *w)
 				w->nsyms++;
 			}
 		} else if (t->dims[a->axis].kind == IR_DIM_FIXED) {
+			if (!w->relaxed)
+				diag_warning(w->d, "dynamic axes: '%s' axis %lld "
+					     "is %lld in the IR, so the stages "
+					     "before computed with that size; "
+					     "output dims not named dynamic are "
+					     "written unknown (give the axis to "
+					     "script or trace instead)",
+					     a->value, (long long)a->axis,
+					     (long long)t->dims[a->axis].value);
 			w->relaxed = 1;
 		}
 	}
@@ -974,6 +983,8 @@ static Onnx__TypeProto *tensor_type_proto(struct writer *w,
 		}
 		switch (t->dims[i].kind) {
 		case IR_DIM_FIXED:
+			if (shape == 2)
+				break; /* maybe the example's size: unknown */
 			dm->value_case =
 				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
 			dm->dim_value = t->dims[i].value;
@@ -1031,7 +1042,8 @@ static Onnx__TypeProto *type_proto(struct writer *w, const struct ir_type *t,
 }
 
 /* A ValueInfoProto; main: a main graph input or output (dynamic axes
- * apply); shape: whether shapes are written. */
+ * apply); shape: 0 no shapes, 1 shapes, 2 shapes with the fixed dims left
+ * unknown (outputs computed for a size a dynamic axis replaced). */
 static Onnx__ValueInfoProto *value_info(struct writer *w, const char *name,
 					const struct ir_type *t, int main,
 					int shape)
@@ -1451,7 +1463,7 @@ static struct pb_piece *graph_piece(struct writer *w, uint32_t field,
 	tail.output = arena_alloc(a, sizeof(*tail.output) * (b->nreturns + 1));
 	for (uint32_t i = 0; i < b->nreturns; i++)
 		tail.output[i] = value_info(w, rp[i].name, b->returns[i]->type,
-					    main, main || !w->relaxed);
+					    main, !w->relaxed ? 1 : main ? 2 : 0);
 	collect_value_info(w, b, &tail.value_info, &tail.n_value_info);
 	pb_append(msg, pb_packed(a, 0, &tail.base));
 	return msg;

@@ -857,6 +857,44 @@ static int refuse_untyped_input(const char *method, const struct ts_param *p,
 	return 1;
 }
 
+/* --dynamic-axes on graph input number gi, forward's argument pname, of
+ * type t: each axis named becomes its symbol (the dim_param emit writes),
+ * so that no stage sees the example's size there.  Returns 0, or -1 after
+ * reporting an axis the input does not have. */
+static int apply_dynamic_axes(struct sc *c, struct ir_type *t,
+			      const char *pname, uint32_t gi)
+{
+	const struct onnx_write_options *o = c->dyn;
+
+	for (uint32_t k = 0; o && k < o->ndyn_axes; k++) {
+		const struct onnx_dyn_axis *a = &o->dyn_axes[k];
+		const char *as = gi < o->ninput_names ? o->input_names[gi]
+						      : pname;
+
+		if (strcmp(a->value, as))
+			continue;
+		if (t->kind != IR_TYPE_TENSOR || t->rank < 0) {
+			diag_error(c->d, "--dynamic-axes: input '%s' is not a "
+				   "tensor of known rank (give its --input)",
+				   a->value);
+			return -1;
+		}
+		if (a->axis >= t->rank) {
+			diag_error(c->d, "--dynamic-axes: input '%s' has rank "
+				   "%d, no axis %lld", a->value, t->rank,
+				   (long long)a->axis);
+			return -1;
+		}
+		t->dims[a->axis].kind = IR_DIM_SYMBOL;
+		t->dims[a->axis].value = 0;
+		t->dims[a->axis].symbol = a->name
+			? ir_strdup(c->g, a->name)
+			: ir_strfmt(c->g, "%s_dynamic_axes_%u", a->value,
+				    a->index + 1);
+	}
+	return 0;
+}
+
 struct ir_graph *script_compile(struct torch_archive *ar,
 				const struct script_options *o,
 				struct diag *d, int *code)
@@ -874,6 +912,7 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 	memset(&c, 0, sizeof(c));
 	c.ar = ar;
 	c.d = d;
+	c.dyn = o->dyn;
 	c.g = ir_graph_new(IR_LEVEL_ATEN);
 	if (!c.g) {
 		diag_error(d, "out of memory");
@@ -962,6 +1001,10 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 			 t->kind == IR_TYPE_TENSOR) {
 			diag_error(d, "--input for '%s': the argument is a %s, "
 				   "not a Tensor", p->name, p->type->name);
+			c.code = EXIT_USAGE;
+			goto fail;
+		}
+		if (apply_dynamic_axes(&c, t, p->name, c.g->top->nparams)) {
 			c.code = EXIT_USAGE;
 			goto fail;
 		}

@@ -27,6 +27,7 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "onnx_write.h"
 #include "torch_archive.h"
 
 #define SCRIPT_MAX_INLINE 256     /* nested inlined calls */
@@ -49,6 +50,11 @@ struct script_options {
 	int ninputs;
 	int require_inputs; /* a Tensor argument without --input is refused
 			       (an export needs its type; pt2onnx sets it) */
+	/* --dynamic-axes: each axis named there is a symbol in the graph
+	 * input's type whatever size --input gave, so that nothing
+	 * downstream sees the example's size; inputs are named by forward's
+	 * argument names, or by --input-names (graph inputs in order) */
+	const struct onnx_write_options *dyn; /* NULL: none */
 };
 
 /* Parses an --input SPEC: `x=f32[batch,3,224,224]`, `f32[1,3]`, or a .npy

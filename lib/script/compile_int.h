@@ -118,6 +118,7 @@ struct sc {
 	struct torch_archive *ar;
 	const char *ref_file;   /* ar's path made absolute: weights refer to it */
 	struct diag *d;
+	const struct onnx_write_options *dyn; /* --dynamic-axes, or NULL */
 	struct ir_graph *g;
 	struct arena parse;        /* ASTs */
 	struct srcfile *files;

@@ -11,17 +11,6 @@
 
 #include "compile.h"
 
-static const struct {
-	const char *name;
-	enum ir_dtype dt;
-} dtypes[] = {
-	{ "f32", IR_DTYPE_FLOAT }, { "f64", IR_DTYPE_DOUBLE },
-	{ "f16", IR_DTYPE_FLOAT16 }, { "bf16", IR_DTYPE_BFLOAT16 },
-	{ "i64", IR_DTYPE_INT64 }, { "i32", IR_DTYPE_INT32 },
-	{ "i16", IR_DTYPE_INT16 }, { "i8", IR_DTYPE_INT8 },
-	{ "u8", IR_DTYPE_UINT8 }, { "bool", IR_DTYPE_BOOL },
-};
-
 static int parse_dims(const char *p, struct script_input *in,
 		      const char *spec, struct diag *d, char close)
 {
@@ -165,7 +154,7 @@ int script_parse_input(const char *spec, struct script_input *in,
 		       struct diag *d)
 {
 	const char *eq = strchr(spec, '='), *body = spec, *br;
-	size_t i, n;
+	size_t n;
 
 	memset(in, 0, sizeof(*in));
 	in->rank = -1;
@@ -182,10 +171,7 @@ int script_parse_input(const char *spec, struct script_input *in,
 		return parse_npy(body, in, spec, d);
 	br = strchr(body, '[');
 	n = br ? (size_t)(br - body) : strlen(body);
-	for (i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
-		if (strlen(dtypes[i].name) == n &&
-		    !strncmp(dtypes[i].name, body, n))
-			in->dtype = dtypes[i].dt;
+	in->dtype = ir_dtype_from_spec(body, n);
 	if (!in->dtype)
 		return diag_error(d, "--input '%s': unknown dtype '%.*s' (f32 "
 				  "f64 f16 bf16 i64 i32 i16 i8 u8 bool)", spec,

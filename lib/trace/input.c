@@ -11,17 +11,6 @@
 
 #include "trace.h"
 
-static const struct {
-	const char *name;
-	enum ir_dtype dt;
-} input_dtypes[] = {
-	{ "f32", IR_DTYPE_FLOAT }, { "f64", IR_DTYPE_DOUBLE },
-	{ "f16", IR_DTYPE_FLOAT16 }, { "bf16", IR_DTYPE_BFLOAT16 },
-	{ "i64", IR_DTYPE_INT64 }, { "i32", IR_DTYPE_INT32 },
-	{ "i16", IR_DTYPE_INT16 }, { "i8", IR_DTYPE_INT8 },
-	{ "u8", IR_DTYPE_UINT8 }, { "bool", IR_DTYPE_BOOL },
-};
-
 void trace_input_release(struct trace_input *in)
 {
 	int i;
@@ -45,7 +34,7 @@ int trace_parse_input(const char *spec, struct trace_input *in,
 		      struct diag *d)
 {
 	const char *eq = strchr(spec, '='), *body = spec, *br, *p;
-	size_t i, n;
+	size_t n;
 
 	memset(in, 0, sizeof(*in));
 	if (eq && (!strchr(spec, '[') || eq < strchr(spec, '['))) {
@@ -65,10 +54,7 @@ int trace_parse_input(const char *spec, struct trace_input *in,
 	}
 	br = strchr(body, '[');
 	n = br ? (size_t)(br - body) : strlen(body);
-	for (i = 0; i < sizeof(input_dtypes) / sizeof(input_dtypes[0]); i++)
-		if (strlen(input_dtypes[i].name) == n &&
-		    !strncmp(input_dtypes[i].name, body, n))
-			in->dtype = input_dtypes[i].dt;
+	in->dtype = ir_dtype_from_spec(body, n);
 	if (!in->dtype)
 		return diag_error(d, "--input '%s': unknown dtype '%.*s' (f32 "
 				  "f64 f16 bf16 i64 i32 i16 i8 u8 bool, or a "

@@ -729,6 +729,14 @@ static int scalar_recorded(const char *kind, struct tval **in, int nin,
 		return is_traced(in[0]);
 	if (!strcmp(kind, "aten::size"))
 		return 1;
+	/* float(n), int(n) of a traced size: kept as an op, or the size
+	 * of a dynamic axis is baked into the number (torch.jit.trace
+	 * warns and bakes it; the archive's code says to compute it) */
+	if ((!strcmp(kind, "aten::Float") || !strcmp(kind, "aten::Int") ||
+	     !strcmp(kind, "aten::ScalarImplicit")) && nin == 1 &&
+	    in[0]->rec && (in[0]->kind == TV_INT || in[0]->kind == TV_FLOAT) &&
+	    nout == 1 && (out[0]->kind == TV_INT || out[0]->kind == TV_FLOAT))
+		return 1;
 	if (never_recorded(kind))
 		return 0;
 	for (i = 0; i < nin; i++)

@@ -685,7 +685,9 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 			  break;
 		case OPT_OPSET: opset = optarg; break;
 		case OPT_IN_NAMES: push(&d, &emitx, "--input-names");
-				   push(&d, &emitx, optarg); break;
+				   push(&d, &emitx, optarg);
+				   push(&d, &dynx, "--input-names");
+				   push(&d, &dynx, optarg); break;
 		case OPT_OUT_NAMES: push(&d, &emitx, "--output-names");
 				    push(&d, &emitx, optarg); break;
 		case OPT_DYN:
@@ -764,9 +766,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[0].args, "--require-inputs");
 	for (int i = 0; i < front.n; i++)
 		push(&d, &st[0].args, front.v[i]);
-	/* trace marks input axes dynamic in the graph it records; emit
-	 * names them (and the outputs') */
-	for (int i = 0; trace && i < dynx.n; i++)
+	/* trace and script make the dynamic input axes symbols in the graph
+	 * they write (--input-names says which input is which), so that no
+	 * stage sees the example's size there; emit names them (and the
+	 * outputs') */
+	for (int i = 0; i < dynx.n; i++)
 		push(&d, &st[0].args, dynx.v[i]);
 	for (int i = 0; i < tracex.n; i++)
 		push(&d, &st[0].args, tracex.v[i]);

@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "ir.h"
+#include "onnx_write.h"
 #include "tool_io.h"
 #include "torch_archive.h"
 #include "version.h"
@@ -33,6 +34,11 @@ static const char usage_text[] =
 "                          x=input.npy              from a .npy header\n"
 "                        dtypes f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool;\n"
 "                        a dim is a number, a symbol or '?'\n"
+"      --dynamic-axes SPEC  input axes that are symbols whatever size\n"
+"                        --input gives (repeatable): 'x:0=batch;y:0=batch',\n"
+"                        'x:0,2' (x_dynamic_axes_1, _2) or torch's dict\n"
+"      --input-names LIST  the names --dynamic-axes gives the graph inputs,\n"
+"                        in order (as emit --input-names renames them)\n"
 "  -m, --method NAME     the method to compile (default forward)\n"
 "      --require-inputs  refuse a Tensor argument that no --input types\n"
 "                        (pt2onnx's export sets it)\n"
@@ -54,8 +60,12 @@ static void release_inputs(struct script_input *in, int n)
 	free(in);
 }
 
+enum { OPT_DYN = 256, OPT_INPUT_NAMES };
+
 static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "dynamic-axes", required_argument, NULL, OPT_DYN },
+	{ "input-names", required_argument, NULL, OPT_INPUT_NAMES },
 	{ "method", required_argument, NULL, 'm' },
 	{ "require-inputs", no_argument, NULL, 'R' },
 	{ "output", required_argument, NULL, 'o' },
@@ -69,6 +79,7 @@ int main(int argc, char **argv)
 {
 	struct diag d;
 	struct script_options o;
+	struct onnx_write_options dyn;
 	struct script_input *inputs = NULL;
 	struct torch_archive *ar;
 	struct ir_graph *g;
@@ -77,6 +88,7 @@ int main(int argc, char **argv)
 
 	diag_init(&d, "script");
 	memset(&o, 0, sizeof(o));
+	onnx_write_options_init(&dyn);
 	while ((c = getopt_long(argc, argv, "i:m:o:SfhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
@@ -91,6 +103,16 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			ninputs++;
+			break;
+		case OPT_DYN:
+			if (onnx_write_parse_dynamic_axes(&dyn, optarg, &d))
+				goto bad_option;
+			break;
+		case OPT_INPUT_NAMES:
+			if (onnx_write_parse_names(&dyn.input_names,
+						   &dyn.ninput_names, optarg,
+						   &d))
+				goto bad_option;
 			break;
 		case 'm':
 			o.method = optarg;
@@ -126,19 +148,26 @@ int main(int argc, char **argv)
 	}
 	o.inputs = inputs;
 	o.ninputs = ninputs;
+	o.dyn = &dyn;
 	ar = torch_archive_open(argv[optind], &d);
 	if (!ar) {
 		release_inputs(inputs, ninputs);
+		onnx_write_options_release(&dyn);
 		return EXIT_BAD_INPUT;
 	}
 	d.file = argv[optind];
 	g = script_compile(ar, &o, &d, &code);
 	torch_archive_close(ar);
 	release_inputs(inputs, ninputs);
+	onnx_write_options_release(&dyn);
 	if (!g)
 		return code;
 	d.file = NULL;
 	code = tool_write_ir(g, output, text, force, &d);
 	ir_graph_free(g);
 	return code;
+bad_option:
+	release_inputs(inputs, ninputs);
+	onnx_write_options_release(&dyn);
+	return EXIT_USAGE;
 }

@@ -48,6 +48,9 @@ static const char usage_text[] =
 "                          'x:0=batch;y:0=batch', 'x:0,2' or torch's dict\n"
 "                          '{\"x\": {0: \"batch\"}}'; names of outputs are\n"
 "                          ignored (emit takes them)\n"
+"      --input-names LIST  the names --dynamic-axes gives the graph\n"
+"                          inputs, in order (as emit --input-names\n"
+"                          renames them)\n"
 "      --device DEV        cuda, cpu or auto (default: cuda when a GPU is\n"
 "                          present, else cpu)\n"
 "      --threads N         CPU threads (default: the cores)\n"
@@ -70,7 +73,7 @@ static const char usage_text[] =
 "memory.\n";
 
 enum {
-	OPT_SEED = 256, OPT_DYN, OPT_DEVICE, OPT_THREADS, OPT_SAVE,
+	OPT_SEED = 256, OPT_DYN, OPT_INPUT_NAMES, OPT_DEVICE, OPT_THREADS, OPT_SAVE,
 	OPT_MISSING, OPT_RANDN,
 };
 
@@ -84,6 +87,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "dynamic-axes", required_argument, NULL, OPT_DYN },
+	{ "input-names", required_argument, NULL, OPT_INPUT_NAMES },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "save-outputs", required_argument, NULL, OPT_SAVE },
@@ -194,6 +198,15 @@ static int apply_dynamic_axes(struct tool *t, const struct ir_graph *g,
 			used[pos] = 1;
 		}
 	}
+	/* --input-names renames the graph inputs (forward's arguments) in
+	 * order: the axes name them so */
+	for (i = 0; i < t->nin && i < 256; i++)
+		for (k = 0; pname[i] && k < g->top->nparams &&
+			    k < t->dyn.ninput_names; k++)
+			if (!strcmp(g->top->params[k]->name, pname[i])) {
+				pname[i] = t->dyn.input_names[k];
+				break;
+			}
 	for (a = 0; a < t->dyn.ndyn_axes; a++) {
 		const struct onnx_dyn_axis *x = &t->dyn.dyn_axes[a];
 		char buf[256];
@@ -294,6 +307,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DYN:
 			if (onnx_write_parse_dynamic_axes(&t.dyn, optarg, &d)) {
+				tool_release(&t);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_INPUT_NAMES:
+			if (onnx_write_parse_names(&t.dyn.input_names,
+						   &t.dyn.ninput_names, optarg,
+						   &d)) {
 				tool_release(&t);
 				return EXIT_USAGE;
 			}
