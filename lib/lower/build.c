@@ -208,11 +208,11 @@ static void try_fold(struct lower_ctx *c, struct ir_node *n)
 		return;
 	int64_t numel = 1;
 	for (int i = 0; i < ty->rank; i++) {
-		if (ty->dims[i].kind != IR_DIM_FIXED)
+		if (ty->dims[i].kind != IR_DIM_FIXED ||
+		    __builtin_mul_overflow(numel, ty->dims[i].value, &numel))
 			return;
-		numel *= ty->dims[i].value;
 	}
-	if (numel > FOLD_MAX)
+	if (numel < 0 || numel > FOLD_MAX)
 		return;
 	double in[8][FOLD_MAX], r[FOLD_MAX];
 	int cnt[8];
