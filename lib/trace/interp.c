@@ -890,10 +890,13 @@ static int run_node(struct interp *ip, struct ir_node *n)
 	int has_tensor = 0, rc = -1, rec;
 
 	ip->ctx.node = n;
-	if (++ip->steps > LIMIT_TRACE_STEPS)
+	if (++ip->steps > (ip->o->max_steps > 0 ? ip->o->max_steps
+						: LIMIT_TRACE_STEPS))
 		return trace_error(&ip->ctx, "more than %lld ops run (an "
 				   "endless loop?): over trace's limit",
-				   (long long)LIMIT_TRACE_STEPS);
+				   (long long)(ip->o->max_steps > 0 ?
+					       ip->o->max_steps :
+					       LIMIT_TRACE_STEPS));
 	if (!strcmp(n->kind, "prim::If"))
 		return run_if(ip, n);
 	if (!strcmp(n->kind, "prim::Loop"))
@@ -1074,6 +1077,7 @@ static struct gpu_tensor *make_input(struct interp *ip,
 				   (LIMIT_TRACE_TENSOR_BYTES / sizeof(double)),
 				   (unsigned long long)
 				   LIMIT_TRACE_TENSOR_BYTES);
+			set_code(ip, EXIT_USAGE); /* --input asked for it */
 			return NULL;
 		}
 	buf = malloc(sizeof(double) * (size_t)(n ? n : 1));
@@ -1156,7 +1160,8 @@ static int bind_inputs(struct interp *ip)
 		}
 		t = make_input(ip, given[k], k);
 		if (!t)
-			return given[k]->npy ? EXIT_BAD_INPUT : EXIT_IO;
+			return ip->code ? ip->code :
+			       given[k]->npy ? EXIT_BAD_INPUT : EXIT_IO;
 		tv = tv_tensor(t);
 		if (!tv)
 			return EXIT_IO;

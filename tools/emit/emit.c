@@ -56,10 +56,9 @@ static const char usage_text[] =
 "      --strip-doc-string       write no doc strings (node doc strings are\n"
 "                               the IR's doc, else its source location)\n"
 "      --weights-from PATH      a folder (or file) whose weights may be\n"
-"                               read, besides the IR file's folder (or the\n"
-"                               current one for standard input), torch\n"
-"                               archives and fold's data files (repeatable;\n"
-"                               docs/ir.md)\n"
+"                               read, besides the current folder, the IR\n"
+"                               file's, torch archives and fold's data\n"
+"                               files (repeatable; docs/ir.md)\n"
 "  -f, --force                  write binary to a terminal\n"
 "  -h, --help                   this text\n"
 "  -V, --version                the version\n"
@@ -207,15 +206,18 @@ int main(int argc, char **argv)
 
 	if (!strcmp(output, "-") && refuse_terminal(stdout, force, &d))
 		goto usage;
-	/* weights are read only from the model's folder: the IR file's, or
-	 * the current one for standard input (and see tensor_data_allowed) */
+	/* weights are read only from the model's folders: the current one
+	 * (relative references resolve from it) and the IR file's (and see
+	 * tensor_data_allowed) */
 	const char *in = optind < argc ? argv[optind] : "-";
 	char *dir = strcmp(in, "-") ? strdup(in) : NULL;
 	struct diag quiet; /* a missing input is reported by its reader */
 	diag_init(&quiet, "emit");
 	quiet.quiet = 1;
 	o.restrict_weights = 1;
-	onnx_write_options_allow_weights(&o, dir ? dirname(dir) : ".", &quiet);
+	onnx_write_options_allow_weights(&o, ".", &quiet);
+	if (dir)
+		onnx_write_options_allow_weights(&o, dirname(dir), &quiet);
 	free(dir);
 	struct ir_graph *g = tool_read_ir(in, &d, &rc);
 	if (g)
