@@ -276,6 +276,14 @@ static void try_fold(struct lower_ctx *c, struct ir_node *n)
 	} else {
 		return;
 	}
+	/* an integer result that does not fit its dtype (or NaN) is left to
+	 * run: the conversion would be undefined */
+	for (int i = 0; i < k && is_int_dtype(ty->dtype); i++) {
+		double lim = ty->dtype == IR_DTYPE_INT32 ? 2147483648.0
+						      : 9223372036854775808.0;
+		if (!(r[i] >= -lim && r[i] < lim))
+			return;
+	}
 	fold_to_const(c, n, r, k, ty->dtype);
 }
 

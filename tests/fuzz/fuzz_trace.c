@@ -9,7 +9,7 @@
  * print.  FUZZ_TRACE_VERBOSE=1 shows the messages and graphs.
  *
  *   make fuzz && build/fuzz/bin/fuzz_trace -max_total_time=60 \
- *     -dict=tests/fuzz/trace.dict build/fuzz/corpus/fuzz_trace \
+ *     -dict=tests/fuzz/ts_parser.dict build/fuzz/corpus/fuzz_trace \
  *     tests/fuzz/corpus/trace
  *
  * The seeds (tests/fuzz/corpus/trace) are the script seeds and the trace
