@@ -5,6 +5,8 @@
  * compiles of it is run by trace_run() on the CPU with one input x, a
  * Float(2, 2) (the module's weight `w` has that shape too), at most 20000
  * ops a run (trace_options.max_steps), so that `while True` costs little.
+ * The archive is written to /tmp/fuzz_trace_PID.pt for each run, since
+ * trace maps weights from the archive's file.
  * A failure must be a diagnostic with an exit code; a recorded graph must
  * print.  FUZZ_TRACE_VERBOSE=1 shows the messages and graphs.
  *
@@ -20,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "compile.h"
 #include "fuzz_archive.h"
@@ -27,9 +30,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char path[64]; /* the archive file of this process */
+
+static void remove_archive(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
+	FILE *f;
 	struct zb z = ZB_INIT;
 	struct diag d;
 	struct torch_archive *ar;
@@ -46,7 +57,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	diag_init(&d, "fuzz");
 	d.out = sink;
-	ar = torch_archive_open_mem(z.buf, z.len, "fuzz.pt", &d);
+	/* a file, not memory: trace maps the weights from the archive's path */
+	if (!path[0]) {
+		snprintf(path, sizeof(path), "/tmp/fuzz_trace_%d.pt",
+			 (int)getpid());
+		atexit(remove_archive);
+	}
+	f = fopen(path, "wb");
+	if (!f)
+		goto out;
+	if (fwrite(z.buf, 1, z.len, f) != z.len) {
+		fclose(f);
+		goto out;
+	}
+	fclose(f);
+	ar = torch_archive_open(path, &d);
 	if (!ar)
 		goto out;
 	g = script_compile(ar, &so, &d, &code);
