@@ -88,9 +88,11 @@ inputs=(x=x.npy z=z.npy v=v.npy h=h.npy q=q.npy)
 	# one 128x64x3x3 float block: the second fusion's equal result shares it
 	local n=$((128 * 64 * 3 * 3 * 4))
 	[[ "$stderr" == *" $n bytes to the data file"* ]]
-	[ "$(stat -c %s side.data)" = $n ]
+	# after fold's 64-byte header (lib/fold/fold.h FOLD_DATA_HEADER)
+	[ "$(stat -c %s side.data)" = $((n + 64)) ]
+	[ "$(head -c 20 side.data)" = "pt2onnx fold data 1" ]
 	run -0 fold -S folded.bin
-	[[ "$output" == *"weight(\"$PWD/side.data\", offset=0, length=$n)"* ]]
+	[[ "$output" == *"weight(\"$PWD/side.data\", offset=64, length=$n)"* ]]
 	[ "$(grep -c 'side.data' <<<"$output")" = 1 ]
 	emit folded.bin -o side.onnx
 	cmp inline.onnx side.onnx

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "quote.h"
+#include "rlimits.h"
 
 #define SIG_LOCAL 0x04034b50u
 #define SIG_CENTRAL 0x02014b50u
@@ -707,6 +708,14 @@ int zip_read(struct zip *z, const struct zip_entry *e, void **buf,
 		return -1;
 	if (e->usize >= SIZE_MAX)
 		return zerr(z, d, "entry '%s' is too large", ENAME(nb, e));
+	/* what is read into memory (pickles, code, constants; weights are
+	 * mapped or streamed, never read here) has a limit: a 1 MB entry
+	 * inflating to 1 GiB is a zip bomb, not a model */
+	if (e->usize > LIMIT_ZIP_INFLATE_BYTES)
+		return zerr(z, d, "entry '%s' is %llu bytes, over the limit of "
+			    "%llu for a record read into memory", ENAME(nb, e),
+			    (unsigned long long)e->usize,
+			    (unsigned long long)LIMIT_ZIP_INFLATE_BYTES);
 	unsigned char *out = malloc((size_t)e->usize + 1);
 	if (!out)
 		return zerr(z, d, "entry '%s': out of memory for %llu bytes",

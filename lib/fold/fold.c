@@ -352,6 +352,16 @@ static int data_open(struct fold_ctx *c)
 	free(abs);
 	/* half written if a signal ends us while folding: removed then */
 	outfile_track((char *)c->dpath);
+	/* the header that tells emit this is a fold data file (docs/ir.md,
+	 * "Which files a weight() may read") */
+	char hdr[FOLD_DATA_HEADER] = FOLD_DATA_MAGIC;
+	if (pwrite(c->dfd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+		diag_error(c->d, "writing the data file '%s': %s", c->dpath,
+			   strerror(errno));
+		c->err = c->err ? c->err : EXIT_IO;
+		return -1;
+	}
+	c->dend = FOLD_DATA_HEADER;
 	return 0;
 }
 
@@ -1378,7 +1388,7 @@ int fold_graph(struct ir_graph *g, const struct fold_options *o,
 		c.err = EXIT_INTERNAL;
 done:
 	rc = c.err;
-	c.st->data_bytes = c.dend;
+	c.st->data_bytes = c.dend ? c.dend - FOLD_DATA_HEADER : 0;
 	free(c.dents);
 	free(c.scratch[0]);
 	free(c.scratch[1]);

@@ -58,6 +58,12 @@ struct fold_options {
 	uint64_t data_min;  /* default 4096 */
 };
 
+/* A data file starts with this line, NUL-padded to FOLD_DATA_HEADER
+ * bytes; the results follow (emit reads weights from such files wherever
+ * they are: docs/ir.md, "Which files a weight() may read"). */
+#define FOLD_DATA_MAGIC "pt2onnx fold data 1\n"
+#define FOLD_DATA_HEADER 64
+
 struct fold_stats {
 	uint32_t folded;          /* nodes replaced by initializers */
 	uint32_t bn_folded;       /* BatchNormalization nodes fused */

@@ -616,7 +616,9 @@ static int bcast_init(struct bcast *b, int n, const int *ranks,
 			int j = i - (b->rank - ranks[k]);
 			int64_t dk = j >= 0 ? dims[k][j] : 1;
 			b->st[k][i] = dk == 1 ? 0 : s;
-			s *= dk;
+			/* unsigned: an input with a zero dim may have others
+			 * whose product overflows; its strides are never used */
+			s = (int64_t)((uint64_t)s * (uint64_t)dk);
 		}
 	}
 	return 0;

@@ -13,6 +13,7 @@
 
 #include "gpu.h"
 #include "gpu_int.h"
+#include "rlimits.h"
 
 static _Thread_local char gpu_err[512];
 
@@ -147,6 +148,12 @@ struct gpu_tensor *gpu_empty(const struct gpu_backend *be, enum ir_dtype dt,
 			span *= (size_t)dims[i];
 		}
 	}
+	if (n * esz > LIMIT_TRACE_TENSOR_BYTES) {
+		gpu_set_error("a tensor of %zu bytes: over the limit of %llu",
+			      n * esz, (unsigned long long)
+			      LIMIT_TRACE_TENSOR_BYTES);
+		return NULL;
+	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		gpu_set_error("out of memory");
@@ -173,7 +180,21 @@ struct gpu_tensor *gpu_view(const struct gpu_tensor *t, int rank,
 			    int64_t offset)
 {
 	struct gpu_tensor *v;
+	uint64_t n = 1;
 
+	/* a view is free, but every kernel walks its elements: one that
+	 * claims more elements than the limit on a tensor's bytes (an
+	 * expand to [1e9, 1e9, ...]) is refused, before numel overflows */
+	for (int i = 0; i < rank && i < GPU_MAX_DIMS; i++) {
+		if (dims[i] < 0 ||
+		    __builtin_mul_overflow(n, (uint64_t)dims[i], &n) ||
+		    n > LIMIT_TRACE_TENSOR_BYTES) {
+			gpu_set_error("a view of more than %llu elements: over "
+				      "the limit", (unsigned long long)
+				      LIMIT_TRACE_TENSOR_BYTES);
+			return NULL;
+		}
+	}
 	v = tensor_new(t->storage, t->dtype, rank, dims, strides, offset);
 	if (v)
 		t->storage->refs++;
@@ -192,7 +213,13 @@ struct gpu_tensor *gpu_from_host(const struct gpu_backend *be,
 		gpu_set_error("no backend");
 		return NULL;
 	}
-	if (be->id == GPU_BACKEND_CPU) {
+	/* a storage at an offset of the archive that is not a multiple of
+	 * its element size (torch reads such archives) is copied into an
+	 * aligned buffer: the kernels load elements as their C types */
+	size_t align = ir_dtype_size(dt);
+	if (align > 16 || !align)
+		align = 16;
+	if (be->id == GPU_BACKEND_CPU && (uintptr_t)data % align == 0) {
 		st = calloc(1, sizeof(*st));
 		if (!st) {
 			gpu_set_error("out of memory");

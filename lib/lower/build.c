@@ -219,11 +219,11 @@ static void try_fold(struct lower_ctx *c, struct ir_node *n)
 		return;
 	int64_t numel = 1;
 	for (int i = 0; i < ty->rank; i++) {
-		if (ty->dims[i].kind != IR_DIM_FIXED)
+		if (ty->dims[i].kind != IR_DIM_FIXED ||
+		    __builtin_mul_overflow(numel, ty->dims[i].value, &numel))
 			return;
-		numel *= ty->dims[i].value;
 	}
-	if (numel > FOLD_MAX)
+	if (numel < 0 || numel > FOLD_MAX)
 		return;
 	double in[8][FOLD_MAX], r[FOLD_MAX];
 	int cnt[8];
@@ -286,6 +286,14 @@ static void try_fold(struct lower_ctx *c, struct ir_node *n)
 			return;
 	} else {
 		return;
+	}
+	/* an integer result that does not fit its dtype (or NaN) is left to
+	 * run: the conversion would be undefined */
+	for (int i = 0; i < k && is_int_dtype(ty->dtype); i++) {
+		double lim = ty->dtype == IR_DTYPE_INT32 ? 2147483648.0
+						      : 9223372036854775808.0;
+		if (!(r[i] >= -lim && r[i] < lim))
+			return;
 	}
 	fold_to_const(c, n, r, k, ty->dtype);
 }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "aten_schema.h"
+#include "intmath.h"
 #include "onnx_schema.h"
 #include "lower_int.h"
 #include "symbolic_common.h"
@@ -1647,25 +1648,33 @@ static int fold_int_arith(struct lower_ctx *c, struct ir_node *n)
 		     b_dtype(x) != IR_DTYPE_INT64))
 			return 0;
 	}
+	/* ints wrap as torch's int64_t does (intmath.h) */
 	if (!strcmp(k, "aten::add"))
-		r = a[0] + a[1] * a[2];
+		r = i64_wrap_add(a[0], i64_wrap_mul(a[1], a[2]));
 	else if (!strcmp(k, "aten::sub"))
-		r = a[0] - a[1] * a[2];
+		r = i64_wrap_sub(a[0], i64_wrap_mul(a[1], a[2]));
 	else if (!strcmp(k, "aten::mul"))
-		r = a[0] * a[1];
+		r = i64_wrap_mul(a[0], a[1]);
 	else if (!strcmp(k, "aten::neg"))
-		r = -a[0];
+		r = i64_wrap_neg(a[0]);
 	else if (!strcmp(k, "aten::remainder") ||
 		 !strcmp(k, "aten::floordiv") ||
 		 !strcmp(k, "aten::floor_divide")) {
+		int rem = !strcmp(k, "aten::remainder");
 		if (a[1] == 0)
 			return 0;
-		int64_t q = a[0] / a[1], m = a[0] % a[1];
-		if (m != 0 && ((m < 0) != (a[1] < 0))) {
-			q--;
-			m += a[1];
+		/* INT64_MIN // -1 and % -1: torch dies with SIGFPE; refused */
+		if (rem ? i64_mod(a[0], a[1], &r) :
+			  i64_floordiv(a[0], a[1], &r)) {
+			c->nunsupported++;
+			diag_error(c->d, "%s%s%s: integer overflow: %lld %s %lld "
+				   "has no int64 result", k,
+				   n->source ? " at " : "",
+				   n->source ? n->source : "",
+				   (long long)a[0], rem ? "%" : "//",
+				   (long long)a[1]);
+			return 1;
 		}
-		r = !strcmp(k, "aten::remainder") ? m : q;
 	} else {
 		r = a[0];
 	}

@@ -223,16 +223,20 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-/* 1 when the path has a ".." component. */
-static int has_dotdot(const char *p)
+
+/* 1 when path's real path lies in the real path of the model's
+ * directory. */
+static int inside_model_dir(const struct ctx *c, const char *path)
 {
-	for (const char *s = p; (s = strstr(s, "..")); s += 2) {
-		int start = s == p || s[-1] == '/' || s[-1] == '\\';
-		int end = s[2] == 0 || s[2] == '/' || s[2] == '\\';
-		if (start && end)
-			return 1;
-	}
-	return 0;
+	char *dir = realpath(*c->model_dir ? c->model_dir : ".", NULL);
+	char *real = realpath(path, NULL);
+	size_t n = dir ? strlen(dir) : 0;
+	int ok = dir && real && !strncmp(real, dir, n) &&
+		 (real[n] == '/' || (n == 1 && dir[0] == '/'));
+
+	free(dir);
+	free(real);
+	return ok;
 }
 
 static void check_external(struct ctx *c, const Onnx__TensorProto *t,
@@ -261,7 +265,7 @@ static void check_external(struct ctx *c, const Onnx__TensorProto *t,
 			"relative path", label, location);
 		return;
 	}
-	if (has_dotdot(location)) { /* [strict] */
+	if (onnx_path_has_dotdot(location)) { /* [strict] */
 		problem(c, "%s: external data location \"%s\" must not "
 			"contain \"..\"", label, location);
 		return;
@@ -277,6 +281,14 @@ static void check_external(struct ctx *c, const Onnx__TensorProto *t,
 	if (!S_ISREG(st.st_mode)) { /* [strict] */
 		problem(c, "%s: external data \"%s\" is not a regular file",
 			label, path);
+		free(path);
+		return;
+	}
+	/* [strict] a symlink must not lead out of the model's directory:
+	 * readers would embed whatever it points at */
+	if (!inside_model_dir(c, path)) {
+		problem(c, "%s: external data \"%s\" resolves outside the "
+			"model's directory", label, path);
 		free(path);
 		return;
 	}

@@ -443,3 +443,14 @@ char *onnx_model_dir(const char *path)
 	dir[n] = 0;
 	return dir;
 }
+
+int onnx_path_has_dotdot(const char *p)
+{
+	for (const char *s = p; (s = strstr(s, "..")); s += 2) {
+		int start = s == p || s[-1] == '/' || s[-1] == '\\';
+		int end = s[2] == 0 || s[2] == '/' || s[2] == '\\';
+		if (start && end)
+			return 1;
+	}
+	return 0;
+}

@@ -81,4 +81,8 @@ struct ir_graph *onnx_to_ir(const Onnx__ModelProto *m, const char *path,
 /* The directory part of path with its trailing '/', or "" (malloc'd). */
 char *onnx_model_dir(const char *path);
 
+/* 1 when path has a ".." component (ONNX external data locations must
+ * not: they are relative to the model's directory and inside it). */
+int onnx_path_has_dotdot(const char *path);
+
 #endif

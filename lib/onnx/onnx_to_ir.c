@@ -274,10 +274,21 @@ static struct ir_tensor *tensor_of(struct conv *c, const Onnx__TensorProto *tp,
 			else if (!strcmp(e->key, "length"))
 				len = e->value;
 		}
+		/* a location the checker refuses (absolute, "..") is not
+		 * turned into a weight() that emit would read: the tensor
+		 * is printed without its data, as an empty 1-D one */
+		if (loc[0] == '/' || loc[0] == '\\' ||
+		    onnx_path_has_dotdot(loc)) {
+			diag_warning(c->d, "%s: external data location \"%s\" "
+				     "is outside the model's directory; printed "
+				     "without its data", what, loc);
+			t->rank = 1;
+			t->dims = ir_alloc(c->g, sizeof(*t->dims));
+			t->dims[0] = 0;
+			return t;
+		}
 		t->data_kind = IR_DATA_REF;
-		t->ref.file = loc[0] == '/' ? ir_strdup(c->g, loc)
-					    : ir_strfmt(c->g, "%s%s", c->dir,
-							loc);
+		t->ref.file = ir_strfmt(c->g, "%s%s", c->dir, loc);
 		t->ref.offset = off ? strtoull(off, NULL, 10) : 0;
 		if (len)
 			t->ref.length = strtoull(len, NULL, 10);

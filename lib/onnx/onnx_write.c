@@ -32,6 +32,7 @@
 #include "onnx_schema.h"
 #include "outfile.h"
 #include "pb_stream.h"
+#include "strmap.h"
 #include "tensor_data.h"
 #include "version.h"
 #include "version.h"
@@ -188,6 +189,8 @@ struct writer {
 	struct ptrmap direct;    /* values returned directly by their block */
 	struct strset used;      /* names given to values by this writer */
 	struct strset node_used; /* node names given */
+	struct strmap next_sfx;  /* value base name -> next _N suffix to try */
+	struct strmap node_sfx;  /* node base name -> next _N suffix to try */
 	uint32_t node_counter;   /* for unscoped node names, Kind_N */
 	int64_t opset, ir_version;
 	Onnx__OperatorSetIdProto **opsets;
@@ -264,6 +267,24 @@ static int name_free_for(const struct writer *w, const char *name,
 	return !strset_has(&w->used, name);
 }
 
+/* The first suffix to try for base in sfx: one past the last one handed
+ * out (the ones before it are taken, and names are never given back), so
+ * that N names on one base cost O(N), not O(N^2) tries. */
+static uint32_t sfx_first(const struct strmap *sfx, const char *base)
+{
+	void *v;
+	return strmap_get(sfx, base, &v) ? (uint32_t)(uintptr_t)v : 1;
+}
+
+static void sfx_taken(struct writer *w, struct strmap *sfx, const char *base,
+		      uint32_t k)
+{
+	void *v;
+	if (!strmap_get(sfx, base, &v))
+		base = adup(&w->arena, base);
+	strmap_put(sfx, base, (void *)(uintptr_t)(k + 1));
+}
+
 /* A name no value has: base, base_1, base_2, ... */
 static const char *fresh_name(struct writer *w, const char *base)
 {
@@ -272,10 +293,11 @@ static const char *fresh_name(struct writer *w, const char *base)
 		strset_add(&w->used, n);
 		return n;
 	}
-	for (uint32_t k = 1;; k++) {
+	for (uint32_t k = sfx_first(&w->next_sfx, base);; k++) {
 		char *n = afmt(&w->arena, "%s_%u", base, k);
 		if (!find_value(w, n) && !strset_has(&w->used, n)) {
 			strset_add(&w->used, n);
+			sfx_taken(w, &w->next_sfx, base, k);
 			return n;
 		}
 	}
@@ -414,6 +436,10 @@ static int check_tensor(struct writer *w, const struct ir_tensor *t,
 	int rc = tensor_data_check(t, what, w->d);
 	if (rc && ref && access(t->ref.file, F_OK) != 0)
 		w->missing = t->ref.file;
+	if (!rc && ref && w->o->restrict_weights)
+		rc = tensor_data_allowed(t, what,
+					 (const char *const *)w->o->weight_dirs,
+					 w->o->nweight_dirs, w->d);
 	return rc ? fail(w, rc) : 0;
 }
 
@@ -476,10 +502,12 @@ static const char *unique_node_name(struct writer *w, const char *base)
 {
 	if (strset_add(&w->node_used, base))
 		return base;
-	for (uint32_t k = 1;; k++) {
+	for (uint32_t k = sfx_first(&w->node_sfx, base);; k++) {
 		char *n = afmt(&w->arena, "%s_%u", base, k);
-		if (strset_add(&w->node_used, n))
+		if (strset_add(&w->node_used, n)) {
+			sfx_taken(w, &w->node_sfx, base, k);
 			return n;
+		}
 	}
 }
 
@@ -1695,6 +1723,8 @@ done:
 	ptrmap_release(&w.direct);
 	strset_release(&w.used);
 	strset_release(&w.node_used);
+	strmap_release(&w.next_sfx);
+	strmap_release(&w.node_sfx);
 	free(w.ext_path);
 	free(w.sym_from);
 	free(w.sym_to);

@@ -70,11 +70,20 @@ struct onnx_write_options {
 	char *producer_name;      /* NULL: "pt2onnx" */
 	char *producer_version;   /* NULL: PT2ONNX_VERSION */
 	int strip_doc_string;     /* 1: no doc_string anywhere */
+	int restrict_weights;     /* 1: read only the weight files
+				     tensor_data_allowed() allows (emit) */
+	char **weight_dirs;       /* its folders (real paths, malloc'd) */
+	uint32_t nweight_dirs;
 };
 
 /* Defaults: export params, no renames, no external data, the 2 GB limit
  * (or PT2ONNX_EXTERNAL_THRESHOLD bytes when that is set). */
 void onnx_write_options_init(struct onnx_write_options *o);
+/* Adds a folder (or file) whose weights may be read under
+ * restrict_weights, resolved to its real path: 0, or -1 after reporting
+ * when it does not exist. */
+int onnx_write_options_allow_weights(struct onnx_write_options *o,
+				     const char *path, struct diag *d);
 /* Frees what the parse functions stored; o can be initialised again. */
 void onnx_write_options_release(struct onnx_write_options *o);
 

@@ -55,7 +55,22 @@ void onnx_write_options_release(struct onnx_write_options *o)
 	free(o->external_data_file);
 	free(o->producer_name);
 	free(o->producer_version);
+	free_names(o->weight_dirs, o->nweight_dirs);
 	memset(o, 0, sizeof(*o));
+}
+
+int onnx_write_options_allow_weights(struct onnx_write_options *o,
+				     const char *path, struct diag *d)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)
+		return diag_error(d, "weights folder '%s': %s", path,
+				  strerror(errno));
+	o->weight_dirs = xrealloc(o->weight_dirs, sizeof(*o->weight_dirs) *
+				  (o->nweight_dirs + 1));
+	o->weight_dirs[o->nweight_dirs++] = real;
+	return 0;
 }
 
 static char *xstrndup(const char *s, size_t n)

@@ -29,6 +29,9 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "fold.h"
+#include "rlimits.h"
+#include "zip.h"
 
 void tensor_reader_init(struct tensor_reader *r)
 {
@@ -156,9 +159,25 @@ int tensor_data_check(const struct ir_tensor *t, const char *what,
 			   t->ref.file, (unsigned long long)t->ref.length);
 		return EXIT_BAD_INPUT;
 	}
+	/* a view that expands its bytes (stride 0) is written out whole:
+	 * past the limit it is refused rather than written for hours */
+	if (tensor_data_size(t) > t->ref.length &&
+	    tensor_data_size(t) > LIMIT_EMIT_EXPAND_BYTES) {
+		diag_error(d, "%s: its view of %llu bytes in '%s' expands to "
+			   "%llu bytes, over the limit of %llu", what,
+			   (unsigned long long)t->ref.length, t->ref.file,
+			   (unsigned long long)tensor_data_size(t),
+			   (unsigned long long)LIMIT_EMIT_EXPAND_BYTES);
+		return EXIT_UNSUPPORTED;
+	}
 	if (stat(t->ref.file, &st) != 0) {
 		diag_error(d, "%s: cannot open '%s': %s", what, t->ref.file,
 			   strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		diag_error(d, "%s: '%s' is not a regular file", what,
+			   t->ref.file);
 		return EXIT_BAD_INPUT;
 	}
 	if (__builtin_add_overflow(t->ref.offset, t->ref.length, &end) ||
@@ -173,6 +192,86 @@ int tensor_data_check(const struct ir_tensor *t, const char *what,
 	return 0;
 }
 
+/* 1 when real path p is dir or under it. */
+static int under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return 1;
+	return !strncmp(p, dir, n) && (p[n] == '/' || !p[n]);
+}
+
+/* 1 when [off, off + len) of the regular file p lies inside one stored
+ * entry of a torch archive's data/ folder. */
+static int in_archive_data(const char *p, uint64_t off, uint64_t len)
+{
+	struct diag quiet;
+	struct zip *z;
+	int ok = 0;
+
+	diag_init(&quiet, "emit");
+	quiet.quiet = 1;
+	z = zip_open(p, &quiet);
+	if (!z)
+		return 0;
+	for (uint32_t i = 0; i < z->nentries && !ok; i++) {
+		struct zip_entry *e = &z->entries[i];
+		const char *slash = strchr(e->name, '/');
+		uint64_t at;
+
+		if (!slash || strncmp(slash, "/data/", 6) ||
+		    e->method != ZIP_METHOD_STORED ||
+		    zip_locate(z, e, &at, &quiet))
+			continue;
+		ok = off >= at && len <= e->csize && off - at <= e->csize - len;
+	}
+	zip_close(z);
+	return ok;
+}
+
+/* 1 when the regular file p starts with fold's data file header. */
+static int is_fold_data(const char *p)
+{
+	char hdr[sizeof(FOLD_DATA_MAGIC) - 1];
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = pread(fd, hdr, sizeof(hdr), 0) == (ssize_t)sizeof(hdr) &&
+	     !memcmp(hdr, FOLD_DATA_MAGIC, sizeof(hdr));
+	close(fd);
+	return ok;
+}
+
+int tensor_data_allowed(const struct ir_tensor *t, const char *what,
+			const char *const *dirs, uint32_t ndirs,
+			struct diag *d)
+{
+	struct stat st;
+	char *real;
+	int ok = 0;
+
+	if (t->data_kind != IR_DATA_REF || !t->ref.file)
+		return 0;
+	real = realpath(t->ref.file, NULL);
+	if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+		for (uint32_t i = 0; i < ndirs && !ok; i++)
+			ok = under(real, dirs[i]);
+		if (!ok)
+			ok = in_archive_data(real, t->ref.offset,
+					     t->ref.length) ||
+			     is_fold_data(real);
+	}
+	free(real);
+	if (!ok)
+		diag_error(d, "%s: '%s' is not a file emit may read: outside "
+			   "the model's folder, not a torch archive's data "
+			   "nor a fold data file (--weights-from DIR allows "
+			   "a folder)", what, t->ref.file);
+	return ok ? 0 : EXIT_BAD_INPUT;
+}
+
 static int reader_open(struct tensor_reader *r, const char *path,
 		       const char *what, struct diag *d)
 {
@@ -184,10 +283,19 @@ static int reader_open(struct tensor_reader *r, const char *path,
 		close(r->fd);
 	free(r->path);
 	r->path = NULL;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO swapped in after the check must not block the
+	 * open; only a regular file is read */
+	struct stat st;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->fd < 0) {
 		diag_error(d, "%s: cannot open '%s': %s", what, path,
 			   strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		diag_error(d, "%s: '%s' is not a regular file", what, path);
+		close(r->fd);
+		r->fd = -1;
 		return EXIT_BAD_INPUT;
 	}
 	r->path = xstrdup(path);

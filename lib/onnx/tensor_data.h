@@ -47,6 +47,15 @@ uint64_t tensor_data_size(const struct ir_tensor *t);
 int tensor_data_check(const struct ir_tensor *t, const char *what,
 		      struct diag *d);
 
+/* Whether t's weight file may be read (docs/ir.md, "Which files a
+ * weight() may read"): its real path is under one of dirs (real paths),
+ * or it is a torch archive whose stored data/ entry holds the referenced
+ * bytes, or a fold data file (FOLD_DATA_MAGIC).  0, or EXIT_BAD_INPUT
+ * after reporting.  Inline tensors are always allowed. */
+int tensor_data_allowed(const struct ir_tensor *t, const char *what,
+			const char *const *dirs, uint32_t ndirs,
+			struct diag *d);
+
 /* Copies tensor_data_size(t) bytes of t's data to out. */
 int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
 		     const char *what, struct outfile *out, struct diag *d);

@@ -299,6 +299,41 @@ struct env *env_new(struct sc *c)
 	return ir_alloc(c->g, sizeof(struct env));
 }
 
+#define ENV_LINEAR 16 /* envs this small are scanned, not indexed */
+
+static unsigned env_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The slot of name in e's index: the one holding it, or the empty one
+ * where it goes. */
+static int *env_slot(const struct env *e, const char *name)
+{
+	unsigned j = env_hash(name) & (unsigned)(e->hcap - 1);
+
+	while (e->hix[j] && strcmp(e->b[e->hix[j] - 1].name, name))
+		j = (j + 1) & (unsigned)(e->hcap - 1);
+	return &e->hix[j];
+}
+
+/* (Re)builds e's index with room for twice its capacity. */
+static void env_reindex(struct sc *c, struct env *e)
+{
+	int i;
+
+	e->hcap = 64;
+	while (e->hcap < 2 * e->cap)
+		e->hcap *= 2;
+	e->hix = ir_alloc(c->g, sizeof(*e->hix) * (size_t)e->hcap);
+	for (i = 0; i < e->n; i++)
+		*env_slot(e, e->b[i].name) = i + 1;
+}
+
 struct env *env_copy(struct sc *c, const struct env *e)
 {
 	struct env *r = env_new(c);
@@ -307,6 +342,8 @@ struct env *env_copy(struct sc *c, const struct env *e)
 	r->b = ir_alloc(c->g, sizeof(*r->b) * r->cap);
 	memcpy(r->b, e->b, sizeof(*r->b) * e->n);
 	r->n = e->n;
+	if (r->n >= ENV_LINEAR)
+		env_reindex(c, r);
 	return r;
 }
 
@@ -314,6 +351,10 @@ struct cval *env_get(const struct env *e, const char *name)
 {
 	int i;
 
+	if (e->hcap) {
+		i = *env_slot(e, name);
+		return i ? e->b[i - 1].cv : NULL;
+	}
 	for (i = 0; i < e->n; i++)
 		if (!strcmp(e->b[i].name, name))
 			return e->b[i].cv;
@@ -322,13 +363,21 @@ struct cval *env_get(const struct env *e, const char *name)
 
 void env_set(struct sc *c, struct env *e, const char *name, struct cval *cv)
 {
-	int i;
+	int i, *slot = NULL;
 
-	for (i = 0; i < e->n; i++)
-		if (!strcmp(e->b[i].name, name)) {
-			e->b[i].cv = cv;
+	if (e->hcap) {
+		slot = env_slot(e, name);
+		if (*slot) {
+			e->b[*slot - 1].cv = cv;
 			return;
 		}
+	} else {
+		for (i = 0; i < e->n; i++)
+			if (!strcmp(e->b[i].name, name)) {
+				e->b[i].cv = cv;
+				return;
+			}
+	}
 	if (e->n == e->cap) {
 		int cap = e->cap ? e->cap * 2 : 16;
 		struct binding *nb = ir_alloc(c->g, sizeof(*nb) * cap);
@@ -341,6 +390,10 @@ void env_set(struct sc *c, struct env *e, const char *name, struct cval *cv)
 	e->b[e->n].name = name;
 	e->b[e->n].cv = cv;
 	e->n++;
+	if (e->hcap && 2 * e->n <= e->hcap)
+		*slot = e->n;
+	else if (e->n >= ENV_LINEAR)
+		env_reindex(c, e); /* also indexes the new binding */
 }
 
 void sc_block_moved(struct sc *c, struct ir_block *from, struct ir_block *to)

@@ -88,9 +88,14 @@ struct binding {
 	struct cval *cv;
 };
 
+/* Bindings in the order made (b), with a hash index of them (hix: slots
+ * holding index + 1, 0 empty; hcap a power of two, 0 while n is small) so
+ * that a method of 100k statements binds in linear time. */
 struct env {
 	struct binding *b;
 	int n, cap;
+	int *hix;
+	int hcap;
 };
 
 struct frame {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "intmath.h"
 #include "unroll.h"
 
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
@@ -88,14 +89,6 @@ static int num(const struct ir_value *v, int *isf, int64_t *i, double *f)
 	return 0;
 }
 
-static int64_t floordiv(int64_t a, int64_t b)
-{
-	int64_t q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
 
 /* Folds n when its inputs are constants and it is int/float/bool
  * arithmetic or comparison; the replacement constant is inserted before n
@@ -122,7 +115,7 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 			r = !a;
 			rk = IR_TYPE_BOOL;
 		} else if (!strcmp(k, "neg")) {
-			r = -a;
+			r = i64_wrap_neg(a); /* torch's wrap (intmath.h) */
 			rf = -x;
 			rk = fa ? IR_TYPE_FLOAT : IR_TYPE_INT;
 		} else if (!strcmp(k, "Int") && !fa) {
@@ -192,22 +185,22 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 	isf = fa || fb;
 	rk = isf ? IR_TYPE_FLOAT : IR_TYPE_INT;
 	if (!strcmp(k, "add")) {
-		r = (int64_t)((uint64_t)a + (uint64_t)b);
+		r = i64_wrap_add(a, b);
 		rf = x + y;
 	} else if (!strcmp(k, "sub")) {
-		r = (int64_t)((uint64_t)a - (uint64_t)b);
+		r = i64_wrap_sub(a, b);
 		rf = x - y;
 	} else if (!strcmp(k, "mul")) {
-		r = (int64_t)((uint64_t)a * (uint64_t)b);
+		r = i64_wrap_mul(a, b);
 		rf = x * y;
 	} else if (!strcmp(k, "floordiv") && !isf) {
-		if (b == 0 || (a == INT64_MIN && b == -1))
+		/* not folded where torch has no result: a later stage
+		 * refuses it with a line */
+		if (i64_floordiv(a, b, &r))
 			return NULL;
-		r = floordiv(a, b);
 	} else if (!strcmp(k, "remainder") && !isf) {
-		if (b == 0 || (a == INT64_MIN && b == -1))
+		if (i64_mod(a, b, &r))
 			return NULL;
-		r = a - floordiv(a, b) * b;
 	} else if (!strcmp(k, "div")) {
 		if (y == 0)
 			return NULL;

@@ -25,6 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "intmath.h"
+#include "rlimits.h"
 #include "trace_int.h"
 
 struct slot {
@@ -51,6 +53,7 @@ struct interp {
 	int dynamic;               /* symbolic input dims: leave dims out */
 	int code;                  /* exit code of the first failure */
 	int depth;
+	int64_t steps;             /* nodes run so far (LIMIT_TRACE_STEPS) */
 	const char *warned[16];    /* kinds warned about once */
 	int nwarned;
 };
@@ -895,6 +898,13 @@ static int run_node(struct interp *ip, struct ir_node *n)
 	int has_tensor = 0, rc = -1, rec;
 
 	ip->ctx.node = n;
+	if (++ip->steps > (ip->o->max_steps > 0 ? ip->o->max_steps
+						: LIMIT_TRACE_STEPS))
+		return trace_error(&ip->ctx, "more than %lld ops run (an "
+				   "endless loop?): over trace's limit",
+				   (long long)(ip->o->max_steps > 0 ?
+					       ip->o->max_steps :
+					       LIMIT_TRACE_STEPS));
 	if (!strcmp(n->kind, "prim::If"))
 		return run_if(ip, n);
 	if (!strcmp(n->kind, "prim::Loop"))
@@ -1067,7 +1077,17 @@ static struct gpu_tensor *make_input(struct interp *ip,
 	if (in->npy)
 		return npy_read(in->npy, be, ip->ctx.d);
 	for (i = 0; i < in->rank; i++)
-		n *= in->dims[i];
+		if (__builtin_mul_overflow(n, in->dims[i], &n) ||
+		    (uint64_t)n > LIMIT_TRACE_TENSOR_BYTES / sizeof(double)) {
+			diag_error(ip->ctx.d, "input %d: more than %llu "
+				   "elements (the limit on a tensor's bytes "
+				   "is %llu)", idx, (unsigned long long)
+				   (LIMIT_TRACE_TENSOR_BYTES / sizeof(double)),
+				   (unsigned long long)
+				   LIMIT_TRACE_TENSOR_BYTES);
+			set_code(ip, EXIT_USAGE); /* --input asked for it */
+			return NULL;
+		}
 	buf = malloc(sizeof(double) * (size_t)(n ? n : 1));
 	if (!buf) {
 		diag_error(ip->ctx.d, "out of memory for input %d", idx);
@@ -1154,7 +1174,8 @@ static int bind_inputs(struct interp *ip)
 		}
 		t = make_input(ip, given[k], k);
 		if (!t)
-			return given[k]->npy ? EXIT_BAD_INPUT : EXIT_IO;
+			return ip->code ? ip->code :
+			       given[k]->npy ? EXIT_BAD_INPUT : EXIT_IO;
 		tv = tv_tensor(t);
 		if (!tv)
 			return EXIT_IO;
@@ -2788,24 +2809,6 @@ static int isnum(const struct tval *v)
 	return v->kind == TV_INT || v->kind == TV_BOOL || v->kind == TV_FLOAT;
 }
 
-static int64_t floordiv_i(int64_t a, int64_t b)
-{
-	int64_t q = a / b;
-
-	if ((a % b != 0) && ((a < 0) != (b < 0)))
-		q--;
-	return q;
-}
-
-static int64_t mod_i(int64_t a, int64_t b)
-{
-	int64_t m = a % b;
-
-	if (m != 0 && ((m < 0) != (b < 0)))
-		m += b;
-	return m;
-}
-
 /* A number from a 0-d tensor reached with the scalar ops */
 static int scalar_args(struct trace_ctx *c, struct tval **in, int nin,
 		       double *x, int64_t *k, int *flt)
@@ -2884,11 +2887,20 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 		if (op == A_MUL && in[0]->kind == TV_LIST &&
 		    in[1]->kind == TV_INT) {
 			struct tval *l = tv_list(TV_LIST);
-			int64_t t;
+			int64_t t, n = in[0]->u.list.n;
 			int i;
 
 			if (!l)
 				return oom(c);
+			if (n && in[1]->u.i > LIMIT_TRACE_LIST_ITEMS / n) {
+				tv_unref(l);
+				return trace_error(c, "a list of %lld x %lld "
+						   "items: over the limit of "
+						   "%lld", (long long)n,
+						   (long long)in[1]->u.i,
+						   (long long)
+						   LIMIT_TRACE_LIST_ITEMS);
+			}
 			for (t = 0; t < in[1]->u.i; t++)
 				for (i = 0; i < in[0]->u.list.n; i++)
 					if (tv_list_push(l, tv_ref(
@@ -2903,13 +2915,17 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 	}
 	switch (op) {
 	case A_ADD:
-		out[0] = flt ? tv_float(x[0] + x[1]) : tv_int(k[0] + k[1]);
+		/* ints wrap as torch's int64_t does (intmath.h) */
+		out[0] = flt ? tv_float(x[0] + x[1]) :
+			 tv_int(i64_wrap_add(k[0], k[1]));
 		break;
 	case A_SUB:
-		out[0] = flt ? tv_float(x[0] - x[1]) : tv_int(k[0] - k[1]);
+		out[0] = flt ? tv_float(x[0] - x[1]) :
+			 tv_int(i64_wrap_sub(k[0], k[1]));
 		break;
 	case A_MUL:
-		out[0] = flt ? tv_float(x[0] * x[1]) : tv_int(k[0] * k[1]);
+		out[0] = flt ? tv_float(x[0] * x[1]) :
+			 tv_int(i64_wrap_mul(k[0], k[1]));
 		break;
 	case A_DIV:
 		if (x[1] == 0)
@@ -2919,26 +2935,48 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 	case A_FLOORDIV:
 		if (x[1] == 0)
 			return trace_error(c, "division by zero");
-		out[0] = flt ? tv_float(floor(x[0] / x[1])) :
-			 tv_int(floordiv_i(k[0], k[1]));
+		if (flt) {
+			out[0] = tv_float(floor(x[0] / x[1]));
+		} else {
+			int64_t q;
+
+			/* torch dies with SIGFPE on INT64_MIN // -1 */
+			if (i64_floordiv(k[0], k[1], &q))
+				return trace_error(c, "integer overflow: %lld "
+						   "// %lld has no int64 result",
+						   (long long)k[0],
+						   (long long)k[1]);
+			out[0] = tv_int(q);
+		}
 		break;
 	case A_REM:
 		if (x[1] == 0)
 			return trace_error(c, "modulo by zero");
-		out[0] = flt ? tv_float(x[0] - floor(x[0] / x[1]) * x[1]) :
-			 tv_int(mod_i(k[0], k[1]));
-		break;
-	case A_POW:
-		if (!flt && k[1] >= 0) {
-			int64_t p = 1, b = k[0], e = k[1];
-
-			while (e--)
-				p *= b;
-			out[0] = tv_int(p);
+		if (flt) {
+			out[0] = tv_float(x[0] - floor(x[0] / x[1]) * x[1]);
 		} else {
-			out[0] = tv_float(pow(x[0], x[1]));
+			int64_t m;
+
+			/* torch dies with SIGFPE on INT64_MIN % -1 too */
+			if (i64_mod(k[0], k[1], &m))
+				return trace_error(c, "integer overflow: %lld "
+						   "%% %lld has no torch result",
+						   (long long)k[0],
+						   (long long)k[1]);
+			out[0] = tv_int(m);
 		}
 		break;
+	case A_POW: {
+		int64_t p;
+
+		/* an int result while it fits; past int64, the double
+		 * TorchScript's pow.int gives (3 ** 1000 is inf in torch) */
+		if (!flt && k[1] >= 0 && !i64_pow(k[0], k[1], &p))
+			out[0] = tv_int(p);
+		else
+			out[0] = tv_float(pow(x[0], x[1]));
+		break;
+	}
 	case A_MIN:
 		out[0] = flt ? tv_float(fmin(x[0], x[1])) :
 			 tv_int(k[0] < k[1] ? k[0] : k[1]);
@@ -2999,7 +3037,7 @@ OPFN(op_neg)
 	if (in[0]->kind == TV_FLOAT)
 		out[0] = tv_float(-in[0]->u.f);
 	else if (in[0]->kind == TV_INT || in[0]->kind == TV_BOOL)
-		out[0] = tv_int(-in[0]->u.i);
+		out[0] = tv_int(i64_wrap_neg(in[0]->u.i)); /* torch's wrap */
 	else
 		return trace_error(c, "expected a number");
 	return out[0] ? 0 : oom(c);
@@ -3010,7 +3048,7 @@ OPFN(op_abs)
 	if (in[0]->kind == TV_FLOAT)
 		out[0] = tv_float(fabs(in[0]->u.f));
 	else if (in[0]->kind == TV_INT || in[0]->kind == TV_BOOL)
-		out[0] = tv_int(in[0]->u.i < 0 ? -in[0]->u.i : in[0]->u.i);
+		out[0] = tv_int(i64_wrap_abs(in[0]->u.i)); /* torch's wrap */
 	else
 		return trace_error(c, "expected a number");
 	return out[0] ? 0 : oom(c);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rlimits.h"
 #include "trace_int.h"
 
 #define DEFAULT_FLOAT IR_DTYPE_FLOAT
@@ -2128,7 +2129,16 @@ static int op_eye(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	dims[0] = rows;
 	dims[1] = cols;
-	v = calloc(rows > 0 && cols > 0 ? rows * cols : 1, sizeof(*v));
+	/* n x m doubles on the host: refused past the tensor limit before
+	 * the product can overflow */
+	if (cols && (uint64_t)rows > LIMIT_TRACE_TENSOR_BYTES / sizeof(*v) /
+				      (uint64_t)cols)
+		return trace_error(c, "eye(%lld, %lld): over the limit of "
+				   "%llu bytes for a tensor", (long long)rows,
+				   (long long)cols, (unsigned long long)
+				   LIMIT_TRACE_TENSOR_BYTES);
+	v = calloc(rows > 0 && cols > 0 ? (size_t)(rows * cols) : 1,
+		   sizeof(*v));
 	if (!v)
 		return trace_error(c, "out of memory");
 	for (i = 0; i < rows && i < cols; i++)

@@ -36,6 +36,8 @@ struct trace_options {
 	int list_missing;         /* report every op without a kernel */
 	int randn;                /* filled float inputs: standard normal
 				     (default uniform in [-1, 1)) */
+	int64_t max_steps;        /* ops run at most; 0: LIMIT_TRACE_STEPS
+				     (lib/common/rlimits.h) */
 };
 
 /* Runs graph g (aten level, from script_compile) and returns the recorded

@@ -7,6 +7,7 @@
  * fits a failure.
  */
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,10 @@ static const char usage_text[] =
 "      --producer-version V     default '" PT2ONNX_VERSION "'\n"
 "      --strip-doc-string       write no doc strings (node doc strings are\n"
 "                               the IR's doc, else its source location)\n"
+"      --weights-from PATH      a folder (or file) whose weights may be\n"
+"                               read, besides the current folder, the IR\n"
+"                               file's, torch archives and fold's data\n"
+"                               files (repeatable; docs/ir.md)\n"
 "  -f, --force                  write binary to a terminal\n"
 "  -h, --help                   this text\n"
 "  -V, --version                the version\n"
@@ -78,6 +83,7 @@ enum {
 	OPT_PRODUCER_NAME,
 	OPT_PRODUCER_VERSION,
 	OPT_STRIP_DOC,
+	OPT_WEIGHTS_FROM,
 };
 
 static const struct option long_options[] = {
@@ -93,6 +99,7 @@ static const struct option long_options[] = {
 	{ "producer-name", required_argument, NULL, OPT_PRODUCER_NAME },
 	{ "producer-version", required_argument, NULL, OPT_PRODUCER_VERSION },
 	{ "strip-doc-string", no_argument, NULL, OPT_STRIP_DOC },
+	{ "weights-from", required_argument, NULL, OPT_WEIGHTS_FROM },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -172,6 +179,10 @@ int main(int argc, char **argv)
 		case OPT_STRIP_DOC:
 			o.strip_doc_string = 1;
 			break;
+		case OPT_WEIGHTS_FROM:
+			if (onnx_write_options_allow_weights(&o, optarg, &d))
+				goto usage;
+			break;
 		case 'f':
 			force = 1;
 			break;
@@ -195,8 +206,20 @@ int main(int argc, char **argv)
 
 	if (!strcmp(output, "-") && refuse_terminal(stdout, force, &d))
 		goto usage;
-	struct ir_graph *g = tool_read_ir(optind < argc ? argv[optind] : "-",
-					  &d, &rc);
+	/* weights are read only from the model's folders: the current one
+	 * (relative references resolve from it) and the IR file's (and see
+	 * tensor_data_allowed) */
+	const char *in = optind < argc ? argv[optind] : "-";
+	char *dir = strcmp(in, "-") ? strdup(in) : NULL;
+	struct diag quiet; /* a missing input is reported by its reader */
+	diag_init(&quiet, "emit");
+	quiet.quiet = 1;
+	o.restrict_weights = 1;
+	onnx_write_options_allow_weights(&o, ".", &quiet);
+	if (dir)
+		onnx_write_options_allow_weights(&o, dirname(dir), &quiet);
+	free(dir);
+	struct ir_graph *g = tool_read_ir(in, &d, &rc);
 	if (g)
 		rc = onnx_write_model(g, &o, output, &d);
 	ir_graph_free(g);

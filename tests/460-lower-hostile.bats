@@ -1,0 +1,25 @@
+#!/usr/bin/env bats
+# 460-lower-hostile.bats - issue 16's lower reproducers (tests/data/repro):
+# lower's integer constant folding refuses INT64_MIN // -1 (it died with
+# SIGFPE), from text IR and from the default export; dims of INT64_MAX do
+# not overflow its small-tensor folding.
+load helper
+
+R="$ROOT_DIR/tests/data/repro"
+
+@test "lower: INT64_MIN // -1 is refused with a line (exit 4), from IR and through pt2onnx" {
+	run -4 tool lower "$R/ir_lower_floordiv_intmin.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_floordiv_intmin.txt: aten::floordiv: integer overflow: -9223372036854775808 // -1 has no int64 result" ]
+	[ ! -e out.ir ]
+	run -4 pt2onnx "$R/ts_intmin_floordiv.pt" -i 'x=f32[2,8]' -o m.onnx
+	[ "${lines[0]}" = "lower: <stdin>: aten::floordiv at code/__torch__.py:12:9: integer overflow: -9223372036854775808 // -1 has no int64 result" ]
+	[ ! -e m.onnx ]
+	run -4 pt2onnx "$R/ts_intmin_mod.pt" -i 'x=f32[2,8]' -o m.onnx
+	[ "${lines[0]}" = "lower: <stdin>: aten::remainder at code/__torch__.py:12:9: integer overflow: -9223372036854775808 % -1 has no int64 result" ]
+	[ ! -e m.onnx ]
+}
+
+@test "lower: a Float(INT64_MAX, INT64_MAX) input lowers (no fold of it is tried)" {
+	run -0 tool lower "$R/ir_lower_dims_int64max.txt" -o out.ir
+	run -0 tool fold out.ir -o /dev/null
+}

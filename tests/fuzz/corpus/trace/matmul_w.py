@@ -1,0 +1,9 @@
+class M(Module):
+  __parameters__ = ["w", ]
+  __buffers__ = []
+  w : Tensor
+  training : bool
+  n : int
+  def forward(self: __torch__.M,
+    x: Tensor) -> Tensor:
+    return torch.relu(torch.matmul(x, self.w))
