@@ -4,15 +4,16 @@
 # (lib/common/outfile.c), and emit dies of that signal (128 + N in a shell).
 load helper
 
-# a graph whose weight is read from a FIFO: emit has opened its temporary
-# output and blocks there until the signal comes
+# a graph with one weight; PT2ONNX_STALL=outfile (lib/common/outfile.h)
+# makes emit wait once its temporary output exists, until the signal comes
 stalled_graph() {
-	mkfifo w.fifo
+	head -c 16 /dev/zero > w.bin
+	export PT2ONNX_STALL=outfile
 	cat > g.txt <<'IR'
 ir 1.0 onnx
 opset "" 14
 graph g(%x : Float(4),
-      %w : Float(4) = weight("w.fifo", offset=0, length=16)):
+      %w : Float(4) = weight("w.bin", offset=0, length=16)):
   %y : Float(4) = onnx::Add(%x, %w)
   return (%y)
 IR
@@ -28,7 +29,7 @@ IR
 		wait_for '[ -e rc ]'
 		[ "$(cat rc)" = $((128 + $(kill -l "$sig"))) ]
 		run -0 ls -A
-		[ "$output" = "$(printf 'g.txt\npid\nrc\nspawn.err\nspawn.out\nw.fifo')" ]
+		[ "$output" = "$(printf 'g.txt\npid\nrc\nspawn.err\nspawn.out\nw.bin')" ]
 	done
 }
 

@@ -79,6 +79,15 @@ static int fault_now(void)
 	return ++write_calls == atol(s);
 }
 
+void fault_stall(const char *point)
+{
+	const char *s = getenv("PT2ONNX_STALL");
+	if (!s || strcmp(s, point))
+		return;
+	for (;;)
+		pause();
+}
+
 int outfile_open(struct outfile *o, const char *path, struct diag *d)
 {
 	memset(o, 0, sizeof(*o));
@@ -142,6 +151,7 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 		memset(o, 0, sizeof(*o));
 		return -1;
 	}
+	fault_stall("outfile");
 	return 0;
 }
 

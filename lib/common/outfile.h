@@ -51,6 +51,13 @@ void outfile_abort(struct outfile *o);
 int outfile_track(char *path);
 void outfile_untrack(const char *path);
 
+/* Fault injection for tests: where PT2ONNX_STALL names this point
+ * ("outfile": a temporary output was just made; "fold-data": fold just
+ * wrote a block of its --data-file), the process waits there for a signal
+ * for ever, so that a test can signal a tool mid-write without racing it.
+ * Does nothing otherwise. */
+void fault_stall(const char *point);
+
 /* Refuses (returns -1 after reporting) when fp is a terminal: binary output
  * is never written to one unless forced (llvm-dis's rule). */
 int refuse_terminal(FILE *fp, int force, struct diag *d);

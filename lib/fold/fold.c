@@ -421,6 +421,7 @@ static int data_put(struct fold_ctx *c, const void *p, size_t len,
 	c->dents[c->ndents++] = (struct data_ent){ h, at, len };
 	c->dend = at + len;
 	*off = at;
+	fault_stall("fold-data");
 	return 0;
 }
 
