@@ -178,8 +178,8 @@ build/asan/tests/.stamp: $(UNIT_SRC)
 SAN_ENV := ASAN_OPTIONS=exitcode=86:detect_leaks=1 \
 	   UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1
 
-# which tier runs under ASan (CI: full, reusing the fixtures the plain run
-# cached under build/fixtures; docs/testing.md)
+# which tier runs under ASan (CI: full); the torch fixtures under
+# build/fixtures are shared with the plain build's runs (docs/testing.md)
 ASAN_TIER ?= full
 
 test-asan: asan
