@@ -3,6 +3,8 @@
 # (tests/data/repro): pickles that would run code and a zip bomb are
 # refused by every stage that reads an archive, with one line, exit 3 and
 # no output file.
+# bats file_tags=tier:check
+
 load helper
 
 R="$ROOT_DIR/tests/data/repro"

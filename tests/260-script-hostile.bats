@@ -3,7 +3,14 @@
 # a method of 100k statements binds in linear time, and int arithmetic at
 # INT64_MIN folds to torch's wrapped value (the exported model agrees with
 # torch in ONNX Runtime).
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 R="$ROOT_DIR/tests/data/repro"
 

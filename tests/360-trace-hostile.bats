@@ -5,7 +5,13 @@
 # with one line and no output; what torch defines (int ** int past int64,
 # abs and neg of INT64_MIN, weights at unaligned archive offsets) gives
 # torch's values.
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_torch || return 0
+}
 
 R="$ROOT_DIR/tests/data/repro"
 

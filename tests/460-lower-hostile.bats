@@ -3,6 +3,8 @@
 # lower's integer constant folding refuses INT64_MIN // -1 (it died with
 # SIGFPE), from text IR and from the default export; dims of INT64_MAX do
 # not overflow its small-tensor folding.
+# bats file_tags=tier:check
+
 load helper
 
 R="$ROOT_DIR/tests/data/repro"

@@ -6,9 +6,13 @@
 # not fuse it into the Conv.  resnet18 (torchvision, random weights) is
 # compared with torch's own export node for node, and ONNX Runtime's
 # result with torch's train-mode output (batch statistics).
+# bats file_tags=tier:standard
+
 load helper
 
 setup_file() {
+	need_torch || return 0
+	need_ort || return 0
 	cd "$BATS_FILE_TMPDIR" || return 1
 	"$PYTHON" - <<'PY'
 import warnings

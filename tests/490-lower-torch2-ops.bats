@@ -12,11 +12,15 @@
 # is checked by onnx.checker (full_check) and run in ONNX Runtime
 # (tests/conformance/torch2.py, max relative error 1e-4).
 
+# bats file_tags=tier:standard
+
 load helper
 
 T2="$TESTS_DIR/conformance/torch2.py"
 
 setup_file() {
+	need_torch || return 0
+	need_ort || return 0
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/lower/make_torch2_ops.py" "$BATS_FILE_TMPDIR/sdpa"
 }
 

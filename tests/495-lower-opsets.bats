@@ -10,11 +10,15 @@
 # compared with torch's outputs (1e-4 relative); the fused operators'
 # node counts; check at every opset; the refusal of 27.
 
+# bats file_tags=tier:standard
+
 load helper
 
 CASES="${BATS_FILE_TMPDIR:-/tmp}/cases"
 
 setup_file() {
+	need_torch || return 0
+	need_ort || return 0
 	local m n specs l
 	mkdir -p "$CASES"
 	PYTHONPATH="$ORACLE_DIR" "$PYTHON" "$TESTS_DIR/lower/opset_cases.py" \

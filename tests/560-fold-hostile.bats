@@ -2,6 +2,8 @@
 # 560-fold-hostile.bats - issue 16's fold reproducer (tests/data/repro): an
 # Expand whose shape's product passes int64 is left unfolded, without
 # overflowing the broadcast strides.
+# bats file_tags=tier:check
+
 load helper
 
 R="$ROOT_DIR/tests/data/repro"

@@ -3,6 +3,8 @@
 # --data-file (SIGTERM, SIGINT, SIGHUP) removes that half-written file, and
 # fold dies of the signal (128 + N in a shell); a fold that finishes keeps
 # it for the stages after it.
+# bats file_tags=tier:check
+
 load helper
 
 # two Conv + BatchNormalization pairs: the first fuses into the data file

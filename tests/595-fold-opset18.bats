@@ -5,7 +5,13 @@
 # must agree (1e-5), and the folded one must have fewer nodes; check (onnx
 # 1.23.1's schemas) validates both.
 
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 load fold_helper
 
 @test "fold at opset 18: Reduce{Mean,Max,Min,Prod} with axes inputs (and none) fold to what ONNX Runtime computes" {

@@ -3,7 +3,14 @@
 # node names in linear time, a stride-0 weight claiming 1e12 elements
 # refused at once, weight() files outside the model's folders and special
 # files refused (docs/ir.md, "Which files a weight() may read").
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 R="$ROOT_DIR/tests/data/repro"
 

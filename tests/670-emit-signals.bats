@@ -2,6 +2,8 @@
 # 670-emit-signals.bats - a signal that ends emit mid-write (SIGTERM, SIGINT,
 # SIGHUP) removes the temporary it was writing beside the output
 # (lib/common/outfile.c), and emit dies of that signal (128 + N in a shell).
+# bats file_tags=tier:check
+
 load helper
 
 # a graph with one weight; PT2ONNX_STALL=outfile (lib/common/outfile.h)

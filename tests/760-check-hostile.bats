@@ -4,6 +4,8 @@
 # it into a weight() that emit would read; a symlink leading out of the
 # model's folder is a problem; a graph claiming 2^62 bytes and If nested
 # 100k deep stay refused (regression cases).
+# bats file_tags=tier:check
+
 load helper
 
 made() { "$PYTHON" "$TESTS_DIR/check/make_ext_location.py" "$@"; }

@@ -2,6 +2,8 @@
 # 770-check-input-types.bats - check refuses a main-graph input whose tensor
 # type has no elem_type, or elem_type 0 (UNDEFINED), as onnx.checker does;
 # the models are built with python onnx's helper.
+# bats file_tags=tier:check
+
 load helper
 
 build() {

@@ -3,7 +3,13 @@
 # sections 2 and 3): signals to the wrapper, a stage that fails early, -o -,
 # -v, a missing --input, torch's spellings, --help, --do-constant-folding
 # false, and a failed export that must leave an existing output alone.
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_torch || return 0
+}
 
 EX="$ROOT_DIR/examples"
 IN='x=f32[1,3,8,8]'

@@ -4,7 +4,14 @@
 # fold (every Relu a LeakyRelu); ONNX Runtime's result is torch's for the
 # same weights with leaky_relu.  A stage that writes an op ONNX does not
 # have is refused by emit, in one line naming the op and the node.
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
 
 STAGE="$ROOT_DIR/examples/user-stage/leaky-relu.sh"
 EX="$ROOT_DIR/examples"

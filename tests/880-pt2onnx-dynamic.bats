@@ -11,9 +11,13 @@
 # Runtime at three sizes (batch, and sequence or spatial dims where
 # dynamic), each compared with torch's outputs (1e-4 relative).
 
+# bats file_tags=tier:standard
+
 load helper
 
 setup_file() {
+	need_torch || return 0
+	need_ort || return 0
 	cd "$BATS_FILE_TMPDIR" || return 1
 	cat > models.py <<'PY'
 import sys, math
@@ -156,6 +160,7 @@ PY
 }
 
 setup() {
+	skip_missing
 	cd "$BATS_FILE_TMPDIR" || return 1
 }
 

@@ -10,9 +10,12 @@
 # torch itself raises (checked here on the same inputs), on a scripted and
 # a traced archive of the same module.
 
+# bats file_tags=tier:standard
+
 load helper
 
 setup_file() {
+	need_torch || return 0
 	cd "$BATS_FILE_TMPDIR" || return 1
 	cat > build.py <<'PY'
 import sys
@@ -87,6 +90,7 @@ PY
 }
 
 setup() {
+	skip_missing
 	cd "$BATS_FILE_TMPDIR" || return 1
 }
 

@@ -7,7 +7,13 @@
 # in_K.npy and compared with torch 2.11's ref_K.npy (fp32: max |a-b| /
 # max |ref| <= 1e-4; integers exact), by tests/conformance/torch2.py.
 
+# bats file_tags=tier:standard
+
 load helper
+
+setup_file() {
+	need_ort || return 0
+}
 
 T2="$TESTS_DIR/conformance/torch2.py"
 

@@ -714,12 +714,19 @@ static int is_op(const struct ir_node *n, const char *list)
 static struct ir_dim conv_dim(struct ir_dim in, int64_t k, int64_t s,
 			      int64_t pb, int64_t pe, int64_t dil, int ceil)
 {
-	if (in.kind != IR_DIM_FIXED)
+	/* malformed sizes (a stride of 0, sums past int64) are not inferred:
+	 * the node's own checks refuse them */
+	int64_t span, num, o;
+	if (in.kind != IR_DIM_FIXED || s <= 0 || k < 1 || dil < 1)
 		return unknown();
-	int64_t num = in.value + pb + pe - dil * (k - 1) - 1;
-	if (num < 0)
+	if (__builtin_mul_overflow(dil, k - 1, &span) ||
+	    __builtin_add_overflow(in.value, pb, &num) ||
+	    __builtin_add_overflow(num, pe, &num) ||
+	    __builtin_sub_overflow(num, span, &num) ||
+	    __builtin_sub_overflow(num, 1, &num) || num < 0 ||
+	    num > INT64_MAX - s)
 		return unknown();
-	int64_t o = ceil ? (num + s - 1) / s + 1 : num / s + 1;
+	o = ceil ? (num + s - 1) / s + 1 : num / s + 1;
 	if (ceil && (o - 1) * s >= in.value + pb)
 		o--;
 	return fixed(o);

@@ -1289,13 +1289,12 @@ static int batch_norm_batch_stats(struct lower_ctx *c, struct ir_node *n,
  * variance as outputs 1 and 2; below, the opset 9-13 form whose five
  * outputs (Y, mean, var, saved mean, saved var) make it training-mode.
  * Only Y is used, as in torch's graph.  Without running statistics there
- * is nothing to update: the batch statistics' formula. */
-static int batch_norm_train(struct lower_ctx *c, struct ir_node *n,
-			    struct ir_value **out, struct ir_value *x,
-			    double mom, double eps)
+ * is nothing to update: the batch statistics' formula.  batch_norm_node
+ * builds the node, train 0 the eval form (one output) and 1 this one. */
+static int batch_norm_node(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out, struct ir_value *x,
+			   double mom, double eps, int train)
 {
-	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4)) /* nothing to update */
-		return batch_norm_batch_stats(c, n, out, x, eps);
 	int64_t ch = channels(x);
 	enum ir_dtype dt = b_dtype(x);
 	struct ir_value *in[5] = { x, param_or(c, n, 1, ch, 1, dt),
@@ -1303,13 +1302,22 @@ static int batch_norm_train(struct lower_ctx *c, struct ir_node *n,
 	if (!in[1] || !in[2])
 		return lw_decline(c, "channel count unknown");
 	struct ir_node *nd = b_node(c, "BatchNormalization", 5, in,
-				    c->opset >= 14 ? 3 : 5);
+				    !train ? 1 : c->opset >= 14 ? 3 : 5);
 	b_attr_f(c, nd, "epsilon", eps);
 	b_attr_f(c, nd, "momentum", 1 - mom);
-	if (c->opset >= 14)
+	if (train && c->opset >= 14)
 		b_attr_i(c, nd, "training_mode", 1);
 	out[0] = b_done(c, nd);
 	return 0;
+}
+
+static int batch_norm_train(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value **out, struct ir_value *x,
+			    double mom, double eps)
+{
+	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4)) /* nothing to update */
+		return batch_norm_batch_stats(c, n, out, x, eps);
+	return batch_norm_node(c, n, out, x, mom, eps, 1);
 }
 
 static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
@@ -1331,17 +1339,7 @@ static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
 		return batch_norm_batch_stats(c, n, out, x, eps);
 	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4))
 		return lw_decline(c, "no running statistics");
-	int64_t ch = channels(x);
-	enum ir_dtype dt = b_dtype(x);
-	struct ir_value *in[5] = { x, param_or(c, n, 1, ch, 1, dt),
-				   param_or(c, n, 2, ch, 0, dt), T(3), T(4) };
-	if (!in[1] || !in[2])
-		return lw_decline(c, "channel count unknown");
-	struct ir_node *nd = b_node(c, "BatchNormalization", 5, in, 1);
-	b_attr_f(c, nd, "epsilon", eps);
-	b_attr_f(c, nd, "momentum", 1 - mom);
-	out[0] = b_done(c, nd);
-	return 0;
+	return batch_norm_node(c, n, out, x, mom, eps, 0);
 }
 
 struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
