@@ -1070,13 +1070,19 @@ static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
 		return 1;
 	struct ir_value *y = average_pool(c, x, sp, k, st, pl.pads, pl.ceil,
 					  cip);
+	/* both cut to torch's count before they meet: runtimes differ on
+	 * ceil_mode's last window (ONNX Runtime 1.30 drops one starting in
+	 * the right padding, as torch; 1.20 kept it, as the older spec), and
+	 * the divisor's pooling has no padding to drop a window in */
+	y = sym_pool_slice(c, y, x, sp, k, st, pad, dil, &pl);
 	if (cip && pl.reach) {
 		struct ir_value *cnt = pool_divisor(c, x, sp, k, st, pad, &pl);
 		if (!cnt)
 			return 1;
+		cnt = sym_pool_slice(c, cnt, x, sp, k, st, pad, dil, &pl);
 		y = b_op2(c, "Div", y, cnt);
 	}
-	out[0] = sym_pool_slice(c, y, x, sp, k, st, pad, dil, &pl);
+	out[0] = y;
 	return 0;
 }
 
