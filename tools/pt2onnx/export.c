@@ -463,8 +463,9 @@ static int torch_spellings(int argc, char **argv, const struct option *opts)
 		if (strncmp(a, "--", 2) || !a[2])
 			continue;
 		size_t len = strcspn(a + 2, "=");
+		char *made = NULL; /* a's copy, when made here */
 		if (memchr(a + 2, '_', len)) {
-			a = argv[i] = xstrdup(a);
+			a = argv[i] = made = xstrdup(a);
 			for (size_t k = 2; k < len + 2; k++)
 				if (a[k] == '_')
 					a[k] = '-';
@@ -484,6 +485,7 @@ static int torch_spellings(int argc, char **argv, const struct option *opts)
 			char *joined = xmalloc(n);
 			snprintf(joined, n, "%s=%s", a, argv[i + 1]);
 			argv[i] = joined;
+			free(made);
 			memmove(argv + i + 1, argv + i + 2,
 				(size_t)(argc - i - 1) * sizeof(*argv));
 			argc--;

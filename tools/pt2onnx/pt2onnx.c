@@ -41,7 +41,7 @@ static void usage(FILE *fp)
 		    PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT) "\nunless "
 		    "--opset-version says another, from "
 		    PT2ONNX_STR(PT2ONNX_OPSET_MIN) " to "
-		    PT2ONNX_STR(PT2ONNX_OPSET_MAX) "; the second runs "
+		    PT2ONNX_STR(PT2ONNX_OPSET_MAX) ".\nThe second runs "
 		    "one stage.\n\n"
 		    "stages (each has --help):\n");
 	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
