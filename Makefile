@@ -238,7 +238,8 @@ ONNX_SCHEMA_VERSION := 1.23.1
 schemas:
 	/usr/bin/python3 scripts/gen_onnx_schemas.py --require $(ONNX_SCHEMA_VERSION) > lib/onnx/onnx_schemas.inc.new
 	mv lib/onnx/onnx_schemas.inc.new lib/onnx/onnx_schemas.inc
-	/usr/bin/python3 scripts/gen_aten_schemas.py > lib/script/aten_schemas.inc
+	/usr/bin/python3 scripts/gen_aten_schemas.py > lib/aten/aten_schemas.inc
+	/usr/bin/python3 scripts/gen_aten_schemas.py --ops > lib/aten/aten_ops.inc
 
 # --- the conformance suite and the benchmarks (tests/conformance, bench) ---
 PY := /usr/bin/python3

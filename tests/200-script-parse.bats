@@ -41,7 +41,7 @@ need() {
 	local have want
 	have=$("$PYTHON" -c 'import torch; print(torch.__version__)')
 	want=$(sed -n 's/^#define ATEN_SCHEMAS_TORCH_VERSION "\(.*\)"$/\1/p' \
-		"$ROOT_DIR/lib/script/aten_schemas.inc")
+		"$ROOT_DIR/lib/aten/aten_schemas.inc")
 	[ "$have" = "$want" ] ||
 		skip "the table is from torch $want, torch $have is installed"
 	"$PYTHON" "$ROOT_DIR/scripts/gen_aten_schemas.py" --sample 0 >"$WORK/all.txt"

@@ -63,7 +63,7 @@ struct unpickler {
 	X(FRAME, 0x95)
 
 enum {
-#define X(name, code) OP_##name = code,
+#define X(name, code) PK_##name = code,
 	OPCODES(X)
 #undef X
 };
@@ -1025,56 +1025,56 @@ static int step(struct unpickler *u, int *stop)
 	}
 	u->op = *u->p++;
 	switch (u->op) {
-	case OP_PROTO:
+	case PK_PROTO:
 		if (need(u, 1))
 			return -1;
 		if (*u->p < 2 || *u->p > 5)
 			return perr(u, "unsupported protocol %u", *u->p);
 		u->doc->protocol = *u->p++;
 		return 0;
-	case OP_FRAME:
+	case PK_FRAME:
 		if (need(u, 8))
 			return -1;
 		u->p += 8; /* frames only help streaming readers */
 		return 0;
-	case OP_STOP:
+	case PK_STOP:
 		if (!(v = pop(u)))
 			return -1;
 		u->doc->root = v;
 		*stop = 1;
 		return 0;
-	case OP_MARK:
+	case PK_MARK:
 		APPEND_TO(u->marks, u->nmarks, u->mcap, u->sp);
 		return 0;
-	case OP_POP:
+	case PK_POP:
 		if (u->sp > fence(u)) {
 			u->sp--;
 			return 0;
 		}
 		return pop_mark(u, &start);
-	case OP_POP_MARK:
+	case PK_POP_MARK:
 		if (pop_mark(u, &start))
 			return -1;
 		u->sp = start;
 		return 0;
-	case OP_DUP:
+	case PK_DUP:
 		if (!(v = peek(u)))
 			return -1;
 		push(u, v);
 		return 0;
-	case OP_NONE:
+	case PK_NONE:
 		push(u, new_value(u, PICKLE_NONE));
 		return 0;
-	case OP_NEWTRUE:
-	case OP_NEWFALSE:
+	case PK_NEWTRUE:
+	case PK_NEWFALSE:
 		v = new_value(u, PICKLE_BOOL);
-		v->u.b = u->op == OP_NEWTRUE;
+		v->u.b = u->op == PK_NEWTRUE;
 		push(u, v);
 		return 0;
-	case OP_BININT1:
-	case OP_BININT2:
-	case OP_BININT: {
-		int n = u->op == OP_BININT1 ? 1 : u->op == OP_BININT2 ? 2 : 4;
+	case PK_BININT1:
+	case PK_BININT2:
+	case PK_BININT: {
+		int n = u->op == PK_BININT1 ? 1 : u->op == PK_BININT2 ? 2 : 4;
 		if (need(u, (size_t)n))
 			return -1;
 		v = new_value(u, PICKLE_INT);
@@ -1084,11 +1084,11 @@ static int step(struct unpickler *u, int *stop)
 		push(u, v);
 		return 0;
 	}
-	case OP_LONG1:
+	case PK_LONG1:
 		return read_long(u, 1);
-	case OP_LONG4:
+	case PK_LONG4:
 		return read_long(u, 4);
-	case OP_BINFLOAT: {
+	case PK_BINFLOAT: {
 		if (need(u, 8))
 			return -1;
 		uint64_t bits = 0;
@@ -1100,29 +1100,29 @@ static int step(struct unpickler *u, int *stop)
 		push(u, v);
 		return 0;
 	}
-	case OP_SHORT_BINUNICODE:
+	case PK_SHORT_BINUNICODE:
 		return read_counted(u, 1, PICKLE_STR);
-	case OP_BINUNICODE:
+	case PK_BINUNICODE:
 		return read_counted(u, 4, PICKLE_STR);
-	case OP_BINUNICODE8:
+	case PK_BINUNICODE8:
 		return read_counted(u, 8, PICKLE_STR);
-	case OP_SHORT_BINSTRING:
+	case PK_SHORT_BINSTRING:
 		return read_counted(u, 1, PICKLE_STR);
-	case OP_BINSTRING:
+	case PK_BINSTRING:
 		return read_counted(u, 4, PICKLE_STR);
-	case OP_SHORT_BINBYTES:
+	case PK_SHORT_BINBYTES:
 		return read_counted(u, 1, PICKLE_BYTES);
-	case OP_BINBYTES:
+	case PK_BINBYTES:
 		return read_counted(u, 4, PICKLE_BYTES);
-	case OP_BINBYTES8:
+	case PK_BINBYTES8:
 		return read_counted(u, 8, PICKLE_BYTES);
-	case OP_EMPTY_TUPLE:
+	case PK_EMPTY_TUPLE:
 		push(u, new_value(u, PICKLE_TUPLE));
 		return 0;
-	case OP_TUPLE1:
-	case OP_TUPLE2:
-	case OP_TUPLE3: {
-		size_t n = (size_t)(u->op - OP_TUPLE1 + 1);
+	case PK_TUPLE1:
+	case PK_TUPLE2:
+	case PK_TUPLE3: {
+		size_t n = (size_t)(u->op - PK_TUPLE1 + 1);
 		if (u->sp - fence(u) < n)
 			return perr(u, "stack underflow: %zu items needed", n);
 		v = new_seq(u, PICKLE_TUPLE, u->stack + u->sp - n, n);
@@ -1130,31 +1130,31 @@ static int step(struct unpickler *u, int *stop)
 		push(u, v);
 		return 0;
 	}
-	case OP_TUPLE:
+	case PK_TUPLE:
 		return collect(u, PICKLE_TUPLE);
-	case OP_LIST:
+	case PK_LIST:
 		return collect(u, PICKLE_LIST);
-	case OP_FROZENSET:
+	case PK_FROZENSET:
 		return collect(u, PICKLE_SET);
-	case OP_EMPTY_LIST:
+	case PK_EMPTY_LIST:
 		push(u, new_value(u, PICKLE_LIST));
 		return 0;
-	case OP_EMPTY_DICT:
+	case PK_EMPTY_DICT:
 		push(u, new_value(u, PICKLE_DICT));
 		return 0;
-	case OP_EMPTY_SET:
+	case PK_EMPTY_SET:
 		push(u, new_value(u, PICKLE_SET));
 		return 0;
-	case OP_APPEND:
+	case PK_APPEND:
 		if (!(x = pop(u)) || !(v = peek(u)))
 			return -1;
 		if (v->kind != PICKLE_LIST)
 			return perr(u, "target must be a list, not %s",
 				    pickle_kind_name(v->kind));
 		return seq_add(u, v, x);
-	case OP_APPENDS:
-	case OP_ADDITEMS:
-		if (!(v = mark_target(u, &start, u->op == OP_APPENDS
+	case PK_APPENDS:
+	case PK_ADDITEMS:
+		if (!(v = mark_target(u, &start, u->op == PK_APPENDS
 							 ? PICKLE_LIST
 							 : PICKLE_SET)))
 			return -1;
@@ -1163,7 +1163,7 @@ static int step(struct unpickler *u, int *stop)
 				return -1;
 		u->sp = start;
 		return 0;
-	case OP_DICT: {
+	case PK_DICT: {
 		if (pop_mark(u, &start))
 			return -1;
 		if ((u->sp - start) % 2)
@@ -1176,14 +1176,14 @@ static int step(struct unpickler *u, int *stop)
 		push(u, v);
 		return 0;
 	}
-	case OP_SETITEM:
+	case PK_SETITEM:
 		if (!(x = pop(u)) || !(w = pop(u)) || !(v = peek(u)))
 			return -1;
 		if (v->kind != PICKLE_DICT)
 			return perr(u, "target must be a dict, not %s",
 				    pickle_kind_name(v->kind));
 		return dict_add(u, v, w, x);
-	case OP_SETITEMS:
+	case PK_SETITEMS:
 		if (!(v = mark_target(u, &start, PICKLE_DICT)))
 			return -1;
 		if ((u->sp - start) % 2)
@@ -1193,47 +1193,47 @@ static int step(struct unpickler *u, int *stop)
 				return -1;
 		u->sp = start;
 		return 0;
-	case OP_BINPUT:
+	case PK_BINPUT:
 		if (need(u, 1))
 			return -1;
 		return memo_put(u, *u->p++);
-	case OP_LONG_BINPUT:
+	case PK_LONG_BINPUT:
 		if (need(u, 4))
 			return -1;
 		u->p += 4;
 		return memo_put(u, le(u->p - 4, 4));
-	case OP_MEMOIZE:
+	case PK_MEMOIZE:
 		return memo_put(u, u->nmemo);
-	case OP_BINGET:
+	case PK_BINGET:
 		if (need(u, 1))
 			return -1;
 		return memo_get(u, *u->p++);
-	case OP_LONG_BINGET:
+	case PK_LONG_BINGET:
 		if (need(u, 4))
 			return -1;
 		u->p += 4;
 		return memo_get(u, le(u->p - 4, 4));
-	case OP_GLOBAL:
+	case PK_GLOBAL:
 		if (read_line(u, &s1, &l1) || read_line(u, &s2, &l2))
 			return -1;
 		return make_global(u, s1, l1, s2, l2);
-	case OP_STACK_GLOBAL:
+	case PK_STACK_GLOBAL:
 		if (!(w = pop(u)) || !(v = pop(u)))
 			return -1;
 		if (v->kind != PICKLE_STR || w->kind != PICKLE_STR)
 			return perr(u, "module and name must be strings");
 		return make_global(u, v->u.s.data, v->u.s.len, w->u.s.data,
 				   w->u.s.len);
-	case OP_REDUCE:
+	case PK_REDUCE:
 		if (!(x = pop(u)) || !(v = pop(u)))
 			return -1;
 		if (v->kind != PICKLE_GLOBAL)
 			return perr(u, "cannot call a %s",
 				    pickle_kind_name(v->kind));
 		return apply(u, v->u.global, x, 0);
-	case OP_NEWOBJ:
-	case OP_NEWOBJ_EX: {
-		if (u->op == OP_NEWOBJ_EX) {
+	case PK_NEWOBJ:
+	case PK_NEWOBJ_EX: {
+		if (u->op == PK_NEWOBJ_EX) {
 			if (!(w = pop(u)))
 				return -1;
 			if (w->kind != PICKLE_DICT || w->u.dict.n)
@@ -1264,7 +1264,7 @@ static int step(struct unpickler *u, int *stop)
 		push(u, w);
 		return 0;
 	}
-	case OP_BUILD:
+	case PK_BUILD:
 		if (!(x = pop(u)) || !(v = peek(u)))
 			return -1;
 		if (v->kind != PICKLE_OBJECT)
@@ -1275,7 +1275,7 @@ static int step(struct unpickler *u, int *stop)
 				    v->u.object->class_name);
 		v->u.object->state = x;
 		return 0;
-	case OP_BINPERSID:
+	case PK_BINPERSID:
 		if (!(v = pop(u)))
 			return -1;
 		return persistent_load(u, v);
@@ -1372,7 +1372,7 @@ int pickle_load(struct pickle_doc *doc, struct arena *a, const void *buf,
 	if (!rc) {
 		struct walk w = { &u, xcalloc(doc->nvalues + 1, 1),
 				  xcalloc(doc->nvalues + 1, sizeof(uint16_t)) };
-		u.op = OP_STOP;
+		u.op = PK_STOP;
 		rc = walk(&w, doc->root, 1);
 		free(w.color);
 		free(w.height);

@@ -341,6 +341,7 @@ struct ir_node *ir_node_new(struct ir_graph *g, struct ir_block *b,
 {
 	struct ir_node *n = ir_alloc(g, sizeof(*n));
 	n->kind = ir_strdup(g, kind);
+	n->op = aten_op_id(kind);
 	n->ninputs = ninputs;
 	n->noutputs = noutputs;
 	if (ninputs)

@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "arena.h"
+#include "aten_op.h"
 #include "diag.h"
 
 #define IR_FORMAT_MAJOR 1 /* readers reject other majors */
@@ -213,6 +214,10 @@ struct ir_weight {
  * does not know, written back unchanged. */
 struct ir_node {
 	const char *kind;   /* "domain::op": "aten::conv2d", "onnx::Conv" */
+	enum aten_op op;    /* kind's registry id (aten_op.h); OP_NONE for
+			       onnx:: and kinds the registry lacks.  Set
+			       where nodes are made and read: never assign
+			       kind alone */
 	const char *name;   /* node name (ONNX's NodeProto.name), may be NULL */
 	struct ir_value **inputs;
 	uint32_t ninputs;

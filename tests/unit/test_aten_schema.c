@@ -1,6 +1,6 @@
 /*
  * test_aten_schema.c - the generated aten schema table and the overload
- * resolution over it (lib/script/aten_schema.h).
+ * resolution over it (lib/aten/aten_schema.h).
  *
  * Faithfulness: tests/script/aten_schema_sample.txt holds 200 schema strings
  * as torch prints them (str(schema), written by
