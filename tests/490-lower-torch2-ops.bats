@@ -5,12 +5,15 @@
 # each of its arguments (no mask, a bool mask broadcast over batch and
 # heads, a float mask, is_causal with L != S, scale, a negative scale,
 # enable_gqa, rank 3, dropout_p in eval), lowered at opsets 9, 13, 14 and
-# 17 on the script path and the trace path (trace's CPU kernel).  torch
-# 1.13 has no such op: tests/lower/make_torch2_ops.py rewrites a scripted
+# 17, and at 23 and 26 where sdpa is one Attention node and rms_norm one
+# RMSNormalization wherever their semantics match torch's, on the script
+# path and the trace path (trace's CPU kernel).  torch 1.13 has no such
+# op: tests/lower/make_torch2_ops.py rewrites a scripted
 # placeholder's call into the torch 2.x call and computes the expected
 # output with torch from the op's math-path definition; each conversion
-# is checked by onnx.checker (full_check) and run in ONNX Runtime
-# (tests/conformance/torch2.py, max relative error 1e-4).
+# is checked by onnx.checker (full_check; `check` above onnx 1.12's
+# opsets) and run in ONNX Runtime (tests/conformance/torch2.py, max
+# relative error 1e-4).
 
 # bats file_tags=tier:standard
 
@@ -65,4 +68,33 @@ PY
 	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,17 \
 		--pt2onnx "$BINDIR/pt2onnx" --only rms_weight_eps,rms_default_eps,rms_two_dims
 	[[ "$output" == *"torch2: 18 passed, 0 failed"* ]]
+}
+
+@test "lower: opsets 23 and 26: sdpa is one Attention node and rms_norm one RMSNormalization, verified in ONNX Runtime, script and trace paths" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 23,26 \
+		--pt2onnx "$BINDIR/pt2onnx" \
+		--only plain,causal,scale,neg_scale,bool_mask,float_mask,gqa,gqa_causal,rank3_causal,rms_weight_eps,rms_default_eps,rms_two_dims
+	[[ "$output" == *"torch2: 48 passed, 0 failed"* ]]
+}
+
+@test "lower: Attention and RMSNormalization only from 23 and only where they match torch (rank 4, a positive scale, a mask ORT takes as it is, not double)" {
+	local case v want
+	# case:opset:the fused node expected (- for none)
+	for want in plain:23:Attention causal:23:Attention gqa:26:Attention bool_mask:23:Attention \
+		    scale:26:Attention plain:17:- neg_scale:23:- float_mask:23:- rank3_causal:23:- \
+		    rms_weight_eps:23:RMSNormalization rms_two_dims:26:RMSNormalization rms_weight_eps:17:-; do
+		IFS=: read -r case v op <<<"$want"
+		local d="$BATS_FILE_TMPDIR/sdpa/$case" ins=()
+		for f in "$d"/in_*.npy; do ins+=(--input "$f"); done
+		run -0 pt2onnx "$d/scripted.pt" -o "$case$v.onnx" --opset-version "$v" --trace "${ins[@]}"
+		run -0 "$PYTHON" - "$case$v.onnx" "$op" <<'PY'
+import sys, onnx
+ops = [n.op_type for n in onnx.load(sys.argv[1]).graph.node]
+fused = [o for o in ops if o in ("Attention", "RMSNormalization")]
+want = [] if sys.argv[2] == "-" else [sys.argv[2]]
+assert fused == want, (sys.argv[1], ops)
+if want == ["Attention"]:
+    assert "Softmax" not in ops, ops
+PY
+	done
 }

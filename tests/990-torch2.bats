@@ -2,7 +2,7 @@
 # 990-torch2.bats - the torch2 family: the 11 TorchScript archives torch
 # 2.11 saved (tests/conformance/torch2/NAME: traced.pt, scripted.pt,
 # in_K.npy, ref_K.npy; copied from ../shared/torch2/models).  Every model,
-# both archives, script and trace paths, opsets 13 and 17: converted by
+# both archives, script and trace paths, opsets 13, 17 and 23: converted by
 # pt2onnx, checked by onnx.checker (full_check), run in ONNX Runtime on
 # in_K.npy and compared with torch 2.11's ref_K.npy (fp32: max |a-b| /
 # max |ref| <= 1e-4; integers exact), by tests/conformance/torch2.py.
@@ -24,6 +24,11 @@ T2="$TESTS_DIR/conformance/torch2.py"
 
 @test "torch2: trace path, traced.pt and scripted.pt of the 11 models, opsets 13 and 17, match torch 2.11's outputs" {
 	run -0 "$PYTHON" "$T2" --paths trace --opsets 13,17 --pt2onnx "$BINDIR/pt2onnx"
+	[[ "$output" == *"torch2: 44 passed, 0 failed"* ]]
+}
+
+@test "torch2: the 11 models at opset 23 (sdpa as Attention, layer_norm as LayerNormalization), both paths, match torch 2.11's outputs" {
+	run -0 "$PYTHON" "$T2" --opsets 23 --pt2onnx "$BINDIR/pt2onnx"
 	[[ "$output" == *"torch2: 44 passed, 0 failed"* ]]
 }
 

@@ -990,7 +990,7 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			 "HardSwish|Elu|Softmax|LogSoftmax|Dropout|Clip|Floor|"
 			 "Ceil|Sin|Cos|Not|Trilu|BatchNormalization|"
 			 "LayerNormalization|InstanceNormalization|"
-			 "GroupNormalization|Round|Sign|"
+			 "GroupNormalization|RMSNormalization|Round|Sign|"
 			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|Scatter|"
 			 "ScatterElements|ScatterND|Acos|Asin|Atan|Tan|Sinh|Cosh|"
 			 "Asinh|Acosh|Atanh|Shrink|ThresholdedRelu|Mish|")) {
@@ -1303,6 +1303,14 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 				s.d[s.rank++] = a.d[a.rank - 2];
 			if (b.rank >= 2)
 				s.d[s.rank++] = b.d[b.rank - 1];
+		}
+	} else if (is_op(n, "|Attention|")) {
+		/* (B, Hq, L, E), (B, Hkv, S, Ev) -> (B, Hq, L, Ev) */
+		struct shape vs;
+		shape_of(n->inputs[2], &vs);
+		if (a.rank == 4 && vs.rank == 4) {
+			s = a;
+			s.d[3] = vs.d[3];
 		}
 	} else if (is_op(n, "|Gemm|")) {
 		if (a.rank == 2 && b.rank == 2) {

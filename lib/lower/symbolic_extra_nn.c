@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "symbolic_common.h"
 
@@ -265,10 +266,45 @@ static int sym_x_native_layer_norm(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* ONNX's RMSNormalization (opset 23) for rms_norm over the last k of r
+ * dims: computed in float (stash_type 1), which is torch's opmath type for
+ * float, half and bfloat16 (a double input is decomposed instead); no
+ * weight is a scale of ones of the normalized shape. */
+static int rms_normalization(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value *x, const int64_t *ns, int k,
+			     int r, double eps, struct ir_value **out)
+{
+	struct ir_value *in[2] = { x, NULL };
+	if (n->ninputs > 2 && !lw_is_none(c, n, 2)) {
+		in[1] = T(2);
+	} else {
+		int64_t cnt = 1;
+		for (int i = 0; i < k; i++)
+			if (ns[i] < 0 || __builtin_mul_overflow(cnt, ns[i], &cnt) ||
+			    cnt > (1 << 24))
+				return lw_decline(c, "normalized_shape too large "
+						  "for a scale of ones");
+		double *ones = malloc(sizeof(*ones) * (size_t)(cnt ? cnt : 1));
+		if (!ones)
+			return lw_decline(c, "out of memory");
+		for (int64_t i = 0; i < cnt; i++)
+			ones[i] = 1;
+		in[1] = b_cast(c, b_const_reals(c, ones, ns, k, IR_DTYPE_FLOAT),
+			       b_dtype(x));
+		free(ones);
+	}
+	struct ir_node *rn = b_node(c, "RMSNormalization", 2, in, 1);
+	b_attr_i(c, rn, "axis", r - k);
+	b_attr_f(c, rn, "epsilon", eps);
+	out[0] = b_done(c, rn);
+	return 0;
+}
+
 /* rms_norm(input, normalized_shape, weight=None, eps=None), torch 2.x:
  * x * 1/sqrt(mean(x*x over the normalized dims) + eps) [* weight], eps
  * None being the epsilon of float (double for Double), as torch's
- * rms_norm (its opmath type).  ONNX's RMSNormalization is opset 23. */
+ * rms_norm (its opmath type).  From opset 23 one RMSNormalization node
+ * (rms_normalization()). */
 static int sym_x_rms_norm(struct lower_ctx *c, struct ir_node *n,
 			  struct ir_value **out)
 {
@@ -286,6 +322,9 @@ static int sym_x_rms_norm(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "input rank unknown");
 	for (int i = 0; i < k; i++)
 		axes[i] = r - k + i;
+	if (c->opset >= 23 && (dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_FLOAT16 ||
+			       dt == IR_DTYPE_BFLOAT16))
+		return rms_normalization(c, n, x, ns, k, r, eps, out);
 	struct ir_value *ms = b_reduce(c, "ReduceMean", b_op2(c, "Mul", x, x),
 				       axes, k, 1);
 	struct ir_value *y = b_op2(c, "Mul", x, b_op1(c, "Reciprocal",

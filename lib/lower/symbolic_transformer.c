@@ -7,7 +7,7 @@
  * which torch's own exporter has no symbolic for.  All share attend()
  * (scores, mask, Softmax, weighted values).  Lowered to plain ONNX
  * (MatMul, Add, Softmax, LayerNormalization from 17 or its decomposition
- * below), with the semantics of torch's Python reference paths
+ * below; sdpa is one Attention node from 23), with the semantics of torch's Python reference paths
  * (TransformerEncoderLayer._sa_block/_ff_block, F.multi_head_attention_forward):
  * inputs are batch-first (B, L, E), q scaled by 1/sqrt(head_dim), a bool
  * mask masks out (its positions get probability 0, as torch's masked
@@ -348,12 +348,59 @@ static int eval_dropout(struct lower_ctx *c, struct ir_node *n, int i)
 	return 0;
 }
 
+/* Whether a's mask (if any) is one ONNX Runtime's Attention takes: rank 2
+ * or 4, its last two dims the query's length and the key's, as they are
+ * (ORT 1.30 broadcasts a mask's leading dims only: a (1, H, 1, S) mask is
+ * refused at run time). */
+static int same_dim(const struct ir_value *x, int i, const struct ir_value *y,
+		    int j)
+{
+	const struct ir_dim *a = &x->type->dims[b_rank(x) + i],
+			    *b = &y->type->dims[b_rank(y) + j];
+	return a->kind == b->kind &&
+	       ((a->kind == IR_DIM_FIXED && a->value == b->value) ||
+		(a->kind == IR_DIM_SYMBOL && !strcmp(a->symbol, b->symbol)));
+}
+
+static int fusable_mask(const struct attn *a)
+{
+	int r = a->mask ? b_rank(a->mask) : 0;
+	return !a->mask || ((r == 2 || r == 4) &&
+			    same_dim(a->mask, -2, a->q, -2) &&
+			    same_dim(a->mask, -1, a->k, -2));
+}
+
+/* ONNX's Attention (opset 23) for sdpa on rank-4 (B, H, L, E) operands: the
+ * same product as attend(), in one node.  Its semantics match torch 2.x's
+ * at every point this uses (checked against ONNX Runtime 1.30 at 23-26):
+ * scale defaults to 1/sqrt(E) (scale > 0 here: a negative one is
+ * decomposed), a bool mask's true entries take part and a float mask is
+ * added (a mask fusable_mask() refuses is decomposed), is_causal is tril(ones(L, S)) (upper-left, as torch), key/value
+ * with fewer heads than the query are shared by groups of query heads (as
+ * enable_gqa's repeat_interleave), and a row a bool mask drops entirely
+ * is 0 (torch's math path from 2.5).  scale 0: the default. */
+static struct ir_value *fused_attention(struct lower_ctx *c,
+					const struct attn *a, double scale)
+{
+	struct ir_value *in[4] = { a->q, a->k, a->v, a->mask };
+	if (a->mask && b_dtype(a->mask) != IR_DTYPE_BOOL &&
+	    b_dtype(a->mask) != b_dtype(a->q))
+		in[3] = b_cast(c, a->mask, b_dtype(a->q));
+	struct ir_node *at = b_node(c, "Attention", a->mask ? 4 : 3, in, 1);
+	if (a->causal)
+		b_attr_i(c, at, "is_causal", 1);
+	if (scale > 0)
+		b_attr_f(c, at, "scale", scale);
+	return b_done(c, at);
+}
+
 /* scaled_dot_product_attention(query, key, value, attn_mask=None,
  * dropout_p=0., is_causal=False, *, scale=None, enable_gqa=False), torch
- * 2.x: as torch's exporter (symbolic_opset14.py), q and k^T each scaled
- * by sqrt(scale); with enable_gqa and fewer key/value heads than query
- * heads, each k/v head repeated for its group of query heads, as torch's
- * math path does (repeat_interleave on dim -3). */
+ * 2.x: from opset 23 one Attention node where fused_attention() says it
+ * matches; else as torch's exporter (symbolic_opset14.py), q and k^T each
+ * scaled by sqrt(scale); with enable_gqa and fewer key/value heads than
+ * query heads, each k/v head repeated for its group of query heads, as
+ * torch's math path does (repeat_interleave on dim -3). */
 SYM(sym_scaled_dot_product_attention)
 {
 	struct attn a = { .q = T(0), .k = T(1), .v = T(2) };
@@ -386,6 +433,15 @@ SYM(sym_scaled_dot_product_attention)
 		if (hq % hk || hq % hv)
 			return lw_decline(c, "query heads not a multiple of "
 					  "key/value heads");
+	}
+	if (c->opset >= 23 && (!have || scale > 0) && b_rank(a.q) == 4 &&
+	    b_rank(a.k) == 4 && b_rank(a.v) == 4 && fusable_mask(&a)) {
+		out[0] = fused_attention(c, &a, have ? scale : 0);
+		return 0;
+	}
+	if (gqa) {
+		int64_t hq = b_dim_size(a.q, -3), hk = b_dim_size(a.k, -3),
+			hv = b_dim_size(a.v, -3);
 		if (hk != hq)
 			a.k = repeat_heads(c, a.k, hq / hk);
 		if (hv != hq)
