@@ -411,10 +411,11 @@ static struct ir_type *type_of(struct interp *ip, const struct tval *v)
 	return ir_type_new(ip->r, IR_TYPE_UNKNOWN);
 }
 
-static struct ir_node *rec_node(struct interp *ip, const char *kind,
+static struct ir_node *rec_node(struct interp *ip, enum aten_op op,
 				uint32_t nin, uint32_t nout)
 {
-	struct ir_node *n = ir_node_new(ip->r, ip->r->top, kind, nin, nout);
+	struct ir_node *n = ir_node_new(ip->r, ip->r->top, aten_op_name(op),
+					nin, nout);
 	const struct ir_node *src = ip->ctx.node;
 
 	if (src) {
@@ -437,7 +438,7 @@ static struct ir_value *rec_out(struct interp *ip, struct ir_node *n,
 static struct ir_value *rec_const_tensor(struct interp *ip,
 					 struct gpu_tensor *t)
 {
-	struct ir_node *n = rec_node(ip, "prim::Constant", 0, 1);
+	struct ir_node *n = rec_node(ip, OP_prim_Constant, 0, 1);
 	struct ir_attr *a = ir_node_add_attr(ip->r, n, "value",
 					     IR_ATTR_TENSOR);
 	struct ir_tensor *it = ir_tensor_new(ip->r, t->dtype, t->rank,
@@ -473,25 +474,25 @@ static struct ir_value *materialise(struct interp *ip, struct tval *v)
 	case TV_INT:
 	case TV_BOOL:
 	case TV_DTYPE:
-		n = rec_node(ip, "prim::Constant", 0, 1);
+		n = rec_node(ip, OP_prim_Constant, 0, 1);
 		a = ir_node_add_attr(ip->r, n, "value", IR_ATTR_INT);
 		a->u.i = v->kind == TV_DTYPE ?
 			 tv_dtype_to_torch((enum ir_dtype)v->u.i) : v->u.i;
 		return rec_out(ip, n, 0, type_of(ip, v));
 	case TV_FLOAT:
-		n = rec_node(ip, "prim::Constant", 0, 1);
+		n = rec_node(ip, OP_prim_Constant, 0, 1);
 		a = ir_node_add_attr(ip->r, n, "value", IR_ATTR_FLOAT);
 		a->u.f = v->u.f;
 		return rec_out(ip, n, 0, type_of(ip, v));
 	case TV_STR:
 	case TV_DEVICE:
-		n = rec_node(ip, "prim::Constant", 0, 1);
+		n = rec_node(ip, OP_prim_Constant, 0, 1);
 		a = ir_node_add_attr(ip->r, n, "value", IR_ATTR_STRING);
 		a->u.s.len = strlen(v->u.s);
 		a->u.s.data = ir_strdup(ip->r, v->u.s);
 		return rec_out(ip, n, 0, type_of(ip, v));
 	case TV_NONE:
-		n = rec_node(ip, "prim::Constant", 0, 1);
+		n = rec_node(ip, OP_prim_Constant, 0, 1);
 		return rec_out(ip, n, 0, type_of(ip, v));
 	case TV_DICT:
 		trace_error(&ip->ctx, "a dict reaches a recorded op: dicts "
@@ -510,7 +511,7 @@ static struct ir_value *materialise(struct interp *ip, struct tval *v)
 			floats = 0;
 	}
 	if (v->kind == TV_LIST && v->u.list.n > 0 && (ints || floats)) {
-		n = rec_node(ip, "prim::Constant", 0, 1);
+		n = rec_node(ip, OP_prim_Constant, 0, 1);
 		a = ir_node_add_attr(ip->r, n, "value", ints ? IR_ATTR_INTS :
 				     IR_ATTR_FLOATS);
 		a->count = (uint32_t)v->u.list.n;
@@ -540,8 +541,8 @@ static struct ir_value *materialise(struct interp *ip, struct tval *v)
 			if (!parts[i])
 				return NULL;
 		}
-		n = rec_node(ip, v->kind == TV_LIST ? "prim::ListConstruct" :
-			     "prim::TupleConstruct", (uint32_t)v->u.list.n, 1);
+		n = rec_node(ip, v->kind == TV_LIST ? OP_prim_ListConstruct :
+			     OP_prim_TupleConstruct, (uint32_t)v->u.list.n, 1);
 		for (i = 0; i < v->u.list.n; i++)
 			n->inputs[i] = parts[i];
 		return rec_out(ip, n, 0, type_of(ip, v));
@@ -582,11 +583,9 @@ static struct tval *tv_fresh(struct tval *v)
 	}
 }
 
-static int is_inplace(const char *kind)
+static int is_inplace(enum aten_op op)
 {
-	size_t n = strlen(kind);
-
-	return n > 2 && kind[n - 1] == '_' && kind[n - 2] != '_';
+	return (aten_op_flags(op) & ATEN_OP_INPLACE) != 0;
 }
 
 /* Records node n (which ran with in -> out): constants for the Python
@@ -605,7 +604,7 @@ static int record(struct interp *ip, const struct ir_node *n,
 		if (!ins[i])
 			return -1;
 	}
-	rn = rec_node(ip, n->kind, (uint32_t)nin, (uint32_t)nout);
+	rn = rec_node(ip, n->op, (uint32_t)nin, (uint32_t)nout);
 	for (i = 0; i < nin; i++)
 		rn->inputs[i] = ins[i];
 	for (i = 0; i < nout; i++) {
@@ -627,7 +626,7 @@ static int record(struct interp *ip, const struct ir_node *n,
 		    o->u.list.n <= MAX_IN &&
 		    (o->u.list.items[0]->kind == TV_TENSOR ||
 		     o->u.list.items[0]->kind == TV_INT)) {
-			struct ir_node *un = rec_node(ip, "prim::ListUnpack",
+			struct ir_node *un = rec_node(ip, OP_prim_ListUnpack,
 						      1, (uint32_t)o->u.list.n);
 
 			un->inputs[0] = o->rec;
@@ -649,98 +648,33 @@ static int record(struct interp *ip, const struct ir_node *n,
 		}
 	}
 	/* x.add_(y): later uses of x see the result */
-	if (nout > 0 && nin > 0 && is_inplace(n->kind) && is_tensor(in[0]) &&
+	if (nout > 0 && nin > 0 && is_inplace(n->op) && is_tensor(in[0]) &&
 	    is_tensor(out[0]))
 		in[0]->rec = out[0]->rec;
-	return 0;
-}
-
-/* --- op lookup ----------------------------------------------------------- */
-
-static trace_op_fn find_in(const struct trace_op *t, const char *kind)
-{
-	for (; t && t->kind; t++)
-		if (!strcmp(t->kind, kind))
-			return t->fn;
-	return NULL;
-}
-
-/* which table an op came from: 0 prim, 1 scalar, 2 tensor ops */
-static trace_op_fn find_op(const char *kind, int has_tensor, int *table)
-{
-	trace_op_fn fn;
-
-	*table = 0;
-	if ((fn = find_in(trace_ops_prim, kind)))
-		return fn;
-	*table = 1;
-	if (!has_tensor && (fn = find_in(trace_ops_scalar, kind)))
-		return fn;
-	*table = 2;
-	if ((fn = find_in(trace_ops_tensor, kind)) ||
-	    (fn = find_in(trace_ops_shape, kind)) ||
-	    (fn = find_in(trace_ops_nn, kind)))
-		return fn;
-	/* a scalar op reached with a tensor input (int + 0-d tensor) */
-	*table = 1;
-	return has_tensor ? find_in(trace_ops_scalar, kind) : NULL;
-}
-
-/* prim ops that only move Python values around: never recorded */
-static int never_recorded(const char *kind)
-{
-	static const char *const kinds[] = {
-		"prim::Constant", "prim::ListConstruct", "prim::ListUnpack",
-		"prim::TupleConstruct", "prim::TupleUnpack",
-		"prim::TupleIndex", "prim::unchecked_cast",
-		"prim::Uninitialized", "prim::device", "prim::dtype",
-		"aten::dim", "aten::len", "aten::numel", "aten::__getitem__",
-		"aten::append", "aten::insert", "aten::pop", "aten::extend",
-		"aten::Int", "aten::Float", "aten::Bool",
-		"aten::ScalarImplicit", "aten::item", "aten::__is__",
-		"aten::__isnot__", "aten::__not__", "aten::__contains__",
-		"aten::warn", "aten::format", "aten::str", "aten::list",
-		"aten::copy", "aten::reverse", "aten::sort", "aten::device",
-		"aten::__range_length", "aten::__derive_index",
-		"prim::RaiseException", "aten::is_floating_point",
-		"prim::is_cuda", "aten::dict", "aten::slice", "aten::sort",
-		"aten::_set_item", "aten::Delete", "aten::is_grad_enabled",
-		"aten::is_autocast_enabled", "prim::requires_grad",
-		"prim::is_nested", "prim::type", "aten::find", "aten::is_pinned",
-		"prim::DictConstruct", "aten::get", "aten::setdefault",
-		"aten::keys", "aten::values", "aten::items", "aten::popitem",
-		"aten::update", "aten::clear",
-		NULL,
-	};
-	int i;
-
-	for (i = 0; kinds[i]; i++)
-		if (!strcmp(kinds[i], kind))
-			return 1;
 	return 0;
 }
 
 /* Whether a node that ran through the prim or scalar table is recorded:
  * it must take a traced number and give numbers (comparisons on traced
  * ints give Python bools, as torch's tracer bakes them). */
-static int scalar_recorded(const char *kind, struct tval **in, int nin,
-			   struct tval **out, int nout)
+static int scalar_recorded(const struct trace_op *row, struct tval **in,
+			   int nin, struct tval **out, int nout)
 {
 	int i, traced = 0;
 
-	if (!strcmp(kind, "prim::NumToTensor"))
+	if (row->op == OP_prim_NumToTensor)
 		return is_traced(in[0]);
-	if (!strcmp(kind, "aten::size"))
+	if (row->op == OP_aten_size)
 		return 1;
 	/* float(n), int(n) of a traced size: kept as an op, or the size
 	 * of a dynamic axis is baked into the number (torch.jit.trace
 	 * warns and bakes it; the archive's code says to compute it) */
-	if ((!strcmp(kind, "aten::Float") || !strcmp(kind, "aten::Int") ||
-	     !strcmp(kind, "aten::ScalarImplicit")) && nin == 1 &&
+	if ((row->op == OP_aten_Float || row->op == OP_aten_Int ||
+	     row->op == OP_aten_ScalarImplicit) && nin == 1 &&
 	    in[0]->rec && (in[0]->kind == TV_INT || in[0]->kind == TV_FLOAT) &&
 	    nout == 1 && (out[0]->kind == TV_INT || out[0]->kind == TV_FLOAT))
 		return 1;
-	if (never_recorded(kind))
+	if (row->flags & TRACE_OP_PYTHON)
 		return 0;
 	for (i = 0; i < nin; i++)
 		if (in[i]->rec && (in[i]->kind == TV_INT ||
@@ -772,7 +706,7 @@ static int record_size_list(struct interp *ip, struct tval *x,
 			return trace_error(&ip->ctx, "out of memory");
 		dv = materialise(ip, dim);
 		tv_unref(dim);
-		rn = rec_node(ip, "aten::size", 2, 1);
+		rn = rec_node(ip, OP_aten_size, 2, 1);
 		rn->inputs[0] = xv;
 		rn->inputs[1] = dv;
 		e->rec = rec_out(ip, rn, 0, ir_type_new(ip->r, IR_TYPE_INT));
@@ -893,8 +827,9 @@ out:
 static int run_node(struct interp *ip, struct ir_node *n)
 {
 	struct tval *in[MAX_IN], *out[MAX_IN];
-	trace_op_fn fn;
-	int nin = (int)n->ninputs, nout = (int)n->noutputs, i, table;
+	const struct trace_op *row;
+	enum trace_group table;
+	int nin = (int)n->ninputs, nout = (int)n->noutputs, i;
 	int has_tensor = 0, rc = -1, rec;
 
 	ip->ctx.node = n;
@@ -905,9 +840,9 @@ static int run_node(struct interp *ip, struct ir_node *n)
 				   (long long)(ip->o->max_steps > 0 ?
 					       ip->o->max_steps :
 					       LIMIT_TRACE_STEPS));
-	if (!strcmp(n->kind, "prim::If"))
+	if (n->op == OP_prim_If)
 		return run_if(ip, n);
-	if (!strcmp(n->kind, "prim::Loop"))
+	if (n->op == OP_prim_Loop)
 		return run_loop(ip, n);
 	if (nin > MAX_IN || nout > MAX_IN)
 		return trace_error(&ip->ctx, "too many inputs or outputs");
@@ -925,14 +860,14 @@ static int run_node(struct interp *ip, struct ir_node *n)
 	for (i = 0; i < nin; i++)
 		if (!in[i])
 			in[i] = tv_none(); /* an omitted input */
-	fn = find_op(n->kind, has_tensor, &table);
-	if (!fn) {
+	row = trace_find_op(n->op, has_tensor, &table);
+	if (!row) {
 		trace_error(&ip->ctx, "no implementation for this op in "
 			    "`trace` (--list-missing lists them all)");
 		goto out;
 	}
 	memset(out, 0, sizeof(*out) * (size_t)nout);
-	if (fn(&ip->ctx, n, in, nin, out, nout)) {
+	if (row->fn(&ip->ctx, n, in, nin, out, nout)) {
 		set_code(ip, EXIT_UNSUPPORTED);
 		goto outs;
 	}
@@ -941,13 +876,13 @@ static int run_node(struct interp *ip, struct ir_node *n)
 			trace_error(&ip->ctx, "output %d not set", i);
 			goto outs;
 		}
-	if (table == 2) {
+	if (table == TRACE_TENSOR) {
 		rec = 1;
 	} else {
-		rec = scalar_recorded(n->kind, in, nin, out, nout);
+		rec = scalar_recorded(row, in, nin, out, nout);
 	}
-	if (rec && table == 0 && nout == 1 && out[0]->kind == TV_LIST &&
-	    !strcmp(n->kind, "aten::size")) {
+	if (rec && table == TRACE_PRIM && nout == 1 && out[0]->kind == TV_LIST &&
+	    n->op == OP_aten_size) {
 		if (record_size_list(ip, in[0], out[0]))
 			goto outs;
 	} else if (rec && record(ip, n, in, nin, out, nout)) {
@@ -1230,7 +1165,7 @@ static int add_outputs(struct interp *ip, struct tval *v, int *count)
 		if (!rv->producer || is_returned(ip->r, rv)) {
 			/* an input, a weight or a value returned twice: an
 			 * output of its own, as torch.onnx gives it */
-			struct ir_node *n = rec_node(ip, "aten::clone", 2, 1);
+			struct ir_node *n = rec_node(ip, OP_aten_clone, 2, 1);
 			struct tval *none = tv_none();
 
 			n->inputs[0] = rv;
@@ -1266,7 +1201,7 @@ static int add_outputs(struct interp *ip, struct tval *v, int *count)
 		rv = materialise(ip, v);
 		if (!rv)
 			return -1;
-		n = rec_node(ip, "prim::NumToTensor", 1, 1);
+		n = rec_node(ip, OP_prim_NumToTensor, 1, 1);
 		n->inputs[0] = rv;
 		rv = rec_out(ip, n, 0, ir_type_tensor(ip->r, v->kind ==
 			     TV_FLOAT ? IR_DTYPE_DOUBLE : v->kind == TV_BOOL ?
@@ -1450,15 +1385,17 @@ static void list_missing_block(const struct ir_block *b, const char **seen,
 			       int *nseen, struct diag *d)
 {
 	const struct ir_node *n;
-	int i, tbl;
+	enum trace_group tbl;
+	int i;
 	uint32_t k;
 
 	for (n = b->first; n; n = n->next) {
 		for (k = 0; k < n->nblocks; k++)
 			list_missing_block(n->blocks[k], seen, nseen, d);
-		if (!strcmp(n->kind, "prim::If") ||
-		    !strcmp(n->kind, "prim::Loop") ||
-		    find_op(n->kind, 1, &tbl) || find_op(n->kind, 0, &tbl))
+		if (n->op == OP_prim_If ||
+		    n->op == OP_prim_Loop ||
+		    trace_find_op(n->op, 1, &tbl) ||
+		    trace_find_op(n->op, 0, &tbl))
 			continue;
 		for (i = 0; i < *nseen; i++)
 			if (!strcmp(seen[i], n->kind))
@@ -1562,11 +1499,11 @@ static int oom(struct trace_ctx *c)
 	return trace_error(c, "out of memory");
 }
 
-static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
+static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 		   int nin, struct tval **out, int nout, int *rc);
 #define DICT_OP() do { \
 		int rc_; \
-		if (dict_op(c, n->kind, in, nin, out, nout, &rc_)) \
+		if (dict_op(c, n->op, in, nin, out, nout, &rc_)) \
 			return rc_; \
 	} while (0)
 
@@ -1993,7 +1930,7 @@ OPFN(op_list_slice)
 }
 
 /* kind(t) recorded, its result a traced number */
-static int number_op(struct trace_ctx *c, const char *kind,
+static int number_op(struct trace_ctx *c, enum aten_op kind,
 		     struct tval *v, int want, struct tval **out)
 {
 	struct interp *ip = IP(c);
@@ -2029,10 +1966,10 @@ static int shape_derived(const struct ir_value *v, int depth, int *budget)
 		return 0;
 	if (!p)
 		return -1; /* a graph input */
-	if (!strcmp(p->kind, "prim::NumToTensor") ||
-	    !strcmp(p->kind, "aten::size"))
+	if (p->op == OP_prim_NumToTensor ||
+	    p->op == OP_aten_size)
 		return 1;
-	if (!strcmp(p->kind, "prim::Constant"))
+	if (p->op == OP_prim_Constant)
 		return 0;
 	for (i = 0; i < p->ninputs; i++) {
 		k = shape_derived(p->inputs[i], depth + 1, budget);
@@ -2044,7 +1981,7 @@ static int shape_derived(const struct ir_value *v, int depth, int *budget)
 }
 
 /* aten::Int / Float / Bool / ScalarImplicit / item: a Python number */
-static int to_number(struct trace_ctx *c, const char *kind,
+static int to_number(struct trace_ctx *c, enum aten_op kind,
 		     const struct tval *v, int want, struct tval **out)
 {
 	double x;
@@ -2057,8 +1994,8 @@ static int to_number(struct trace_ctx *c, const char *kind,
 					   "not a number",
 					   (long long)gpu_numel(v->u.t));
 		/* Int(NumToTensor(size)) stays the traced int */
-		if ((want == TV_INT || want == 0) && p && !strcmp(p->kind,
-					    "prim::NumToTensor") &&
+		if ((want == TV_INT || want == 0) && p &&
+		    p->op == OP_prim_NumToTensor &&
 		    p->inputs[0]->type->kind == IR_TYPE_INT) {
 			*out = tv_int(gpu_item_int(v->u.t, 0));
 			if (!*out)
@@ -2081,8 +2018,9 @@ static int to_number(struct trace_ctx *c, const char *kind,
 		    tv_dtype_to_torch(v->u.t->dtype) >= 0 &&
 		    tv_dtype_to_torch(v->u.t->dtype) <= 4)
 			return number_op(c, kind, (struct tval *)v, TV_INT, out);
-		warn_once(IP(c), kind, "converting a tensor to a Python "
-			  "number: its value is baked into the trace");
+		warn_once(IP(c), aten_op_name(kind), "converting a tensor "
+			  "to a Python number: its value is baked into "
+			  "the trace");
 		if (want == 0) {
 			enum ir_dtype dt = v->u.t->dtype;
 
@@ -2124,22 +2062,22 @@ static int to_number(struct trace_ctx *c, const char *kind,
 
 OPFN(op_Int)
 {
-	return to_number(c, n->kind, in[0], TV_INT, &out[0]);
+	return to_number(c, n->op, in[0], TV_INT, &out[0]);
 }
 
 OPFN(op_Float)
 {
-	return to_number(c, n->kind, in[0], TV_FLOAT, &out[0]);
+	return to_number(c, n->op, in[0], TV_FLOAT, &out[0]);
 }
 
 OPFN(op_Bool)
 {
-	return to_number(c, n->kind, in[0], TV_BOOL, &out[0]);
+	return to_number(c, n->op, in[0], TV_BOOL, &out[0]);
 }
 
 OPFN(op_item)
 {
-	return to_number(c, n->kind, in[0], 0, &out[0]);
+	return to_number(c, n->op, in[0], 0, &out[0]);
 }
 
 static int same_value(const struct tval *a, const struct tval *b)
@@ -2159,7 +2097,7 @@ OPFN(op_is)
 {
 	int r = same_value(in[0], in[1]);
 
-	out[0] = tv_bool(strcmp(n->kind, "aten::__is__") ? !r : r);
+	out[0] = tv_bool(n->op != OP_aten___is__ ? !r : r);
 	return out[0] ? 0 : oom(c);
 }
 
@@ -2592,7 +2530,7 @@ OPFN(op_dict_get)
 	out[0] = nin > 2 ? tv_ref(in[2]) : tv_none();
 	if (!out[0])
 		return oom(c);
-	if (!strcmp(n->kind, "aten::setdefault") &&
+	if (n->op == OP_aten_setdefault &&
 	    dict_set(in[0], in[1], out[0]))
 		return oom(c);
 	return 0;
@@ -2602,7 +2540,7 @@ OPFN(op_dict_keys)
 {
 	if (expect_dict(c, nin, in, 1))
 		return -1;
-	out[0] = dict_part(in[0], strcmp(n->kind, "aten::keys") != 0);
+	out[0] = dict_part(in[0], n->op != OP_aten_keys);
 	return out[0] ? 0 : oom(c);
 }
 
@@ -2685,7 +2623,7 @@ OPFN(op_dict_clear)
 /* what list ops do on a dict: d[k], len(d), k in d, d[k] = v, del d[k],
  * d.pop(k[, default]), list(d), d.copy().  1 when handled (out set or
  * -1 returned through *rc), 0 when in[0] is no dict. */
-static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
+static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 		   int nin, struct tval **out, int nout, int *rc)
 {
 	struct tval *d = in[0];
@@ -2694,17 +2632,17 @@ static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
 	if (nin < 1 || d->kind != TV_DICT)
 		return 0;
 	*rc = 0;
-	if (!strcmp(kind, "aten::len")) {
+	if (kind == OP_aten_len) {
 		out[0] = tv_int(d->u.list.n / 2);
-	} else if (!strcmp(kind, "aten::list") || !strcmp(kind, "aten::copy")) {
-		out[0] = strcmp(kind, "aten::copy") ? dict_part(d, 0) :
+	} else if (kind == OP_aten_list || kind == OP_aten_copy) {
+		out[0] = kind != OP_aten_copy ? dict_part(d, 0) :
 			 dict_copy(d);
 	} else if (nin < 2) {
 		*rc = trace_error(c, "expected a key");
 		return 1;
-	} else if (!strcmp(kind, "aten::__contains__")) {
+	} else if (kind == OP_aten___contains__) {
 		out[0] = tv_bool(dict_find(d, in[1]) >= 0);
-	} else if (!strcmp(kind, "aten::_set_item")) {
+	} else if (kind == OP_aten__set_item) {
 		if (nin < 3) {
 			*rc = trace_error(c, "expected a key and a value");
 			return 1;
@@ -2720,11 +2658,11 @@ static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
 		return 1;
 	} else {
 		i = dict_find(d, in[1]);
-		if (i < 0 && !(nin > 2 && !strcmp(kind, "aten::pop"))) {
+		if (i < 0 && !(nin > 2 && kind == OP_aten_pop)) {
 			*rc = key_error(c, in[1]);
 			return 1;
 		}
-		if (!strcmp(kind, "aten::Delete")) {
+		if (kind == OP_aten_Delete) {
 			dict_remove(d, i);
 			for (k = 0; k < nout; k++)
 				if (!(out[k] = tv_none()))
@@ -2734,7 +2672,7 @@ static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
 		}
 		/* __getitem__, pop */
 		out[0] = tv_ref(i >= 0 ? d->u.list.items[i + 1] : in[2]);
-		if (i >= 0 && !strcmp(kind, "aten::pop"))
+		if (i >= 0 && kind == OP_aten_pop)
 			dict_remove(d, i);
 	}
 	if (!out[0])
@@ -2743,63 +2681,63 @@ static int dict_op(struct trace_ctx *c, const char *kind, struct tval **in,
 }
 
 const struct trace_op trace_ops_prim[] = {
-	{ "prim::DictConstruct", op_dict_construct },
-	{ "aten::dict", op_dict },
-	{ "aten::get", op_dict_get },
-	{ "aten::setdefault", op_dict_get },
-	{ "aten::keys", op_dict_keys },
-	{ "aten::values", op_dict_keys },
-	{ "aten::items", op_dict_items },
-	{ "aten::popitem", op_dict_popitem },
-	{ "aten::update", op_dict_update },
-	{ "aten::clear", op_dict_clear },
-	{ "aten::find", op_find },
-	{ "aten::is_pinned", op_false },
-	{ "aten::_set_item", op_set_item },
-	{ "aten::Delete", op_delete },
-	{ "aten::IntImplicit", op_Int },
-	{ "aten::is_grad_enabled", op_false },
-	{ "aten::is_autocast_enabled", op_false },
-	{ "prim::requires_grad", op_false },
-	{ "prim::is_nested", op_false },
-	{ "prim::type", op_device_type },
-	{ "prim::Constant", op_constant },
-	{ "prim::ListConstruct", op_list_construct },
-	{ "prim::ListUnpack", op_unpack },
-	{ "prim::TupleConstruct", op_tuple_construct },
-	{ "prim::TupleUnpack", op_unpack },
-	{ "prim::TupleIndex", op_tuple_index },
-	{ "prim::device", op_device },
-	{ "prim::dtype", op_dtype },
-	{ "prim::NumToTensor", op_numtotensor },
-	{ "prim::unchecked_cast", op_unchecked_cast },
-	{ "prim::Uninitialized", op_uninitialized },
-	{ "prim::RaiseException", op_raise },
-	{ "prim::is_cuda", op_is_cuda },
-	{ "aten::size", op_size },
-	{ "aten::dim", op_dim },
-	{ "aten::numel", op_numel },
-	{ "aten::len", op_len },
-	{ "aten::__getitem__", op_getitem },
-	{ "aten::append", op_append },
-	{ "aten::insert", op_insert },
-	{ "aten::pop", op_pop },
-	{ "aten::extend", op_extend },
-	{ "aten::Int", op_Int },
-	{ "aten::Float", op_Float },
-	{ "aten::Bool", op_Bool },
-	{ "aten::ScalarImplicit", op_item },
-	{ "aten::item", op_item },
-	{ "aten::__is__", op_is },
-	{ "aten::__isnot__", op_is },
-	{ "aten::__not__", op_not },
-	{ "aten::__contains__", op_contains },
-	{ "aten::warn", op_ignore },
-	{ "aten::format", op_format },
-	{ "aten::str", op_str },
-	{ "aten::device", op_device },
-	{ "aten::is_floating_point", op_is_floating_point },
-	{ NULL, NULL },
+	{ OP_prim_DictConstruct, op_dict_construct, TRACE_OP_PYTHON },
+	{ OP_aten_dict, op_dict, TRACE_OP_PYTHON },
+	{ OP_aten_get, op_dict_get, TRACE_OP_PYTHON },
+	{ OP_aten_setdefault, op_dict_get, TRACE_OP_PYTHON },
+	{ OP_aten_keys, op_dict_keys, TRACE_OP_PYTHON },
+	{ OP_aten_values, op_dict_keys, TRACE_OP_PYTHON },
+	{ OP_aten_items, op_dict_items, TRACE_OP_PYTHON },
+	{ OP_aten_popitem, op_dict_popitem, TRACE_OP_PYTHON },
+	{ OP_aten_update, op_dict_update, TRACE_OP_PYTHON },
+	{ OP_aten_clear, op_dict_clear, TRACE_OP_PYTHON },
+	{ OP_aten_find, op_find, TRACE_OP_PYTHON },
+	{ OP_aten_is_pinned, op_false, TRACE_OP_PYTHON },
+	{ OP_aten__set_item, op_set_item, TRACE_OP_PYTHON },
+	{ OP_aten_Delete, op_delete, TRACE_OP_PYTHON },
+	{ OP_aten_IntImplicit, op_Int, 0 },
+	{ OP_aten_is_grad_enabled, op_false, TRACE_OP_PYTHON },
+	{ OP_aten_is_autocast_enabled, op_false, TRACE_OP_PYTHON },
+	{ OP_prim_requires_grad, op_false, TRACE_OP_PYTHON },
+	{ OP_prim_is_nested, op_false, TRACE_OP_PYTHON },
+	{ OP_prim_type, op_device_type, TRACE_OP_PYTHON },
+	{ OP_prim_Constant, op_constant, TRACE_OP_PYTHON },
+	{ OP_prim_ListConstruct, op_list_construct, TRACE_OP_PYTHON },
+	{ OP_prim_ListUnpack, op_unpack, TRACE_OP_PYTHON },
+	{ OP_prim_TupleConstruct, op_tuple_construct, TRACE_OP_PYTHON },
+	{ OP_prim_TupleUnpack, op_unpack, TRACE_OP_PYTHON },
+	{ OP_prim_TupleIndex, op_tuple_index, TRACE_OP_PYTHON },
+	{ OP_prim_device, op_device, TRACE_OP_PYTHON },
+	{ OP_prim_dtype, op_dtype, TRACE_OP_PYTHON },
+	{ OP_prim_NumToTensor, op_numtotensor, 0 },
+	{ OP_prim_unchecked_cast, op_unchecked_cast, TRACE_OP_PYTHON },
+	{ OP_prim_Uninitialized, op_uninitialized, TRACE_OP_PYTHON },
+	{ OP_prim_RaiseException, op_raise, TRACE_OP_PYTHON },
+	{ OP_prim_is_cuda, op_is_cuda, TRACE_OP_PYTHON },
+	{ OP_aten_size, op_size, 0 },
+	{ OP_aten_dim, op_dim, TRACE_OP_PYTHON },
+	{ OP_aten_numel, op_numel, TRACE_OP_PYTHON },
+	{ OP_aten_len, op_len, TRACE_OP_PYTHON },
+	{ OP_aten___getitem__, op_getitem, TRACE_OP_PYTHON },
+	{ OP_aten_append, op_append, TRACE_OP_PYTHON },
+	{ OP_aten_insert, op_insert, TRACE_OP_PYTHON },
+	{ OP_aten_pop, op_pop, TRACE_OP_PYTHON },
+	{ OP_aten_extend, op_extend, TRACE_OP_PYTHON },
+	{ OP_aten_Int, op_Int, TRACE_OP_PYTHON },
+	{ OP_aten_Float, op_Float, TRACE_OP_PYTHON },
+	{ OP_aten_Bool, op_Bool, TRACE_OP_PYTHON },
+	{ OP_aten_ScalarImplicit, op_item, TRACE_OP_PYTHON },
+	{ OP_aten_item, op_item, TRACE_OP_PYTHON },
+	{ OP_aten___is__, op_is, TRACE_OP_PYTHON },
+	{ OP_aten___isnot__, op_is, TRACE_OP_PYTHON },
+	{ OP_aten___not__, op_not, TRACE_OP_PYTHON },
+	{ OP_aten___contains__, op_contains, TRACE_OP_PYTHON },
+	{ OP_aten_warn, op_ignore, TRACE_OP_PYTHON },
+	{ OP_aten_format, op_format, TRACE_OP_PYTHON },
+	{ OP_aten_str, op_str, TRACE_OP_PYTHON },
+	{ OP_aten_device, op_device, TRACE_OP_PYTHON },
+	{ OP_aten_is_floating_point, op_is_floating_point, TRACE_OP_PYTHON },
+	{ OP_NONE, NULL, 0 },
 };
 
 /* --- Python arithmetic ---------------------------------------------------- */
@@ -3138,7 +3076,7 @@ OPFN(op_xor)
 	return logic(c, 2, in, out);
 }
 
-static int math1(struct trace_ctx *c, const char *kind, struct tval **in,
+static int math1(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 		 struct tval **out)
 {
 	double x;
@@ -3146,25 +3084,25 @@ static int math1(struct trace_ctx *c, const char *kind, struct tval **in,
 	if (!isnum(in[0]))
 		return trace_error(c, "expected a number");
 	x = num(in[0]);
-	if (!strcmp(kind, "aten::floor"))
+	if (kind == OP_aten_floor)
 		out[0] = in[0]->kind == TV_FLOAT ? tv_int((int64_t)floor(x)) :
 			 tv_int(in[0]->u.i);
-	else if (!strcmp(kind, "aten::ceil"))
+	else if (kind == OP_aten_ceil)
 		out[0] = in[0]->kind == TV_FLOAT ? tv_int((int64_t)ceil(x)) :
 			 tv_int(in[0]->u.i);
-	else if (!strcmp(kind, "aten::round"))
+	else if (kind == OP_aten_round)
 		out[0] = tv_float(nearbyint(x));
-	else if (!strcmp(kind, "aten::sqrt"))
+	else if (kind == OP_aten_sqrt)
 		out[0] = tv_float(sqrt(x));
-	else if (!strcmp(kind, "aten::log"))
+	else if (kind == OP_aten_log)
 		out[0] = tv_float(log(x));
-	else if (!strcmp(kind, "aten::exp"))
+	else if (kind == OP_aten_exp)
 		out[0] = tv_float(exp(x));
-	else if (!strcmp(kind, "aten::sin"))
+	else if (kind == OP_aten_sin)
 		out[0] = tv_float(sin(x));
-	else if (!strcmp(kind, "aten::cos"))
+	else if (kind == OP_aten_cos)
 		out[0] = tv_float(cos(x));
-	else if (!strcmp(kind, "aten::tanh"))
+	else if (kind == OP_aten_tanh)
 		out[0] = tv_float(tanh(x));
 	else
 		return trace_error(c, "no Python form");
@@ -3173,7 +3111,7 @@ static int math1(struct trace_ctx *c, const char *kind, struct tval **in,
 
 OPFN(op_math1)
 {
-	return math1(c, n->kind, in, out);
+	return math1(c, n->op, in, out);
 }
 
 /* aten::__range_length(lo, hi, step) */
@@ -3230,46 +3168,46 @@ OPFN(op_list_sum)
 }
 
 const struct trace_op trace_ops_scalar[] = {
-	{ "aten::add", op_add },
-	{ "aten::sub", op_sub },
-	{ "aten::mul", op_mul },
-	{ "aten::div", op_div },
-	{ "aten::floordiv", op_floordiv },
-	{ "aten::floor_divide", op_floordiv },
-	{ "aten::remainder", op_rem },
-	{ "aten::pow", op_pow },
-	{ "aten::min", op_min },
-	{ "aten::max", op_max },
-	{ "prim::min", op_min },
-	{ "prim::max", op_max },
-	{ "aten::neg", op_neg },
-	{ "aten::abs", op_abs },
-	{ "prim::abs", op_abs },
-	{ "aten::eq", op_eq },
-	{ "aten::ne", op_ne },
-	{ "aten::lt", op_lt },
-	{ "aten::le", op_le },
-	{ "aten::gt", op_gt },
-	{ "aten::ge", op_ge },
-	{ "aten::__and__", op_and },
-	{ "aten::__or__", op_or },
-	{ "aten::__xor__", op_xor },
-	{ "aten::floor", op_math1 },
-	{ "aten::ceil", op_math1 },
-	{ "aten::round", op_math1 },
-	{ "aten::sqrt", op_math1 },
-	{ "aten::log", op_math1 },
-	{ "aten::exp", op_math1 },
-	{ "aten::sin", op_math1 },
-	{ "aten::cos", op_math1 },
-	{ "aten::tanh", op_math1 },
-	{ "aten::__range_length", op_range_length },
-	{ "aten::__derive_index", op_derive_index },
-	{ "aten::slice", op_list_slice },
-	{ "aten::list", op_list },
-	{ "aten::copy", op_list },
-	{ "aten::reverse", op_reverse },
-	{ "aten::sort", op_sort },
-	{ "aten::sum", op_list_sum },
-	{ NULL, NULL },
+	{ OP_aten_add, op_add, 0 },
+	{ OP_aten_sub, op_sub, 0 },
+	{ OP_aten_mul, op_mul, 0 },
+	{ OP_aten_div, op_div, 0 },
+	{ OP_aten_floordiv, op_floordiv, 0 },
+	{ OP_aten_floor_divide, op_floordiv, 0 },
+	{ OP_aten_remainder, op_rem, 0 },
+	{ OP_aten_pow, op_pow, 0 },
+	{ OP_aten_min, op_min, 0 },
+	{ OP_aten_max, op_max, 0 },
+	{ OP_prim_min, op_min, 0 },
+	{ OP_prim_max, op_max, 0 },
+	{ OP_aten_neg, op_neg, 0 },
+	{ OP_aten_abs, op_abs, 0 },
+	{ OP_prim_abs, op_abs, 0 },
+	{ OP_aten_eq, op_eq, 0 },
+	{ OP_aten_ne, op_ne, 0 },
+	{ OP_aten_lt, op_lt, 0 },
+	{ OP_aten_le, op_le, 0 },
+	{ OP_aten_gt, op_gt, 0 },
+	{ OP_aten_ge, op_ge, 0 },
+	{ OP_aten___and__, op_and, 0 },
+	{ OP_aten___or__, op_or, 0 },
+	{ OP_aten___xor__, op_xor, 0 },
+	{ OP_aten_floor, op_math1, 0 },
+	{ OP_aten_ceil, op_math1, 0 },
+	{ OP_aten_round, op_math1, 0 },
+	{ OP_aten_sqrt, op_math1, 0 },
+	{ OP_aten_log, op_math1, 0 },
+	{ OP_aten_exp, op_math1, 0 },
+	{ OP_aten_sin, op_math1, 0 },
+	{ OP_aten_cos, op_math1, 0 },
+	{ OP_aten_tanh, op_math1, 0 },
+	{ OP_aten___range_length, op_range_length, TRACE_OP_PYTHON },
+	{ OP_aten___derive_index, op_derive_index, TRACE_OP_PYTHON },
+	{ OP_aten_slice, op_list_slice, TRACE_OP_PYTHON },
+	{ OP_aten_list, op_list, TRACE_OP_PYTHON },
+	{ OP_aten_copy, op_list, TRACE_OP_PYTHON },
+	{ OP_aten_reverse, op_reverse, TRACE_OP_PYTHON },
+	{ OP_aten_sort, op_sort, TRACE_OP_PYTHON },
+	{ OP_aten_sum, op_list_sum, 0 },
+	{ OP_NONE, NULL, 0 },
 };

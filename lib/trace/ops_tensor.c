@@ -22,15 +22,14 @@
 
 /* --- small helpers -------------------------------------------------------- */
 
-/* the node's kind without "aten::" and without one trailing '_' (the
- * in-place form), into buf */
+/* the node's kind without its namespace and without one trailing '_'
+ * (the in-place form), into buf */
 static const char *op_name(const struct ir_node *n, char *buf, size_t sz)
 {
-	const char *k = n->kind;
+	const char *k = strstr(n->kind, "::");
 	size_t len;
 
-	if (strncmp(k, "aten::", 6) == 0)
-		k += 6;
+	k = k ? k + 2 : n->kind;
 	len = strlen(k);
 	if (len >= sz)
 		len = sz - 1;
@@ -718,22 +717,6 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, unary_t(c, op, x, dt, p[0], p[1]));
 }
 
-static int op_tanhshrink(struct trace_ctx *c, const struct ir_node *n,
-			 struct tval **in, int nin, struct tval **out,
-			 int nout)
-{
-	struct gpu_tensor *x, *t, *y;
-	enum ir_dtype dt;
-
-	if (tv_get_tensor(c, in[0], 0, &x))
-		return -1;
-	dt = float_dt(x->dtype);
-	t = unary_t(c, GPU_TANH, x, dt, 0, 0);
-	y = t ? binary_t(c, GPU_SUB, x, t, dt, dt) : NULL;
-	gpu_free(t);
-	return trace_out(c, out, y);
-}
-
 static int op_log_sigmoid(struct trace_ctx *c, const struct ir_node *n,
 			  struct tval **in, int nin, struct tval **out,
 			  int nout)
@@ -1101,7 +1084,7 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	int is_max = !strcmp(n->kind, "aten::max");
+	int is_max = n->op == OP_aten_max;
 	struct gpu_tensor *x, *v, *i;
 	enum ir_dtype dt;
 	int64_t dim;
@@ -1499,7 +1482,7 @@ static int op_argmaxmin(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
 			int nout)
 {
-	int is_max = !strcmp(n->kind, "aten::argmax");
+	int is_max = n->op == OP_aten_argmax;
 	enum gpu_reduce op = is_max ? GPU_RARGMAX : GPU_RARGMIN;
 	struct gpu_tensor *x, *f, *y, *v;
 	int64_t dim, ones[GPU_MAX_DIMS], st[GPU_MAX_DIMS];
@@ -2463,27 +2446,23 @@ static int op_type_as(struct trace_ctx *c, const struct ir_node *n,
 static int op_cast(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
-	static const struct { const char *name; enum ir_dtype dt; } casts[] = {
-		{ "_cast_Byte", IR_DTYPE_UINT8 }, { "_cast_Char", IR_DTYPE_INT8 },
-		{ "_cast_Short", IR_DTYPE_INT16 }, { "_cast_Int", IR_DTYPE_INT32 },
-		{ "_cast_Long", IR_DTYPE_INT64 }, { "_cast_Half", IR_DTYPE_FLOAT16 },
-		{ "_cast_Float", IR_DTYPE_FLOAT }, { "_cast_Double", IR_DTYPE_DOUBLE },
-		{ "_cast_Bool", IR_DTYPE_BOOL },
-		{ "float", IR_DTYPE_FLOAT }, { "double", IR_DTYPE_DOUBLE },
-		{ "long", IR_DTYPE_INT64 }, { "int", IR_DTYPE_INT32 },
-		{ "half", IR_DTYPE_FLOAT16 }, { "bool", IR_DTYPE_BOOL },
-		{ "byte", IR_DTYPE_UINT8 }, { "char", IR_DTYPE_INT8 },
-		{ "short", IR_DTYPE_INT16 }, { "bfloat16", IR_DTYPE_BFLOAT16 },
+	static const struct { enum aten_op op; enum ir_dtype dt; } casts[] = {
+		{ OP_aten__cast_Byte, IR_DTYPE_UINT8 },
+		{ OP_aten__cast_Char, IR_DTYPE_INT8 },
+		{ OP_aten__cast_Short, IR_DTYPE_INT16 },
+		{ OP_aten__cast_Int, IR_DTYPE_INT32 },
+		{ OP_aten__cast_Long, IR_DTYPE_INT64 },
+		{ OP_aten__cast_Half, IR_DTYPE_FLOAT16 },
+		{ OP_aten__cast_Float, IR_DTYPE_FLOAT },
+		{ OP_aten__cast_Double, IR_DTYPE_DOUBLE },
 	};
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
 	struct gpu_tensor *x;
 	size_t i;
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	for (i = 0; i < sizeof(casts) / sizeof(casts[0]); i++)
-		if (!strcmp(casts[i].name, name))
+		if (casts[i].op == n->op)
 			return convert_out(c, x, casts[i].dt, 0, out);
 	return trace_error(c, "unknown cast %s", n->kind);
 }
@@ -2497,7 +2476,7 @@ static int op_identity(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(n->kind, "aten::contiguous") && !gpu_is_contiguous(x))
+	if (n->op == OP_aten_contiguous && !gpu_is_contiguous(x))
 		return trace_out(c, out, clone_t(c, x, x->dtype));
 	return trace_out(c, out, trace_alias(c, x));
 }
@@ -2544,13 +2523,13 @@ static int op_write(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(n->kind, "aten::zero_")) {
+	if (n->op == OP_aten_zero_) {
 		v = zero = tv_int(0);
 		if (!zero)
 			return trace_error(c, "out of memory");
 	} else {
 		v = in[1];
-		if (!strcmp(n->kind, "aten::fill_") && is_tensor(v) &&
+		if (n->op == OP_aten_fill_ && is_tensor(v) &&
 		    v->u.t->rank != 0)
 			return trace_error(c, "fill_ only supports "
 					   "0-dimension value tensor but got "
@@ -2581,7 +2560,7 @@ static int op_fill_new(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(n->kind, "aten::zero")) {
+	if (n->op == OP_aten_zero) {
 		v = zero = tv_int(0);
 		if (!zero)
 			return trace_error(c, "out of memory");
@@ -2643,11 +2622,11 @@ static int list_arith(struct trace_ctx *c, const struct ir_node *n,
 
 	if (!l)
 		return trace_error(c, "out of memory");
-	if (!strcmp(n->kind, "aten::mul") && tv_get_int(c, in[1], &reps)) {
+	if (n->op == OP_aten_mul && tv_get_int(c, in[1], &reps)) {
 		tv_unref(l);
 		return -1;
 	}
-	for (k = 0; k < (!strcmp(n->kind, "aten::add") ? 2 : 1); k++)
+	for (k = 0; k < (n->op == OP_aten_add ? 2 : 1); k++)
 		for (r = 0; r < reps; r++)
 			for (i = 0; i < in[k]->u.list.n; i++)
 				if (tv_list_push(l, tv_ref(
@@ -2664,36 +2643,26 @@ static int op_binary_or_list(struct trace_ctx *c, const struct ir_node *n,
 			     int nout)
 {
 	if (nin >= 2 && in[0] && in[0]->kind == TV_LIST &&
-	    (!strcmp(n->kind, "aten::add") || !strcmp(n->kind, "aten::mul")))
+	    (n->op == OP_aten_add || n->op == OP_aten_mul))
 		return list_arith(c, n, in, nin, out);
 	return op_binary(c, n, in, nin, out, nout);
 }
 
 /* --- in-place forms ------------------------------------------------------------ */
 
-static trace_op_fn find_op(const char *kind);
+static trace_op_fn find_op(enum aten_op op);
+static enum aten_op out_of_place(enum aten_op op);
 
 /* aten::X_: X computed out of place, written into self */
 static int op_inplace(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
-	char base[80];
-	size_t len = strlen(n->kind);
-	trace_op_fn fn;
+	enum aten_op base = out_of_place(n->op);
+	trace_op_fn fn = find_op(base);
 	struct tval *res[2] = { NULL, NULL };
 	struct gpu_tensor *x, *y;
 	int rc;
 
-	if (len + 1 > sizeof(base))
-		return trace_error(c, "unknown in-place op");
-	if (!strncmp(n->kind, "aten::__i", 9) && n->kind[len - 1] == '_') {
-		/* aten::__iand__ -> aten::__and__ */
-		snprintf(base, sizeof(base), "aten::__%s", n->kind + 9);
-	} else {
-		memcpy(base, n->kind, len - 1);
-		base[len - 1] = 0;
-	}
-	fn = find_op(base);
 	if (!fn || fn == op_inplace)
 		return trace_error(c, "no kernel for %s", n->kind);
 	if (tv_get_tensor(c, in[0], 0, &x))
@@ -2703,7 +2672,8 @@ static int op_inplace(struct trace_ctx *c, const struct ir_node *n,
 	tv_unref(res[1]);
 	if (!is_tensor(res[0])) {
 		tv_unref(res[0]);
-		return trace_error(c, "%s did not give a tensor", base);
+		return trace_error(c, "%s did not give a tensor",
+				   aten_op_name(base));
 	}
 	y = res[0]->u.t;
 	if (!can_cast(y->dtype, x->dtype)) {
@@ -2738,7 +2708,7 @@ static int op_conj(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (x->dtype == IR_DTYPE_COMPLEX64 || x->dtype == IR_DTYPE_COMPLEX128)
 		return trace_error(c, "complex tensors are not supported");
-	if (!strcmp(n->kind, "aten::conj_physical"))
+	if (n->op == OP_aten_conj_physical)
 		return trace_out(c, out, clone_t(c, x, x->dtype));
 	return trace_out(c, out, trace_alias(c, x));
 }
@@ -2910,18 +2880,18 @@ static int op_dequantize(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	if (!in[0]->q.on) {
-		if (!strcmp(n->kind, "aten::dequantize") && dt_is_float(x->dtype))
+		if (n->op == OP_aten_dequantize && dt_is_float(x->dtype))
 			return trace_out(c, out, trace_alias(c, x));
 		return trace_error(c, "expected a quantized tensor (from "
 				   "quantize_per_tensor)");
 	}
-	if (!strcmp(n->kind, "aten::int_repr"))
+	if (n->op == OP_aten_int_repr)
 		return trace_out(c, out, clone_t(c, x, x->dtype));
-	if (!strcmp(n->kind, "aten::q_scale")) {
+	if (n->op == OP_aten_q_scale) {
 		out[0] = tv_float(in[0]->q.scale);
 		return out[0] ? 0 : trace_error(c, "out of memory");
 	}
-	if (!strcmp(n->kind, "aten::q_zero_point")) {
+	if (n->op == OP_aten_q_zero_point) {
 		out[0] = tv_int(in[0]->q.zero);
 		return out[0] ? 0 : trace_error(c, "out of memory");
 	}
@@ -3054,7 +3024,7 @@ static int op_linalg_norm(struct trace_ctx *c, const struct ir_node *n,
 			  struct tval **in, int nin, struct tval **out,
 			  int nout)
 {
-	int matrix = !strcmp(n->kind, "aten::linalg_matrix_norm");
+	int matrix = n->op == OP_aten_linalg_matrix_norm;
 	struct gpu_tensor *x;
 	const char *sord = NULL;
 	double ord = 2;
@@ -3226,7 +3196,7 @@ static double det_lu(double *a, int64_t n)
 static int op_det(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
-	int logdet = !strcmp(n->kind, "aten::logdet");
+	int logdet = n->op == OP_aten_logdet;
 	int slog = strstr(n->kind, "slogdet") != NULL;
 	struct gpu_tensor *x, *y, *y2;
 	int64_t m, batch = 1, b, numel;
@@ -3360,145 +3330,161 @@ static int op_gamma(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- the table ------------------------------------------------------------------ */
 
-#define OP(k, f) { "aten::" k, f }
-#define OPI(k, f) { "aten::" k, f }, { "aten::" k "_", op_inplace }
+#define OP(k, f) { OP_aten_##k, f, 0 }
+#define OPI(k, f) OP(k, f), { OP_aten_##k##_, op_inplace, 0 }
 
 const struct trace_op trace_ops_tensor[] = {
 	/* unary math */
-	OPI("sqrt", op_unary), OPI("rsqrt", op_unary), OPI("exp", op_unary),
-	OPI("expm1", op_unary), OPI("log", op_unary), OPI("log1p", op_unary),
-	OPI("log2", op_unary), OPI("log10", op_unary), OPI("sin", op_unary),
-	OPI("cos", op_unary), OPI("tan", op_unary), OPI("asin", op_unary),
-	OPI("acos", op_unary), OPI("atan", op_unary), OPI("sinh", op_unary),
-	OPI("cosh", op_unary), OPI("tanh", op_unary), OPI("asinh", op_unary),
-	OPI("acosh", op_unary), OPI("atanh", op_unary),
-	OPI("arcsin", op_unary), OPI("arccos", op_unary),
-	OPI("arctan", op_unary), OPI("erf", op_unary),
-	OPI("reciprocal", op_unary), OPI("sigmoid", op_unary),
-	OPI("silu", op_unary), OPI("mish", op_unary),
-	OPI("hardsigmoid", op_unary), OPI("hardswish", op_unary),
-	OP("softsign", op_unary),
-	OPI("neg", op_unary), OPI("negative", op_unary), OPI("abs", op_unary),
-	OPI("absolute", op_unary), OPI("sign", op_unary),
-	OPI("relu", op_unary), OPI("floor", op_unary), OPI("ceil", op_unary),
-	OPI("trunc", op_unary), OPI("fix", op_unary), OPI("frac", op_unary),
-	OP("isnan", op_unary), OP("isinf", op_unary),
-	OP("isfinite", op_isfinite), OPI("logical_not", op_unary),
-	OPI("bitwise_not", op_bitwise_not), OPI("round", op_round),
-	OPI("square", op_square),
+	OPI(sqrt, op_unary), OPI(rsqrt, op_unary), OPI(exp, op_unary),
+	OPI(expm1, op_unary), OPI(log, op_unary), OPI(log1p, op_unary),
+	OPI(log2, op_unary), OPI(log10, op_unary), OPI(sin, op_unary),
+	OPI(cos, op_unary), OPI(tan, op_unary), OPI(asin, op_unary),
+	OPI(acos, op_unary), OPI(atan, op_unary), OPI(sinh, op_unary),
+	OPI(cosh, op_unary), OPI(tanh, op_unary), OPI(asinh, op_unary),
+	OPI(acosh, op_unary), OPI(atanh, op_unary),
+	OPI(arcsin, op_unary), OPI(arccos, op_unary),
+	OPI(arctan, op_unary), OPI(erf, op_unary),
+	OPI(reciprocal, op_unary), OPI(sigmoid, op_unary),
+	OPI(silu, op_unary), OPI(mish, op_unary),
+	OPI(hardsigmoid, op_unary), OPI(hardswish, op_unary),
+	OPI(neg, op_unary), OPI(negative, op_unary), OPI(abs, op_unary),
+	OPI(absolute, op_unary), OPI(sign, op_unary),
+	OPI(relu, op_unary), OPI(floor, op_unary), OPI(ceil, op_unary),
+	OPI(trunc, op_unary), OPI(fix, op_unary), OPI(frac, op_unary),
+	OP(isnan, op_unary), OP(isinf, op_unary),
+	OP(isfinite, op_isfinite), OPI(logical_not, op_unary),
+	OPI(bitwise_not, op_bitwise_not), OPI(round, op_round),
+	OPI(square, op_square),
 	/* activations */
-	OPI("gelu", op_act), OPI("selu", op_act), OPI("relu6", op_act),
-	OPI("logit", op_act), OPI("leaky_relu", op_act), OPI("rrelu", op_act),
-	OPI("elu", op_act), OPI("celu", op_act), OPI("hardtanh", op_act),
-	OP("hardshrink", op_act), OP("softshrink", op_act),
-	OP("softplus", op_act), OPI("threshold", op_act),
-	OP("tanhshrink", op_tanhshrink), OP("log_sigmoid", op_log_sigmoid),
-	OP("prelu", op_prelu), OP("glu", op_glu),
-	OPI("nan_to_num", op_nan_to_num),
+	OPI(gelu, op_act), OPI(selu, op_act), OPI(relu6, op_act),
+	OPI(logit, op_act), OPI(leaky_relu, op_act), OPI(rrelu, op_act),
+	OPI(elu, op_act), OPI(celu, op_act), OPI(hardtanh, op_act),
+	OP(hardshrink, op_act), OP(softshrink, op_act),
+	OP(softplus, op_act), OPI(threshold, op_act),
+	OP(log_sigmoid, op_log_sigmoid),
+	OP(prelu, op_prelu), OP(glu, op_glu),
+	OPI(nan_to_num, op_nan_to_num),
 	/* binary */
-	OPI("add", op_binary_or_list), OPI("sub", op_binary),
-	OPI("subtract", op_binary), OP("rsub", op_binary),
-	OPI("mul", op_binary_or_list), OPI("multiply", op_binary),
-	OPI("div", op_binary), OPI("divide", op_binary),
-	OPI("true_divide", op_binary), OPI("floor_divide", op_binary),
-	OPI("remainder", op_binary), OPI("fmod", op_binary),
-	OPI("pow", op_binary), OPI("float_power", op_binary),
-	OP("maximum", op_binary), OP("minimum", op_binary),
-	OP("fmax", op_binary), OP("fmin", op_binary),
-	OPI("atan2", op_binary), OPI("arctan2", op_binary),
-	OPI("eq", op_binary), OPI("ne", op_binary), OPI("lt", op_binary),
-	OPI("le", op_binary), OPI("gt", op_binary), OPI("ge", op_binary),
-	OPI("not_equal", op_binary), OPI("less", op_binary),
-	OPI("less_equal", op_binary), OPI("greater", op_binary),
-	OPI("greater_equal", op_binary),
-	OPI("logical_and", op_binary), OPI("logical_or", op_binary),
-	OPI("logical_xor", op_binary),
-	OPI("bitwise_and", op_binary), OPI("bitwise_or", op_binary),
-	OPI("bitwise_xor", op_binary),
-	OP("__and__", op_binary), OP("__or__", op_binary),
-	OP("__xor__", op_binary), OP("__lshift__", op_binary),
-	OP("__rshift__", op_binary),
-	OP("__iand__", op_inplace), OP("__ior__", op_inplace),
-	OP("__ixor__", op_inplace), OP("__ilshift__", op_inplace),
-	OP("__irshift__", op_inplace),
-	OPI("bitwise_left_shift", op_binary),
-	OPI("bitwise_right_shift", op_binary),
-	OP("max", op_maxmin), OP("min", op_maxmin),
-	OPI("clamp", op_clamp), OPI("clamp_min", op_clamp),
-	OPI("clamp_max", op_clamp), OPI("clip", op_clamp),
-	OP("where", op_where), OPI("masked_fill", op_masked_fill),
-	OPI("lerp", op_ternary), OPI("addcmul", op_ternary),
-	OPI("addcdiv", op_ternary),
+	OPI(add, op_binary_or_list), OPI(sub, op_binary),
+	OPI(subtract, op_binary), OP(rsub, op_binary),
+	OPI(mul, op_binary_or_list), OPI(multiply, op_binary),
+	OPI(div, op_binary), OPI(divide, op_binary),
+	OPI(true_divide, op_binary), OPI(floor_divide, op_binary),
+	OPI(remainder, op_binary), OPI(fmod, op_binary),
+	OPI(pow, op_binary), OPI(float_power, op_binary),
+	OP(maximum, op_binary), OP(minimum, op_binary),
+	OP(fmax, op_binary), OP(fmin, op_binary),
+	OPI(atan2, op_binary), OPI(arctan2, op_binary),
+	OPI(eq, op_binary), OPI(ne, op_binary), OPI(lt, op_binary),
+	OPI(le, op_binary), OPI(gt, op_binary), OPI(ge, op_binary),
+	OPI(not_equal, op_binary), OPI(less, op_binary),
+	OPI(less_equal, op_binary), OPI(greater, op_binary),
+	OPI(greater_equal, op_binary),
+	OPI(logical_and, op_binary), OPI(logical_or, op_binary),
+	OPI(logical_xor, op_binary),
+	OPI(bitwise_and, op_binary), OPI(bitwise_or, op_binary),
+	OPI(bitwise_xor, op_binary),
+	OP(__and__, op_binary), OP(__or__, op_binary),
+	OP(__xor__, op_binary), OP(__lshift__, op_binary),
+	OP(__rshift__, op_binary),
+	OP(__iand__, op_inplace), OP(__ior__, op_inplace),
+	OP(__ixor__, op_inplace), OP(__ilshift__, op_inplace),
+	OP(__irshift__, op_inplace),
+	OPI(bitwise_left_shift, op_binary),
+	OPI(bitwise_right_shift, op_binary),
+	OP(max, op_maxmin), OP(min, op_maxmin),
+	OPI(clamp, op_clamp), OPI(clamp_min, op_clamp),
+	OPI(clamp_max, op_clamp), OPI(clip, op_clamp),
+	OP(where, op_where), OPI(masked_fill, op_masked_fill),
+	OPI(lerp, op_ternary), OPI(addcmul, op_ternary),
+	OPI(addcdiv, op_ternary),
 	/* reductions */
-	OP("sum", op_reduce), OP("mean", op_reduce), OP("prod", op_reduce),
-	OP("amax", op_reduce), OP("amin", op_reduce),
-	OP("logsumexp", op_reduce), OP("all", op_reduce),
-	OP("any", op_reduce), OP("argmax", op_argmaxmin),
-	OP("argmin", op_argmaxmin), OP("aminmax", op_aminmax),
-	OP("std", op_var), OP("var", op_var), OP("std_mean", op_var),
-	OP("var_mean", op_var), OP("norm", op_norm),
-	OP("frobenius_norm", op_norm), OP("linalg_vector_norm", op_norm),
-	OPI("cumsum", op_cumulative), OPI("cumprod", op_cumulative),
-	OP("count_nonzero", op_count_nonzero),
+	OP(sum, op_reduce), OP(mean, op_reduce), OP(prod, op_reduce),
+	OP(amax, op_reduce), OP(amin, op_reduce),
+	OP(logsumexp, op_reduce), OP(all, op_reduce),
+	OP(any, op_reduce), OP(argmax, op_argmaxmin),
+	OP(argmin, op_argmaxmin), OP(aminmax, op_aminmax),
+	OP(std, op_var), OP(var, op_var), OP(std_mean, op_var),
+	OP(var_mean, op_var), OP(norm, op_norm),
+	OP(frobenius_norm, op_norm), OP(linalg_vector_norm, op_norm),
+	OPI(cumsum, op_cumulative), OPI(cumprod, op_cumulative),
+	OP(count_nonzero, op_count_nonzero),
 	/* creation */
-	OP("zeros", op_full), OP("ones", op_full), OP("full", op_full),
-	OP("empty", op_full), OP("zeros_like", op_full),
-	OP("ones_like", op_full), OP("full_like", op_full),
-	OP("empty_like", op_full), OP("new_zeros", op_full),
-	OP("new_ones", op_full), OP("new_full", op_full),
-	OP("new_empty", op_full), OP("arange", op_arange),
-	OP("linspace", op_linspace), OP("eye", op_eye),
-	OP("scalar_tensor", op_scalar_tensor), OP("tensor", op_tensor),
-	OP("as_tensor", op_tensor), OP("rand", op_random),
-	OP("randn", op_random), OP("rand_like", op_random),
-	OP("randn_like", op_random), OP("randint", op_random),
-	OP("randint_like", op_random), OP("bernoulli", op_bernoulli),
-	OP("bernoulli_", op_inplace), OP("normal", op_normal),
-	OP("normal_", op_normal),
+	OP(zeros, op_full), OP(ones, op_full), OP(full, op_full),
+	OP(empty, op_full), OP(zeros_like, op_full),
+	OP(ones_like, op_full), OP(full_like, op_full),
+	OP(empty_like, op_full), OP(new_zeros, op_full),
+	OP(new_ones, op_full), OP(new_full, op_full),
+	OP(new_empty, op_full), OP(arange, op_arange),
+	OP(linspace, op_linspace), OP(eye, op_eye),
+	OP(scalar_tensor, op_scalar_tensor), OP(tensor, op_tensor),
+	OP(as_tensor, op_tensor), OP(rand, op_random),
+	OP(randn, op_random), OP(rand_like, op_random),
+	OP(randn_like, op_random), OP(randint, op_random),
+	OP(randint_like, op_random), OP(bernoulli, op_bernoulli),
+	OP(bernoulli_, op_inplace), OP(normal, op_normal),
+	OP(normal_, op_normal),
 	/* conversions, copies */
-	OP("to", op_to), OP("type_as", op_type_as),
-	OP("_cast_Byte", op_cast), OP("_cast_Char", op_cast),
-	OP("_cast_Short", op_cast), OP("_cast_Int", op_cast),
-	OP("_cast_Long", op_cast), OP("_cast_Half", op_cast),
-	OP("_cast_Float", op_cast), OP("_cast_Double", op_cast),
-	OP("_cast_Bool", op_cast),
-	OP("float", op_cast), OP("double", op_cast), OP("long", op_cast),
-	OP("int", op_cast), OP("half", op_cast), OP("bool", op_cast),
-	OP("byte", op_cast), OP("char", op_cast), OP("short", op_cast),
-	OP("bfloat16", op_cast),
-	OP("copy", op_copy), OP("copy_", op_write), OP("fill_", op_write),
-	OP("zero_", op_write), OP("clone", op_clone),
-	OP("zero", op_fill_new), OP("fill", op_fill_new),
-	OPI("detach", op_identity), OP("alias", op_identity),
-	OP("lift", op_identity), OP("lift_fresh", op_identity),
-	OP("contiguous", op_identity),
-	OP("conj", op_conj), OP("_conj", op_conj),
-	OP("resolve_conj", op_conj), OP("resolve_neg", op_conj),
-	OP("conj_physical", op_conj), OP("native_dropout", op_native_dropout),
-	OP("_dim_arange", op_dim_arange), OP("hann_window", op_hann_window),
-	OP("fake_quantize_per_tensor_affine", op_fake_quantize),
-	OP("fake_quantize_per_channel_affine", op_fake_quantize),
-	OP("quantize_per_tensor", op_quantize), OP("dequantize", op_dequantize),
-	OP("int_repr", op_dequantize), OP("q_scale", op_dequantize),
-	OP("q_zero_point", op_dequantize),
-	OP("linalg_norm", op_linalg_norm),
-	OP("linalg_matrix_norm", op_linalg_norm),
-	OP("multinomial", op_multinomial),
-	OP("linalg_det", op_det), OP("det", op_det), OP("logdet", op_det),
-	OP("linalg_slogdet", op_det), OP("slogdet", op_det),
-	OP("_standard_gamma", op_gamma), OP("_sample_dirichlet", op_gamma),
-	OPI("dropout", op_dropout), OPI("feature_dropout", op_dropout),
-	OPI("alpha_dropout", op_dropout),
-	OPI("feature_alpha_dropout", op_dropout),
-	{ NULL, NULL },
+	OP(to, op_to), OP(type_as, op_type_as),
+	OP(_cast_Byte, op_cast), OP(_cast_Char, op_cast),
+	OP(_cast_Short, op_cast), OP(_cast_Int, op_cast),
+	OP(_cast_Long, op_cast), OP(_cast_Half, op_cast),
+	OP(_cast_Float, op_cast), OP(_cast_Double, op_cast),
+	OP(copy, op_copy), OP(copy_, op_write), OP(fill_, op_write),
+	OP(zero_, op_write), OP(clone, op_clone),
+	OP(zero, op_fill_new), OP(fill, op_fill_new),
+	OPI(detach, op_identity), OP(alias, op_identity),
+	OP(lift, op_identity), OP(lift_fresh, op_identity),
+	OP(contiguous, op_identity),
+	OP(conj, op_conj), OP(_conj, op_conj),
+	OP(resolve_conj, op_conj), OP(resolve_neg, op_conj),
+	OP(conj_physical, op_conj), OP(native_dropout, op_native_dropout),
+	OP(_dim_arange, op_dim_arange), OP(hann_window, op_hann_window),
+	OP(fake_quantize_per_tensor_affine, op_fake_quantize),
+	OP(fake_quantize_per_channel_affine, op_fake_quantize),
+	OP(quantize_per_tensor, op_quantize), OP(dequantize, op_dequantize),
+	OP(int_repr, op_dequantize), OP(q_scale, op_dequantize),
+	OP(q_zero_point, op_dequantize),
+	OP(linalg_norm, op_linalg_norm),
+	OP(linalg_matrix_norm, op_linalg_norm),
+	OP(multinomial, op_multinomial),
+	OP(linalg_det, op_det), OP(det, op_det), OP(logdet, op_det),
+	OP(linalg_slogdet, op_det), OP(slogdet, op_det),
+	OP(_standard_gamma, op_gamma), OP(_sample_dirichlet, op_gamma),
+	OPI(dropout, op_dropout), OPI(feature_dropout, op_dropout),
+	OPI(alpha_dropout, op_dropout),
+	OPI(feature_alpha_dropout, op_dropout),
+	{ OP_NONE, NULL, 0 },
 };
 
-static trace_op_fn find_op(const char *kind)
+/* The operator an in-place one computes out of place, from the registry:
+ * aten::add_ -> aten::add, aten::__iand__ -> aten::__and__; OP_NONE when
+ * op is not an in-place form. */
+static enum aten_op out_of_place(enum aten_op op)
 {
-	const struct trace_op *o;
+	const char *name = aten_op_name(op), *sep = strstr(name, "::");
+	char base[96];
+	size_t len = strlen(name), ns;
 
-	for (o = trace_ops_tensor; o->kind; o++)
-		if (!strcmp(o->kind, kind))
-			return o->fn;
-	return NULL;
+	if (!sep || len + 1 > sizeof(base))
+		return OP_NONE;
+	ns = (size_t)(sep - name) + 2;
+	if ((aten_op_flags(op) & ATEN_OP_MUTATES) && len > ns + 5 &&
+	    !strncmp(name + ns, "__i", 3) && !strcmp(name + len - 2, "__")) {
+		snprintf(base, sizeof(base), "%.*s__%s", (int)ns, name,
+			 name + ns + 3);
+		return aten_op_id(base);
+	}
+	if (!(aten_op_flags(op) & ATEN_OP_INPLACE))
+		return OP_NONE;
+	memcpy(base, name, len - 1);
+	base[len - 1] = 0;
+	return aten_op_id(base);
+}
+
+static trace_op_fn find_op(enum aten_op op)
+{
+	const struct trace_op *r = trace_group_op(op, TRACE_TENSOR);
+
+	return r ? r->fn : NULL;
 }

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "aten_op.h"
 #include "diag.h"
 #include "gpu.h"
 #include "ir.h"
@@ -124,23 +125,53 @@ typedef int (*trace_op_fn)(struct trace_ctx *c, const struct ir_node *n,
 			   struct tval **in, int nin, struct tval **out,
 			   int nout);
 
-struct trace_op {
-	const char *kind; /* "aten::relu" */
-	trace_op_fn fn;
+/* One row of an op table: the operator's registry id, its function and
+ * TRACE_OP_* flags.  Each table ends with a row of OP_NONE. */
+enum {
+	/* a prim or scalar op that only moves Python values around: never
+	 * recorded, even on a traced int (len, append, dict ops, ...) */
+	TRACE_OP_PYTHON = 1 << 0,
 };
 
-/* The op tables, one per file, each ending with { NULL, NULL }.  The
- * interpreter looks a node's kind up in this order, first match wins:
- * trace_ops_prim always; trace_ops_scalar only when no input holds a
- * tensor (so that aten::add on two ints is Python arithmetic and aten::add
- * on a tensor is the tensor op); then tensor, shape and nn.  An op that
- * takes both scalars and tensors (aten::add(Tensor, Scalar)) is found in
- * the tensor tables because one input is a tensor. */
+struct trace_op {
+	enum aten_op op;
+	trace_op_fn fn;
+	unsigned flags;
+};
+
+/* The op tables, one or more per file.  Which group each belongs to and
+ * the order they are searched in is written once, in optable.c's
+ * trace_tables; trace_find_op looks a node up in this order, first match
+ * wins: the prim group always; the scalar group only when no input holds
+ * a tensor (so that aten::add on two ints is Python arithmetic and
+ * aten::add on a tensor is the tensor op); then the tensor group; then
+ * the scalar group (an int plus a 0-d tensor).  An op that takes both
+ * scalars and tensors (aten::add(Tensor, Scalar)) is found in the tensor
+ * group because one input is a tensor. */
+enum trace_group { TRACE_PRIM, TRACE_SCALAR, TRACE_TENSOR, TRACE_NGROUPS };
+
+struct trace_table {
+	const char *name; /* "trace_ops_nn", for tests and messages */
+	const struct trace_op *rows;
+	enum trace_group group;
+};
+
 extern const struct trace_op trace_ops_prim[];    /* interp.c: prim::, aten::size, dim, len, __getitem__, append, Int, item... */
 extern const struct trace_op trace_ops_scalar[];  /* interp.c: Python arithmetic, comparisons and math on ints, floats, bools, strings */
 extern const struct trace_op trace_ops_tensor[];  /* ops_tensor.c: elementwise, reductions, creation */
 extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: views, cat, index, slicing */
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
+
+/* Every table in lookup order, ending with a NULL name (optable.c). */
+extern const struct trace_table trace_tables[];
+
+/* The row that runs op (trace_find_op's order, above), NULL when trace has
+ * none; *group says which group it came from.  O(1): an index by id built
+ * once, on the first call. */
+const struct trace_op *trace_find_op(enum aten_op op, int has_tensor,
+				     enum trace_group *group);
+/* The first row of op in one group, NULL when the group has none. */
+const struct trace_op *trace_group_op(enum aten_op op, enum trace_group g);
 
 /* Shared helpers for ops (ops_util.c). */
 /* torch's result type for a binary op: tensors' dtypes, or a Python

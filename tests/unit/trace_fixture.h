@@ -15,9 +15,10 @@
 static inline trace_op_fn lookup(const char *kind)
 {
 	const struct trace_op *o;
+	enum aten_op op = aten_op_id(kind);
 
-	for (o = FIXTURE_TABLE; o->kind; o++)
-		if (!strcmp(o->kind, kind))
+	for (o = FIXTURE_TABLE; o->op != OP_NONE; o++)
+		if (o->op == op)
 			return o->fn;
 	return NULL;
 }
@@ -33,6 +34,7 @@ static inline int run(const char *kind, struct tval **in, int nin,
 
 	memset(&n, 0, sizeof(n));
 	n.kind = kind;
+	n.op = aten_op_id(kind);
 	ctx.node = &n;
 	for (i = 0; i < nout; i++)
 		out[i] = NULL;
