@@ -27,6 +27,7 @@
 
 #include "intmath.h"
 #include "rlimits.h"
+#include "ops_py.h"
 #include "trace_int.h"
 
 struct slot {
@@ -74,6 +75,21 @@ static void set_code(struct interp *ip, int code)
 
 /* --- messages ------------------------------------------------------------ */
 
+int trace_oom(struct trace_ctx *c)
+{
+	return trace_error(c, "out of memory");
+}
+
+void trace_set_code(struct trace_ctx *c, int code)
+{
+	IP(c)->code = code;
+}
+
+int trace_code(struct trace_ctx *c)
+{
+	return IP(c)->code;
+}
+
 int trace_error(struct trace_ctx *c, const char *fmt, ...)
 {
 	char msg[1024];
@@ -103,8 +119,9 @@ int trace_gpu_error(struct trace_ctx *c)
 	return trace_error(c, "%s", e && *e ? e : "kernel failed");
 }
 
-static void warn_once(struct interp *ip, const char *kind, const char *msg)
+void trace_warn_once(struct trace_ctx *c, const char *kind, const char *msg)
 {
+	struct interp *ip = IP(c);
 	int i;
 
 	for (i = 0; i < ip->nwarned; i++)
@@ -153,15 +170,6 @@ static int is_traced(const struct tval *v)
 			if (is_traced(v->u.list.items[i]))
 				return 1;
 	return 0;
-}
-
-static struct tval *tv_dev(const char *s)
-{
-	struct tval *v = tv_str(s);
-
-	if (v)
-		v->kind = TV_DEVICE;
-	return v;
 }
 
 /* --- weights ------------------------------------------------------------- */
@@ -435,6 +443,16 @@ static struct ir_value *rec_out(struct interp *ip, struct ir_node *n,
 }
 
 /* A tensor that has no recorded value: a constant with its data. */
+struct ir_value *trace_record_scalar(struct trace_ctx *c, enum aten_op op,
+				     struct ir_value *in, enum ir_type_kind kind)
+{
+	struct interp *ip = IP(c);
+	struct ir_node *rn = rec_node(ip, op, 1, 1);
+
+	rn->inputs[0] = in;
+	return rec_out(ip, rn, 0, ir_type_new(ip->r, kind));
+}
+
 static struct ir_value *rec_const_tensor(struct interp *ip,
 					 struct gpu_tensor *t)
 {
@@ -726,9 +744,9 @@ static int cond_value(struct interp *ip, const struct ir_node *n,
 			return trace_error(&ip->ctx, "the condition is a "
 					   "tensor of %lld elements",
 					   (long long)gpu_numel(v->u.t));
-		warn_once(ip, n->kind, "a tensor condition is read as a "
-			  "Python bool: the branch taken is baked into the "
-			  "trace");
+		trace_warn_once(&ip->ctx, n->kind, "a tensor condition is "
+				"read as a Python bool: the branch taken is "
+				"baked into the trace");
 		*out = gpu_item_double(v->u.t, 0) != 0;
 		return 0;
 	}
@@ -1424,7 +1442,7 @@ int trace_list_missing(const struct ir_graph *g, struct diag *d)
 
 /* --- prim ops ------------------------------------------------------------ */
 
-static struct tval *const_of_attr(struct trace_ctx *c, const struct ir_node *n)
+struct tval *trace_constant(struct trace_ctx *c, const struct ir_node *n)
 {
 	const struct ir_attr *a = ir_node_find_attr(n, "value");
 	const struct ir_type *t = n->noutputs ? n->outputs[0]->type : NULL;
@@ -1445,7 +1463,7 @@ static struct tval *const_of_attr(struct trace_ctx *c, const struct ir_node *n)
 
 		if (!s)
 			return NULL;
-		v = t && t->kind == IR_TYPE_DEVICE ? tv_dev(s) : tv_str(s);
+		v = t && t->kind == IR_TYPE_DEVICE ? tv_device(s) : tv_str(s);
 		free(s);
 		return v;
 	}
@@ -1490,20 +1508,9 @@ static struct tval *const_of_attr(struct trace_ctx *c, const struct ir_node *n)
 	}
 }
 
-#define OPFN(name) \
-	static int name(struct trace_ctx *c, const struct ir_node *n, \
-			struct tval **in, int nin, struct tval **out, int nout)
-
-static int oom(struct trace_ctx *c)
-{
-	return trace_error(c, "out of memory");
-}
-
-static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
-		   int nin, struct tval **out, int nout, int *rc);
 #define DICT_OP() do { \
 		int rc_; \
-		if (dict_op(c, n->op, in, nin, out, nout, &rc_)) \
+		if (py_dict_op(c, n->op, in, nin, out, nout, &rc_)) \
 			return rc_; \
 	} while (0)
 
@@ -1511,8 +1518,8 @@ OPFN(op_constant)
 {
 	if (nout != 1)
 		return trace_error(c, "expected one output");
-	out[0] = const_of_attr(c, n);
-	return out[0] ? 0 : (IP(c)->code ? -1 : oom(c));
+	out[0] = trace_constant(c, n);
+	return out[0] ? 0 : (trace_code(c) ? -1 : trace_oom(c));
 }
 
 static int make_seq(struct trace_ctx *c, enum tv_kind kind, struct tval **in,
@@ -1522,11 +1529,11 @@ static int make_seq(struct trace_ctx *c, enum tv_kind kind, struct tval **in,
 	int i;
 
 	if (!l)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < nin; i++)
 		if (tv_list_push(l, tv_ref(in[i]))) {
 			tv_unref(l);
-			return oom(c);
+			return trace_oom(c);
 		}
 	out[0] = l;
 	return 0;
@@ -1594,7 +1601,7 @@ OPFN(op_getitem)
 			return trace_error(c, "string index out of range");
 		s[0] = in[0]->u.s[i];
 		out[0] = tv_str(s);
-		return out[0] ? 0 : oom(c);
+		return out[0] ? 0 : trace_oom(c);
 	}
 	if (seq_index(c, in[0], in[1], &i))
 		return -1;
@@ -1611,7 +1618,7 @@ OPFN(op_unchecked_cast)
 OPFN(op_uninitialized)
 {
 	out[0] = tv_none();
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_raise)
@@ -1619,21 +1626,21 @@ OPFN(op_raise)
 	const char *msg = nin > 0 && in[0]->kind == TV_STR ? in[0]->u.s :
 			  "an exception";
 
-	set_code(IP(c), EXIT_BAD_INPUT);
 	trace_error(c, "the model raised: %s", msg);
-	IP(c)->code = EXIT_BAD_INPUT;
+	trace_set_code(c, EXIT_BAD_INPUT);
 	return -1;
 }
 
 OPFN(op_device)
 {
 	if (in[0]->kind == TV_TENSOR)
-		out[0] = tv_dev(c->be->id == GPU_BACKEND_CUDA ? "cuda" : "cpu");
+		out[0] = tv_device(c->be->id == GPU_BACKEND_CUDA ? "cuda" :
+				   "cpu");
 	else if (in[0]->kind == TV_STR || in[0]->kind == TV_DEVICE)
-		out[0] = tv_dev(in[0]->u.s);
+		out[0] = tv_device(in[0]->u.s);
 	else
 		return trace_error(c, "expected a tensor or a string");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_dtype)
@@ -1643,7 +1650,7 @@ OPFN(op_dtype)
 	if (tv_get_tensor(c, in[0], 0, &t))
 		return -1;
 	out[0] = tv_int(tv_dtype_to_torch(t->dtype));
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 static int numtotensor(struct trace_ctx *c, const struct tval *v,
@@ -1656,7 +1663,7 @@ static int numtotensor(struct trace_ctx *c, const struct tval *v,
 	if (v->kind == TV_TENSOR) {
 		*out = tv_tensor(gpu_view(v->u.t, v->u.t->rank, v->u.t->dims,
 					  v->u.t->strides, v->u.t->offset));
-		return *out ? 0 : oom(c);
+		return *out ? 0 : trace_oom(c);
 	}
 	if (v->kind == TV_FLOAT) {
 		dt = IR_DTYPE_DOUBLE;
@@ -1673,7 +1680,7 @@ static int numtotensor(struct trace_ctx *c, const struct tval *v,
 		return trace_gpu_error(c);
 	}
 	*out = tv_tensor(t);
-	return *out ? 0 : oom(c);
+	return *out ? 0 : trace_oom(c);
 }
 
 OPFN(op_numtotensor)
@@ -1695,14 +1702,14 @@ OPFN(op_size)
 							      &ax))
 			return -1;
 		out[0] = tv_int(t->dims[ax]);
-		return out[0] ? 0 : oom(c);
+		return out[0] ? 0 : trace_oom(c);
 	}
 	out[0] = tv_list(TV_LIST);
 	if (!out[0])
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < t->rank; i++)
 		if (tv_list_push(out[0], tv_int(t->dims[i])))
-			return oom(c);
+			return trace_oom(c);
 	return 0;
 }
 
@@ -1713,7 +1720,7 @@ OPFN(op_dim)
 	if (tv_get_tensor(c, in[0], 0, &t))
 		return -1;
 	out[0] = tv_int(t->rank);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_numel)
@@ -1723,7 +1730,7 @@ OPFN(op_numel)
 	if (tv_get_tensor(c, in[0], 0, &t))
 		return -1;
 	out[0] = tv_int(gpu_numel(t));
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_len)
@@ -1740,7 +1747,7 @@ OPFN(op_len)
 		out[0] = tv_int(v->u.t->dims[0]);
 	else
 		return trace_error(c, "len() of a value without length");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* Lists are values shared by reference, as in Python: mutations change
@@ -1750,7 +1757,7 @@ OPFN(op_append)
 	if (in[0]->kind != TV_LIST)
 		return trace_error(c, "append to a non-list");
 	if (tv_list_push(in[0], tv_ref(in[1])))
-		return oom(c);
+		return trace_oom(c);
 	if (nout)
 		out[0] = tv_ref(in[0]);
 	return 0;
@@ -1771,7 +1778,7 @@ OPFN(op_insert)
 	if (i > l->u.list.n)
 		i = l->u.list.n;
 	if (tv_list_push(l, tv_ref(in[2])))
-		return oom(c);
+		return trace_oom(c);
 	for (k = l->u.list.n - 1; k > i; k--)
 		l->u.list.items[k] = l->u.list.items[k - 1];
 	l->u.list.items[i] = in[2];
@@ -1813,7 +1820,7 @@ OPFN(op_extend)
 	cnt = m->u.list.n; /* l.extend(l) */
 	for (i = 0; i < cnt; i++)
 		if (tv_list_push(l, tv_ref(m->u.list.items[i])))
-			return oom(c);
+			return trace_oom(c);
 	if (nout)
 		out[0] = tv_none();
 	return 0;
@@ -1843,7 +1850,7 @@ OPFN(op_list)
 		out[0] = list_copy(in[0], 0, in[0]->u.list.n, 1);
 	else
 		return trace_error(c, "list() of a non-list");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_reverse)
@@ -1864,15 +1871,15 @@ OPFN(op_reverse)
 	return 0;
 }
 
-static double num(const struct tval *v)
+double py_num(const struct tval *v)
 {
 	return v->kind == TV_FLOAT ? v->u.f : (double)v->u.i;
 }
 
 static int cmp_num(const void *a, const void *b)
 {
-	double x = num(*(struct tval *const *)a);
-	double y = num(*(struct tval *const *)b);
+	double x = py_num(*(struct tval *const *)a);
+	double y = py_num(*(struct tval *const *)b);
 
 	return x < y ? -1 : x > y;
 }
@@ -1926,16 +1933,14 @@ OPFN(op_list_slice)
 	end = end < 0 ? 0 : end > len ? len : end;
 	out[0] = list_copy(l, (int)start, (int)(end > start ? end : start),
 			   (int)step);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* kind(t) recorded, its result a traced number */
 static int number_op(struct trace_ctx *c, enum aten_op kind,
 		     struct tval *v, int want, struct tval **out)
 {
-	struct interp *ip = IP(c);
 	enum ir_dtype dt = v->u.t->dtype;
-	struct ir_node *rn;
 	int flt = want == TV_FLOAT || (want == 0 && (dt == IR_DTYPE_FLOAT ||
 		  dt == IR_DTYPE_DOUBLE || dt == IR_DTYPE_FLOAT16 ||
 		  dt == IR_DTYPE_BFLOAT16));
@@ -1943,11 +1948,9 @@ static int number_op(struct trace_ctx *c, enum aten_op kind,
 	*out = flt ? tv_float(gpu_item_double(v->u.t, 0)) :
 	       tv_int(gpu_item_int(v->u.t, 0));
 	if (!*out)
-		return oom(c);
-	rn = rec_node(ip, kind, 1, 1);
-	rn->inputs[0] = v->rec;
-	(*out)->rec = rec_out(ip, rn, 0, ir_type_new(ip->r, flt ?
-			      IR_TYPE_FLOAT : IR_TYPE_INT));
+		return trace_oom(c);
+	(*out)->rec = trace_record_scalar(c, kind, v->rec, flt ?
+					  IR_TYPE_FLOAT : IR_TYPE_INT);
 	return 0;
 }
 
@@ -1999,7 +2002,7 @@ static int to_number(struct trace_ctx *c, enum aten_op kind,
 		    p->inputs[0]->type->kind == IR_TYPE_INT) {
 			*out = tv_int(gpu_item_int(v->u.t, 0));
 			if (!*out)
-				return oom(c);
+				return trace_oom(c);
 			(*out)->rec = p->inputs[0];
 			return 0;
 		}
@@ -2018,7 +2021,7 @@ static int to_number(struct trace_ctx *c, enum aten_op kind,
 		    tv_dtype_to_torch(v->u.t->dtype) >= 0 &&
 		    tv_dtype_to_torch(v->u.t->dtype) <= 4)
 			return number_op(c, kind, (struct tval *)v, TV_INT, out);
-		warn_once(IP(c), aten_op_name(kind), "converting a tensor "
+		trace_warn_once(c, aten_op_name(kind), "converting a tensor "
 			  "to a Python number: its value is baked into "
 			  "the trace");
 		if (want == 0) {
@@ -2031,7 +2034,7 @@ static int to_number(struct trace_ctx *c, enum aten_op kind,
 		}
 		if (want == TV_INT) {
 			*out = tv_int(gpu_item_int(v->u.t, 0));
-			return *out ? 0 : oom(c);
+			return *out ? 0 : trace_oom(c);
 		}
 		x = gpu_item_double(v->u.t, 0);
 	} else if (v->kind == TV_STR) {
@@ -2045,9 +2048,9 @@ static int to_number(struct trace_ctx *c, enum aten_op kind,
 		if (want == 0 || (want == TV_INT && v->kind != TV_FLOAT)) {
 			*out = v->kind == TV_BOOL && want == TV_INT ?
 			       tv_int(v->u.i) : tv_ref((struct tval *)v);
-			return *out ? 0 : oom(c);
+			return *out ? 0 : trace_oom(c);
 		}
-		x = num(v);
+		x = py_num(v);
 	} else {
 		return trace_error(c, "expected a number or a tensor");
 	}
@@ -2057,7 +2060,7 @@ static int to_number(struct trace_ctx *c, enum aten_op kind,
 		*out = tv_bool(x != 0);
 	else
 		*out = tv_float(x);
-	return *out ? 0 : oom(c);
+	return *out ? 0 : trace_oom(c);
 }
 
 OPFN(op_Int)
@@ -2080,7 +2083,7 @@ OPFN(op_item)
 	return to_number(c, n->op, in[0], 0, &out[0]);
 }
 
-static int same_value(const struct tval *a, const struct tval *b)
+int py_same_value(const struct tval *a, const struct tval *b)
 {
 	if (a == b)
 		return 1;
@@ -2095,10 +2098,10 @@ static int same_value(const struct tval *a, const struct tval *b)
 
 OPFN(op_is)
 {
-	int r = same_value(in[0], in[1]);
+	int r = py_same_value(in[0], in[1]);
 
 	out[0] = tv_bool(n->op != OP_aten___is__ ? !r : r);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_not)
@@ -2108,10 +2111,10 @@ OPFN(op_not)
 	if (tv_get_bool(c, in[0], &b))
 		return -1;
 	out[0] = tv_bool(!b);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
-static int equal_values(const struct tval *a, const struct tval *b)
+int py_equal_values(const struct tval *a, const struct tval *b)
 {
 	if ((a->kind == TV_STR || a->kind == TV_DEVICE) &&
 	    (b->kind == TV_STR || b->kind == TV_DEVICE))
@@ -2120,8 +2123,8 @@ static int equal_values(const struct tval *a, const struct tval *b)
 	     a->kind == TV_DTYPE) &&
 	    (b->kind == TV_INT || b->kind == TV_BOOL || b->kind == TV_FLOAT ||
 	     b->kind == TV_DTYPE))
-		return num(a) == num(b);
-	return same_value(a, b);
+		return py_num(a) == py_num(b);
+	return py_same_value(a, b);
 }
 
 OPFN(op_contains)
@@ -2135,11 +2138,11 @@ OPFN(op_contains)
 		r = strstr(l->u.s, in[1]->u.s) != NULL;
 	else if (l->kind == TV_LIST || l->kind == TV_TUPLE) {
 		for (i = 0; i < l->u.list.n && !r; i++)
-			r = equal_values(l->u.list.items[i], in[1]);
+			r = py_equal_values(l->u.list.items[i], in[1]);
 	} else
 		return trace_error(c, "'in' on a value that is not a list");
 	out[0] = tv_bool(r);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_ignore)
@@ -2149,12 +2152,12 @@ OPFN(op_ignore)
 	for (i = 0; i < nout; i++) {
 		out[i] = tv_none();
 		if (!out[i])
-			return oom(c);
+			return trace_oom(c);
 	}
 	return 0;
 }
 
-static int fmt_value(const struct tval *v, char *buf, size_t len)
+int py_fmt_value(const struct tval *v, char *buf, size_t len)
 {
 	int i;
 	size_t k;
@@ -2182,7 +2185,7 @@ static int fmt_value(const struct tval *v, char *buf, size_t len)
 			if (i && k < len)
 				k += (size_t)snprintf(buf + k, len - k, ", ");
 			if (k < len)
-				k += (size_t)fmt_value(v->u.list.items[i],
+				k += (size_t)py_fmt_value(v->u.list.items[i],
 						       buf + k, len - k);
 		}
 		if (k < len)
@@ -2196,7 +2199,7 @@ static int fmt_value(const struct tval *v, char *buf, size_t len)
 				k += (size_t)snprintf(buf + k, len - k, "%s",
 						      i % 2 ? ": " : ", ");
 			if (k < len)
-				k += (size_t)fmt_value(v->u.list.items[i],
+				k += (size_t)py_fmt_value(v->u.list.items[i],
 						       buf + k, len - k);
 		}
 		if (k < len)
@@ -2211,9 +2214,9 @@ OPFN(op_str)
 	char buf[1024];
 
 	buf[0] = 0;
-	fmt_value(in[0], buf, sizeof(buf));
+	py_fmt_value(in[0], buf, sizeof(buf));
 	out[0] = tv_str(buf);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* aten::format(fmt, args...): "{}" replaced in order */
@@ -2229,7 +2232,7 @@ OPFN(op_format)
 	for (f = in[0]->u.s; *f && k + 1 < sizeof(buf); f++) {
 		if (f[0] == '{' && f[1] == '}') {
 			if (a < nin)
-				k += (size_t)fmt_value(in[a++], buf + k,
+				k += (size_t)py_fmt_value(in[a++], buf + k,
 						       sizeof(buf) - k);
 			if (k >= sizeof(buf))
 				k = sizeof(buf) - 1;
@@ -2240,7 +2243,7 @@ OPFN(op_format)
 	}
 	buf[k] = 0;
 	out[0] = tv_str(buf);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_tuple_index)
@@ -2263,13 +2266,13 @@ OPFN(op_is_floating_point)
 			 t->dtype == IR_DTYPE_DOUBLE ||
 			 t->dtype == IR_DTYPE_FLOAT16 ||
 			 t->dtype == IR_DTYPE_BFLOAT16);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_is_cuda)
 {
 	out[0] = tv_bool(c->be->id == GPU_BACKEND_CUDA);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* aten::_set_item(list, i, v): list[i] = v */
@@ -2316,7 +2319,7 @@ OPFN(op_delete)
 OPFN(op_false)
 {
 	out[0] = tv_bool(0);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* prim::type(Device) -> str */
@@ -2325,7 +2328,7 @@ OPFN(op_device_type)
 	if (in[0]->kind != TV_DEVICE && in[0]->kind != TV_STR)
 		return trace_error(c, "expected a device");
 	out[0] = tv_str(strncmp(in[0]->u.s, "cuda", 4) ? "cpu" : "cuda");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* aten::find(str, sub, start, end) */
@@ -2354,14 +2357,14 @@ OPFN(op_find)
 		char *w = strndup(h + start, (size_t)(end - start));
 
 		if (!w)
-			return oom(c);
+			return trace_oom(c);
 		f = strstr(w, in[1]->u.s);
 		out[0] = tv_int(f ? start + (f - w) : -1);
 		free(w);
 	} else {
 		out[0] = tv_int(-1);
 	}
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* --- dicts ----------------------------------------------------------------- */
@@ -2371,8 +2374,8 @@ OPFN(op_find)
 static int dict_key_eq(const struct tval *a, const struct tval *b)
 {
 	if (a->kind == TV_TENSOR || b->kind == TV_TENSOR)
-		return same_value(a, b);
-	return equal_values(a, b);
+		return py_same_value(a, b);
+	return py_equal_values(a, b);
 }
 
 /* The index of key's entry (of the key, in u.list), or -1. */
@@ -2422,7 +2425,7 @@ static int key_error(struct trace_ctx *c, const struct tval *key)
 	char buf[256];
 
 	buf[0] = 0;
-	fmt_value(key, buf, sizeof(buf));
+	py_fmt_value(key, buf, sizeof(buf));
 	return trace_error(c, "the model raised: KeyError: %s", buf);
 }
 
@@ -2476,11 +2479,11 @@ OPFN(op_dict_construct)
 		return trace_error(c, "a dict needs keys and values in pairs");
 	d = tv_list(TV_DICT);
 	if (!d)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < nin; i += 2)
 		if (dict_set(d, in[i], in[i + 1])) {
 			tv_unref(d);
-			return oom(c);
+			return trace_oom(c);
 		}
 	out[0] = d;
 	return 0;
@@ -2494,14 +2497,14 @@ OPFN(op_dict)
 
 	if (s && s->kind == TV_DICT) {
 		out[0] = dict_copy(s);
-		return out[0] ? 0 : oom(c);
+		return out[0] ? 0 : trace_oom(c);
 	}
 	if (s && s->kind != TV_LIST && s->kind != TV_TUPLE)
 		return trace_error(c, "dict() of a value that is not a dict "
 				   "or a list of pairs");
 	out[0] = tv_list(TV_DICT);
 	if (!out[0])
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; s && i < s->u.list.n; i++) {
 		const struct tval *p = s->u.list.items[i];
 
@@ -2510,7 +2513,7 @@ OPFN(op_dict)
 			return trace_error(c, "dict() of a list that does not "
 					   "hold pairs");
 		if (dict_set(out[0], p->u.list.items[0], p->u.list.items[1]))
-			return oom(c);
+			return trace_oom(c);
 	}
 	return 0;
 }
@@ -2529,10 +2532,10 @@ OPFN(op_dict_get)
 	}
 	out[0] = nin > 2 ? tv_ref(in[2]) : tv_none();
 	if (!out[0])
-		return oom(c);
+		return trace_oom(c);
 	if (n->op == OP_aten_setdefault &&
 	    dict_set(in[0], in[1], out[0]))
-		return oom(c);
+		return trace_oom(c);
 	return 0;
 }
 
@@ -2541,7 +2544,7 @@ OPFN(op_dict_keys)
 	if (expect_dict(c, nin, in, 1))
 		return -1;
 	out[0] = dict_part(in[0], n->op != OP_aten_keys);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* d.items(): a list of (key, value) tuples */
@@ -2554,14 +2557,14 @@ OPFN(op_dict_items)
 		return -1;
 	l = tv_list(TV_LIST);
 	if (!l)
-		return oom(c);
+		return trace_oom(c);
 	out[0] = l;
 	for (i = 0; i < in[0]->u.list.n; i += 2) {
 		p = tv_list(TV_TUPLE);
 		if (!p || tv_list_push(l, p) ||
 		    tv_list_push(p, tv_ref(in[0]->u.list.items[i])) ||
 		    tv_list_push(p, tv_ref(in[0]->u.list.items[i + 1])))
-			return oom(c);
+			return trace_oom(c);
 	}
 	return 0;
 }
@@ -2581,11 +2584,11 @@ OPFN(op_dict_popitem)
 	i = 0;
 	p = tv_list(TV_TUPLE);
 	if (!p)
-		return oom(c);
+		return trace_oom(c);
 	out[0] = p;
 	if (tv_list_push(p, tv_ref(d->u.list.items[i])) ||
 	    tv_list_push(p, tv_ref(d->u.list.items[i + 1])))
-		return oom(c);
+		return trace_oom(c);
 	dict_remove(d, i);
 	return 0;
 }
@@ -2599,10 +2602,10 @@ OPFN(op_dict_update)
 	for (i = 0; i < in[1]->u.list.n; i += 2)
 		if (dict_set(in[0], in[1]->u.list.items[i],
 			     in[1]->u.list.items[i + 1]))
-			return oom(c);
+			return trace_oom(c);
 	for (i = 0; i < nout; i++)
 		if (!(out[i] = tv_none()))
-			return oom(c);
+			return trace_oom(c);
 	return 0;
 }
 
@@ -2616,15 +2619,15 @@ OPFN(op_dict_clear)
 		dict_remove(in[0], 0);
 	for (i = 0; i < nout; i++)
 		if (!(out[i] = tv_none()))
-			return oom(c);
+			return trace_oom(c);
 	return 0;
 }
 
 /* what list ops do on a dict: d[k], len(d), k in d, d[k] = v, del d[k],
  * d.pop(k[, default]), list(d), d.copy().  1 when handled (out set or
  * -1 returned through *rc), 0 when in[0] is no dict. */
-static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
-		   int nin, struct tval **out, int nout, int *rc)
+int py_dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
+	       int nin, struct tval **out, int nout, int *rc)
 {
 	struct tval *d = in[0];
 	int i, k;
@@ -2648,13 +2651,13 @@ static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 			return 1;
 		}
 		if (dict_set(d, in[1], in[2])) {
-			*rc = oom(c);
+			*rc = trace_oom(c);
 			return 1;
 		}
 		for (k = 0; k < nout; k++)
 			if (!(out[k] = tv_none()))
 				break;
-		*rc = k < nout ? oom(c) : 0;
+		*rc = k < nout ? trace_oom(c) : 0;
 		return 1;
 	} else {
 		i = dict_find(d, in[1]);
@@ -2667,7 +2670,7 @@ static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 			for (k = 0; k < nout; k++)
 				if (!(out[k] = tv_none()))
 					break;
-			*rc = k < nout ? oom(c) : 0;
+			*rc = k < nout ? trace_oom(c) : 0;
 			return 1;
 		}
 		/* __getitem__, pop */
@@ -2676,7 +2679,7 @@ static int dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 			dict_remove(d, i);
 	}
 	if (!out[0])
-		*rc = oom(c);
+		*rc = trace_oom(c);
 	return 1;
 }
 
@@ -2762,7 +2765,7 @@ static int scalar_args(struct trace_ctx *c, struct tval **in, int nin,
 					   "expected");
 		else if (!isnum(in[i]))
 			return 1;
-		x[i] = num(in[i]);
+		x[i] = py_num(in[i]);
 		k[i] = in[i]->kind == TV_FLOAT ? 0 : in[i]->u.i;
 	}
 	return 0;
@@ -2807,7 +2810,7 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 		if (op == A_ADD && in[0]->kind == in[1]->kind &&
 		    (in[0]->kind == TV_LIST || in[0]->kind == TV_TUPLE)) {
 			out[0] = concat(in[0], in[1]);
-			return out[0] ? 0 : oom(c);
+			return out[0] ? 0 : trace_oom(c);
 		}
 		if (op == A_ADD && in[0]->kind == TV_STR &&
 		    in[1]->kind == TV_STR) {
@@ -2815,12 +2818,12 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 			char *s = malloc(la + lb + 1);
 
 			if (!s)
-				return oom(c);
+				return trace_oom(c);
 			memcpy(s, in[0]->u.s, la);
 			memcpy(s + la, in[1]->u.s, lb + 1);
 			out[0] = tv_str(s);
 			free(s);
-			return out[0] ? 0 : oom(c);
+			return out[0] ? 0 : trace_oom(c);
 		}
 		if (op == A_MUL && in[0]->kind == TV_LIST &&
 		    in[1]->kind == TV_INT) {
@@ -2829,7 +2832,7 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 			int i;
 
 			if (!l)
-				return oom(c);
+				return trace_oom(c);
 			if (n && in[1]->u.i > LIMIT_TRACE_LIST_ITEMS / n) {
 				tv_unref(l);
 				return trace_error(c, "a list of %lld x %lld "
@@ -2844,7 +2847,7 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 					if (tv_list_push(l, tv_ref(
 					    in[0]->u.list.items[i]))) {
 						tv_unref(l);
-						return oom(c);
+						return trace_oom(c);
 					}
 			out[0] = l;
 			return 0;
@@ -2924,7 +2927,7 @@ static int arith(struct trace_ctx *c, enum arith op, struct tval **in,
 			 tv_int(k[0] > k[1] ? k[0] : k[1]);
 		break;
 	}
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 #define ARITH(name, op) \
@@ -2953,7 +2956,8 @@ static int minmax(struct trace_ctx *c, int max, struct tval **in, int nin,
 
 		if (!isnum(e))
 			return trace_error(c, "a list of non-numbers");
-		if (!best || (max ? num(e) > num(best) : num(e) < num(best)))
+		if (!best || (max ? py_num(e) > py_num(best) :
+			      py_num(e) < py_num(best)))
 			best = e;
 	}
 	out[0] = tv_ref((struct tval *)best);
@@ -2978,7 +2982,7 @@ OPFN(op_neg)
 		out[0] = tv_int(i64_wrap_neg(in[0]->u.i)); /* torch's wrap */
 	else
 		return trace_error(c, "expected a number");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_abs)
@@ -2989,7 +2993,7 @@ OPFN(op_abs)
 		out[0] = tv_int(i64_wrap_abs(in[0]->u.i)); /* torch's wrap */
 	else
 		return trace_error(c, "expected a number");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 enum cmp { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
@@ -3004,19 +3008,19 @@ static int compare(struct trace_ctx *c, enum cmp op, struct tval **in,
 		return trace_error(c, "expected 2 inputs");
 	if (op == C_EQ || op == C_NE) {
 		if (isnum(in[0]) && isnum(in[1]))
-			eq = num(in[0]) == num(in[1]);
+			eq = py_num(in[0]) == py_num(in[1]);
 		else if ((in[0]->kind == TV_LIST || in[0]->kind == TV_TUPLE) &&
 			 in[0]->kind == in[1]->kind) {
 			int i;
 
 			eq = in[0]->u.list.n == in[1]->u.list.n;
 			for (i = 0; eq && i < in[0]->u.list.n; i++)
-				eq = equal_values(in[0]->u.list.items[i],
+				eq = py_equal_values(in[0]->u.list.items[i],
 						  in[1]->u.list.items[i]);
 		} else
-			eq = equal_values(in[0], in[1]);
+			eq = py_equal_values(in[0], in[1]);
 		out[0] = tv_bool(op == C_EQ ? eq : !eq);
-		return out[0] ? 0 : oom(c);
+		return out[0] ? 0 : trace_oom(c);
 	}
 	if (in[0]->kind == TV_STR && in[1]->kind == TV_STR) {
 		int s = strcmp(in[0]->u.s, in[1]->u.s);
@@ -3026,8 +3030,8 @@ static int compare(struct trace_ctx *c, enum cmp op, struct tval **in,
 	} else {
 		if (!isnum(in[0]) || !isnum(in[1]))
 			return trace_error(c, "comparison of non-numbers");
-		a = num(in[0]);
-		b = num(in[1]);
+		a = py_num(in[0]);
+		b = py_num(in[1]);
 	}
 	switch (op) {
 	case C_LT: r = a < b; break;
@@ -3036,7 +3040,7 @@ static int compare(struct trace_ctx *c, enum cmp op, struct tval **in,
 	default: r = a >= b; break;
 	}
 	out[0] = tv_bool(r);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 #define CMP(name, op) \
@@ -3058,7 +3062,7 @@ static int logic(struct trace_ctx *c, int op, struct tval **in,
 	r = op == 0 ? (a & b) : op == 1 ? (a | b) : (a ^ b);
 	out[0] = in[0]->kind == TV_BOOL && in[1]->kind == TV_BOOL ?
 		 tv_bool(r != 0) : tv_int(r);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_and)
@@ -3083,7 +3087,7 @@ static int math1(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 
 	if (!isnum(in[0]))
 		return trace_error(c, "expected a number");
-	x = num(in[0]);
+	x = py_num(in[0]);
 	if (kind == OP_aten_floor)
 		out[0] = in[0]->kind == TV_FLOAT ? tv_int((int64_t)floor(x)) :
 			 tv_int(in[0]->u.i);
@@ -3106,7 +3110,7 @@ static int math1(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 		out[0] = tv_float(tanh(x));
 	else
 		return trace_error(c, "no Python form");
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 OPFN(op_math1)
@@ -3129,7 +3133,7 @@ OPFN(op_range_length)
 	else
 		r = hi < lo ? 1 + (lo - 1 - hi) / (-st) : 0;
 	out[0] = tv_int(r);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* aten::__derive_index(index, start, step) = start + index * step */
@@ -3141,7 +3145,7 @@ OPFN(op_derive_index)
 	    tv_get_int(c, in[2], &st))
 		return -1;
 	out[0] = tv_int(lo + i * st);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 /* aten::sum(int[]) */
@@ -3159,12 +3163,12 @@ OPFN(op_list_sum)
 			return trace_error(c, "expected a list of numbers");
 		if (l->u.list.items[i]->kind == TV_FLOAT)
 			flt = 1;
-		f += num(l->u.list.items[i]);
+		f += py_num(l->u.list.items[i]);
 		s += l->u.list.items[i]->kind == TV_FLOAT ? 0 :
 		     l->u.list.items[i]->u.i;
 	}
 	out[0] = flt ? tv_float(f) : tv_int(s);
-	return out[0] ? 0 : oom(c);
+	return out[0] ? 0 : trace_oom(c);
 }
 
 const struct trace_op trace_ops_scalar[] = {

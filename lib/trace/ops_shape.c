@@ -37,11 +37,6 @@ static int is_float_dtype(enum ir_dtype dt)
 	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
 }
 
-static int oom(struct trace_ctx *c)
-{
-	return trace_error(c, "out of memory");
-}
-
 /* a new contiguous tensor of dtype dt (UNDEFINED: t's) holding t's
  * elements: always new storage */
 static struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
@@ -101,14 +96,14 @@ static int set_list(struct trace_ctx *c, struct tval **out,
 	if (!l) {
 		for (i = 0; i < n; i++)
 			gpu_free(ts[i]);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i < n; i++) {
 		if (tv_list_push(l, tv_tensor(ts[i]))) {
 			for (i++; i < n; i++)
 				gpu_free(ts[i]);
 			tv_unref(l);
-			return oom(c);
+			return trace_oom(c);
 		}
 	}
 	*out = l;
@@ -135,7 +130,7 @@ static int get_tensor_list(struct trace_ctx *c, const struct tval *v,
 	*n = v->u.list.n;
 	*ts = calloc(*n ? *n : 1, sizeof(**ts));
 	if (!*ts)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < *n; i++)
 		if (tv_get_tensor(c, v->u.list.items[i], 0, &(*ts)[i])) {
 			free(*ts);
@@ -836,7 +831,7 @@ static int op_broadcast_tensors(struct trace_ctx *c, const struct ir_node *n,
 	ys = calloc(k ? k : 1, sizeof(*ys));
 	if (!ys) {
 		free(ts);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i < k; i++) {
 		ys[i] = sh_expand(c, ts[i], rank, dims);
@@ -899,7 +894,7 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 	ys = calloc(k ? k : 1, sizeof(*ys));
 	if (!ys) {
 		free(ts);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i < k; i++) {
 		for (j = 0; j < k; j++)
@@ -1049,11 +1044,11 @@ static int list_slice(struct trace_ctx *c, struct tval **in, int nin,
 	len = (end - start + step - 1) / step;
 	r = tv_list(l->kind);
 	if (!r)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < len; i++)
 		if (tv_list_push(r, tv_ref(l->u.list.items[start + i * step]))) {
 			tv_unref(r);
-			return oom(c);
+			return trace_oom(c);
 		}
 	*out = r;
 	return 0;
@@ -1132,7 +1127,7 @@ static int split_sizes(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 	int i, rc;
 
 	if (!ys)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < k; i++) {
 		ys[i] = sh_narrow(c, x, a, off, sizes[i], 1);
 		if (!ys[i]) {
@@ -1164,7 +1159,7 @@ static int64_t *even_sizes(struct trace_ctx *c, int64_t size, int64_t ss,
 		m = 1;
 	s = malloc(sizeof(*s) * m);
 	if (!s) {
-		oom(c);
+		trace_oom(c);
 		return NULL;
 	}
 	for (i = 0; i < m; i++)
@@ -1187,7 +1182,7 @@ static int64_t *get_int_list(struct trace_ctx *c, const struct tval *v,
 	*k = v->u.list.n;
 	s = malloc(sizeof(*s) * (*k ? *k : 1));
 	if (!s) {
-		oom(c);
+		trace_oom(c);
 		return NULL;
 	}
 	for (i = 0; i < *k; i++)
@@ -1332,7 +1327,7 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 					   (long long)sec);
 		sizes = malloc(sizeof(*sizes) * sec);
 		if (!sizes)
-			return oom(c);
+			return trace_oom(c);
 		for (i = 0; i < sec; i++)
 			sizes[i] = size / sec + (i < size % sec);
 		rc = split_sizes(c, x, a, sizes, (int)sec, out);
@@ -1342,7 +1337,7 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 	sizes = malloc(sizeof(*sizes) * (k + 1));
 	if (!sizes) {
 		free(idx);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i <= k; i++) {
 		int64_t e = i < k ? idx[i] : size;
@@ -1383,7 +1378,7 @@ static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	ys = calloc(x->dims[a] ? x->dims[a] : 1, sizeof(*ys));
 	if (!ys)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < x->dims[a]; i++) {
 		ys[i] = sh_select(c, x, a, i);
 		if (!ys[i]) {
@@ -1705,7 +1700,7 @@ static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 	ys = calloc(k ? k : 1, sizeof(*ys));
 	if (!ys) {
 		free(ts);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i < k; i++) {
 		ys[i] = sh_atleast(c, ts[i], nd);
@@ -1880,7 +1875,7 @@ static int op_stack(struct trace_ctx *c, const struct ir_node *n,
 	us = calloc(k, sizeof(*us));
 	if (!us) {
 		free(ts);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i < k; i++) {
 		us[i] = sh_unsqueeze(c, ts[i], a);
@@ -1916,7 +1911,7 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 	us = calloc(k, sizeof(*us));
 	if (!us) {
 		free(ts);
-		return oom(c);
+		return trace_oom(c);
 	}
 	for (i = 0; i < k; i++) {
 		if (nd == 0 && ts[i]->rank <= 1) {
@@ -2070,7 +2065,7 @@ static struct gpu_tensor *sh_repeat_interleave(struct trace_ctx *c,
 	}
 	idx = malloc(sizeof(*idx) * (total ? total : 1));
 	if (!idx) {
-		oom(c);
+		trace_oom(c);
 		return NULL;
 	}
 	for (i = 0; i < size; i++)
@@ -2125,7 +2120,7 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 		idx = malloc(sizeof(*idx) * (total ? total : 1));
 		if (!idx) {
 			free(reps);
-			return oom(c);
+			return trace_oom(c);
 		}
 		for (i = 0; i < len; i++)
 			for (j = 0; j < reps[i]; j++)
@@ -2155,7 +2150,7 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		reps = malloc(sizeof(*reps));
 		if (!reps)
-			return oom(c);
+			return trace_oom(c);
 		reps[0] = r1;
 		nreps = 1;
 	}
@@ -2197,7 +2192,7 @@ static struct gpu_tensor *sh_flip1(struct trace_ctx *c,
 
 	idx = malloc(sizeof(*idx) * (size ? size : 1));
 	if (!idx) {
-		oom(c);
+		trace_oom(c);
 		return NULL;
 	}
 	for (i = 0; i < size; i++)
@@ -2406,7 +2401,7 @@ static int op_tri(struct trace_ctx *c, const struct ir_node *n,
 	md[1] = x->dims[x->rank - 1];
 	mask = malloc(md[0] * md[1] > 0 ? md[0] * md[1] : 1);
 	if (!mask)
-		return oom(c);
+		return trace_oom(c);
 	for (i = 0; i < md[0]; i++)
 		for (j = 0; j < md[1]; j++)
 			mask[i * md[1] + j] = lower ? j - i <= k : j - i >= k;
@@ -2458,7 +2453,7 @@ static int op_tri_indices(struct trace_ctx *c, const struct ir_node *n,
 			cnt += lower ? j - i <= off : j - i >= off;
 	buf = malloc(sizeof(*buf) * (cnt > 0 ? 2 * cnt : 1));
 	if (!buf)
-		return oom(c);
+		return trace_oom(c);
 	dims[0] = 2;
 	dims[1] = cnt;
 	cnt = 0;
@@ -2525,7 +2520,7 @@ static int op_nms(struct trace_ctx *c, const struct ir_node *n,
 	keep = malloc(sizeof(*keep) * (nb ? nb : 1));
 	dead = calloc(nb ? nb : 1, 1);
 	if (!order || !keep || !dead) {
-		oom(c);
+		trace_oom(c);
 		goto done;
 	}
 	for (i = 0; i < nb; i++)
@@ -2659,7 +2654,7 @@ static int op_roi_align(struct trace_ctx *c, const struct ir_node *n,
 		goto done;
 	ov = calloc((size_t)(k * ch * ph * pw) + 1, sizeof(*ov));
 	if (!ov) {
-		oom(c);
+		trace_oom(c);
 		goto done;
 	}
 	for (int64_t i = 0; i < k; i++) {
@@ -3849,7 +3844,7 @@ static int64_t *host_nonzero(struct trace_ctx *c, const struct gpu_tensor *t,
 	co = malloc(sizeof(*co) * (k * r > 0 ? k * r : 1));
 	if (!co) {
 		free(v);
-		oom(c);
+		trace_oom(c);
 		return NULL;
 	}
 	k = 0;
@@ -3937,7 +3932,7 @@ static int expand_indices(struct trace_ctx *c, const struct gpu_tensor *x,
 
 				if (!col) {
 					free(co);
-					oom(c);
+					trace_oom(c);
 					goto fail;
 				}
 				for (m = 0; m < cnt; m++)
@@ -4059,7 +4054,7 @@ static int adv_plan(struct trace_ctx *c, const struct gpu_tensor *x,
 		int64_t mstride = 1;
 
 		if (!flat)
-			return oom(c);
+			return trace_oom(c);
 		for (e = 0; e < A->N; e++)
 			flat[e] = 0;
 		for (j = A->k - 1; j >= 0; j--) {
@@ -4299,7 +4294,7 @@ static struct gpu_tensor *mask_positions(struct trace_ctx *c,
 	pos = malloc(sizeof(*pos) * (n ? n : 1));
 	if (!pos) {
 		free(v);
-		oom(c);
+		trace_oom(c);
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
@@ -4670,7 +4665,7 @@ static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
 	inv = malloc(sizeof(*inv) * (n ? n : 1));
 	cnt = malloc(sizeof(*cnt) * (n ? n : 1));
 	if (!order || !first || !inv || !cnt) {
-		oom(c);
+		trace_oom(c);
 		goto done;
 	}
 	for (i = 0; i < n; i++)
@@ -4803,7 +4798,7 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 	cnt = malloc(sizeof(*cnt) * (rows ? rows : 1));
 	if (!v || !order || !first || !inv || !cnt) {
 		if (v)
-			oom(c);
+			trace_oom(c);
 		goto done;
 	}
 	for (i = 0; i < rows; i++)
@@ -4844,7 +4839,7 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 			tv_unref(out[j]);
 			out[j] = NULL;
 		}
-		oom(c);
+		trace_oom(c);
 		goto done;
 	}
 	rc = 0;
@@ -5013,7 +5008,7 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 	q = s ? trace_to_host(c, self, IR_DTYPE_DOUBLE) : NULL;
 	res = q ? malloc(sizeof(*res) * (nself ? nself : 1)) : NULL;
 	if (q && !res)
-		oom(c);
+		trace_oom(c);
 	if (res) {
 		for (i = 0; i < nself; i++) {
 			int64_t r = per ? i / per : 0, lo = 0, hi = inner;

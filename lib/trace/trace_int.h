@@ -73,6 +73,7 @@ struct tval *tv_float(double f);
 struct tval *tv_bool(int b);
 struct tval *tv_str(const char *s);
 struct tval *tv_tensor(struct gpu_tensor *t);
+struct tval *tv_device(const char *s); /* TV_DEVICE "cpu", "cuda" */
 struct tval *tv_list(enum tv_kind kind /* TV_LIST, TV_TUPLE or TV_DICT */);
 /* Appends item (taking over the caller's reference).  0 or -1. */
 int tv_list_push(struct tval *l, struct tval *item);
@@ -117,6 +118,23 @@ int trace_error(struct trace_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A gpu_* failure: reports gpu_last_error() for the node.  Returns -1. */
 int trace_gpu_error(struct trace_ctx *c);
+/* trace_error(c, "out of memory"). */
+int trace_oom(struct trace_ctx *c);
+/* A warning about kind, given once a run. */
+void trace_warn_once(struct trace_ctx *c, const char *kind, const char *msg);
+/* The run's exit code (EXIT_*): set (over any earlier one), read; 0 while
+ * nothing failed. */
+void trace_set_code(struct trace_ctx *c, int code);
+int trace_code(struct trace_ctx *c);
+
+/* What interp.c gives the prim ops (ops_prim.c): the value of a
+ * prim::Constant node (tensor constants read as weights are), NULL after
+ * reporting or when out of memory; and a recorded op of one input giving
+ * a number (int(x) of a traced tensor), its output value. */
+struct tval *trace_constant(struct trace_ctx *c, const struct ir_node *n);
+struct ir_value *trace_record_scalar(struct trace_ctx *c, enum aten_op op,
+				     struct ir_value *in,
+				     enum ir_type_kind kind);
 
 /* An op implementation: reads in[0..nin), sets out[0..nout) to new values
  * (one reference each).  Returns 0 or -1 after trace_error.  `n` is the
