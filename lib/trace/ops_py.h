@@ -27,5 +27,11 @@ int py_fmt_value(const struct tval *v, char *buf, size_t len);
  * in[0] is not a dict. */
 int py_dict_op(struct trace_ctx *c, enum aten_op kind, struct tval **in,
 	       int nin, struct tval **out, int nout, int *rc);
+/* In an OPFN: hands a dict in in[0] to py_dict_op and returns its status. */
+#define DICT_OP() do { \
+		int rc_; \
+		if (py_dict_op(c, n->op, in, nin, out, nout, &rc_)) \
+			return rc_; \
+	} while (0)
 
 #endif

@@ -12,6 +12,7 @@
 
 const struct trace_table trace_tables[] = {
 	{ "trace_ops_prim", trace_ops_prim, TRACE_PRIM },
+	{ "trace_ops_dict", trace_ops_dict, TRACE_PRIM },
 	{ "trace_ops_scalar", trace_ops_scalar, TRACE_SCALAR },
 	{ "trace_ops_tensor", trace_ops_tensor, TRACE_TENSOR },
 	{ "trace_ops_shape", trace_ops_shape, TRACE_TENSOR },

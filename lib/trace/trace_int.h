@@ -174,8 +174,9 @@ struct trace_table {
 	enum trace_group group;
 };
 
-extern const struct trace_op trace_ops_prim[];    /* interp.c: prim::, aten::size, dim, len, __getitem__, append, Int, item... */
-extern const struct trace_op trace_ops_scalar[];  /* interp.c: Python arithmetic, comparisons and math on ints, floats, bools, strings */
+extern const struct trace_op trace_ops_prim[];    /* ops_prim.c: prim::, aten::size, dim, len, __getitem__, append, Int, item... */
+extern const struct trace_op trace_ops_dict[];    /* ops_dict.c: dicts */
+extern const struct trace_op trace_ops_scalar[];  /* ops_scalar.c: Python arithmetic, comparisons and math on ints, floats, bools, strings; list(), sort */
 extern const struct trace_op trace_ops_tensor[];  /* ops_tensor.c: elementwise, reductions, creation */
 extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: views, cat, index, slicing */
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
