@@ -15,23 +15,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_int.h"
-
-#define ARG(i) ((i) < nin ? in[(i)] : NULL)
+#include "ops_shape.h"
 
 /* --- helpers ------------------------------------------------------------ */
 
-static int is_none(const struct tval *v)
+int sh_is_none(const struct tval *v)
 {
 	return !v || v->kind == TV_NONE;
 }
 
-static int is_list(const struct tval *v)
+int sh_is_list(const struct tval *v)
 {
 	return v && (v->kind == TV_LIST || v->kind == TV_TUPLE);
 }
 
-static int is_float_dtype(enum ir_dtype dt)
+int sh_is_float_dtype(enum ir_dtype dt)
 {
 	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
 	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
@@ -39,9 +37,9 @@ static int is_float_dtype(enum ir_dtype dt)
 
 /* a new contiguous tensor of dtype dt (UNDEFINED: t's) holding t's
  * elements: always new storage */
-static struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
-				     const struct gpu_tensor *t,
-				     enum ir_dtype dt)
+struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
+			      const struct gpu_tensor *t,
+			      enum ir_dtype dt)
 {
 	struct gpu_tensor *y = trace_empty(c, dt == IR_DTYPE_UNDEFINED ?
 					t->dtype : dt, t->rank, t->dims);
@@ -56,23 +54,23 @@ static struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
 	return y;
 }
 
-static struct gpu_tensor *sh_copy(struct trace_ctx *c,
-				  const struct gpu_tensor *t)
+struct gpu_tensor *sh_copy(struct trace_ctx *c,
+			   const struct gpu_tensor *t)
 {
 	return sh_copy_as(c, t, IR_DTYPE_UNDEFINED);
 }
 
 /* copies x into the (possibly strided) view dst: trace_write_into, which
  * also gives a mapped weight written in place its own storage */
-static int sh_copy_into(struct trace_ctx *c, const struct gpu_tensor *x,
-			struct gpu_tensor *dst)
+int sh_copy_into(struct trace_ctx *c, const struct gpu_tensor *x,
+		 struct gpu_tensor *dst)
 {
 	if (gpu_numel(dst) == 0)
 		return 0;
 	return trace_write_into(c, dst, x);
 }
 
-static int sh_fill(struct trace_ctx *c, struct gpu_tensor *y, double v)
+int sh_fill(struct trace_ctx *c, struct gpu_tensor *y, double v)
 {
 	if (gpu_numel(y) > 0 && c->be->fill(y, v))
 		return trace_gpu_error(c);
@@ -80,15 +78,15 @@ static int sh_fill(struct trace_ctx *c, struct gpu_tensor *y, double v)
 }
 
 /* a rank-0 tensor of dtype dt holding the scalar or 0-d tensor v */
-static struct gpu_tensor *sh_scalar(struct trace_ctx *c, const struct tval *v,
-				    enum ir_dtype dt)
+struct gpu_tensor *sh_scalar(struct trace_ctx *c, const struct tval *v,
+			     enum ir_dtype dt)
 {
 	return trace_as_tensor(c, v, dt);
 }
 
 /* out = a list of n tensors (taking over the references) */
-static int set_list(struct trace_ctx *c, struct tval **out,
-		    struct gpu_tensor **ts, int n)
+int sh_set_list(struct trace_ctx *c, struct tval **out,
+		struct gpu_tensor **ts, int n)
 {
 	struct tval *l = tv_list(TV_LIST);
 	int i;
@@ -110,7 +108,7 @@ static int set_list(struct trace_ctx *c, struct tval **out,
 	return 0;
 }
 
-static void free_all(struct gpu_tensor **ts, int n)
+void sh_free_all(struct gpu_tensor **ts, int n)
 {
 	int i;
 
@@ -120,12 +118,12 @@ static void free_all(struct gpu_tensor **ts, int n)
 
 /* the tensors of a Tensor[] argument into *ts (malloc'd array of
  * borrowed pointers) */
-static int get_tensor_list(struct trace_ctx *c, const struct tval *v,
-			   struct gpu_tensor ***ts, int *n)
+int sh_get_tensor_list(struct trace_ctx *c, const struct tval *v,
+		       struct gpu_tensor ***ts, int *n)
 {
 	int i;
 
-	if (!is_list(v))
+	if (!sh_is_list(v))
 		return trace_error(c, "expected a list of tensors");
 	*n = v->u.list.n;
 	*ts = calloc(*n ? *n : 1, sizeof(**ts));
@@ -157,26 +155,24 @@ static int finish_inplace(struct trace_ctx *c, struct tval *self,
 	return 0;
 }
 
-static int is_inplace(const struct ir_node *n)
+int sh_is_inplace(const struct ir_node *n)
 {
-	size_t l = strlen(n->kind);
-
-	return l > 1 && n->kind[l - 1] == '_' && n->kind[l - 2] != '_';
+	return (aten_op_flags(n->op) & ATEN_OP_INPLACE) != 0;
 }
 
 /* out[0] = y for the functional form, y copied into in[0] for the
  * in-place form (kind ending in '_') */
-static int finish(struct trace_ctx *c, const struct ir_node *n,
-		  struct tval **in, struct gpu_tensor *y, struct tval **out)
+int sh_finish(struct trace_ctx *c, const struct ir_node *n,
+	      struct tval **in, struct gpu_tensor *y, struct tval **out)
 {
 	if (!y)
 		return -1;
-	if (is_inplace(n))
+	if (sh_is_inplace(n))
 		return finish_inplace(c, in[0], y, out);
 	return trace_out(c, out, y);
 }
 
-static int64_t prod(const int64_t *d, int n)
+int64_t sh_prod(const int64_t *d, int n)
 {
 	int64_t p = 1;
 	int i;
@@ -226,7 +222,7 @@ static int compute_stride(int rank, const int64_t *dims,
 			  const int64_t *strides, int nrank,
 			  const int64_t *ndims, int64_t *nstrides)
 {
-	int64_t numel = prod(dims, rank), chunk, tnumel = 1, vnumel = 1;
+	int64_t numel = sh_prod(dims, rank), chunk, tnumel = 1, vnumel = 1;
 	int td, vd = nrank - 1;
 
 	if (rank == 0 || numel == 0) {
@@ -258,9 +254,9 @@ static int compute_stride(int rank, const int64_t *dims,
 /* x as shape (n, shape) with any -1 resolved: a view when the strides
  * allow, else a contiguous copy viewed (reshape's rule; view uses it too,
  * since our strides may differ from torch's where it copies) */
-static struct gpu_tensor *sh_reshape(struct trace_ctx *c,
-				     const struct gpu_tensor *x, int n,
-				     const int64_t *shape_in)
+struct gpu_tensor *sh_reshape(struct trace_ctx *c,
+			      const struct gpu_tensor *x, int n,
+			      const int64_t *shape_in)
 {
 	int64_t shape[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
 	struct gpu_tensor *t, *y;
@@ -396,7 +392,7 @@ static int op_flatten(struct trace_ctx *c, const struct ir_node *n,
 		return trace_out(c, out, trace_alias(c, x));
 	for (i = 0; i < a; i++)
 		shape[k++] = x->dims[i];
-	shape[k++] = prod(x->dims + a, b - a + 1);
+	shape[k++] = sh_prod(x->dims + a, b - a + 1);
 	for (i = b + 1; i < x->rank; i++)
 		shape[k++] = x->dims[i];
 	return trace_out(c, out, sh_reshape(c, x, k, shape));
@@ -443,9 +439,9 @@ static int op_ravel(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- permutations ------------------------------------------------------- */
 
-static struct gpu_tensor *sh_permute(struct trace_ctx *c,
-				     const struct gpu_tensor *x,
-				     const int *perm)
+struct gpu_tensor *sh_permute(struct trace_ctx *c,
+			      const struct gpu_tensor *x,
+			      const int *perm)
 {
 	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
 	int i;
@@ -457,9 +453,9 @@ static struct gpu_tensor *sh_permute(struct trace_ctx *c,
 	return trace_view(c, x, x->rank, dims, strides, x->offset);
 }
 
-static struct gpu_tensor *sh_transpose(struct trace_ctx *c,
-				       const struct gpu_tensor *x, int a,
-				       int b)
+struct gpu_tensor *sh_transpose(struct trace_ctx *c,
+				const struct gpu_tensor *x, int a,
+				int b)
 {
 	int perm[GPU_MAX_DIMS], i;
 
@@ -494,7 +490,7 @@ static int finish_view(struct trace_ctx *c, const struct ir_node *n,
 		       struct tval **in, struct gpu_tensor *y,
 		       struct tval **out)
 {
-	if (is_inplace(n))
+	if (sh_is_inplace(n))
 		return restride(c, in[0], y, out);
 	return trace_out(c, out, y);
 }
@@ -632,8 +628,8 @@ static int op_movedim(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- squeeze / unsqueeze ------------------------------------------------ */
 
-static struct gpu_tensor *sh_unsqueeze(struct trace_ctx *c,
-				       const struct gpu_tensor *x, int a)
+struct gpu_tensor *sh_unsqueeze(struct trace_ctx *c,
+				const struct gpu_tensor *x, int a)
 {
 	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
 	int i, k = 0;
@@ -703,12 +699,12 @@ static int op_squeeze(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (is_none(ARG(1))) {
+	if (sh_is_none(ARG(1))) {
 		mask = ~0u;
 	} else {
 		if (tv_get_ints(c, ARG(1), d, GPU_MAX_DIMS, &k))
 			return -1;
-		if (!is_list(ARG(1)))
+		if (!sh_is_list(ARG(1)))
 			k = 1;
 		for (i = 0; i < k; i++) {
 			if (trace_axis(c, d[i], x->rank, &a))
@@ -721,9 +717,9 @@ static int op_squeeze(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- expansion ---------------------------------------------------------- */
 
-static struct gpu_tensor *sh_expand(struct trace_ctx *c,
-				    const struct gpu_tensor *x, int rank,
-				    const int64_t *dims_in)
+struct gpu_tensor *sh_expand(struct trace_ctx *c,
+			     const struct gpu_tensor *x, int rank,
+			     const int64_t *dims_in)
 {
 	int64_t dims[GPU_MAX_DIMS];
 	struct gpu_tensor *y;
@@ -792,8 +788,8 @@ static int op_expand_as(struct trace_ctx *c, const struct ir_node *n,
 }
 
 /* the broadcast shape of n tensors */
-static int broadcast_all(struct trace_ctx *c, struct gpu_tensor **ts, int n,
-			 int *rank, int64_t *dims)
+int sh_broadcast_all(struct trace_ctx *c, struct gpu_tensor **ts, int n,
+		     int *rank, int64_t *dims)
 {
 	struct gpu_tensor acc;
 	int64_t d[GPU_MAX_DIMS];
@@ -822,9 +818,9 @@ static int op_broadcast_tensors(struct trace_ctx *c, const struct ir_node *n,
 	int64_t dims[GPU_MAX_DIMS];
 	int k, rank, i;
 
-	if (get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
-	if (broadcast_all(c, ts, k, &rank, dims)) {
+	if (sh_broadcast_all(c, ts, k, &rank, dims)) {
 		free(ts);
 		return -1;
 	}
@@ -836,14 +832,14 @@ static int op_broadcast_tensors(struct trace_ctx *c, const struct ir_node *n,
 	for (i = 0; i < k; i++) {
 		ys[i] = sh_expand(c, ts[i], rank, dims);
 		if (!ys[i]) {
-			free_all(ys, i);
+			sh_free_all(ys, i);
 			free(ys);
 			free(ts);
 			return -1;
 		}
 	}
 	free(ts);
-	i = set_list(c, out, ys, k);
+	i = sh_set_list(c, out, ys, k);
 	free(ys);
 	return i;
 }
@@ -856,7 +852,7 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
 	int k, i, j, xy = 0;
 
-	if (!is_none(ARG(1))) {
+	if (!sh_is_none(ARG(1))) {
 		if (ARG(1)->kind != TV_STR)
 			return trace_error(c, "indexing must be a string");
 		if (!strcmp(ARG(1)->u.s, "xy"))
@@ -866,7 +862,7 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 					   "be one of \"xy\" or \"ij\", but "
 					   "received: %s", ARG(1)->u.s);
 	}
-	if (get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
 	if (k > GPU_MAX_DIMS) {
 		free(ts);
@@ -902,7 +898,7 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 		strides[i] = ts[i]->rank ? ts[i]->strides[0] : 0;
 		ys[i] = trace_view(c, ts[i], k, dims, strides, ts[i]->offset);
 		if (!ys[i]) {
-			free_all(ys, i);
+			sh_free_all(ys, i);
 			free(ys);
 			free(ts);
 			return -1;
@@ -916,16 +912,16 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 		ys[0] = ys[1];
 		ys[1] = tmp;
 	}
-	i = set_list(c, out, ys, k);
+	i = sh_set_list(c, out, ys, k);
 	free(ys);
 	return i;
 }
 
 /* --- select / slice / narrow / split ------------------------------------ */
 
-static struct gpu_tensor *sh_select(struct trace_ctx *c,
-				    const struct gpu_tensor *x, int a,
-				    int64_t idx)
+struct gpu_tensor *sh_select(struct trace_ctx *c,
+			     const struct gpu_tensor *x, int a,
+			     int64_t idx)
 {
 	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
 	int i, k = 0;
@@ -954,9 +950,9 @@ static struct gpu_tensor *sh_select(struct trace_ctx *c,
 }
 
 /* x[start : start + len * step : step] along axis a (in range) */
-static struct gpu_tensor *sh_narrow(struct trace_ctx *c,
-				    const struct gpu_tensor *x, int a,
-				    int64_t start, int64_t len, int64_t step)
+struct gpu_tensor *sh_narrow(struct trace_ctx *c,
+			     const struct gpu_tensor *x, int a,
+			     int64_t start, int64_t len, int64_t step)
 {
 	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
 
@@ -969,8 +965,8 @@ static struct gpu_tensor *sh_narrow(struct trace_ctx *c,
 }
 
 /* Python's list indexing for aten::select.t / __getitem__ on lists */
-static int list_select(struct trace_ctx *c, const struct tval *l,
-		       const struct tval *iv, struct tval **out)
+int sh_list_select(struct trace_ctx *c, const struct tval *l,
+		   const struct tval *iv, struct tval **out)
 {
 	int64_t i;
 
@@ -992,8 +988,8 @@ static int op_select(struct trace_ctx *c, const struct ir_node *n,
 	int64_t d, i;
 	int a;
 
-	if (is_list(ARG(0)) && nin == 2)
-		return list_select(c, ARG(0), ARG(1), out);
+	if (sh_is_list(ARG(0)) && nin == 2)
+		return sh_list_select(c, ARG(0), ARG(1), out);
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &d) ||
 	    tv_get_int(c, ARG(2), &i))
 		return -1;
@@ -1031,16 +1027,16 @@ static int list_slice(struct trace_ctx *c, struct tval **in, int nin,
 	const struct tval *l = in[0];
 	struct tval *r;
 
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &start))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &start))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &end))
+	if (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &end))
 		return -1;
 	if (nin > 3 && tv_get_int(c, ARG(3), &step))
 		return -1;
 	if (step <= 0)
 		return trace_error(c, "slice step must be positive");
-	slice_bounds(l->u.list.n, &start, &end, !is_none(ARG(1)),
-		     !is_none(ARG(2)));
+	slice_bounds(l->u.list.n, &start, &end, !sh_is_none(ARG(1)),
+		     !sh_is_none(ARG(2)));
 	len = (end - start + step - 1) / step;
 	r = tv_list(l->kind);
 	if (!r)
@@ -1062,17 +1058,17 @@ static int op_slice(struct trace_ctx *c, const struct ir_node *n,
 	int64_t d = 0, start = 0, end = 0, step = 1, size;
 	int a;
 
-	if (is_list(ARG(0)))
+	if (sh_is_list(ARG(0)))
 		return list_slice(c, in, nin, out);
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &start))
+	if (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &start))
 		return -1;
-	if (!is_none(ARG(3)) && tv_get_int(c, ARG(3), &end))
+	if (!sh_is_none(ARG(3)) && tv_get_int(c, ARG(3), &end))
 		return -1;
-	if (!is_none(ARG(4)) && tv_get_int(c, ARG(4), &step))
+	if (!sh_is_none(ARG(4)) && tv_get_int(c, ARG(4), &step))
 		return -1;
 	if (x->rank == 0)
 		return trace_error(c, "slice() cannot be applied to a 0-dim "
@@ -1082,7 +1078,8 @@ static int op_slice(struct trace_ctx *c, const struct ir_node *n,
 	if (step <= 0)
 		return trace_error(c, "slice step must be positive");
 	size = x->dims[a];
-	slice_bounds(size, &start, &end, !is_none(ARG(2)), !is_none(ARG(3)));
+	slice_bounds(size, &start, &end, !sh_is_none(ARG(2)),
+		     !sh_is_none(ARG(3)));
 	return trace_out(c, out, sh_narrow(c, x, a, start,
 					    (end - start + step - 1) / step,
 					    step));
@@ -1131,13 +1128,13 @@ static int split_sizes(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 	for (i = 0; i < k; i++) {
 		ys[i] = sh_narrow(c, x, a, off, sizes[i], 1);
 		if (!ys[i]) {
-			free_all(ys, i);
+			sh_free_all(ys, i);
 			free(ys);
 			return -1;
 		}
 		off += sizes[i];
 	}
-	rc = set_list(c, out, ys, k);
+	rc = sh_set_list(c, out, ys, k);
 	free(ys);
 	return rc;
 }
@@ -1175,7 +1172,7 @@ static int64_t *get_int_list(struct trace_ctx *c, const struct tval *v,
 	int64_t *s;
 	int i;
 
-	if (!is_list(v)) {
+	if (!sh_is_list(v)) {
 		trace_error(c, "expected a list of ints");
 		return NULL;
 	}
@@ -1206,14 +1203,14 @@ static int op_split(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "str.split is not supported");
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d))
+	if (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d))
 		return -1;
 	if (x->rank == 0)
 		return trace_error(c, "split expects at least a 1-dimensional "
 				   "tensor");
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
-	if (is_list(ARG(1))) {
+	if (sh_is_list(ARG(1))) {
 		sizes = get_int_list(c, ARG(1), &k);
 		if (!sizes)
 			return -1;
@@ -1257,7 +1254,7 @@ static int op_chunk(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &chunks))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d))
+	if (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d))
 		return -1;
 	if (x->rank == 0)
 		return trace_error(c, "chunk expects at least a 1-dimensional "
@@ -1287,7 +1284,7 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d))
+	if (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d))
 		return -1;
 	if (x->rank == 0)
 		return trace_error(c, "tensor_split expects at least a "
@@ -1297,7 +1294,7 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 	size = x->dims[a];
 	if (ARG(1) && ARG(1)->kind == TV_TENSOR) {
 		t = ARG(1)->u.t;
-		if (t->rank > 1 || is_float_dtype(t->dtype))
+		if (t->rank > 1 || sh_is_float_dtype(t->dtype))
 			return trace_error(c, "tensor_split expects "
 					   "tensor_indices_or_sections to be "
 					   "a zero-dimensional or "
@@ -1309,7 +1306,7 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 		k = (int)gpu_numel(t);
 		if (by_sections)
 			sec = idx[0];
-	} else if (is_list(ARG(1))) {
+	} else if (sh_is_list(ARG(1))) {
 		by_sections = 0;
 		idx = get_int_list(c, ARG(1), &k);
 		if (!idx)
@@ -1369,7 +1366,7 @@ static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
 		return -1;
 	if (x->rank == 0)
 		return trace_error(c, "Dimension specified as 0 but tensor "
@@ -1382,12 +1379,12 @@ static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 	for (i = 0; i < x->dims[a]; i++) {
 		ys[i] = sh_select(c, x, a, i);
 		if (!ys[i]) {
-			free_all(ys, (int)i);
+			sh_free_all(ys, (int)i);
 			free(ys);
 			return -1;
 		}
 	}
-	rc = set_list(c, out, ys, (int)x->dims[a]);
+	rc = sh_set_list(c, out, ys, (int)x->dims[a]);
 	free(ys);
 	return rc;
 }
@@ -1442,9 +1439,9 @@ static int op_diagonal(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if ((!is_none(ARG(1)) && tv_get_int(c, ARG(1), &off)) ||
-	    (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d1)) ||
-	    (!is_none(ARG(3)) && tv_get_int(c, ARG(3), &d2)))
+	if ((!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &off)) ||
+	    (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d1)) ||
+	    (!sh_is_none(ARG(3)) && tv_get_int(c, ARG(3), &d2)))
 		return -1;
 	if (x->rank < 2)
 		return trace_error(c, "diagonal expects a tensor of at least "
@@ -1502,9 +1499,9 @@ static int op_diag_embed(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if ((!is_none(ARG(1)) && tv_get_int(c, ARG(1), &off)) ||
-	    (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d1)) ||
-	    (!is_none(ARG(3)) && tv_get_int(c, ARG(3), &d2)))
+	if ((!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &off)) ||
+	    (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d1)) ||
+	    (!sh_is_none(ARG(3)) && tv_get_int(c, ARG(3), &d2)))
 		return -1;
 	if (trace_axis(c, d1, x->rank + 1, &a) ||
 	    trace_axis(c, d2, x->rank + 1, &b))
@@ -1525,7 +1522,7 @@ static int op_diag(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &off))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &off))
 		return -1;
 	if (x->rank == 1)
 		return trace_out(c, out, sh_diag_embed(c, x, off, 0, 1));
@@ -1553,7 +1550,7 @@ static int op_trace(struct trace_ctx *c, const struct ir_node *n,
 	if (x->rank != 2)
 		return trace_error(c, "trace: expected a matrix, but got "
 				   "tensor with dim %d", x->rank);
-	dt = is_float_dtype(x->dtype) ? x->dtype : IR_DTYPE_INT64;
+	dt = sh_is_float_dtype(x->dtype) ? x->dtype : IR_DTYPE_INT64;
 	dv = sh_diagonal(c, x, 0, 0, 1);
 	if (!dv)
 		return -1;
@@ -1633,7 +1630,7 @@ static int op_as_strided(struct trace_ctx *c, const struct ir_node *n,
 	if (k != ks)
 		return trace_error(c, "mismatch in length of strides and shape");
 	off = x->offset;
-	if (!is_none(ARG(3)) && tv_get_int(c, ARG(3), &off))
+	if (!sh_is_none(ARG(3)) && tv_get_int(c, ARG(3), &off))
 		return -1;
 	for (i = 0; i < k; i++) {
 		if (dims[i] < 0 || strides[i] < 0)
@@ -1652,8 +1649,8 @@ static int op_as_strided(struct trace_ctx *c, const struct ir_node *n,
 }
 
 /* atleast_1d / 2d / 3d of one tensor */
-static struct gpu_tensor *sh_atleast(struct trace_ctx *c,
-				     const struct gpu_tensor *x, int nd)
+struct gpu_tensor *sh_atleast(struct trace_ctx *c,
+			      const struct gpu_tensor *x, int nd)
 {
 	int64_t s[3];
 
@@ -1688,14 +1685,14 @@ static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_tensor **ts, **ys;
 	int k, i, rc;
 
-	if (!is_list(ARG(0))) {
+	if (!sh_is_list(ARG(0))) {
 		struct gpu_tensor *x;
 
 		if (tv_get_tensor(c, ARG(0), 0, &x))
 			return -1;
 		return trace_out(c, out, sh_atleast(c, x, nd));
 	}
-	if (get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
 	ys = calloc(k ? k : 1, sizeof(*ys));
 	if (!ys) {
@@ -1705,14 +1702,14 @@ static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 	for (i = 0; i < k; i++) {
 		ys[i] = sh_atleast(c, ts[i], nd);
 		if (!ys[i]) {
-			free_all(ys, i);
+			sh_free_all(ys, i);
 			free(ys);
 			free(ts);
 			return -1;
 		}
 	}
 	free(ts);
-	rc = set_list(c, out, ys, k);
+	rc = sh_set_list(c, out, ys, k);
 	free(ys);
 	return rc;
 }
@@ -1833,9 +1830,9 @@ static int op_cat(struct trace_ctx *c, const struct ir_node *n,
 
 	if (ARG(1) && ARG(1)->kind == TV_STR)
 		return trace_error(c, "named dimensions are not supported");
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
 		return -1;
-	if (get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
 	rc = trace_out(c, out, sh_cat(c, ts, k, d));
 	free(ts);
@@ -1850,9 +1847,9 @@ static int op_stack(struct trace_ctx *c, const struct ir_node *n,
 	int64_t d = 0;
 	int k, i, a, rc;
 
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &d))
 		return -1;
-	if (get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
 	if (k == 0) {
 		free(ts);
@@ -1880,14 +1877,14 @@ static int op_stack(struct trace_ctx *c, const struct ir_node *n,
 	for (i = 0; i < k; i++) {
 		us[i] = sh_unsqueeze(c, ts[i], a);
 		if (!us[i]) {
-			free_all(us, i);
+			sh_free_all(us, i);
 			free(us);
 			free(ts);
 			return -1;
 		}
 	}
 	rc = trace_out(c, out, sh_cat(c, us, k, a));
-	free_all(us, k);
+	sh_free_all(us, k);
 	free(us);
 	free(ts);
 	return rc;
@@ -1901,7 +1898,7 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 	const char *op = n->kind + 6;
 	int k, i, rc, nd, dim;
 
-	if (get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
 		return -1;
 	if (k == 0) {
 		free(ts);
@@ -1922,7 +1919,7 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 			us[i] = sh_atleast(c, ts[i], nd ? nd : 1);
 		}
 		if (!us[i]) {
-			free_all(us, i);
+			sh_free_all(us, i);
 			free(us);
 			free(ts);
 			return -1;
@@ -1931,7 +1928,7 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 	dim = nd == 1 ? (us[0]->rank == 1 ? 0 : 1) : nd == 2 ? 0 :
 	      nd == 3 ? 2 : 1;
 	rc = trace_out(c, out, sh_cat(c, us, k, dim));
-	free_all(us, k);
+	sh_free_all(us, k);
 	free(us);
 	free(ts);
 	return rc;
@@ -2103,7 +2100,7 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 		/* repeats only: arange(len).repeat_interleave(repeats) */
 		int64_t len = gpu_numel(x), i, total = 0, p = 0, j, *idx;
 
-		if (x->rank != 1 || is_float_dtype(x->dtype))
+		if (x->rank != 1 || sh_is_float_dtype(x->dtype))
 			return trace_error(c, "repeat_interleave only accept "
 					   "1D vector as repeat");
 		reps = trace_to_host(c, x, IR_DTYPE_INT64);
@@ -2154,7 +2151,7 @@ static int op_repeat_interleave(struct trace_ctx *c, const struct ir_node *n,
 		reps[0] = r1;
 		nreps = 1;
 	}
-	if (is_none(ARG(2))) {
+	if (sh_is_none(ARG(2))) {
 		flat = sh_reshape(c, x, 1, &m1);
 		if (!flat) {
 			free(reps);
@@ -2251,7 +2248,7 @@ static int op_flip(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (tv_get_ints(c, ARG(1), d, GPU_MAX_DIMS, &k))
 		return -1;
-	if (!is_list(ARG(1)))
+	if (!sh_is_list(ARG(1)))
 		k = 1;
 	for (i = 0; i < k; i++) {
 		if (trace_axis(c, d[i], x->rank, &a))
@@ -2300,12 +2297,12 @@ static int op_roll(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x) ||
 	    tv_get_ints(c, ARG(1), s, GPU_MAX_DIMS, &ns))
 		return -1;
-	if (!is_list(ARG(1)))
+	if (!sh_is_list(ARG(1)))
 		ns = 1;
-	if (!is_none(ARG(2))) {
+	if (!sh_is_none(ARG(2))) {
 		if (tv_get_ints(c, ARG(2), d, GPU_MAX_DIMS, &nd))
 			return -1;
-		if (!is_list(ARG(2)))
+		if (!sh_is_list(ARG(2)))
 			nd = 1;
 	}
 	if (nd == 0) {
@@ -2351,9 +2348,9 @@ static int op_rot90(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &k))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &k))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_ints(c, ARG(2), d, GPU_MAX_DIMS, &nd))
+	if (!sh_is_none(ARG(2)) && tv_get_ints(c, ARG(2), d, GPU_MAX_DIMS, &nd))
 		return -1;
 	if (nd != 2)
 		return trace_error(c, "expected total rotation dims == 2, but "
@@ -2392,7 +2389,7 @@ static int op_tri(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &k))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &k))
 		return -1;
 	if (x->rank < 2)
 		return trace_error(c, "%s: input tensor must have at least 2 "
@@ -2427,7 +2424,7 @@ static int op_tri(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(me);
 	gpu_free(z);
 	gpu_free(ze);
-	return finish(c, n, in, y, out);
+	return sh_finish(c, n, in, y, out);
 }
 
 /* tril_indices / triu_indices(row, col, offset=0, dtype=long, ...) */
@@ -2442,7 +2439,7 @@ static int op_tri_indices(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_int(c, ARG(0), &row) || tv_get_int(c, ARG(1), &col))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_int(c, ARG(2), &off))
+	if (!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &off))
 		return -1;
 	if (tv_get_dtype(c, ARG(3), IR_DTYPE_INT64, &dt))
 		return -1;
@@ -2748,10 +2745,10 @@ static int pad_list(struct trace_ctx *c, const struct gpu_tensor *x,
 	return 0;
 }
 
-static struct gpu_tensor *sh_pad(struct trace_ctx *c,
-				 const struct gpu_tensor *x,
-				 const int64_t *pads, enum gpu_pad_mode mode,
-				 double value)
+struct gpu_tensor *sh_pad(struct trace_ctx *c,
+			  const struct gpu_tensor *x,
+			  const int64_t *pads, enum gpu_pad_mode mode,
+			  double value)
 {
 	int64_t dims[GPU_MAX_DIMS];
 	struct gpu_tensor *y;
@@ -2820,7 +2817,7 @@ static int op_constant_pad_nd(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x) ||
 	    pad_list(c, x, ARG(1), pads, &np))
 		return -1;
-	if (!is_none(ARG(2)) && tv_get_float(c, ARG(2), &v))
+	if (!sh_is_none(ARG(2)) && tv_get_float(c, ARG(2), &v))
 		return -1;
 	return trace_out(c, out, sh_pad(c, x, pads, GPU_PAD_CONSTANT, v));
 }
@@ -2839,17 +2836,17 @@ static int op_pad(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x) ||
 	    pad_list(c, x, ARG(1), pads, &np))
 		return -1;
-	if (!is_none(ARG(2))) {
+	if (!sh_is_none(ARG(2))) {
 		if (ARG(2)->kind != TV_STR)
 			return trace_error(c, "pad mode must be a string");
 		m = ARG(2)->u.s;
 	}
 	if (!strcmp(m, "constant")) {
-		if (!is_none(ARG(3)) && tv_get_float(c, ARG(3), &v))
+		if (!sh_is_none(ARG(3)) && tv_get_float(c, ARG(3), &v))
 			return -1;
 		return trace_out(c, out, sh_pad(c, x, pads, mode, v));
 	}
-	if (!is_none(ARG(3)) && !(ARG(3)->kind == TV_FLOAT &&
+	if (!sh_is_none(ARG(3)) && !(ARG(3)->kind == TV_FLOAT &&
 				  ARG(3)->u.f == 0))
 		return trace_error(c, "Padding mode \"%s\" doesn't take in "
 				   "value argument", m);
@@ -3217,11 +3214,11 @@ done:
 /* --- cross, outer --------------------------------------------------------- */
 
 /* y = a op b for two tensors broadcast to (rank, dims), in dtype dt */
-static struct gpu_tensor *sh_binary(struct trace_ctx *c, enum gpu_binary op,
-				    const struct gpu_tensor *a,
-				    const struct gpu_tensor *b,
-				    enum ir_dtype dt, int rank,
-				    const int64_t *dims)
+struct gpu_tensor *sh_binary(struct trace_ctx *c, enum gpu_binary op,
+			     const struct gpu_tensor *a,
+			     const struct gpu_tensor *b,
+			     enum ir_dtype dt, int rank,
+			     const int64_t *dims)
 {
 	struct gpu_tensor *ca, *cb, *ea = NULL, *eb = NULL, *y = NULL;
 
@@ -3258,7 +3255,7 @@ static int op_cross(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_broadcast_dims(c, a, b, &rank, dims))
 		return -1;
-	if (is_none(ARG(2))) {
+	if (sh_is_none(ARG(2))) {
 		for (i = 0; i < rank && ax < 0; i++)
 			if (dims[i] == 3)
 				ax = i;
@@ -3348,7 +3345,7 @@ static struct gpu_tensor *sh_index64(struct trace_ctx *c,
 				     const struct gpu_tensor *t,
 				     const char *what)
 {
-	if (is_float_dtype(t->dtype) || t->dtype == IR_DTYPE_BOOL) {
+	if (sh_is_float_dtype(t->dtype) || t->dtype == IR_DTYPE_BOOL) {
 		trace_error(c, "%s must be a tensor of integers", what);
 		return NULL;
 	}
@@ -3356,8 +3353,8 @@ static struct gpu_tensor *sh_index64(struct trace_ctx *c,
 }
 
 /* x (rank 0 is viewed as [1]) as a view of rank >= 1 */
-static struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
-				      const struct gpu_tensor *x)
+struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
+			       const struct gpu_tensor *x)
 {
 	int64_t one = 1, st = 1;
 
@@ -3367,9 +3364,9 @@ static struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
 }
 
 /* index_select(self, dim, index) */
-static struct gpu_tensor *sh_index_select(struct trace_ctx *c,
-					  const struct gpu_tensor *x, int a,
-					  const struct gpu_tensor *index)
+struct gpu_tensor *sh_index_select(struct trace_ctx *c,
+				   const struct gpu_tensor *x, int a,
+				   const struct gpu_tensor *index)
 {
 	int64_t dims[GPU_MAX_DIMS];
 	struct gpu_tensor *it, *x1, *y = NULL;
@@ -3519,7 +3516,7 @@ static int op_take_along_dim(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x) ||
 	    tv_get_tensor(c, ARG(1), 0, &idx))
 		return -1;
-	if (is_none(ARG(2))) {
+	if (sh_is_none(ARG(2))) {
 		struct gpu_tensor *xf = sh_reshape(c, x, 1, &m1),
 				  *iflat = sh_reshape(c, idx, 1, &m1);
 
@@ -3687,7 +3684,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 	if (reduce) {
 		int include_self = 1;
 
-		if (strstr(n->kind, "scatter_reduce") && !is_none(ARG(5)) &&
+		if (strstr(n->kind, "scatter_reduce") && !sh_is_none(ARG(5)) &&
 		    tv_get_bool(c, ARG(5), &include_self))
 			return -1;
 		if (!include_self)
@@ -3723,7 +3720,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 	}
 	y = sh_scatter(c, x, a, idx, src, op);
 	gpu_free(own);
-	return finish(c, n, in, y, out);
+	return sh_finish(c, n, in, y, out);
 }
 
 /* index (1-d or 0-d, k entries) as an index tensor of x's dims with dim a
@@ -3790,7 +3787,7 @@ static int op_index_fca(struct trace_ctx *c, const struct ir_node *n,
 				    "index's length)", a);
 			goto done;
 		}
-		if (kind == 2 && !is_none(ARG(4)) &&
+		if (kind == 2 && !sh_is_none(ARG(4)) &&
 		    !(ARG(4)->kind == TV_INT && ARG(4)->u.i == 1)) {
 			struct gpu_tensor *al = sh_scalar_expanded(
 				c, ARG(4), x->dtype, s1->rank, s1->dims);
@@ -3823,7 +3820,7 @@ done:
 	gpu_free(src);
 	if (!y)
 		return -1;
-	return finish(c, n, in, y, out);
+	return sh_finish(c, n, in, y, out);
 }
 
 /* --- advanced indexing --------------------------------------------------- */
@@ -3872,7 +3869,7 @@ static int expand_indices(struct trace_ctx *c, const struct gpu_tensor *x,
 {
 	int i, p = 0, j;
 
-	if (!is_list(list))
+	if (!sh_is_list(list))
 		return trace_error(c, "expected a list of indices");
 	for (i = 0; i < GPU_MAX_DIMS; i++)
 		idx[i] = NULL;
@@ -3880,7 +3877,7 @@ static int expand_indices(struct trace_ctx *c, const struct gpu_tensor *x,
 		const struct tval *v = list->u.list.items[i];
 		const struct gpu_tensor *t;
 
-		if (is_none(v)) {
+		if (sh_is_none(v)) {
 			p++;
 			continue;
 		}
@@ -3968,7 +3965,7 @@ static int expand_indices(struct trace_ctx *c, const struct gpu_tensor *x,
 	}
 	return p;
 fail:
-	free_all(idx, GPU_MAX_DIMS);
+	sh_free_all(idx, GPU_MAX_DIMS);
 	return -1;
 }
 
@@ -4011,9 +4008,9 @@ static int adv_plan(struct trace_ctx *c, const struct gpu_tensor *x,
 			last = i;
 			A->k++;
 		}
-	if (broadcast_all(c, idx, x->rank, &A->brank, A->bdims))
+	if (sh_broadcast_all(c, idx, x->rank, &A->brank, A->bdims))
 		return -1;
-	A->N = prod(A->bdims, A->brank);
+	A->N = sh_prod(A->bdims, A->brank);
 	if (adjacent) {
 		for (i = 0; i < x->rank; i++)
 			A->perm[i] = i;
@@ -4029,9 +4026,9 @@ static int adv_plan(struct trace_ctx *c, const struct gpu_tensor *x,
 	}
 	for (i = 0; i < x->rank; i++)
 		pd[i] = x->dims[A->perm[i]];
-	A->P = prod(pd, A->p);
-	A->M = prod(pd + A->p, A->k);
-	A->S = prod(pd + A->p + A->k, x->rank - A->p - A->k);
+	A->P = sh_prod(pd, A->p);
+	A->M = sh_prod(pd + A->p, A->k);
+	A->S = sh_prod(pd + A->p + A->k, x->rank - A->p - A->k);
 	A->rrank = x->rank - A->k + A->brank;
 	if (A->rrank > GPU_MAX_DIMS)
 		return trace_error(c, "result of rank %d is not supported",
@@ -4121,15 +4118,15 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 	int64_t d3[3];
 	int k;
 
-	if (is_list(ARG(0)))
-		return list_select(c, ARG(0), ARG(1), out);
+	if (sh_is_list(ARG(0)))
+		return sh_list_select(c, ARG(0), ARG(1), out);
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
 	k = expand_indices(c, x, ARG(1), idx);
 	if (k < 0)
 		return -1;
 	if (!any_index(idx)) {
-		free_all(idx, GPU_MAX_DIMS);
+		sh_free_all(idx, GPU_MAX_DIMS);
 		return trace_out(c, out, sh_copy(c, x));
 	}
 	if (adv_plan(c, x, idx, &A))
@@ -4149,7 +4146,7 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 	}
 	y = sh_reshape(c, y3, A.rrank, A.rdims);
 done:
-	free_all(idx, GPU_MAX_DIMS);
+	sh_free_all(idx, GPU_MAX_DIMS);
 	gpu_free(A.flat);
 	gpu_free(x3);
 	gpu_free(y3);
@@ -4171,14 +4168,14 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 	memset(&A, 0, sizeof(A));
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(2), 0, &v))
 		return -1;
-	if (!is_none(ARG(3)) && tv_get_bool(c, ARG(3), &acc))
+	if (!sh_is_none(ARG(3)) && tv_get_bool(c, ARG(3), &acc))
 		return -1;
 	k = expand_indices(c, x, ARG(1), idx);
 	if (k < 0)
 		return -1;
 	if (!any_index(idx)) {
 		/* no index: self[...] = values */
-		free_all(idx, GPU_MAX_DIMS);
+		sh_free_all(idx, GPU_MAX_DIMS);
 		ve = sh_expand(c, v, x->rank, x->dims);
 		if (!ve)
 			return -1;
@@ -4189,7 +4186,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 			y = sh_copy_as(c, ve, x->dtype);
 		}
 		gpu_free(ve);
-		return finish(c, n, in, y, out);
+		return sh_finish(c, n, in, y, out);
 	}
 	if (adv_plan(c, x, idx, &A))
 		goto done;
@@ -4252,7 +4249,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 		}
 	}
 done:
-	free_all(idx, GPU_MAX_DIMS);
+	sh_free_all(idx, GPU_MAX_DIMS);
 	gpu_free(A.flat);
 	gpu_free(x3);
 	gpu_free(y3);
@@ -4263,7 +4260,7 @@ done:
 	gpu_free(yp);
 	if (!y)
 		return -1;
-	return finish(c, n, in, y, out);
+	return sh_finish(c, n, in, y, out);
 }
 
 /* --- masks, nonzero ------------------------------------------------------- */
@@ -4349,7 +4346,7 @@ static int op_masked_scatter(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_broadcast_dims(c, x, m, &rank, dims))
 		return -1;
-	if (is_inplace(n) && (rank != x->rank ||
+	if (sh_is_inplace(n) && (rank != x->rank ||
 			      memcmp(dims, x->dims, sizeof(int64_t) * rank)))
 		return trace_error(c, "masked_scatter_: the mask must "
 				   "broadcast to self's shape");
@@ -4383,7 +4380,7 @@ static int op_masked_scatter(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(yf);
 	if (!y)
 		return -1;
-	return finish(c, n, in, y, out);
+	return sh_finish(c, n, in, y, out);
 }
 
 static struct gpu_tensor *sh_nonzero(struct trace_ctx *c,
@@ -4433,13 +4430,13 @@ static int op_nonzero_numpy(struct trace_ctx *c, const struct ir_node *n,
 		ys[i] = col ? sh_copy(c, col) : NULL;
 		gpu_free(col);
 		if (!ys[i]) {
-			free_all(ys, i);
+			sh_free_all(ys, i);
 			gpu_free(nz);
 			return -1;
 		}
 	}
 	gpu_free(nz);
-	return set_list(c, out, ys, r);
+	return sh_set_list(c, out, ys, r);
 }
 
 /* --- sorting -------------------------------------------------------------- */
@@ -4524,9 +4521,9 @@ static int op_topk(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &k))
 		return -1;
-	if ((!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d)) ||
-	    (!is_none(ARG(3)) && tv_get_bool(c, ARG(3), &largest)) ||
-	    (!is_none(ARG(4)) && tv_get_bool(c, ARG(4), &sorted)))
+	if ((!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d)) ||
+	    (!sh_is_none(ARG(3)) && tv_get_bool(c, ARG(3), &largest)) ||
+	    (!sh_is_none(ARG(4)) && tv_get_bool(c, ARG(4), &sorted)))
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
@@ -4545,7 +4542,7 @@ static int op_sort(struct trace_ctx *c, const struct ir_node *n,
 	int desc = 0, a, base = 1;
 	int arg = strstr(n->kind, "argsort") != NULL;
 
-	if (is_list(ARG(0)))
+	if (sh_is_list(ARG(0)))
 		return trace_error(c, "sorting a list is not supported");
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
@@ -4555,8 +4552,8 @@ static int op_sort(struct trace_ctx *c, const struct ir_node *n,
 		/* the stable overload has (stable, dim, descending) */
 		if (nin >= 4)
 			base = 2;
-		if ((!is_none(ARG(base)) && tv_get_int(c, ARG(base), &d)) ||
-		    (!is_none(ARG(base + 1)) &&
+		if ((!sh_is_none(ARG(base)) && tv_get_int(c, ARG(base), &d)) ||
+		    (!sh_is_none(ARG(base + 1)) &&
 		     tv_get_bool(c, ARG(base + 1), &desc)))
 			return -1;
 	}
@@ -4586,8 +4583,8 @@ static int op_kthvalue(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &k))
 		return -1;
-	if ((!is_none(ARG(2)) && tv_get_int(c, ARG(2), &d)) ||
-	    (!is_none(ARG(3)) && tv_get_bool(c, ARG(3), &keep)))
+	if ((!sh_is_none(ARG(2)) && tv_get_int(c, ARG(2), &d)) ||
+	    (!sh_is_none(ARG(3)) && tv_get_bool(c, ARG(3), &keep)))
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
@@ -4870,11 +4867,11 @@ static int op_unique(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if ((!is_none(ARG(b)) && tv_get_bool(c, ARG(b), &ri)) ||
-	    (!plain && !is_none(ARG(b + 1)) &&
+	if ((!sh_is_none(ARG(b)) && tv_get_bool(c, ARG(b), &ri)) ||
+	    (!plain && !sh_is_none(ARG(b + 1)) &&
 	     tv_get_bool(c, ARG(b + 1), &rcnt)))
 		return -1;
-	if (consecutive && !is_none(ARG(3)))
+	if (consecutive && !sh_is_none(ARG(3)))
 		return trace_error(c, "unique_consecutive with dim is not "
 				   "supported");
 	return sh_unique(c, x, consecutive, ri, rcnt, out, nout);
@@ -4895,7 +4892,7 @@ static int op_one_hot(struct trace_ctx *c, const struct ir_node *n,
 	if (x->dtype != IR_DTYPE_INT64)
 		return trace_error(c, "one_hot is only applicable to index "
 				   "tensor.");
-	if (!is_none(ARG(1)) && tv_get_int(c, ARG(1), &nc))
+	if (!sh_is_none(ARG(1)) && tv_get_int(c, ARG(1), &nc))
 		return -1;
 	cnt = gpu_numel(x);
 	if (nc == -1 && cnt == 0)
@@ -4967,12 +4964,12 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, seqv, 0, &seq))
 		return -1;
-	if ((!is_none(ARG(2)) && tv_get_bool(c, ARG(2), &out32)) ||
-	    (!is_none(ARG(3)) && tv_get_bool(c, ARG(3), &right)))
+	if ((!sh_is_none(ARG(2)) && tv_get_bool(c, ARG(2), &out32)) ||
+	    (!sh_is_none(ARG(3)) && tv_get_bool(c, ARG(3), &right)))
 		return -1;
 	if (!bucket && ARG(4) && ARG(4)->kind == TV_STR)
 		right = !strcmp(ARG(4)->u.s, "right");
-	if (!bucket && !is_none(ARG(5)))
+	if (!bucket && !sh_is_none(ARG(5)))
 		return trace_error(c, "searchsorted with sorter is not "
 				   "supported");
 	if (selfv && selfv->kind == TV_TENSOR) {
