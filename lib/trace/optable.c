@@ -16,6 +16,11 @@ const struct trace_table trace_tables[] = {
 	{ "trace_ops_scalar", trace_ops_scalar, TRACE_SCALAR },
 	{ "trace_ops_tensor", trace_ops_tensor, TRACE_TENSOR },
 	{ "trace_ops_shape", trace_ops_shape, TRACE_TENSOR },
+	{ "trace_ops_view", trace_ops_view, TRACE_TENSOR },
+	{ "trace_ops_index", trace_ops_index, TRACE_TENSOR },
+	{ "trace_ops_sort", trace_ops_sort, TRACE_TENSOR },
+	{ "trace_ops_detect", trace_ops_detect, TRACE_TENSOR },
+	{ "trace_ops_im2col", trace_ops_im2col, TRACE_TENSOR },
 	{ "trace_ops_nn", trace_ops_nn, TRACE_TENSOR },
 	{ NULL, NULL, TRACE_PRIM },
 };

@@ -178,7 +178,12 @@ extern const struct trace_op trace_ops_prim[];    /* ops_prim.c: prim::, aten::s
 extern const struct trace_op trace_ops_dict[];    /* ops_dict.c: dicts */
 extern const struct trace_op trace_ops_scalar[];  /* ops_scalar.c: Python arithmetic, comparisons and math on ints, floats, bools, strings; list(), sort */
 extern const struct trace_op trace_ops_tensor[];  /* ops_tensor.c: elementwise, reductions, creation */
-extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: views, cat, index, slicing */
+extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: cat, repeat, flip, tril, pad, cross */
+extern const struct trace_op trace_ops_view[];    /* ops_view.c: views, slicing, split */
+extern const struct trace_op trace_ops_index[];   /* ops_index.c: gather, scatter, index, masks, nonzero */
+extern const struct trace_op trace_ops_sort[];    /* ops_sort.c: sort, topk, unique */
+extern const struct trace_op trace_ops_detect[];  /* ops_detect.c: nms, roi_align */
+extern const struct trace_op trace_ops_im2col[];  /* ops_im2col.c: shuffles, im2col, col2im */
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
 
 /* Every table in lookup order, ending with a NULL name (optable.c). */

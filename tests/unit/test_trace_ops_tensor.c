@@ -76,7 +76,6 @@ static double *host(const struct tval *v)
 	return h;
 }
 
-#define FIXTURE_TABLE trace_ops_tensor
 #include "trace_fixture.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol) * (1 + fabs(b)))
