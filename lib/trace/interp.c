@@ -444,7 +444,8 @@ static struct ir_value *rec_out(struct interp *ip, struct ir_node *n,
 
 /* A tensor that has no recorded value: a constant with its data. */
 struct ir_value *trace_record_scalar(struct trace_ctx *c, enum aten_op op,
-				     struct ir_value *in, enum ir_type_kind kind)
+				     struct ir_value *in,
+				     enum ir_type_kind kind)
 {
 	struct interp *ip = IP(c);
 	struct ir_node *rn = rec_node(ip, op, 1, 1);
@@ -899,8 +900,8 @@ static int run_node(struct interp *ip, struct ir_node *n)
 	} else {
 		rec = scalar_recorded(row, in, nin, out, nout);
 	}
-	if (rec && table == TRACE_PRIM && nout == 1 && out[0]->kind == TV_LIST &&
-	    n->op == OP_aten_size) {
+	if (rec && table == TRACE_PRIM && nout == 1 &&
+	    out[0]->kind == TV_LIST && n->op == OP_aten_size) {
 		if (record_size_list(ip, in[0], out[0]))
 			goto outs;
 	} else if (rec && record(ip, n, in, nin, out, nout)) {
