@@ -40,6 +40,22 @@ static const char *op_name(const struct ir_node *n, char *buf, size_t sz)
 	return buf;
 }
 
+/* the functional form of an in-place op (aten::add_ -> aten::add, from
+ * the registry), other ops themselves */
+static enum aten_op functional(enum aten_op op)
+{
+	const char *name = aten_op_name(op);
+	char base[96];
+	size_t len = strlen(name);
+
+	if (!(aten_op_flags(op) & ATEN_OP_INPLACE) || len < 2 ||
+	    len > sizeof(base))
+		return op;
+	memcpy(base, name, len - 1);
+	base[len - 1] = 0;
+	return aten_op_id(base);
+}
+
 static int is_tensor(const struct tval *v)
 {
 	return v && v->kind == TV_TENSOR;
@@ -439,36 +455,50 @@ static struct gpu_tensor *flatten_t(struct trace_ctx *c, struct gpu_tensor *x)
 enum ukind { U_FLOAT, U_SAME, U_BOOL, U_ROUNDING };
 
 static const struct unary_desc {
-	const char *name;
+	enum aten_op aten; /* the functional form */
 	enum gpu_unary op;
 	enum ukind kind;
 } unary_ops[] = {
-	{ "sqrt", GPU_SQRT, U_FLOAT }, { "rsqrt", GPU_RSQRT, U_FLOAT },
-	{ "exp", GPU_EXP, U_FLOAT }, { "expm1", GPU_EXPM1, U_FLOAT },
-	{ "log", GPU_LOG, U_FLOAT }, { "log1p", GPU_LOG1P, U_FLOAT },
-	{ "log2", GPU_LOG2, U_FLOAT }, { "log10", GPU_LOG10, U_FLOAT },
-	{ "sin", GPU_SIN, U_FLOAT }, { "cos", GPU_COS, U_FLOAT },
-	{ "tan", GPU_TAN, U_FLOAT }, { "asin", GPU_ASIN, U_FLOAT },
-	{ "acos", GPU_ACOS, U_FLOAT }, { "atan", GPU_ATAN, U_FLOAT },
-	{ "sinh", GPU_SINH, U_FLOAT }, { "cosh", GPU_COSH, U_FLOAT },
-	{ "tanh", GPU_TANH, U_FLOAT }, { "asinh", GPU_ASINH, U_FLOAT },
-	{ "acosh", GPU_ACOSH, U_FLOAT }, { "atanh", GPU_ATANH, U_FLOAT },
-	{ "arcsin", GPU_ASIN, U_FLOAT }, { "arccos", GPU_ACOS, U_FLOAT },
-	{ "arctan", GPU_ATAN, U_FLOAT },
-	{ "erf", GPU_ERF, U_FLOAT }, { "reciprocal", GPU_RECIPROCAL, U_FLOAT },
-	{ "sigmoid", GPU_SIGMOID, U_FLOAT }, { "silu", GPU_SILU, U_FLOAT },
-	{ "mish", GPU_MISH, U_FLOAT }, { "hardsigmoid", GPU_HARDSIGMOID, U_FLOAT },
-	{ "hardswish", GPU_HARDSWISH, U_FLOAT },
-	{ "softsign", GPU_SOFTSIGN, U_FLOAT },
-	{ "neg", GPU_NEG, U_SAME }, { "negative", GPU_NEG, U_SAME },
-	{ "abs", GPU_ABS, U_SAME }, { "absolute", GPU_ABS, U_SAME },
-	{ "sign", GPU_SIGN, U_SAME }, { "relu", GPU_RELU, U_SAME },
-	{ "floor", GPU_FLOOR, U_ROUNDING }, { "ceil", GPU_CEIL, U_ROUNDING },
-	{ "trunc", GPU_TRUNC, U_ROUNDING }, { "fix", GPU_TRUNC, U_ROUNDING },
-	{ "frac", GPU_FRAC, U_SAME },
-	{ "isnan", GPU_ISNAN, U_BOOL }, { "isinf", GPU_ISINF, U_BOOL },
-	{ "logical_not", GPU_NOT, U_BOOL },
-	{ NULL, 0, 0 },
+	{ OP_aten_sqrt, GPU_SQRT, U_FLOAT },
+	{ OP_aten_rsqrt, GPU_RSQRT, U_FLOAT },
+	{ OP_aten_exp, GPU_EXP, U_FLOAT },
+	{ OP_aten_expm1, GPU_EXPM1, U_FLOAT },
+	{ OP_aten_log, GPU_LOG, U_FLOAT },
+	{ OP_aten_log1p, GPU_LOG1P, U_FLOAT },
+	{ OP_aten_log2, GPU_LOG2, U_FLOAT },
+	{ OP_aten_log10, GPU_LOG10, U_FLOAT },
+	{ OP_aten_sin, GPU_SIN, U_FLOAT }, { OP_aten_cos, GPU_COS, U_FLOAT },
+	{ OP_aten_tan, GPU_TAN, U_FLOAT }, { OP_aten_asin, GPU_ASIN, U_FLOAT },
+	{ OP_aten_acos, GPU_ACOS, U_FLOAT },
+	{ OP_aten_atan, GPU_ATAN, U_FLOAT },
+	{ OP_aten_sinh, GPU_SINH, U_FLOAT },
+	{ OP_aten_cosh, GPU_COSH, U_FLOAT },
+	{ OP_aten_tanh, GPU_TANH, U_FLOAT },
+	{ OP_aten_asinh, GPU_ASINH, U_FLOAT },
+	{ OP_aten_acosh, GPU_ACOSH, U_FLOAT },
+	{ OP_aten_atanh, GPU_ATANH, U_FLOAT },
+	{ OP_aten_arcsin, GPU_ASIN, U_FLOAT },
+	{ OP_aten_arccos, GPU_ACOS, U_FLOAT },
+	{ OP_aten_arctan, GPU_ATAN, U_FLOAT },
+	{ OP_aten_erf, GPU_ERF, U_FLOAT },
+	{ OP_aten_reciprocal, GPU_RECIPROCAL, U_FLOAT },
+	{ OP_aten_sigmoid, GPU_SIGMOID, U_FLOAT },
+	{ OP_aten_silu, GPU_SILU, U_FLOAT },
+	{ OP_aten_mish, GPU_MISH, U_FLOAT },
+	{ OP_aten_hardsigmoid, GPU_HARDSIGMOID, U_FLOAT },
+	{ OP_aten_hardswish, GPU_HARDSWISH, U_FLOAT },
+	{ OP_aten_neg, GPU_NEG, U_SAME }, { OP_aten_negative, GPU_NEG, U_SAME },
+	{ OP_aten_abs, GPU_ABS, U_SAME }, { OP_aten_absolute, GPU_ABS, U_SAME },
+	{ OP_aten_sign, GPU_SIGN, U_SAME }, { OP_aten_relu, GPU_RELU, U_SAME },
+	{ OP_aten_floor, GPU_FLOOR, U_ROUNDING },
+	{ OP_aten_ceil, GPU_CEIL, U_ROUNDING },
+	{ OP_aten_trunc, GPU_TRUNC, U_ROUNDING },
+	{ OP_aten_fix, GPU_TRUNC, U_ROUNDING },
+	{ OP_aten_frac, GPU_FRAC, U_SAME },
+	{ OP_aten_isnan, GPU_ISNAN, U_BOOL },
+	{ OP_aten_isinf, GPU_ISINF, U_BOOL },
+	{ OP_aten_logical_not, GPU_NOT, U_BOOL },
+	{ OP_NONE, 0, 0 },
 };
 
 static int op_unary(struct trace_ctx *c, const struct ir_node *n,
@@ -476,13 +506,12 @@ static int op_unary(struct trace_ctx *c, const struct ir_node *n,
 {
 	const struct unary_desc *d;
 	struct gpu_tensor *x, *y;
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	enum ir_dtype dt;
 
-	for (d = unary_ops; d->name && strcmp(d->name, name); d++)
+	for (d = unary_ops; d->aten != OP_NONE && d->aten != key; d++)
 		;
-	if (!d->name)
+	if (d->aten == OP_NONE)
 		return trace_error(c, "no elementwise kernel for %s", n->kind);
 	if (nin < 1 || tv_get_tensor(c, in[0], 0, &x))
 		return -1;
@@ -896,44 +925,54 @@ enum bkind {
 };
 
 static const struct binary_desc {
-	const char *name;
+	enum aten_op aten; /* the functional form */
 	enum gpu_binary op;
 	enum bkind kind;
 } binary_ops[] = {
-	{ "add", GPU_ADD, B_ALPHA }, { "sub", GPU_SUB, B_ALPHA },
-	{ "subtract", GPU_SUB, B_ALPHA }, { "rsub", GPU_SUB, B_RSUB },
-	{ "mul", GPU_MUL, B_ARITH }, { "multiply", GPU_MUL, B_ARITH },
-	{ "div", GPU_DIV, B_TRUEDIV }, { "divide", GPU_DIV, B_TRUEDIV },
-	{ "true_divide", GPU_DIV, B_TRUEDIV },
-	{ "floor_divide", GPU_FLOOR_DIV, B_ARITH },
-	{ "remainder", GPU_REMAINDER, B_ARITH }, { "fmod", GPU_FMOD, B_ARITH },
-	{ "pow", GPU_POW, B_ARITH }, { "float_power", GPU_POW, B_FLOAT },
-	{ "maximum", GPU_MAX, B_ARITH }, { "minimum", GPU_MIN, B_ARITH },
-	{ "fmax", GPU_MAX, B_ARITH }, { "fmin", GPU_MIN, B_ARITH },
-	{ "atan2", GPU_ATAN2, B_FLOAT }, { "arctan2", GPU_ATAN2, B_FLOAT },
-	{ "eq", GPU_EQ, B_CMP }, { "ne", GPU_NE, B_CMP },
-	{ "lt", GPU_LT, B_CMP }, { "le", GPU_LE, B_CMP },
-	{ "gt", GPU_GT, B_CMP }, { "ge", GPU_GE, B_CMP },
-	{ "not_equal", GPU_NE, B_CMP }, { "less", GPU_LT, B_CMP },
-	{ "less_equal", GPU_LE, B_CMP }, { "greater", GPU_GT, B_CMP },
-	{ "greater_equal", GPU_GE, B_CMP },
-	{ "logical_and", GPU_LOGICAL_AND, B_LOGICAL },
-	{ "logical_or", GPU_LOGICAL_OR, B_LOGICAL },
-	{ "logical_xor", GPU_LOGICAL_XOR, B_LOGICAL },
-	{ "bitwise_and", GPU_BITWISE_AND, B_BITWISE },
-	{ "bitwise_or", GPU_BITWISE_OR, B_BITWISE },
-	{ "bitwise_xor", GPU_BITWISE_XOR, B_BITWISE },
-	{ "__and__", GPU_BITWISE_AND, B_BITWISE },
-	{ "__or__", GPU_BITWISE_OR, B_BITWISE },
-	{ "__xor__", GPU_BITWISE_XOR, B_BITWISE },
-	{ "__iand__", GPU_BITWISE_AND, B_BITWISE },
-	{ "__ior__", GPU_BITWISE_OR, B_BITWISE },
-	{ "__ixor__", GPU_BITWISE_XOR, B_BITWISE },
-	{ "__lshift__", GPU_MUL, B_SHIFT }, { "__rshift__", GPU_DIV, B_SHIFT },
-	{ "__ilshift__", GPU_MUL, B_SHIFT }, { "__irshift__", GPU_DIV, B_SHIFT },
-	{ "bitwise_left_shift", GPU_MUL, B_SHIFT },
-	{ "bitwise_right_shift", GPU_DIV, B_SHIFT },
-	{ NULL, 0, 0 },
+	{ OP_aten_add, GPU_ADD, B_ALPHA }, { OP_aten_sub, GPU_SUB, B_ALPHA },
+	{ OP_aten_subtract, GPU_SUB, B_ALPHA },
+	{ OP_aten_rsub, GPU_SUB, B_RSUB },
+	{ OP_aten_mul, GPU_MUL, B_ARITH },
+	{ OP_aten_multiply, GPU_MUL, B_ARITH },
+	{ OP_aten_div, GPU_DIV, B_TRUEDIV },
+	{ OP_aten_divide, GPU_DIV, B_TRUEDIV },
+	{ OP_aten_true_divide, GPU_DIV, B_TRUEDIV },
+	{ OP_aten_floor_divide, GPU_FLOOR_DIV, B_ARITH },
+	{ OP_aten_remainder, GPU_REMAINDER, B_ARITH },
+	{ OP_aten_fmod, GPU_FMOD, B_ARITH },
+	{ OP_aten_pow, GPU_POW, B_ARITH },
+	{ OP_aten_float_power, GPU_POW, B_FLOAT },
+	{ OP_aten_maximum, GPU_MAX, B_ARITH },
+	{ OP_aten_minimum, GPU_MIN, B_ARITH },
+	{ OP_aten_fmax, GPU_MAX, B_ARITH }, { OP_aten_fmin, GPU_MIN, B_ARITH },
+	{ OP_aten_atan2, GPU_ATAN2, B_FLOAT },
+	{ OP_aten_arctan2, GPU_ATAN2, B_FLOAT },
+	{ OP_aten_eq, GPU_EQ, B_CMP }, { OP_aten_ne, GPU_NE, B_CMP },
+	{ OP_aten_lt, GPU_LT, B_CMP }, { OP_aten_le, GPU_LE, B_CMP },
+	{ OP_aten_gt, GPU_GT, B_CMP }, { OP_aten_ge, GPU_GE, B_CMP },
+	{ OP_aten_not_equal, GPU_NE, B_CMP }, { OP_aten_less, GPU_LT, B_CMP },
+	{ OP_aten_less_equal, GPU_LE, B_CMP },
+	{ OP_aten_greater, GPU_GT, B_CMP },
+	{ OP_aten_greater_equal, GPU_GE, B_CMP },
+	{ OP_aten_logical_and, GPU_LOGICAL_AND, B_LOGICAL },
+	{ OP_aten_logical_or, GPU_LOGICAL_OR, B_LOGICAL },
+	{ OP_aten_logical_xor, GPU_LOGICAL_XOR, B_LOGICAL },
+	{ OP_aten_bitwise_and, GPU_BITWISE_AND, B_BITWISE },
+	{ OP_aten_bitwise_or, GPU_BITWISE_OR, B_BITWISE },
+	{ OP_aten_bitwise_xor, GPU_BITWISE_XOR, B_BITWISE },
+	{ OP_aten___and__, GPU_BITWISE_AND, B_BITWISE },
+	{ OP_aten___or__, GPU_BITWISE_OR, B_BITWISE },
+	{ OP_aten___xor__, GPU_BITWISE_XOR, B_BITWISE },
+	{ OP_aten___iand__, GPU_BITWISE_AND, B_BITWISE },
+	{ OP_aten___ior__, GPU_BITWISE_OR, B_BITWISE },
+	{ OP_aten___ixor__, GPU_BITWISE_XOR, B_BITWISE },
+	{ OP_aten___lshift__, GPU_MUL, B_SHIFT },
+	{ OP_aten___rshift__, GPU_DIV, B_SHIFT },
+	{ OP_aten___ilshift__, GPU_MUL, B_SHIFT },
+	{ OP_aten___irshift__, GPU_DIV, B_SHIFT },
+	{ OP_aten_bitwise_left_shift, GPU_MUL, B_SHIFT },
+	{ OP_aten_bitwise_right_shift, GPU_DIV, B_SHIFT },
+	{ OP_NONE, 0, 0 },
 };
 
 /* x << s or x >> s: x * 2^s, x / 2^s (floor for ints) */
@@ -971,16 +1010,17 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
 	const struct binary_desc *d;
+	enum aten_op key = functional(n->op);
 	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	const char *name = op_name(n, buf, sizeof(buf)); /* for messages */
 	const struct tval *a, *b;
 	struct gpu_tensor *y, *t;
 	enum ir_dtype dt;
 	double alpha = 1;
 
-	for (d = binary_ops; d->name && strcmp(d->name, name); d++)
+	for (d = binary_ops; d->aten != OP_NONE && d->aten != key; d++)
 		;
-	if (!d->name || nin < 2)
+	if (d->aten == OP_NONE || nin < 2)
 		return trace_error(c, "no elementwise kernel for %s", n->kind);
 	a = in[0];
 	b = in[1];
@@ -1041,7 +1081,7 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 		return trace_out(c, out, binary_v(c, GPU_DIV, a, b, dt, dt));
 	case B_FLOAT:
 		dt = float_dt(dt);
-		if (!strcmp(name, "float_power"))
+		if (key == OP_aten_float_power)
 			dt = IR_DTYPE_DOUBLE;
 		return trace_out(c, out, binary_v(c, d->op, a, b, dt, dt));
 	case B_CMP:
@@ -3477,9 +3517,7 @@ static enum aten_op out_of_place(enum aten_op op)
 	}
 	if (!(aten_op_flags(op) & ATEN_OP_INPLACE))
 		return OP_NONE;
-	memcpy(base, name, len - 1);
-	base[len - 1] = 0;
-	return aten_op_id(base);
+	return functional(op);
 }
 
 static trace_op_fn find_op(enum aten_op op)
