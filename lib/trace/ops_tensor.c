@@ -626,8 +626,7 @@ static int op_square(struct trace_ctx *c, const struct ir_node *n,
 static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	struct gpu_tensor *x, *y;
 	double p[3] = { 0, 0, 0 };
 	enum gpu_unary op;
@@ -637,7 +636,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	dt = float_dt(x->dtype);
-	if (!strcmp(name, "gelu")) {
+	if (key == OP_aten_gelu) {
 		const char *ap = nin > 1 && in[1] && in[1]->kind == TV_STR ?
 				 in[1]->u.s : "none";
 
@@ -647,13 +646,13 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		return trace_out(c, out, unary_t(c, GPU_GELU, x, dt,
 					       !strcmp(ap, "tanh"), 0));
 	}
-	if (!strcmp(name, "selu"))
+	if (key == OP_aten_selu)
 		return trace_out(c, out, unary_t(c, GPU_ELU, x, dt, SELU_ALPHA,
 					       SELU_SCALE));
-	if (!strcmp(name, "relu6"))
+	if (key == OP_aten_relu6)
 		return trace_out(c, out, unary_t(c, GPU_HARDTANH, x, x->dtype,
 					       0, 6));
-	if (!strcmp(name, "logit")) {
+	if (key == OP_aten_logit) {
 		double eps = -1;
 
 		if (nin > 1 && !is_none(in[1]) && get_scalar(c, in[1], &eps))
@@ -666,11 +665,11 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		if (get_scalar(c, in[i], &p[np++]))
 			return -1;
 	}
-	if (!strcmp(name, "leaky_relu")) {
+	if (key == OP_aten_leaky_relu) {
 		op = GPU_LEAKY_RELU;
 		if (np < 1)
 			p[0] = 0.01;
-	} else if (!strcmp(name, "rrelu")) {
+	} else if (key == OP_aten_rrelu) {
 		/* eval: the mean slope */
 		op = GPU_LEAKY_RELU;
 		if (np < 2) {
@@ -678,7 +677,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 			p[1] = 1.0 / 3.0;
 		}
 		p[0] = (p[0] + p[1]) / 2;
-	} else if (!strcmp(name, "elu")) {
+	} else if (key == OP_aten_elu) {
 		struct gpu_tensor *xs, *e, *pos, *zero, *cond;
 
 		if (np < 3) {
@@ -703,11 +702,11 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(zero);
 		gpu_free(cond);
 		return trace_out(c, out, y);
-	} else if (!strcmp(name, "celu")) {
+	} else if (key == OP_aten_celu) {
 		op = GPU_CELU;
 		if (np < 1)
 			p[0] = 1;
-	} else if (!strcmp(name, "hardtanh")) {
+	} else if (key == OP_aten_hardtanh) {
 		op = GPU_HARDTANH;
 		if (np < 2) {
 			p[0] = -1;
@@ -723,18 +722,19 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 			gpu_free(lo);
 			return trace_out(c, out, y);
 		}
-	} else if (!strcmp(name, "hardshrink") ||
-		   !strcmp(name, "softshrink")) {
-		op = name[0] == 'h' ? GPU_HARDSHRINK : GPU_SOFTSHRINK;
+	} else if (key == OP_aten_hardshrink ||
+		   key == OP_aten_softshrink) {
+		op = key == OP_aten_hardshrink ? GPU_HARDSHRINK :
+		     GPU_SOFTSHRINK;
 		if (np < 1)
 			p[0] = 0.5;
-	} else if (!strcmp(name, "softplus")) {
+	} else if (key == OP_aten_softplus) {
 		op = GPU_SOFTPLUS;
 		if (np < 2) {
 			p[0] = 1;
 			p[1] = 20;
 		}
-	} else if (!strcmp(name, "threshold")) {
+	} else if (key == OP_aten_threshold) {
 		op = GPU_THRESHOLD;
 		if (np < 2)
 			return trace_error(c, "threshold needs threshold and "
@@ -1179,17 +1179,16 @@ static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 static int op_clamp(struct trace_ctx *c, const struct ir_node *n,
 		    struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	const struct tval *lo = NULL, *hi = NULL;
 	struct gpu_tensor *x, *y, *t;
 	enum ir_dtype dt;
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(name, "clamp_min"))
+	if (key == OP_aten_clamp_min)
 		lo = in[1];
-	else if (!strcmp(name, "clamp_max"))
+	else if (key == OP_aten_clamp_max)
 		hi = in[1];
 	else {
 		lo = nin > 1 ? in[1] : NULL;
@@ -1380,8 +1379,7 @@ static int op_masked_fill(struct trace_ctx *c, const struct ir_node *n,
 static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	struct gpu_tensor *s, *t1, *t2, *d = NULL, *m = NULL, *y = NULL;
 	enum ir_dtype dt;
 	double v = 1;
@@ -1389,7 +1387,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &s) ||
 	    tv_get_tensor(c, in[1], 0, &t1))
 		return -1;
-	if (!strcmp(name, "lerp")) {
+	if (key == OP_aten_lerp) {
 		/* self + weight * (end - self) */
 		dt = trace_promote(in[0], in[1]);
 		d = binary_t(c, GPU_SUB, t1, s, dt, dt);
@@ -1427,7 +1425,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 			dt = trace_promote(&b, &a);
 		}
 	}
-	if (!strcmp(name, "addcdiv")) {
+	if (key == OP_aten_addcdiv) {
 		if (!dt_is_float(dt))
 			return trace_error(c, "Integer division with addcdiv "
 					   "is no longer supported");
@@ -1451,8 +1449,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	struct gpu_tensor *x;
 	const struct tval *dimv = NULL, *dtv = NULL;
 	enum ir_dtype dt, in_dt;
@@ -1463,9 +1460,9 @@ static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	/* the overloads: (self, dtype?) or (self, dim, keepdim, dtype?) */
-	if (nin == 2 && strcmp(name, "all") && strcmp(name, "any") &&
-	    strcmp(name, "amax") && strcmp(name, "amin") &&
-	    strcmp(name, "logsumexp")) {
+	if (nin == 2 && key != OP_aten_all && key != OP_aten_any &&
+	    key != OP_aten_amax && key != OP_aten_amin &&
+	    key != OP_aten_logsumexp) {
 		dtv = in[1];
 	} else if (nin >= 2) {
 		dimv = in[1];
@@ -1474,26 +1471,26 @@ static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 		if (nin > 3)
 			dtv = in[3];
 	}
-	if (!strcmp(name, "sum")) {
+	if (key == OP_aten_sum) {
 		op = GPU_RSUM;
 		dt = dt_is_float(x->dtype) ? x->dtype : IR_DTYPE_INT64;
-	} else if (!strcmp(name, "mean")) {
+	} else if (key == OP_aten_mean) {
 		op = GPU_RMEAN;
 		dt = x->dtype;
-	} else if (!strcmp(name, "prod")) {
+	} else if (key == OP_aten_prod) {
 		op = GPU_RPROD;
 		dt = dt_is_float(x->dtype) ? x->dtype : IR_DTYPE_INT64;
-	} else if (!strcmp(name, "amax")) {
+	} else if (key == OP_aten_amax) {
 		op = GPU_RMAX;
 		dt = x->dtype;
-	} else if (!strcmp(name, "amin")) {
+	} else if (key == OP_aten_amin) {
 		op = GPU_RMIN;
 		dt = x->dtype;
-	} else if (!strcmp(name, "logsumexp")) {
+	} else if (key == OP_aten_logsumexp) {
 		op = GPU_RLOGSUMEXP;
 		dt = float_dt(x->dtype);
-	} else if (!strcmp(name, "all") || !strcmp(name, "any")) {
-		op = name[1] == 'l' ? GPU_RALL : GPU_RANY;
+	} else if (key == OP_aten_all || key == OP_aten_any) {
+		op = key == OP_aten_all ? GPU_RALL : GPU_RANY;
 		dt = x->dtype == IR_DTYPE_UINT8 ? IR_DTYPE_UINT8 :
 		     IR_DTYPE_BOOL;
 		if (nin >= 2 && is_none(in[1]))
@@ -1689,8 +1686,8 @@ static struct gpu_tensor *pnorm_t(struct trace_ctx *c, struct gpu_tensor *x,
 static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
+	enum aten_op key = functional(n->op);
 	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
 	struct gpu_tensor *x;
 	const struct tval *dimv = NULL, *dtv = NULL;
 	double p = 2;
@@ -1700,12 +1697,12 @@ static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(name, "frobenius_norm")) {
+	if (key == OP_aten_frobenius_norm) {
 		if (nin > 1)
 			dimv = in[1];
 		if (nin > 2 && tv_get_bool(c, in[2], &keep))
 			return -1;
-	} else if (!strcmp(name, "linalg_vector_norm")) {
+	} else if (key == OP_aten_linalg_vector_norm) {
 		if (get_scalar(c, in[1], &p))
 			return -1;
 		if (nin > 2)
@@ -1729,7 +1726,7 @@ static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (!dt_is_float(x->dtype))
 		return trace_error(c, "%s: expected a floating point input, "
-				   "got %s", name,
+				   "got %s", op_name(n, buf, sizeof(buf)),
 				   ir_dtype_torch_name(x->dtype));
 	if (tv_get_dtype(c, dtv, x->dtype, &dt))
 		return -1;
@@ -1742,8 +1739,7 @@ static int op_cumulative(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout)
 {
-	char buf[64];
-	int prod = !strcmp(op_name(n, buf, sizeof(buf)), "cumprod");
+	int prod = functional(n->op) == OP_aten_cumprod;
 	struct gpu_tensor *x, *xin, *y;
 	enum ir_dtype dt;
 	int64_t dim;
