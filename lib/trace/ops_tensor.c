@@ -1587,9 +1587,9 @@ static int op_aminmax(struct trace_ctx *c, const struct ir_node *n,
 static int op_var(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
-	int is_std = name[0] == 's', with_mean = strstr(name, "_mean") != NULL;
+	int is_std = n->op == OP_aten_std || n->op == OP_aten_std_mean;
+	int with_mean = n->op == OP_aten_std_mean ||
+			n->op == OP_aten_var_mean;
 	struct gpu_tensor *x, *v, *m = NULL;
 	const struct tval *dimv = NULL;
 	double corr = 1;
@@ -1851,11 +1851,11 @@ static struct gpu_tensor *full_t(struct trace_ctx *c, const struct tval *v,
 static int op_full(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
-	int like = strstr(name, "_like") != NULL, isnew = !strncmp(name,
-							"new_", 4);
-	const char *base = isnew ? name + 4 : name;
+	enum aten_op op = n->op;
+	int like = op == OP_aten_zeros_like || op == OP_aten_ones_like ||
+		   op == OP_aten_full_like || op == OP_aten_empty_like;
+	int isnew = op == OP_aten_new_zeros || op == OP_aten_new_ones ||
+		    op == OP_aten_new_full || op == OP_aten_new_empty;
 	struct gpu_tensor *self = NULL;
 	const struct tval *fillv = NULL;
 	struct tval *tmp = NULL;
@@ -1876,11 +1876,13 @@ static int op_full(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		ai++;
 	}
-	if (!strncmp(base, "full", 4)) {
+	if (op == OP_aten_full || op == OP_aten_full_like ||
+	    op == OP_aten_new_full) {
 		fillv = in[ai++];
 		if (!like && !isnew)
 			dt = scalar_dt(fillv);
-	} else if (!strncmp(base, "ones", 4)) {
+	} else if (op == OP_aten_ones || op == OP_aten_ones_like ||
+		   op == OP_aten_new_ones) {
 		fillv = tmp = tv_int(1);
 	} else {
 		fillv = tmp = tv_int(0);
@@ -2211,11 +2213,10 @@ static double normal01(uint64_t *s)
 static int op_random(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
-	int like = strstr(name, "_like") != NULL, normal = !strncmp(name,
-							"randn", 5);
-	int isint = !strncmp(name, "randint", 7);
+	int like = n->op == OP_aten_rand_like || n->op == OP_aten_randn_like ||
+		   n->op == OP_aten_randint_like;
+	int normal = n->op == OP_aten_randn || n->op == OP_aten_randn_like;
+	int isint = n->op == OP_aten_randint || n->op == OP_aten_randint_like;
 	int64_t dims[GPU_MAX_DIMS], numel = 1, i, lo = 0, hi = 0;
 	int rank = 0, ai = 0;
 	enum ir_dtype dt = isint ? IR_DTYPE_INT64 : DEFAULT_FLOAT;
