@@ -602,11 +602,6 @@ static struct tval *tv_fresh(struct tval *v)
 	}
 }
 
-static int is_inplace(enum aten_op op)
-{
-	return (aten_op_flags(op) & ATEN_OP_INPLACE) != 0;
-}
-
 /* Records node n (which ran with in -> out): constants for the Python
  * inputs, the node with the outputs' concrete types, and for lists of
  * tensors coming out a prim::ListUnpack so that each element has its own
@@ -667,7 +662,7 @@ static int record(struct interp *ip, const struct ir_node *n,
 		}
 	}
 	/* x.add_(y): later uses of x see the result */
-	if (nout > 0 && nin > 0 && is_inplace(n->op) && is_tensor(in[0]) &&
+	if (nout > 0 && nin > 0 && trace_inplace(n) && is_tensor(in[0]) &&
 	    is_tensor(out[0]))
 		in[0]->rec = out[0]->rec;
 	return 0;

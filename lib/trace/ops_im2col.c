@@ -42,7 +42,8 @@ static int op_pixel_shuffle(struct trace_ctx *c, const struct ir_node *n,
 {
 	struct gpu_tensor *x;
 	int64_t r, dims[GPU_MAX_DIMS], odims[GPU_MAX_DIMS], C, H, W;
-	int perm[GPU_MAX_DIMS], b, i, un = strstr(n->kind, "unshuffle") != NULL;
+	int perm[GPU_MAX_DIMS], b, i;
+	int un = n->op == OP_aten_pixel_unshuffle;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &r))
 		return -1;

@@ -349,14 +349,15 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
-	if (strstr(n->kind, "scatter_add"))
+	if (n->op == OP_aten_scatter_add || n->op == OP_aten_scatter_add_)
 		op = 1;
 	if (ARG(4) && ARG(4)->kind == TV_STR)
 		reduce = ARG(4)->u.s;
 	if (reduce) {
 		int include_self = 1;
 
-		if (strstr(n->kind, "scatter_reduce") && !sh_is_none(ARG(5)) &&
+		if ((n->op == OP_aten_scatter_reduce ||
+		     n->op == OP_aten_scatter_reduce_) && !sh_is_none(ARG(5)) &&
 		    tv_get_bool(c, ARG(5), &include_self))
 			return -1;
 		if (!include_self)
@@ -421,8 +422,9 @@ static int op_index_fca(struct trace_ctx *c, const struct ir_node *n,
 {
 	struct gpu_tensor *x, *idx, *it = NULL, *ie = NULL, *src = NULL,
 			  *y = NULL;
-	int kind = strstr(n->kind, "fill") ? 0 : strstr(n->kind, "copy") ? 1 :
-		   2;
+	int kind = n->op == OP_aten_index_fill || n->op == OP_aten_index_fill_ ?
+		   0 : n->op == OP_aten_index_copy ||
+		   n->op == OP_aten_index_copy_ ? 1 : 2;
 	int64_t d, dims[GPU_MAX_DIMS];
 	int a, i;
 
@@ -1018,7 +1020,7 @@ static int op_masked_scatter(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_broadcast_dims(c, x, m, &rank, dims))
 		return -1;
-	if (sh_is_inplace(n) && (rank != x->rank ||
+	if (trace_inplace(n) && (rank != x->rank ||
 			      memcmp(dims, x->dims, sizeof(int64_t) * rank)))
 		return trace_error(c, "masked_scatter_: the mask must "
 				   "broadcast to self's shape");
@@ -1188,7 +1190,7 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 			   struct tval **in, int nin, struct tval **out,
 			   int nout)
 {
-	int bucket = strstr(n->kind, "bucketize") != NULL;
+	int bucket = n->op == OP_aten_bucketize;
 	const struct tval *seqv = bucket ? ARG(1) : ARG(0),
 			  *selfv = bucket ? ARG(0) : ARG(1);
 	struct gpu_tensor *seq, *self = NULL, *y = NULL;

@@ -560,13 +560,6 @@ static int finish_inplace(struct trace_ctx *c, struct tval *self,
 	return 0;
 }
 
-static int inplace_kind(const struct ir_node *n)
-{
-	size_t l = strlen(n->kind);
-
-	return l > 1 && n->kind[l - 1] == '_' && n->kind[l - 2] != '_';
-}
-
 /* --- matrix products --------------------------------------------------- */
 
 static int op_linear(struct trace_ctx *c, const struct ir_node *n,
@@ -647,7 +640,7 @@ static int op_addmm(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (!res)
 		return -1;
-	if (inplace_kind(n))
+	if (trace_inplace(n))
 		return finish_inplace(c, in[0], res, out);
 	return trace_out(c, out, res);
 }
@@ -1482,7 +1475,8 @@ static int op_softmax(struct trace_ctx *c, const struct ir_node *n,
 {
 	struct gpu_tensor *x, *xc, *y;
 	int64_t dim;
-	int ax, log = strstr(n->kind, "log_softmax") != NULL;
+	int ax, log = n->op == OP_aten_log_softmax ||
+		      n->op == OP_aten__log_softmax;
 	enum ir_dtype dt;
 
 	(void)nout;
@@ -1493,7 +1487,7 @@ static int op_softmax(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_int(c, in[1], &dim) || trace_axis(c, dim, x->rank, &ax))
 		return -1;
 	dt = x->dtype;
-	if (n->kind[6] == '_') {
+	if (n->op == OP_aten__softmax || n->op == OP_aten__log_softmax) {
 		int h2f = 0;
 
 		if (nin > 2 && tv_get_bool(c, in[2], &h2f))

@@ -154,11 +154,6 @@ static int finish_inplace(struct trace_ctx *c, struct tval *self,
 	return 0;
 }
 
-int sh_is_inplace(const struct ir_node *n)
-{
-	return (aten_op_flags(n->op) & ATEN_OP_INPLACE) != 0;
-}
-
 /* out[0] = y for the functional form, y copied into in[0] for the
  * in-place form (kind ending in '_') */
 int sh_finish(struct trace_ctx *c, const struct ir_node *n,
@@ -166,7 +161,7 @@ int sh_finish(struct trace_ctx *c, const struct ir_node *n,
 {
 	if (!y)
 		return -1;
-	if (sh_is_inplace(n))
+	if (trace_inplace(n))
 		return finish_inplace(c, in[0], y, out);
 	return trace_out(c, out, y);
 }
@@ -706,7 +701,7 @@ static int op_flip(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (n->op == OP_aten_fliplr ||
 	    n->op == OP_aten_flipud) {
-		int lr = n->kind[10] == 'l';
+		int lr = n->op == OP_aten_fliplr;
 
 		if (x->rank < (lr ? 2 : 1))
 			return trace_error(c, "Input must be >= %d-d.",
@@ -900,7 +895,7 @@ static int op_tri_indices(struct trace_ctx *c, const struct ir_node *n,
 			  int nout)
 {
 	int64_t row, col, off = 0, i, j, cnt = 0, dims[2], *buf;
-	int lower = strstr(n->kind, "tril") != NULL;
+	int lower = n->op == OP_aten_tril_indices;
 	enum ir_dtype dt;
 	struct gpu_tensor *y;
 

@@ -39,7 +39,6 @@ void sh_free_all(struct gpu_tensor **ts, int n);
  * borrowed pointers) */
 int sh_get_tensor_list(struct trace_ctx *c, const struct tval *v,
 		       struct gpu_tensor ***ts, int *n);
-int sh_is_inplace(const struct ir_node *n);
 /* out[0] = y for the functional form, y copied into in[0] for the
  * in-place form (kind ending in '_') */
 int sh_finish(struct trace_ctx *c, const struct ir_node *n,

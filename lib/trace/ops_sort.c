@@ -109,7 +109,7 @@ static int op_sort(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_tensor *x, *v, *i;
 	int64_t d = -1;
 	int desc = 0, a, base = 1;
-	int arg = strstr(n->kind, "argsort") != NULL;
+	int arg = n->op == OP_aten_argsort;
 
 	if (sh_is_list(ARG(0)))
 		return trace_error(c, "sorting a list is not supported");
@@ -430,7 +430,7 @@ static int op_unique(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor *x;
-	int consecutive = strstr(n->kind, "consecutive") != NULL;
+	int consecutive = n->op == OP_aten_unique_consecutive;
 	int ri = 0, rcnt = 0, b = consecutive ? 1 : 2;
 	int plain = n->op == OP_aten__unique;
 

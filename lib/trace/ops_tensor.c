@@ -2319,7 +2319,7 @@ static int op_bernoulli(struct trace_ctx *c, const struct ir_node *n,
 static int op_normal(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	int inplace = n->kind[strlen(n->kind) - 1] == '_';
+	int inplace = trace_inplace(n);
 	struct gpu_tensor *mt = NULL, *st = NULL, *me = NULL, *se = NULL, *y;
 	double mean = 0, sd = 1, *v = NULL, *mv = NULL, *sv = NULL;
 	int64_t dims[GPU_MAX_DIMS], numel = 1, i;

@@ -449,3 +449,8 @@ struct gpu_tensor *trace_from_host(struct trace_ctx *c, enum ir_dtype dt,
 	gpu_free(h);
 	return y;
 }
+
+int trace_inplace(const struct ir_node *n)
+{
+	return (aten_op_flags(n->op) & ATEN_OP_INPLACE) != 0;
+}

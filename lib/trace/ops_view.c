@@ -319,7 +319,7 @@ static int finish_view(struct trace_ctx *c, const struct ir_node *n,
 		       struct tval **in, struct gpu_tensor *y,
 		       struct tval **out)
 {
-	if (sh_is_inplace(n))
+	if (trace_inplace(n))
 		return restride(c, in[0], y, out);
 	return trace_out(c, out, y);
 }

@@ -216,6 +216,9 @@ struct gpu_tensor *trace_cast(struct trace_ctx *c, struct gpu_tensor *t,
  * rank-0 tensor).  NULL after reporting. */
 struct gpu_tensor *trace_as_tensor(struct trace_ctx *c, const struct tval *v,
 				   enum ir_dtype dt);
+/* Whether n is an in-place form (aten::add_: the registry's
+ * ATEN_OP_INPLACE), whose result is written into its first input. */
+int trace_inplace(const struct ir_node *n);
 /* Normalises axis against rank (negative counts from the end); -1 after
  * reporting when out of range. */
 int trace_axis(struct trace_ctx *c, int64_t axis, int rank, int *out);
