@@ -781,7 +781,10 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_conv p;
 	struct gpu_tensor *x, *w, *b;
 	int64_t extra[3] = { 0, 0, 0 }, groups = 1;
-	const char *k = n->kind + 6;
+	enum aten_op op = n->op;
+	/* conv1d/2d/3d: the weight's spatial rank they take */
+	int want = op == OP_aten_conv1d ? 1 : op == OP_aten_conv2d ? 2 :
+		   op == OP_aten_conv3d ? 3 : 0;
 	int ns, i, has_extra = 0, transposed = 0;
 
 	(void)nout;
@@ -793,7 +796,7 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 	if (ns < 1 || ns > 3)
 		return trace_error(c, "weight of rank %d", w->rank);
 	p.nspatial = ns;
-	if (!strcmp(k, "convolution") || !strcmp(k, "_convolution")) {
+	if (op == OP_aten_convolution || op == OP_aten__convolution) {
 		int64_t t;
 
 		if (nin < 9)
@@ -807,7 +810,9 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 		    tv_get_int(c, in[8], &groups))
 			return -1;
 		transposed = t != 0;
-	} else if (!strncmp(k, "conv_transpose", 14)) {
+	} else if (op == OP_aten_conv_transpose1d ||
+		   op == OP_aten_conv_transpose2d ||
+		   op == OP_aten_conv_transpose3d) {
 		/* input, weight, bias, stride, padding, output_padding,
 		 * groups, dilation */
 		if (nin < 8)
@@ -826,9 +831,9 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 		 * groups */
 		if (nin < 7)
 			return trace_error(c, "expected 7 arguments");
-		if (k[0] != '_' && k[4] - '0' != ns)
+		if (want && want != ns)
 			return trace_error(c, "expected weight to be a %d-D "
-					   "tensor, got %d-D", k[4] - '0' + 2,
+					   "tensor, got %d-D", want + 2,
 					   w->rank);
 		if (get_ints_n(c, in[3], ns, p.stride, one, "stride") ||
 		    get_ints_n(c, in[5], ns, p.dilation, one, "dilation") ||

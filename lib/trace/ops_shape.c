@@ -357,7 +357,6 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor **ts, **us;
-	const char *op = n->kind + 6;
 	int k, i, rc, nd, dim;
 
 	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
@@ -366,7 +365,8 @@ static int op_hvstack(struct trace_ctx *c, const struct ir_node *n,
 		free(ts);
 		return trace_error(c, "expects a non-empty TensorList");
 	}
-	nd = op[0] == 'h' ? 1 : op[0] == 'v' ? 2 : op[0] == 'd' ? 3 : 0;
+	nd = n->op == OP_aten_hstack ? 1 : n->op == OP_aten_vstack ? 2 :
+	     n->op == OP_aten_dstack ? 3 : 0;
 	us = calloc(k, sizeof(*us));
 	if (!us) {
 		free(ts);
