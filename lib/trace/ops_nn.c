@@ -1000,7 +1000,7 @@ static int op_max_pool(struct trace_ctx *c, const struct ir_node *n,
 	static const int64_t zero[3] = { 0, 0, 0 }, one[3] = { 1, 1, 1 };
 	struct gpu_tensor *x;
 	struct gpu_pool p;
-	int ns = n->kind[14] - '0', ceil_mode = 0;
+	int ns = trace_op_dims(n->op), ceil_mode = 0;
 
 	memset(&p, 0, sizeof(p));
 	if (ns < 1 || ns > 3 || nin < 6)
@@ -1015,7 +1015,9 @@ static int op_max_pool(struct trace_ctx *c, const struct ir_node *n,
 	    tv_get_bool(c, in[5], &ceil_mode))
 		return -1;
 	return pool_run(c, x, &p, ceil_mode, out,
-			nout > 1 && strstr(n->kind, "with_indices"));
+			nout > 1 && (n->op == OP_aten_max_pool1d_with_indices ||
+				     n->op == OP_aten_max_pool2d_with_indices ||
+				     n->op == OP_aten_max_pool3d_with_indices));
 }
 
 /* avg_pool1d(self, k, s, p, ceil, count_include_pad);
@@ -1026,7 +1028,7 @@ static int op_avg_pool(struct trace_ctx *c, const struct ir_node *n,
 	static const int64_t zero[3] = { 0, 0, 0 };
 	struct gpu_tensor *x;
 	struct gpu_pool p;
-	int ns = n->kind[14] - '0', ceil_mode = 0, cip = 1, i;
+	int ns = trace_op_dims(n->op), ceil_mode = 0, cip = 1, i;
 
 	(void)nout;
 	memset(&p, 0, sizeof(p));
@@ -1134,7 +1136,7 @@ static int op_adaptive_pool(struct trace_ctx *c, const struct ir_node *n,
 	int is_max = n->op == OP_aten_adaptive_max_pool1d ||
 		     n->op == OP_aten_adaptive_max_pool2d ||
 		     n->op == OP_aten_adaptive_max_pool3d;
-	int ns = n->kind[strlen(n->kind) - 2] - '0';
+	int ns = trace_op_dims(n->op);
 	struct gpu_tensor *x, *xb, *y = NULL;
 	int64_t os[3], dims[GPU_MAX_DIMS], cnt;
 	int i, rc = -1, r;
@@ -1676,19 +1678,23 @@ static struct gpu_tensor *resize_run(struct trace_ctx *c,
 static int op_upsample(struct trace_ctx *c, const struct ir_node *n,
 		       struct tval **in, int nin, struct tval **out, int nout)
 {
-	const char *k = n->kind + 6;
+	enum aten_op op = n->op;
 	struct gpu_tensor *x;
 	enum gpu_interp mode;
-	int ns = k[strlen(k) - 2] - '0', align = 0, first = 2;
+	int ns = trace_op_dims(op), align = 0, first = 2;
 	int64_t osz[3];
 	double scales[3];
 
 	(void)nout;
-	if (strstr(k, "nearest_exact"))
+	if (op == OP_aten__upsample_nearest_exact1d ||
+	    op == OP_aten__upsample_nearest_exact2d ||
+	    op == OP_aten__upsample_nearest_exact3d)
 		mode = GPU_INTERP_NEAREST_EXACT;
-	else if (strstr(k, "nearest"))
+	else if (op == OP_aten_upsample_nearest1d ||
+		 op == OP_aten_upsample_nearest2d ||
+		 op == OP_aten_upsample_nearest3d)
 		mode = GPU_INTERP_NEAREST;
-	else if (strstr(k, "bicubic"))
+	else if (op == OP_aten_upsample_bicubic2d)
 		mode = GPU_INTERP_CUBIC;
 	else
 		mode = GPU_INTERP_LINEAR;

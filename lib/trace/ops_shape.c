@@ -1094,14 +1094,18 @@ static int op_pad_mode(struct trace_ctx *c, const struct ir_node *n,
 	enum gpu_pad_mode mode;
 	int np, nd = 0;
 
-	if (strstr(n->kind, "reflection"))
+	if (n->op == OP_aten_reflection_pad1d ||
+	    n->op == OP_aten_reflection_pad2d ||
+	    n->op == OP_aten_reflection_pad3d)
 		mode = GPU_PAD_REFLECT;
-	else if (strstr(n->kind, "replication"))
+	else if (n->op == OP_aten_replication_pad1d ||
+		 n->op == OP_aten_replication_pad2d ||
+		 n->op == OP_aten_replication_pad3d)
 		mode = GPU_PAD_REPLICATE;
 	else
 		mode = GPU_PAD_CIRCULAR;
 	if (mode != GPU_PAD_CIRCULAR)
-		nd = n->kind[strlen(n->kind) - 2] - '0';
+		nd = trace_op_dims(n->op);
 	if (tv_get_tensor(c, ARG(0), 0, &x) ||
 	    pad_list(c, x, ARG(1), pads, &np))
 		return -1;

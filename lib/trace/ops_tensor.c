@@ -2953,7 +2953,7 @@ static int op_fake_quantize(struct trace_ctx *c, const struct ir_node *n,
 			    struct tval **in, int nin, struct tval **out,
 			    int nout)
 {
-	int per_channel = strstr(n->kind, "per_channel") != NULL;
+	int per_channel = n->op == OP_aten_fake_quantize_per_channel_affine;
 	struct gpu_tensor *x, *s = NULL, *z = NULL, *inv = NULL, *t = NULL,
 			  *u = NULL;
 	int64_t qmin, qmax, axis64 = 0;
@@ -3234,7 +3234,7 @@ static int op_det(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
 	int logdet = n->op == OP_aten_logdet;
-	int slog = strstr(n->kind, "slogdet") != NULL;
+	int slog = n->op == OP_aten_slogdet || n->op == OP_aten_linalg_slogdet;
 	struct gpu_tensor *x, *y, *y2;
 	int64_t m, batch = 1, b, numel;
 	double *a, *d, *sg;
@@ -3328,7 +3328,7 @@ static double gamma_draw(uint64_t *s, double alpha)
 static int op_gamma(struct trace_ctx *c, const struct ir_node *n,
 		    struct tval **in, int nin, struct tval **out, int nout)
 {
-	int dirichlet = strstr(n->kind, "dirichlet") != NULL;
+	int dirichlet = n->op == OP_aten__sample_dirichlet;
 	struct gpu_tensor *x, *y;
 	int64_t numel, i, j, last;
 	double *v;

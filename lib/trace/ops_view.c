@@ -1510,7 +1510,7 @@ struct gpu_tensor *sh_atleast(struct trace_ctx *c,
 static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
-	int nd = n->kind[strlen(n->kind) - 2] - '0';
+	int nd = trace_op_dims(n->op);
 	struct gpu_tensor **ts, **ys;
 	int k, i, rc;
 

@@ -219,6 +219,10 @@ struct gpu_tensor *trace_as_tensor(struct trace_ctx *c, const struct tval *v,
 /* Whether n is an in-place form (aten::add_: the registry's
  * ATEN_OP_INPLACE), whose result is written into its first input. */
 int trace_inplace(const struct ir_node *n);
+/* The N of an operator whose registry name says Nd (max_pool2d,
+ * max_pool2d_with_indices, upsample_bilinear2d, atleast_3d): its spatial
+ * or minimum rank, 1 to 3; 0 when the name says none. */
+int trace_op_dims(enum aten_op op);
 /* Normalises axis against rank (negative counts from the end); -1 after
  * reporting when out of range. */
 int trace_axis(struct trace_ctx *c, int64_t axis, int rank, int *out);

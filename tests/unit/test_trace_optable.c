@@ -4,7 +4,8 @@
  * operator, no operator is in two places unless the lookup order means it
  * (the scalar and the tensor group, picked by whether an input is a
  * tensor), the id index finds what a scan of the tables in lookup order
- * finds, and trace_list_ops lists each operator once, sorted.
+ * finds, trace_list_ops lists each operator once, sorted, and
+ * trace_op_dims reads the Nd of a registry name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,10 +173,25 @@ static void test_list_ops(void)
 	free(buf);
 }
 
+/* the Nd of pooling, padding, upsampling and atleast_Nd names */
+static void test_op_dims(void)
+{
+	CHECK_INT(trace_op_dims(OP_aten_max_pool2d), 2);
+	CHECK_INT(trace_op_dims(OP_aten_max_pool3d_with_indices), 3);
+	CHECK_INT(trace_op_dims(OP_aten_adaptive_avg_pool1d), 1);
+	CHECK_INT(trace_op_dims(OP_aten__upsample_nearest_exact2d), 2);
+	CHECK_INT(trace_op_dims(OP_aten_reflection_pad3d), 3);
+	CHECK_INT(trace_op_dims(OP_aten_atleast_1d), 1);
+	CHECK_INT(trace_op_dims(OP_aten_relu), 0);
+	CHECK_INT(trace_op_dims(OP_aten_conv_tbc), 0);
+	CHECK_INT(trace_op_dims(OP_NONE), 0);
+}
+
 const struct unit_test unit_tests[] = {
 	UNIT(test_rows_are_operators),
 	UNIT(test_no_shadowed_rows),
 	UNIT(test_index_matches_scan),
 	UNIT(test_list_ops),
+	UNIT(test_op_dims),
 	{ 0 },
 };
