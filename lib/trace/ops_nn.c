@@ -560,13 +560,6 @@ static int finish_inplace(struct trace_ctx *c, struct tval *self,
 	return 0;
 }
 
-static int inplace_kind(const struct ir_node *n)
-{
-	size_t l = strlen(n->kind);
-
-	return l > 1 && n->kind[l - 1] == '_' && n->kind[l - 2] != '_';
-}
-
 /* --- matrix products --------------------------------------------------- */
 
 static int op_linear(struct trace_ctx *c, const struct ir_node *n,
@@ -589,16 +582,16 @@ static int op_matmul(struct trace_ctx *c, const struct ir_node *n,
 	(void)nin; (void)nout;
 	if (tv_get_tensor(c, in[0], 0, &a) || tv_get_tensor(c, in[1], 0, &b))
 		return -1;
-	if (!strcmp(n->kind, "aten::mm") && (a->rank != 2 || b->rank != 2))
+	if (n->op == OP_aten_mm && (a->rank != 2 || b->rank != 2))
 		return trace_error(c, "self must be a matrix");
-	if (!strcmp(n->kind, "aten::bmm") && (a->rank != 3 || b->rank != 3))
+	if (n->op == OP_aten_bmm && (a->rank != 3 || b->rank != 3))
 		return trace_error(c, "batch1 must be a 3D tensor");
-	if (!strcmp(n->kind, "aten::mv") && (a->rank != 2 || b->rank != 1))
+	if (n->op == OP_aten_mv && (a->rank != 2 || b->rank != 1))
 		return trace_error(c, "vector + matrix @ vector expected");
-	if (!strcmp(n->kind, "aten::dot") && (a->rank != 1 || b->rank != 1))
+	if (n->op == OP_aten_dot && (a->rank != 1 || b->rank != 1))
 		return trace_error(c, "1D tensors expected, but got %dD and "
 				   "%dD tensors", a->rank, b->rank);
-	if (!strcmp(n->kind, "aten::bmm") && a->dims[0] != b->dims[0])
+	if (n->op == OP_aten_bmm && a->dims[0] != b->dims[0])
 		return trace_error(c, "batch1 and batch2 must have same "
 				   "number of batches");
 	return trace_out(c, out, nn_matmul(c, a, b, 0, NULL, 1, 0));
@@ -611,7 +604,7 @@ static int op_addmm(struct trace_ctx *c, const struct ir_node *n,
 {
 	struct gpu_tensor *self, *a, *b, *res = NULL, *a2 = NULL, *b2 = NULL;
 	double beta = 1, alpha = 1;
-	int addbmm = !strncmp(n->kind, "aten::addbmm", 12);
+	int addbmm = n->op == OP_aten_addbmm || n->op == OP_aten_addbmm_;
 
 	(void)nout;
 	if (tv_get_tensor(c, in[0], 0, &self) ||
@@ -647,7 +640,7 @@ static int op_addmm(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (!res)
 		return -1;
-	if (inplace_kind(n))
+	if (trace_inplace(n))
 		return finish_inplace(c, in[0], res, out);
 	return trace_out(c, out, res);
 }
@@ -788,7 +781,10 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_conv p;
 	struct gpu_tensor *x, *w, *b;
 	int64_t extra[3] = { 0, 0, 0 }, groups = 1;
-	const char *k = n->kind + 6;
+	enum aten_op op = n->op;
+	/* conv1d/2d/3d: the weight's spatial rank they take */
+	int want = op == OP_aten_conv1d ? 1 : op == OP_aten_conv2d ? 2 :
+		   op == OP_aten_conv3d ? 3 : 0;
 	int ns, i, has_extra = 0, transposed = 0;
 
 	(void)nout;
@@ -800,7 +796,7 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 	if (ns < 1 || ns > 3)
 		return trace_error(c, "weight of rank %d", w->rank);
 	p.nspatial = ns;
-	if (!strcmp(k, "convolution") || !strcmp(k, "_convolution")) {
+	if (op == OP_aten_convolution || op == OP_aten__convolution) {
 		int64_t t;
 
 		if (nin < 9)
@@ -814,7 +810,9 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 		    tv_get_int(c, in[8], &groups))
 			return -1;
 		transposed = t != 0;
-	} else if (!strncmp(k, "conv_transpose", 14)) {
+	} else if (op == OP_aten_conv_transpose1d ||
+		   op == OP_aten_conv_transpose2d ||
+		   op == OP_aten_conv_transpose3d) {
 		/* input, weight, bias, stride, padding, output_padding,
 		 * groups, dilation */
 		if (nin < 8)
@@ -833,9 +831,9 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 		 * groups */
 		if (nin < 7)
 			return trace_error(c, "expected 7 arguments");
-		if (k[0] != '_' && k[4] - '0' != ns)
+		if (want && want != ns)
 			return trace_error(c, "expected weight to be a %d-D "
-					   "tensor, got %d-D", k[4] - '0' + 2,
+					   "tensor, got %d-D", want + 2,
 					   w->rank);
 		if (get_ints_n(c, in[3], ns, p.stride, one, "stride") ||
 		    get_ints_n(c, in[5], ns, p.dilation, one, "dilation") ||
@@ -1002,7 +1000,7 @@ static int op_max_pool(struct trace_ctx *c, const struct ir_node *n,
 	static const int64_t zero[3] = { 0, 0, 0 }, one[3] = { 1, 1, 1 };
 	struct gpu_tensor *x;
 	struct gpu_pool p;
-	int ns = n->kind[14] - '0', ceil_mode = 0;
+	int ns = trace_op_dims(n->op), ceil_mode = 0;
 
 	memset(&p, 0, sizeof(p));
 	if (ns < 1 || ns > 3 || nin < 6)
@@ -1017,7 +1015,9 @@ static int op_max_pool(struct trace_ctx *c, const struct ir_node *n,
 	    tv_get_bool(c, in[5], &ceil_mode))
 		return -1;
 	return pool_run(c, x, &p, ceil_mode, out,
-			nout > 1 && strstr(n->kind, "with_indices"));
+			nout > 1 && (n->op == OP_aten_max_pool1d_with_indices ||
+				     n->op == OP_aten_max_pool2d_with_indices ||
+				     n->op == OP_aten_max_pool3d_with_indices));
 }
 
 /* avg_pool1d(self, k, s, p, ceil, count_include_pad);
@@ -1028,7 +1028,7 @@ static int op_avg_pool(struct trace_ctx *c, const struct ir_node *n,
 	static const int64_t zero[3] = { 0, 0, 0 };
 	struct gpu_tensor *x;
 	struct gpu_pool p;
-	int ns = n->kind[14] - '0', ceil_mode = 0, cip = 1, i;
+	int ns = trace_op_dims(n->op), ceil_mode = 0, cip = 1, i;
 
 	(void)nout;
 	memset(&p, 0, sizeof(p));
@@ -1133,8 +1133,10 @@ static int op_adaptive_pool(struct trace_ctx *c, const struct ir_node *n,
 			    struct tval **in, int nin, struct tval **out,
 			    int nout)
 {
-	int is_max = !strncmp(n->kind, "aten::adaptive_max", 18);
-	int ns = n->kind[strlen(n->kind) - 2] - '0';
+	int is_max = n->op == OP_aten_adaptive_max_pool1d ||
+		     n->op == OP_aten_adaptive_max_pool2d ||
+		     n->op == OP_aten_adaptive_max_pool3d;
+	int ns = trace_op_dims(n->op);
 	struct gpu_tensor *x, *xb, *y = NULL;
 	int64_t os[3], dims[GPU_MAX_DIMS], cnt;
 	int i, rc = -1, r;
@@ -1374,7 +1376,7 @@ static int op_layer_norm(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_out(c, out, nn_layer_norm(c, x, naxes, w, b, eps)))
 		return -1;
-	if (strcmp(n->kind, "aten::native_layer_norm") || nout < 3)
+	if (n->op != OP_aten_native_layer_norm || nout < 3)
 		return 0;
 	for (i = x->rank - naxes; i < x->rank; i++)
 		mask |= 1u << i;
@@ -1480,7 +1482,8 @@ static int op_softmax(struct trace_ctx *c, const struct ir_node *n,
 {
 	struct gpu_tensor *x, *xc, *y;
 	int64_t dim;
-	int ax, log = strstr(n->kind, "log_softmax") != NULL;
+	int ax, log = n->op == OP_aten_log_softmax ||
+		      n->op == OP_aten__log_softmax;
 	enum ir_dtype dt;
 
 	(void)nout;
@@ -1491,7 +1494,7 @@ static int op_softmax(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_int(c, in[1], &dim) || trace_axis(c, dim, x->rank, &ax))
 		return -1;
 	dt = x->dtype;
-	if (n->kind[6] == '_') {
+	if (n->op == OP_aten__softmax || n->op == OP_aten__log_softmax) {
 		int h2f = 0;
 
 		if (nin > 2 && tv_get_bool(c, in[2], &h2f))
@@ -1675,19 +1678,23 @@ static struct gpu_tensor *resize_run(struct trace_ctx *c,
 static int op_upsample(struct trace_ctx *c, const struct ir_node *n,
 		       struct tval **in, int nin, struct tval **out, int nout)
 {
-	const char *k = n->kind + 6;
+	enum aten_op op = n->op;
 	struct gpu_tensor *x;
 	enum gpu_interp mode;
-	int ns = k[strlen(k) - 2] - '0', align = 0, first = 2;
+	int ns = trace_op_dims(op), align = 0, first = 2;
 	int64_t osz[3];
 	double scales[3];
 
 	(void)nout;
-	if (strstr(k, "nearest_exact"))
+	if (op == OP_aten__upsample_nearest_exact1d ||
+	    op == OP_aten__upsample_nearest_exact2d ||
+	    op == OP_aten__upsample_nearest_exact3d)
 		mode = GPU_INTERP_NEAREST_EXACT;
-	else if (strstr(k, "nearest"))
+	else if (op == OP_aten_upsample_nearest1d ||
+		 op == OP_aten_upsample_nearest2d ||
+		 op == OP_aten_upsample_nearest3d)
 		mode = GPU_INTERP_NEAREST;
-	else if (strstr(k, "bicubic"))
+	else if (op == OP_aten_upsample_bicubic2d)
 		mode = GPU_INTERP_CUBIC;
 	else
 		mode = GPU_INTERP_LINEAR;
@@ -1778,116 +1785,116 @@ static int op_interpolate(struct trace_ctx *c, const struct ir_node *n,
 
 const struct trace_op trace_ops_nn[] = {
 	/* matrix products */
-	{ "aten::linear", op_linear },
-	{ "aten::matmul", op_matmul },
-	{ "aten::mm", op_matmul },
-	{ "aten::bmm", op_matmul },
-	{ "aten::mv", op_matmul },
-	{ "aten::dot", op_matmul },
-	{ "aten::inner", op_matmul },
-	{ "aten::addmm", op_addmm },
-	{ "aten::addmm_", op_addmm },
-	{ "aten::addmv", op_addmm },
-	{ "aten::addmv_", op_addmm },
-	{ "aten::baddbmm", op_addmm },
-	{ "aten::baddbmm_", op_addmm },
-	{ "aten::addbmm", op_addmm },
-	{ "aten::addbmm_", op_addmm },
-	{ "aten::einsum", nn_op_einsum },
-	{ "aten::tensordot", nn_op_tensordot },
-	{ "aten::bilinear", nn_op_bilinear },
+	{ OP_aten_linear, op_linear, 0 },
+	{ OP_aten_matmul, op_matmul, 0 },
+	{ OP_aten_mm, op_matmul, 0 },
+	{ OP_aten_bmm, op_matmul, 0 },
+	{ OP_aten_mv, op_matmul, 0 },
+	{ OP_aten_dot, op_matmul, 0 },
+	{ OP_aten_inner, op_matmul, 0 },
+	{ OP_aten_addmm, op_addmm, 0 },
+	{ OP_aten_addmm_, op_addmm, 0 },
+	{ OP_aten_addmv, op_addmm, 0 },
+	{ OP_aten_addmv_, op_addmm, 0 },
+	{ OP_aten_baddbmm, op_addmm, 0 },
+	{ OP_aten_baddbmm_, op_addmm, 0 },
+	{ OP_aten_addbmm, op_addmm, 0 },
+	{ OP_aten_addbmm_, op_addmm, 0 },
+	{ OP_aten_einsum, nn_op_einsum, 0 },
+	{ OP_aten_tensordot, nn_op_tensordot, 0 },
+	{ OP_aten_bilinear, nn_op_bilinear, 0 },
 	/* convolution */
-	{ "aten::conv1d", op_conv },
-	{ "aten::conv2d", op_conv },
-	{ "aten::conv3d", op_conv },
-	{ "aten::conv_transpose1d", op_conv },
-	{ "aten::conv_transpose2d", op_conv },
-	{ "aten::conv_transpose3d", op_conv },
-	{ "aten::convolution", op_conv },
-	{ "aten::_convolution", op_conv },
-	{ "aten::_convolution_mode", op_conv },
-	{ "aten::conv_tbc", op_conv_tbc },
+	{ OP_aten_conv1d, op_conv, 0 },
+	{ OP_aten_conv2d, op_conv, 0 },
+	{ OP_aten_conv3d, op_conv, 0 },
+	{ OP_aten_conv_transpose1d, op_conv, 0 },
+	{ OP_aten_conv_transpose2d, op_conv, 0 },
+	{ OP_aten_conv_transpose3d, op_conv, 0 },
+	{ OP_aten_convolution, op_conv, 0 },
+	{ OP_aten__convolution, op_conv, 0 },
+	{ OP_aten__convolution_mode, op_conv, 0 },
+	{ OP_aten_conv_tbc, op_conv_tbc, 0 },
 	/* pooling */
-	{ "aten::max_pool1d", op_max_pool },
-	{ "aten::max_pool2d", op_max_pool },
-	{ "aten::max_pool3d", op_max_pool },
-	{ "aten::max_pool1d_with_indices", op_max_pool },
-	{ "aten::max_pool2d_with_indices", op_max_pool },
-	{ "aten::max_pool3d_with_indices", op_max_pool },
-	{ "aten::avg_pool1d", op_avg_pool },
-	{ "aten::avg_pool2d", op_avg_pool },
-	{ "aten::avg_pool3d", op_avg_pool },
-	{ "aten::adaptive_avg_pool1d", op_adaptive_pool },
-	{ "aten::adaptive_avg_pool2d", op_adaptive_pool },
-	{ "aten::adaptive_avg_pool3d", op_adaptive_pool },
-	{ "aten::adaptive_max_pool1d", op_adaptive_pool },
-	{ "aten::adaptive_max_pool2d", op_adaptive_pool },
-	{ "aten::adaptive_max_pool3d", op_adaptive_pool },
+	{ OP_aten_max_pool1d, op_max_pool, 0 },
+	{ OP_aten_max_pool2d, op_max_pool, 0 },
+	{ OP_aten_max_pool3d, op_max_pool, 0 },
+	{ OP_aten_max_pool1d_with_indices, op_max_pool, 0 },
+	{ OP_aten_max_pool2d_with_indices, op_max_pool, 0 },
+	{ OP_aten_max_pool3d_with_indices, op_max_pool, 0 },
+	{ OP_aten_avg_pool1d, op_avg_pool, 0 },
+	{ OP_aten_avg_pool2d, op_avg_pool, 0 },
+	{ OP_aten_avg_pool3d, op_avg_pool, 0 },
+	{ OP_aten_adaptive_avg_pool1d, op_adaptive_pool, 0 },
+	{ OP_aten_adaptive_avg_pool2d, op_adaptive_pool, 0 },
+	{ OP_aten_adaptive_avg_pool3d, op_adaptive_pool, 0 },
+	{ OP_aten_adaptive_max_pool1d, op_adaptive_pool, 0 },
+	{ OP_aten_adaptive_max_pool2d, op_adaptive_pool, 0 },
+	{ OP_aten_adaptive_max_pool3d, op_adaptive_pool, 0 },
 	/* normalisation */
-	{ "aten::batch_norm", op_batch_norm },
-	{ "aten::instance_norm", op_instance_norm },
-	{ "aten::group_norm", op_group_norm },
-	{ "aten::layer_norm", op_layer_norm },
-	{ "aten::native_layer_norm", op_layer_norm },
-	{ "aten::_weight_norm", op_weight_norm },
+	{ OP_aten_batch_norm, op_batch_norm, 0 },
+	{ OP_aten_instance_norm, op_instance_norm, 0 },
+	{ OP_aten_group_norm, op_group_norm, 0 },
+	{ OP_aten_layer_norm, op_layer_norm, 0 },
+	{ OP_aten_native_layer_norm, op_layer_norm, 0 },
+	{ OP_aten__weight_norm, op_weight_norm, 0 },
 	/* softmax, dropout */
-	{ "aten::softmax", op_softmax },
-	{ "aten::rms_norm", op_rms_norm },
-	{ "aten::log_softmax", op_softmax },
-	{ "aten::_softmax", op_softmax },
-	{ "aten::_log_softmax", op_softmax },
+	{ OP_aten_softmax, op_softmax, 0 },
+	{ OP_aten_rms_norm, op_rms_norm, 0 },
+	{ OP_aten_log_softmax, op_softmax, 0 },
+	{ OP_aten__softmax, op_softmax, 0 },
+	{ OP_aten__log_softmax, op_softmax, 0 },
 	/* embedding */
-	{ "aten::embedding", op_embedding },
-	{ "aten::embedding_bag", nn_op_embedding_bag },
+	{ OP_aten_embedding, op_embedding, 0 },
+	{ OP_aten_embedding_bag, nn_op_embedding_bag, 0 },
 	/* embedding_renorm is the name script gives the in-place op once
 	 * in-place ops are made out of place; torch renorms the weight in
 	 * place either way */
-	{ "aten::embedding_renorm", nn_op_embedding_renorm },
-	{ "aten::embedding_renorm_", nn_op_embedding_renorm },
-	{ "aten::grid_sampler", nn_op_grid_sampler },
-	{ "aten::grid_sampler_2d", nn_op_grid_sampler },
+	{ OP_aten_embedding_renorm, nn_op_embedding_renorm, 0 },
+	{ OP_aten_embedding_renorm_, nn_op_embedding_renorm, 0 },
+	{ OP_aten_grid_sampler, nn_op_grid_sampler, 0 },
+	{ OP_aten_grid_sampler_2d, nn_op_grid_sampler, 0 },
 	/* resampling */
-	{ "aten::upsample_nearest1d", op_upsample },
-	{ "aten::upsample_nearest2d", op_upsample },
-	{ "aten::upsample_nearest3d", op_upsample },
-	{ "aten::_upsample_nearest_exact1d", op_upsample },
-	{ "aten::_upsample_nearest_exact2d", op_upsample },
-	{ "aten::_upsample_nearest_exact3d", op_upsample },
-	{ "aten::upsample_linear1d", op_upsample },
-	{ "aten::upsample_bilinear2d", op_upsample },
-	{ "aten::upsample_bicubic2d", op_upsample },
-	{ "aten::upsample_trilinear3d", op_upsample },
-	{ "aten::__interpolate", op_interpolate },
+	{ OP_aten_upsample_nearest1d, op_upsample, 0 },
+	{ OP_aten_upsample_nearest2d, op_upsample, 0 },
+	{ OP_aten_upsample_nearest3d, op_upsample, 0 },
+	{ OP_aten__upsample_nearest_exact1d, op_upsample, 0 },
+	{ OP_aten__upsample_nearest_exact2d, op_upsample, 0 },
+	{ OP_aten__upsample_nearest_exact3d, op_upsample, 0 },
+	{ OP_aten_upsample_linear1d, op_upsample, 0 },
+	{ OP_aten_upsample_bilinear2d, op_upsample, 0 },
+	{ OP_aten_upsample_bicubic2d, op_upsample, 0 },
+	{ OP_aten_upsample_trilinear3d, op_upsample, 0 },
+	{ OP_aten___interpolate, op_interpolate, 0 },
 	/* recurrent layers (ops_nn_seq.c) */
-	{ "aten::lstm", nn_op_lstm },
-	{ "aten::gru", nn_op_gru },
-	{ "aten::rnn_tanh", nn_op_rnn_tanh },
-	{ "aten::rnn_relu", nn_op_rnn_relu },
-	{ "aten::lstm_cell", nn_op_lstm_cell },
-	{ "aten::gru_cell", nn_op_gru_cell },
-	{ "aten::rnn_tanh_cell", nn_op_rnn_tanh_cell },
-	{ "aten::rnn_relu_cell", nn_op_rnn_relu_cell },
-	{ "aten::_pack_padded_sequence", nn_op_pack_padded },
-	{ "aten::_pad_packed_sequence", nn_op_pad_packed },
+	{ OP_aten_lstm, nn_op_lstm, 0 },
+	{ OP_aten_gru, nn_op_gru, 0 },
+	{ OP_aten_rnn_tanh, nn_op_rnn_tanh, 0 },
+	{ OP_aten_rnn_relu, nn_op_rnn_relu, 0 },
+	{ OP_aten_lstm_cell, nn_op_lstm_cell, 0 },
+	{ OP_aten_gru_cell, nn_op_gru_cell, 0 },
+	{ OP_aten_rnn_tanh_cell, nn_op_rnn_tanh_cell, 0 },
+	{ OP_aten_rnn_relu_cell, nn_op_rnn_relu_cell, 0 },
+	{ OP_aten__pack_padded_sequence, nn_op_pack_padded, 0 },
+	{ OP_aten__pad_packed_sequence, nn_op_pad_packed, 0 },
 	/* attention (ops_nn_seq.c) */
-	{ "aten::_native_multi_head_attention", nn_op_mha },
-	{ "aten::_transformer_encoder_layer_fwd", nn_op_encoder_layer },
-	{ "aten::_scaled_dot_product_attention", nn_op_sdpa },
-	{ "aten::scaled_dot_product_attention",
-	  nn_op_scaled_dot_product_attention },
+	{ OP_aten__native_multi_head_attention, nn_op_mha, 0 },
+	{ OP_aten__transformer_encoder_layer_fwd, nn_op_encoder_layer, 0 },
+	{ OP_aten__scaled_dot_product_attention, nn_op_sdpa, 0 },
+	{ OP_aten_scaled_dot_product_attention,
+	  nn_op_scaled_dot_product_attention, 0 },
 	/* distances, losses (ops_nn_seq.c) */
-	{ "aten::cosine_similarity", nn_op_cosine_similarity },
-	{ "aten::pairwise_distance", nn_op_pairwise_distance },
-	{ "aten::cdist", nn_op_cdist },
-	{ "aten::binary_cross_entropy_with_logits", nn_op_bce_logits },
-	{ "aten::binary_cross_entropy", nn_op_bce },
-	{ "aten::nll_loss", nn_op_nll_loss },
-	{ "aten::nll_loss2d", nn_op_nll_loss },
-	{ "aten::nll_loss_nd", nn_op_nll_loss },
-	{ "aten::cross_entropy_loss", nn_op_cross_entropy },
-	{ "aten::kl_div", nn_op_kl_div },
-	{ "aten::mse_loss", nn_op_mse_loss },
-	{ "aten::l1_loss", nn_op_l1_loss },
-	{ "aten::smooth_l1_loss", nn_op_smooth_l1_loss },
-	{ NULL, NULL },
+	{ OP_aten_cosine_similarity, nn_op_cosine_similarity, 0 },
+	{ OP_aten_pairwise_distance, nn_op_pairwise_distance, 0 },
+	{ OP_aten_cdist, nn_op_cdist, 0 },
+	{ OP_aten_binary_cross_entropy_with_logits, nn_op_bce_logits, 0 },
+	{ OP_aten_binary_cross_entropy, nn_op_bce, 0 },
+	{ OP_aten_nll_loss, nn_op_nll_loss, 0 },
+	{ OP_aten_nll_loss2d, nn_op_nll_loss, 0 },
+	{ OP_aten_nll_loss_nd, nn_op_nll_loss, 0 },
+	{ OP_aten_cross_entropy_loss, nn_op_cross_entropy, 0 },
+	{ OP_aten_kl_div, nn_op_kl_div, 0 },
+	{ OP_aten_mse_loss, nn_op_mse_loss, 0 },
+	{ OP_aten_l1_loss, nn_op_l1_loss, 0 },
+	{ OP_aten_smooth_l1_loss, nn_op_smooth_l1_loss, 0 },
+	{ OP_NONE, NULL, 0 },
 };

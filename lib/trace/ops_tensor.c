@@ -22,15 +22,14 @@
 
 /* --- small helpers -------------------------------------------------------- */
 
-/* the node's kind without "aten::" and without one trailing '_' (the
- * in-place form), into buf */
+/* the node's kind without its namespace and without one trailing '_'
+ * (the in-place form), into buf */
 static const char *op_name(const struct ir_node *n, char *buf, size_t sz)
 {
-	const char *k = n->kind;
+	const char *k = strstr(n->kind, "::");
 	size_t len;
 
-	if (strncmp(k, "aten::", 6) == 0)
-		k += 6;
+	k = k ? k + 2 : n->kind;
 	len = strlen(k);
 	if (len >= sz)
 		len = sz - 1;
@@ -39,6 +38,22 @@ static const char *op_name(const struct ir_node *n, char *buf, size_t sz)
 	if (len > 1 && buf[len - 1] == '_' && buf[len - 2] != '_')
 		buf[len - 1] = 0;
 	return buf;
+}
+
+/* the functional form of an in-place op (aten::add_ -> aten::add, from
+ * the registry), other ops themselves */
+static enum aten_op functional(enum aten_op op)
+{
+	const char *name = aten_op_name(op);
+	char base[96];
+	size_t len = strlen(name);
+
+	if (!(aten_op_flags(op) & ATEN_OP_INPLACE) || len < 2 ||
+	    len > sizeof(base))
+		return op;
+	memcpy(base, name, len - 1);
+	base[len - 1] = 0;
+	return aten_op_id(base);
 }
 
 static int is_tensor(const struct tval *v)
@@ -440,36 +455,50 @@ static struct gpu_tensor *flatten_t(struct trace_ctx *c, struct gpu_tensor *x)
 enum ukind { U_FLOAT, U_SAME, U_BOOL, U_ROUNDING };
 
 static const struct unary_desc {
-	const char *name;
+	enum aten_op aten; /* the functional form */
 	enum gpu_unary op;
 	enum ukind kind;
 } unary_ops[] = {
-	{ "sqrt", GPU_SQRT, U_FLOAT }, { "rsqrt", GPU_RSQRT, U_FLOAT },
-	{ "exp", GPU_EXP, U_FLOAT }, { "expm1", GPU_EXPM1, U_FLOAT },
-	{ "log", GPU_LOG, U_FLOAT }, { "log1p", GPU_LOG1P, U_FLOAT },
-	{ "log2", GPU_LOG2, U_FLOAT }, { "log10", GPU_LOG10, U_FLOAT },
-	{ "sin", GPU_SIN, U_FLOAT }, { "cos", GPU_COS, U_FLOAT },
-	{ "tan", GPU_TAN, U_FLOAT }, { "asin", GPU_ASIN, U_FLOAT },
-	{ "acos", GPU_ACOS, U_FLOAT }, { "atan", GPU_ATAN, U_FLOAT },
-	{ "sinh", GPU_SINH, U_FLOAT }, { "cosh", GPU_COSH, U_FLOAT },
-	{ "tanh", GPU_TANH, U_FLOAT }, { "asinh", GPU_ASINH, U_FLOAT },
-	{ "acosh", GPU_ACOSH, U_FLOAT }, { "atanh", GPU_ATANH, U_FLOAT },
-	{ "arcsin", GPU_ASIN, U_FLOAT }, { "arccos", GPU_ACOS, U_FLOAT },
-	{ "arctan", GPU_ATAN, U_FLOAT },
-	{ "erf", GPU_ERF, U_FLOAT }, { "reciprocal", GPU_RECIPROCAL, U_FLOAT },
-	{ "sigmoid", GPU_SIGMOID, U_FLOAT }, { "silu", GPU_SILU, U_FLOAT },
-	{ "mish", GPU_MISH, U_FLOAT }, { "hardsigmoid", GPU_HARDSIGMOID, U_FLOAT },
-	{ "hardswish", GPU_HARDSWISH, U_FLOAT },
-	{ "softsign", GPU_SOFTSIGN, U_FLOAT },
-	{ "neg", GPU_NEG, U_SAME }, { "negative", GPU_NEG, U_SAME },
-	{ "abs", GPU_ABS, U_SAME }, { "absolute", GPU_ABS, U_SAME },
-	{ "sign", GPU_SIGN, U_SAME }, { "relu", GPU_RELU, U_SAME },
-	{ "floor", GPU_FLOOR, U_ROUNDING }, { "ceil", GPU_CEIL, U_ROUNDING },
-	{ "trunc", GPU_TRUNC, U_ROUNDING }, { "fix", GPU_TRUNC, U_ROUNDING },
-	{ "frac", GPU_FRAC, U_SAME },
-	{ "isnan", GPU_ISNAN, U_BOOL }, { "isinf", GPU_ISINF, U_BOOL },
-	{ "logical_not", GPU_NOT, U_BOOL },
-	{ NULL, 0, 0 },
+	{ OP_aten_sqrt, GPU_SQRT, U_FLOAT },
+	{ OP_aten_rsqrt, GPU_RSQRT, U_FLOAT },
+	{ OP_aten_exp, GPU_EXP, U_FLOAT },
+	{ OP_aten_expm1, GPU_EXPM1, U_FLOAT },
+	{ OP_aten_log, GPU_LOG, U_FLOAT },
+	{ OP_aten_log1p, GPU_LOG1P, U_FLOAT },
+	{ OP_aten_log2, GPU_LOG2, U_FLOAT },
+	{ OP_aten_log10, GPU_LOG10, U_FLOAT },
+	{ OP_aten_sin, GPU_SIN, U_FLOAT }, { OP_aten_cos, GPU_COS, U_FLOAT },
+	{ OP_aten_tan, GPU_TAN, U_FLOAT }, { OP_aten_asin, GPU_ASIN, U_FLOAT },
+	{ OP_aten_acos, GPU_ACOS, U_FLOAT },
+	{ OP_aten_atan, GPU_ATAN, U_FLOAT },
+	{ OP_aten_sinh, GPU_SINH, U_FLOAT },
+	{ OP_aten_cosh, GPU_COSH, U_FLOAT },
+	{ OP_aten_tanh, GPU_TANH, U_FLOAT },
+	{ OP_aten_asinh, GPU_ASINH, U_FLOAT },
+	{ OP_aten_acosh, GPU_ACOSH, U_FLOAT },
+	{ OP_aten_atanh, GPU_ATANH, U_FLOAT },
+	{ OP_aten_arcsin, GPU_ASIN, U_FLOAT },
+	{ OP_aten_arccos, GPU_ACOS, U_FLOAT },
+	{ OP_aten_arctan, GPU_ATAN, U_FLOAT },
+	{ OP_aten_erf, GPU_ERF, U_FLOAT },
+	{ OP_aten_reciprocal, GPU_RECIPROCAL, U_FLOAT },
+	{ OP_aten_sigmoid, GPU_SIGMOID, U_FLOAT },
+	{ OP_aten_silu, GPU_SILU, U_FLOAT },
+	{ OP_aten_mish, GPU_MISH, U_FLOAT },
+	{ OP_aten_hardsigmoid, GPU_HARDSIGMOID, U_FLOAT },
+	{ OP_aten_hardswish, GPU_HARDSWISH, U_FLOAT },
+	{ OP_aten_neg, GPU_NEG, U_SAME }, { OP_aten_negative, GPU_NEG, U_SAME },
+	{ OP_aten_abs, GPU_ABS, U_SAME }, { OP_aten_absolute, GPU_ABS, U_SAME },
+	{ OP_aten_sign, GPU_SIGN, U_SAME }, { OP_aten_relu, GPU_RELU, U_SAME },
+	{ OP_aten_floor, GPU_FLOOR, U_ROUNDING },
+	{ OP_aten_ceil, GPU_CEIL, U_ROUNDING },
+	{ OP_aten_trunc, GPU_TRUNC, U_ROUNDING },
+	{ OP_aten_fix, GPU_TRUNC, U_ROUNDING },
+	{ OP_aten_frac, GPU_FRAC, U_SAME },
+	{ OP_aten_isnan, GPU_ISNAN, U_BOOL },
+	{ OP_aten_isinf, GPU_ISINF, U_BOOL },
+	{ OP_aten_logical_not, GPU_NOT, U_BOOL },
+	{ OP_NONE, 0, 0 },
 };
 
 static int op_unary(struct trace_ctx *c, const struct ir_node *n,
@@ -477,13 +506,12 @@ static int op_unary(struct trace_ctx *c, const struct ir_node *n,
 {
 	const struct unary_desc *d;
 	struct gpu_tensor *x, *y;
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	enum ir_dtype dt;
 
-	for (d = unary_ops; d->name && strcmp(d->name, name); d++)
+	for (d = unary_ops; d->aten != OP_NONE && d->aten != key; d++)
 		;
-	if (!d->name)
+	if (d->aten == OP_NONE)
 		return trace_error(c, "no elementwise kernel for %s", n->kind);
 	if (nin < 1 || tv_get_tensor(c, in[0], 0, &x))
 		return -1;
@@ -598,8 +626,7 @@ static int op_square(struct trace_ctx *c, const struct ir_node *n,
 static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	struct gpu_tensor *x, *y;
 	double p[3] = { 0, 0, 0 };
 	enum gpu_unary op;
@@ -609,7 +636,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	dt = float_dt(x->dtype);
-	if (!strcmp(name, "gelu")) {
+	if (key == OP_aten_gelu) {
 		const char *ap = nin > 1 && in[1] && in[1]->kind == TV_STR ?
 				 in[1]->u.s : "none";
 
@@ -619,13 +646,13 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		return trace_out(c, out, unary_t(c, GPU_GELU, x, dt,
 					       !strcmp(ap, "tanh"), 0));
 	}
-	if (!strcmp(name, "selu"))
+	if (key == OP_aten_selu)
 		return trace_out(c, out, unary_t(c, GPU_ELU, x, dt, SELU_ALPHA,
 					       SELU_SCALE));
-	if (!strcmp(name, "relu6"))
+	if (key == OP_aten_relu6)
 		return trace_out(c, out, unary_t(c, GPU_HARDTANH, x, x->dtype,
 					       0, 6));
-	if (!strcmp(name, "logit")) {
+	if (key == OP_aten_logit) {
 		double eps = -1;
 
 		if (nin > 1 && !is_none(in[1]) && get_scalar(c, in[1], &eps))
@@ -638,11 +665,11 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		if (get_scalar(c, in[i], &p[np++]))
 			return -1;
 	}
-	if (!strcmp(name, "leaky_relu")) {
+	if (key == OP_aten_leaky_relu) {
 		op = GPU_LEAKY_RELU;
 		if (np < 1)
 			p[0] = 0.01;
-	} else if (!strcmp(name, "rrelu")) {
+	} else if (key == OP_aten_rrelu) {
 		/* eval: the mean slope */
 		op = GPU_LEAKY_RELU;
 		if (np < 2) {
@@ -650,7 +677,7 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 			p[1] = 1.0 / 3.0;
 		}
 		p[0] = (p[0] + p[1]) / 2;
-	} else if (!strcmp(name, "elu")) {
+	} else if (key == OP_aten_elu) {
 		struct gpu_tensor *xs, *e, *pos, *zero, *cond;
 
 		if (np < 3) {
@@ -675,11 +702,11 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(zero);
 		gpu_free(cond);
 		return trace_out(c, out, y);
-	} else if (!strcmp(name, "celu")) {
+	} else if (key == OP_aten_celu) {
 		op = GPU_CELU;
 		if (np < 1)
 			p[0] = 1;
-	} else if (!strcmp(name, "hardtanh")) {
+	} else if (key == OP_aten_hardtanh) {
 		op = GPU_HARDTANH;
 		if (np < 2) {
 			p[0] = -1;
@@ -695,18 +722,19 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 			gpu_free(lo);
 			return trace_out(c, out, y);
 		}
-	} else if (!strcmp(name, "hardshrink") ||
-		   !strcmp(name, "softshrink")) {
-		op = name[0] == 'h' ? GPU_HARDSHRINK : GPU_SOFTSHRINK;
+	} else if (key == OP_aten_hardshrink ||
+		   key == OP_aten_softshrink) {
+		op = key == OP_aten_hardshrink ? GPU_HARDSHRINK :
+		     GPU_SOFTSHRINK;
 		if (np < 1)
 			p[0] = 0.5;
-	} else if (!strcmp(name, "softplus")) {
+	} else if (key == OP_aten_softplus) {
 		op = GPU_SOFTPLUS;
 		if (np < 2) {
 			p[0] = 1;
 			p[1] = 20;
 		}
-	} else if (!strcmp(name, "threshold")) {
+	} else if (key == OP_aten_threshold) {
 		op = GPU_THRESHOLD;
 		if (np < 2)
 			return trace_error(c, "threshold needs threshold and "
@@ -716,22 +744,6 @@ static int op_act(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "no activation kernel for %s", n->kind);
 	}
 	return trace_out(c, out, unary_t(c, op, x, dt, p[0], p[1]));
-}
-
-static int op_tanhshrink(struct trace_ctx *c, const struct ir_node *n,
-			 struct tval **in, int nin, struct tval **out,
-			 int nout)
-{
-	struct gpu_tensor *x, *t, *y;
-	enum ir_dtype dt;
-
-	if (tv_get_tensor(c, in[0], 0, &x))
-		return -1;
-	dt = float_dt(x->dtype);
-	t = unary_t(c, GPU_TANH, x, dt, 0, 0);
-	y = t ? binary_t(c, GPU_SUB, x, t, dt, dt) : NULL;
-	gpu_free(t);
-	return trace_out(c, out, y);
 }
 
 static int op_log_sigmoid(struct trace_ctx *c, const struct ir_node *n,
@@ -913,44 +925,54 @@ enum bkind {
 };
 
 static const struct binary_desc {
-	const char *name;
+	enum aten_op aten; /* the functional form */
 	enum gpu_binary op;
 	enum bkind kind;
 } binary_ops[] = {
-	{ "add", GPU_ADD, B_ALPHA }, { "sub", GPU_SUB, B_ALPHA },
-	{ "subtract", GPU_SUB, B_ALPHA }, { "rsub", GPU_SUB, B_RSUB },
-	{ "mul", GPU_MUL, B_ARITH }, { "multiply", GPU_MUL, B_ARITH },
-	{ "div", GPU_DIV, B_TRUEDIV }, { "divide", GPU_DIV, B_TRUEDIV },
-	{ "true_divide", GPU_DIV, B_TRUEDIV },
-	{ "floor_divide", GPU_FLOOR_DIV, B_ARITH },
-	{ "remainder", GPU_REMAINDER, B_ARITH }, { "fmod", GPU_FMOD, B_ARITH },
-	{ "pow", GPU_POW, B_ARITH }, { "float_power", GPU_POW, B_FLOAT },
-	{ "maximum", GPU_MAX, B_ARITH }, { "minimum", GPU_MIN, B_ARITH },
-	{ "fmax", GPU_MAX, B_ARITH }, { "fmin", GPU_MIN, B_ARITH },
-	{ "atan2", GPU_ATAN2, B_FLOAT }, { "arctan2", GPU_ATAN2, B_FLOAT },
-	{ "eq", GPU_EQ, B_CMP }, { "ne", GPU_NE, B_CMP },
-	{ "lt", GPU_LT, B_CMP }, { "le", GPU_LE, B_CMP },
-	{ "gt", GPU_GT, B_CMP }, { "ge", GPU_GE, B_CMP },
-	{ "not_equal", GPU_NE, B_CMP }, { "less", GPU_LT, B_CMP },
-	{ "less_equal", GPU_LE, B_CMP }, { "greater", GPU_GT, B_CMP },
-	{ "greater_equal", GPU_GE, B_CMP },
-	{ "logical_and", GPU_LOGICAL_AND, B_LOGICAL },
-	{ "logical_or", GPU_LOGICAL_OR, B_LOGICAL },
-	{ "logical_xor", GPU_LOGICAL_XOR, B_LOGICAL },
-	{ "bitwise_and", GPU_BITWISE_AND, B_BITWISE },
-	{ "bitwise_or", GPU_BITWISE_OR, B_BITWISE },
-	{ "bitwise_xor", GPU_BITWISE_XOR, B_BITWISE },
-	{ "__and__", GPU_BITWISE_AND, B_BITWISE },
-	{ "__or__", GPU_BITWISE_OR, B_BITWISE },
-	{ "__xor__", GPU_BITWISE_XOR, B_BITWISE },
-	{ "__iand__", GPU_BITWISE_AND, B_BITWISE },
-	{ "__ior__", GPU_BITWISE_OR, B_BITWISE },
-	{ "__ixor__", GPU_BITWISE_XOR, B_BITWISE },
-	{ "__lshift__", GPU_MUL, B_SHIFT }, { "__rshift__", GPU_DIV, B_SHIFT },
-	{ "__ilshift__", GPU_MUL, B_SHIFT }, { "__irshift__", GPU_DIV, B_SHIFT },
-	{ "bitwise_left_shift", GPU_MUL, B_SHIFT },
-	{ "bitwise_right_shift", GPU_DIV, B_SHIFT },
-	{ NULL, 0, 0 },
+	{ OP_aten_add, GPU_ADD, B_ALPHA }, { OP_aten_sub, GPU_SUB, B_ALPHA },
+	{ OP_aten_subtract, GPU_SUB, B_ALPHA },
+	{ OP_aten_rsub, GPU_SUB, B_RSUB },
+	{ OP_aten_mul, GPU_MUL, B_ARITH },
+	{ OP_aten_multiply, GPU_MUL, B_ARITH },
+	{ OP_aten_div, GPU_DIV, B_TRUEDIV },
+	{ OP_aten_divide, GPU_DIV, B_TRUEDIV },
+	{ OP_aten_true_divide, GPU_DIV, B_TRUEDIV },
+	{ OP_aten_floor_divide, GPU_FLOOR_DIV, B_ARITH },
+	{ OP_aten_remainder, GPU_REMAINDER, B_ARITH },
+	{ OP_aten_fmod, GPU_FMOD, B_ARITH },
+	{ OP_aten_pow, GPU_POW, B_ARITH },
+	{ OP_aten_float_power, GPU_POW, B_FLOAT },
+	{ OP_aten_maximum, GPU_MAX, B_ARITH },
+	{ OP_aten_minimum, GPU_MIN, B_ARITH },
+	{ OP_aten_fmax, GPU_MAX, B_ARITH }, { OP_aten_fmin, GPU_MIN, B_ARITH },
+	{ OP_aten_atan2, GPU_ATAN2, B_FLOAT },
+	{ OP_aten_arctan2, GPU_ATAN2, B_FLOAT },
+	{ OP_aten_eq, GPU_EQ, B_CMP }, { OP_aten_ne, GPU_NE, B_CMP },
+	{ OP_aten_lt, GPU_LT, B_CMP }, { OP_aten_le, GPU_LE, B_CMP },
+	{ OP_aten_gt, GPU_GT, B_CMP }, { OP_aten_ge, GPU_GE, B_CMP },
+	{ OP_aten_not_equal, GPU_NE, B_CMP }, { OP_aten_less, GPU_LT, B_CMP },
+	{ OP_aten_less_equal, GPU_LE, B_CMP },
+	{ OP_aten_greater, GPU_GT, B_CMP },
+	{ OP_aten_greater_equal, GPU_GE, B_CMP },
+	{ OP_aten_logical_and, GPU_LOGICAL_AND, B_LOGICAL },
+	{ OP_aten_logical_or, GPU_LOGICAL_OR, B_LOGICAL },
+	{ OP_aten_logical_xor, GPU_LOGICAL_XOR, B_LOGICAL },
+	{ OP_aten_bitwise_and, GPU_BITWISE_AND, B_BITWISE },
+	{ OP_aten_bitwise_or, GPU_BITWISE_OR, B_BITWISE },
+	{ OP_aten_bitwise_xor, GPU_BITWISE_XOR, B_BITWISE },
+	{ OP_aten___and__, GPU_BITWISE_AND, B_BITWISE },
+	{ OP_aten___or__, GPU_BITWISE_OR, B_BITWISE },
+	{ OP_aten___xor__, GPU_BITWISE_XOR, B_BITWISE },
+	{ OP_aten___iand__, GPU_BITWISE_AND, B_BITWISE },
+	{ OP_aten___ior__, GPU_BITWISE_OR, B_BITWISE },
+	{ OP_aten___ixor__, GPU_BITWISE_XOR, B_BITWISE },
+	{ OP_aten___lshift__, GPU_MUL, B_SHIFT },
+	{ OP_aten___rshift__, GPU_DIV, B_SHIFT },
+	{ OP_aten___ilshift__, GPU_MUL, B_SHIFT },
+	{ OP_aten___irshift__, GPU_DIV, B_SHIFT },
+	{ OP_aten_bitwise_left_shift, GPU_MUL, B_SHIFT },
+	{ OP_aten_bitwise_right_shift, GPU_DIV, B_SHIFT },
+	{ OP_NONE, 0, 0 },
 };
 
 /* x << s or x >> s: x * 2^s, x / 2^s (floor for ints) */
@@ -988,16 +1010,17 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
 	const struct binary_desc *d;
+	enum aten_op key = functional(n->op);
 	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	const char *name = op_name(n, buf, sizeof(buf)); /* for messages */
 	const struct tval *a, *b;
 	struct gpu_tensor *y, *t;
 	enum ir_dtype dt;
 	double alpha = 1;
 
-	for (d = binary_ops; d->name && strcmp(d->name, name); d++)
+	for (d = binary_ops; d->aten != OP_NONE && d->aten != key; d++)
 		;
-	if (!d->name || nin < 2)
+	if (d->aten == OP_NONE || nin < 2)
 		return trace_error(c, "no elementwise kernel for %s", n->kind);
 	a = in[0];
 	b = in[1];
@@ -1058,7 +1081,7 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 		return trace_out(c, out, binary_v(c, GPU_DIV, a, b, dt, dt));
 	case B_FLOAT:
 		dt = float_dt(dt);
-		if (!strcmp(name, "float_power"))
+		if (key == OP_aten_float_power)
 			dt = IR_DTYPE_DOUBLE;
 		return trace_out(c, out, binary_v(c, d->op, a, b, dt, dt));
 	case B_CMP:
@@ -1101,7 +1124,7 @@ static int op_binary(struct trace_ctx *c, const struct ir_node *n,
 static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	int is_max = !strcmp(n->kind, "aten::max");
+	int is_max = n->op == OP_aten_max;
 	struct gpu_tensor *x, *v, *i;
 	enum ir_dtype dt;
 	int64_t dim;
@@ -1156,17 +1179,16 @@ static int op_maxmin(struct trace_ctx *c, const struct ir_node *n,
 static int op_clamp(struct trace_ctx *c, const struct ir_node *n,
 		    struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	const struct tval *lo = NULL, *hi = NULL;
 	struct gpu_tensor *x, *y, *t;
 	enum ir_dtype dt;
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(name, "clamp_min"))
+	if (key == OP_aten_clamp_min)
 		lo = in[1];
-	else if (!strcmp(name, "clamp_max"))
+	else if (key == OP_aten_clamp_max)
 		hi = in[1];
 	else {
 		lo = nin > 1 ? in[1] : NULL;
@@ -1357,8 +1379,7 @@ static int op_masked_fill(struct trace_ctx *c, const struct ir_node *n,
 static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	struct gpu_tensor *s, *t1, *t2, *d = NULL, *m = NULL, *y = NULL;
 	enum ir_dtype dt;
 	double v = 1;
@@ -1366,7 +1387,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &s) ||
 	    tv_get_tensor(c, in[1], 0, &t1))
 		return -1;
-	if (!strcmp(name, "lerp")) {
+	if (key == OP_aten_lerp) {
 		/* self + weight * (end - self) */
 		dt = trace_promote(in[0], in[1]);
 		d = binary_t(c, GPU_SUB, t1, s, dt, dt);
@@ -1404,7 +1425,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 			dt = trace_promote(&b, &a);
 		}
 	}
-	if (!strcmp(name, "addcdiv")) {
+	if (key == OP_aten_addcdiv) {
 		if (!dt_is_float(dt))
 			return trace_error(c, "Integer division with addcdiv "
 					   "is no longer supported");
@@ -1428,8 +1449,7 @@ static int op_ternary(struct trace_ctx *c, const struct ir_node *n,
 static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
+	enum aten_op key = functional(n->op);
 	struct gpu_tensor *x;
 	const struct tval *dimv = NULL, *dtv = NULL;
 	enum ir_dtype dt, in_dt;
@@ -1440,9 +1460,9 @@ static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	/* the overloads: (self, dtype?) or (self, dim, keepdim, dtype?) */
-	if (nin == 2 && strcmp(name, "all") && strcmp(name, "any") &&
-	    strcmp(name, "amax") && strcmp(name, "amin") &&
-	    strcmp(name, "logsumexp")) {
+	if (nin == 2 && key != OP_aten_all && key != OP_aten_any &&
+	    key != OP_aten_amax && key != OP_aten_amin &&
+	    key != OP_aten_logsumexp) {
 		dtv = in[1];
 	} else if (nin >= 2) {
 		dimv = in[1];
@@ -1451,26 +1471,26 @@ static int op_reduce(struct trace_ctx *c, const struct ir_node *n,
 		if (nin > 3)
 			dtv = in[3];
 	}
-	if (!strcmp(name, "sum")) {
+	if (key == OP_aten_sum) {
 		op = GPU_RSUM;
 		dt = dt_is_float(x->dtype) ? x->dtype : IR_DTYPE_INT64;
-	} else if (!strcmp(name, "mean")) {
+	} else if (key == OP_aten_mean) {
 		op = GPU_RMEAN;
 		dt = x->dtype;
-	} else if (!strcmp(name, "prod")) {
+	} else if (key == OP_aten_prod) {
 		op = GPU_RPROD;
 		dt = dt_is_float(x->dtype) ? x->dtype : IR_DTYPE_INT64;
-	} else if (!strcmp(name, "amax")) {
+	} else if (key == OP_aten_amax) {
 		op = GPU_RMAX;
 		dt = x->dtype;
-	} else if (!strcmp(name, "amin")) {
+	} else if (key == OP_aten_amin) {
 		op = GPU_RMIN;
 		dt = x->dtype;
-	} else if (!strcmp(name, "logsumexp")) {
+	} else if (key == OP_aten_logsumexp) {
 		op = GPU_RLOGSUMEXP;
 		dt = float_dt(x->dtype);
-	} else if (!strcmp(name, "all") || !strcmp(name, "any")) {
-		op = name[1] == 'l' ? GPU_RALL : GPU_RANY;
+	} else if (key == OP_aten_all || key == OP_aten_any) {
+		op = key == OP_aten_all ? GPU_RALL : GPU_RANY;
 		dt = x->dtype == IR_DTYPE_UINT8 ? IR_DTYPE_UINT8 :
 		     IR_DTYPE_BOOL;
 		if (nin >= 2 && is_none(in[1]))
@@ -1499,7 +1519,7 @@ static int op_argmaxmin(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
 			int nout)
 {
-	int is_max = !strcmp(n->kind, "aten::argmax");
+	int is_max = n->op == OP_aten_argmax;
 	enum gpu_reduce op = is_max ? GPU_RARGMAX : GPU_RARGMIN;
 	struct gpu_tensor *x, *f, *y, *v;
 	int64_t dim, ones[GPU_MAX_DIMS], st[GPU_MAX_DIMS];
@@ -1567,9 +1587,9 @@ static int op_aminmax(struct trace_ctx *c, const struct ir_node *n,
 static int op_var(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
-	int is_std = name[0] == 's', with_mean = strstr(name, "_mean") != NULL;
+	int is_std = n->op == OP_aten_std || n->op == OP_aten_std_mean;
+	int with_mean = n->op == OP_aten_std_mean ||
+			n->op == OP_aten_var_mean;
 	struct gpu_tensor *x, *v, *m = NULL;
 	const struct tval *dimv = NULL;
 	double corr = 1;
@@ -1666,8 +1686,8 @@ static struct gpu_tensor *pnorm_t(struct trace_ctx *c, struct gpu_tensor *x,
 static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
+	enum aten_op key = functional(n->op);
 	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
 	struct gpu_tensor *x;
 	const struct tval *dimv = NULL, *dtv = NULL;
 	double p = 2;
@@ -1677,12 +1697,12 @@ static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(name, "frobenius_norm")) {
+	if (key == OP_aten_frobenius_norm) {
 		if (nin > 1)
 			dimv = in[1];
 		if (nin > 2 && tv_get_bool(c, in[2], &keep))
 			return -1;
-	} else if (!strcmp(name, "linalg_vector_norm")) {
+	} else if (key == OP_aten_linalg_vector_norm) {
 		if (get_scalar(c, in[1], &p))
 			return -1;
 		if (nin > 2)
@@ -1706,7 +1726,7 @@ static int op_norm(struct trace_ctx *c, const struct ir_node *n,
 	}
 	if (!dt_is_float(x->dtype))
 		return trace_error(c, "%s: expected a floating point input, "
-				   "got %s", name,
+				   "got %s", op_name(n, buf, sizeof(buf)),
 				   ir_dtype_torch_name(x->dtype));
 	if (tv_get_dtype(c, dtv, x->dtype, &dt))
 		return -1;
@@ -1719,8 +1739,7 @@ static int op_cumulative(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout)
 {
-	char buf[64];
-	int prod = !strcmp(op_name(n, buf, sizeof(buf)), "cumprod");
+	int prod = functional(n->op) == OP_aten_cumprod;
 	struct gpu_tensor *x, *xin, *y;
 	enum ir_dtype dt;
 	int64_t dim;
@@ -1832,11 +1851,11 @@ static struct gpu_tensor *full_t(struct trace_ctx *c, const struct tval *v,
 static int op_full(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
-	int like = strstr(name, "_like") != NULL, isnew = !strncmp(name,
-							"new_", 4);
-	const char *base = isnew ? name + 4 : name;
+	enum aten_op op = n->op;
+	int like = op == OP_aten_zeros_like || op == OP_aten_ones_like ||
+		   op == OP_aten_full_like || op == OP_aten_empty_like;
+	int isnew = op == OP_aten_new_zeros || op == OP_aten_new_ones ||
+		    op == OP_aten_new_full || op == OP_aten_new_empty;
 	struct gpu_tensor *self = NULL;
 	const struct tval *fillv = NULL;
 	struct tval *tmp = NULL;
@@ -1857,11 +1876,13 @@ static int op_full(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		ai++;
 	}
-	if (!strncmp(base, "full", 4)) {
+	if (op == OP_aten_full || op == OP_aten_full_like ||
+	    op == OP_aten_new_full) {
 		fillv = in[ai++];
 		if (!like && !isnew)
 			dt = scalar_dt(fillv);
-	} else if (!strncmp(base, "ones", 4)) {
+	} else if (op == OP_aten_ones || op == OP_aten_ones_like ||
+		   op == OP_aten_new_ones) {
 		fillv = tmp = tv_int(1);
 	} else {
 		fillv = tmp = tv_int(0);
@@ -2192,11 +2213,10 @@ static double normal01(uint64_t *s)
 static int op_random(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
-	int like = strstr(name, "_like") != NULL, normal = !strncmp(name,
-							"randn", 5);
-	int isint = !strncmp(name, "randint", 7);
+	int like = n->op == OP_aten_rand_like || n->op == OP_aten_randn_like ||
+		   n->op == OP_aten_randint_like;
+	int normal = n->op == OP_aten_randn || n->op == OP_aten_randn_like;
+	int isint = n->op == OP_aten_randint || n->op == OP_aten_randint_like;
 	int64_t dims[GPU_MAX_DIMS], numel = 1, i, lo = 0, hi = 0;
 	int rank = 0, ai = 0;
 	enum ir_dtype dt = isint ? IR_DTYPE_INT64 : DEFAULT_FLOAT;
@@ -2299,7 +2319,7 @@ static int op_bernoulli(struct trace_ctx *c, const struct ir_node *n,
 static int op_normal(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	int inplace = n->kind[strlen(n->kind) - 1] == '_';
+	int inplace = trace_inplace(n);
 	struct gpu_tensor *mt = NULL, *st = NULL, *me = NULL, *se = NULL, *y;
 	double mean = 0, sd = 1, *v = NULL, *mv = NULL, *sv = NULL;
 	int64_t dims[GPU_MAX_DIMS], numel = 1, i;
@@ -2463,27 +2483,23 @@ static int op_type_as(struct trace_ctx *c, const struct ir_node *n,
 static int op_cast(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
-	static const struct { const char *name; enum ir_dtype dt; } casts[] = {
-		{ "_cast_Byte", IR_DTYPE_UINT8 }, { "_cast_Char", IR_DTYPE_INT8 },
-		{ "_cast_Short", IR_DTYPE_INT16 }, { "_cast_Int", IR_DTYPE_INT32 },
-		{ "_cast_Long", IR_DTYPE_INT64 }, { "_cast_Half", IR_DTYPE_FLOAT16 },
-		{ "_cast_Float", IR_DTYPE_FLOAT }, { "_cast_Double", IR_DTYPE_DOUBLE },
-		{ "_cast_Bool", IR_DTYPE_BOOL },
-		{ "float", IR_DTYPE_FLOAT }, { "double", IR_DTYPE_DOUBLE },
-		{ "long", IR_DTYPE_INT64 }, { "int", IR_DTYPE_INT32 },
-		{ "half", IR_DTYPE_FLOAT16 }, { "bool", IR_DTYPE_BOOL },
-		{ "byte", IR_DTYPE_UINT8 }, { "char", IR_DTYPE_INT8 },
-		{ "short", IR_DTYPE_INT16 }, { "bfloat16", IR_DTYPE_BFLOAT16 },
+	static const struct { enum aten_op op; enum ir_dtype dt; } casts[] = {
+		{ OP_aten__cast_Byte, IR_DTYPE_UINT8 },
+		{ OP_aten__cast_Char, IR_DTYPE_INT8 },
+		{ OP_aten__cast_Short, IR_DTYPE_INT16 },
+		{ OP_aten__cast_Int, IR_DTYPE_INT32 },
+		{ OP_aten__cast_Long, IR_DTYPE_INT64 },
+		{ OP_aten__cast_Half, IR_DTYPE_FLOAT16 },
+		{ OP_aten__cast_Float, IR_DTYPE_FLOAT },
+		{ OP_aten__cast_Double, IR_DTYPE_DOUBLE },
 	};
-	char buf[64];
-	const char *name = op_name(n, buf, sizeof(buf));
 	struct gpu_tensor *x;
 	size_t i;
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	for (i = 0; i < sizeof(casts) / sizeof(casts[0]); i++)
-		if (!strcmp(casts[i].name, name))
+		if (casts[i].op == n->op)
 			return convert_out(c, x, casts[i].dt, 0, out);
 	return trace_error(c, "unknown cast %s", n->kind);
 }
@@ -2497,7 +2513,7 @@ static int op_identity(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(n->kind, "aten::contiguous") && !gpu_is_contiguous(x))
+	if (n->op == OP_aten_contiguous && !gpu_is_contiguous(x))
 		return trace_out(c, out, clone_t(c, x, x->dtype));
 	return trace_out(c, out, trace_alias(c, x));
 }
@@ -2544,13 +2560,13 @@ static int op_write(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(n->kind, "aten::zero_")) {
+	if (n->op == OP_aten_zero_) {
 		v = zero = tv_int(0);
 		if (!zero)
 			return trace_error(c, "out of memory");
 	} else {
 		v = in[1];
-		if (!strcmp(n->kind, "aten::fill_") && is_tensor(v) &&
+		if (n->op == OP_aten_fill_ && is_tensor(v) &&
 		    v->u.t->rank != 0)
 			return trace_error(c, "fill_ only supports "
 					   "0-dimension value tensor but got "
@@ -2581,7 +2597,7 @@ static int op_fill_new(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (!strcmp(n->kind, "aten::zero")) {
+	if (n->op == OP_aten_zero) {
 		v = zero = tv_int(0);
 		if (!zero)
 			return trace_error(c, "out of memory");
@@ -2643,11 +2659,11 @@ static int list_arith(struct trace_ctx *c, const struct ir_node *n,
 
 	if (!l)
 		return trace_error(c, "out of memory");
-	if (!strcmp(n->kind, "aten::mul") && tv_get_int(c, in[1], &reps)) {
+	if (n->op == OP_aten_mul && tv_get_int(c, in[1], &reps)) {
 		tv_unref(l);
 		return -1;
 	}
-	for (k = 0; k < (!strcmp(n->kind, "aten::add") ? 2 : 1); k++)
+	for (k = 0; k < (n->op == OP_aten_add ? 2 : 1); k++)
 		for (r = 0; r < reps; r++)
 			for (i = 0; i < in[k]->u.list.n; i++)
 				if (tv_list_push(l, tv_ref(
@@ -2664,36 +2680,26 @@ static int op_binary_or_list(struct trace_ctx *c, const struct ir_node *n,
 			     int nout)
 {
 	if (nin >= 2 && in[0] && in[0]->kind == TV_LIST &&
-	    (!strcmp(n->kind, "aten::add") || !strcmp(n->kind, "aten::mul")))
+	    (n->op == OP_aten_add || n->op == OP_aten_mul))
 		return list_arith(c, n, in, nin, out);
 	return op_binary(c, n, in, nin, out, nout);
 }
 
 /* --- in-place forms ------------------------------------------------------------ */
 
-static trace_op_fn find_op(const char *kind);
+static trace_op_fn find_op(enum aten_op op);
+static enum aten_op out_of_place(enum aten_op op);
 
 /* aten::X_: X computed out of place, written into self */
 static int op_inplace(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
-	char base[80];
-	size_t len = strlen(n->kind);
-	trace_op_fn fn;
+	enum aten_op base = out_of_place(n->op);
+	trace_op_fn fn = find_op(base);
 	struct tval *res[2] = { NULL, NULL };
 	struct gpu_tensor *x, *y;
 	int rc;
 
-	if (len + 1 > sizeof(base))
-		return trace_error(c, "unknown in-place op");
-	if (!strncmp(n->kind, "aten::__i", 9) && n->kind[len - 1] == '_') {
-		/* aten::__iand__ -> aten::__and__ */
-		snprintf(base, sizeof(base), "aten::__%s", n->kind + 9);
-	} else {
-		memcpy(base, n->kind, len - 1);
-		base[len - 1] = 0;
-	}
-	fn = find_op(base);
 	if (!fn || fn == op_inplace)
 		return trace_error(c, "no kernel for %s", n->kind);
 	if (tv_get_tensor(c, in[0], 0, &x))
@@ -2703,7 +2709,8 @@ static int op_inplace(struct trace_ctx *c, const struct ir_node *n,
 	tv_unref(res[1]);
 	if (!is_tensor(res[0])) {
 		tv_unref(res[0]);
-		return trace_error(c, "%s did not give a tensor", base);
+		return trace_error(c, "%s did not give a tensor",
+				   aten_op_name(base));
 	}
 	y = res[0]->u.t;
 	if (!can_cast(y->dtype, x->dtype)) {
@@ -2738,7 +2745,7 @@ static int op_conj(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (x->dtype == IR_DTYPE_COMPLEX64 || x->dtype == IR_DTYPE_COMPLEX128)
 		return trace_error(c, "complex tensors are not supported");
-	if (!strcmp(n->kind, "aten::conj_physical"))
+	if (n->op == OP_aten_conj_physical)
 		return trace_out(c, out, clone_t(c, x, x->dtype));
 	return trace_out(c, out, trace_alias(c, x));
 }
@@ -2910,18 +2917,18 @@ static int op_dequantize(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
 	if (!in[0]->q.on) {
-		if (!strcmp(n->kind, "aten::dequantize") && dt_is_float(x->dtype))
+		if (n->op == OP_aten_dequantize && dt_is_float(x->dtype))
 			return trace_out(c, out, trace_alias(c, x));
 		return trace_error(c, "expected a quantized tensor (from "
 				   "quantize_per_tensor)");
 	}
-	if (!strcmp(n->kind, "aten::int_repr"))
+	if (n->op == OP_aten_int_repr)
 		return trace_out(c, out, clone_t(c, x, x->dtype));
-	if (!strcmp(n->kind, "aten::q_scale")) {
+	if (n->op == OP_aten_q_scale) {
 		out[0] = tv_float(in[0]->q.scale);
 		return out[0] ? 0 : trace_error(c, "out of memory");
 	}
-	if (!strcmp(n->kind, "aten::q_zero_point")) {
+	if (n->op == OP_aten_q_zero_point) {
 		out[0] = tv_int(in[0]->q.zero);
 		return out[0] ? 0 : trace_error(c, "out of memory");
 	}
@@ -2946,7 +2953,7 @@ static int op_fake_quantize(struct trace_ctx *c, const struct ir_node *n,
 			    struct tval **in, int nin, struct tval **out,
 			    int nout)
 {
-	int per_channel = strstr(n->kind, "per_channel") != NULL;
+	int per_channel = n->op == OP_aten_fake_quantize_per_channel_affine;
 	struct gpu_tensor *x, *s = NULL, *z = NULL, *inv = NULL, *t = NULL,
 			  *u = NULL;
 	int64_t qmin, qmax, axis64 = 0;
@@ -3054,7 +3061,7 @@ static int op_linalg_norm(struct trace_ctx *c, const struct ir_node *n,
 			  struct tval **in, int nin, struct tval **out,
 			  int nout)
 {
-	int matrix = !strcmp(n->kind, "aten::linalg_matrix_norm");
+	int matrix = n->op == OP_aten_linalg_matrix_norm;
 	struct gpu_tensor *x;
 	const char *sord = NULL;
 	double ord = 2;
@@ -3226,8 +3233,8 @@ static double det_lu(double *a, int64_t n)
 static int op_det(struct trace_ctx *c, const struct ir_node *n,
 		  struct tval **in, int nin, struct tval **out, int nout)
 {
-	int logdet = !strcmp(n->kind, "aten::logdet");
-	int slog = strstr(n->kind, "slogdet") != NULL;
+	int logdet = n->op == OP_aten_logdet;
+	int slog = n->op == OP_aten_slogdet || n->op == OP_aten_linalg_slogdet;
 	struct gpu_tensor *x, *y, *y2;
 	int64_t m, batch = 1, b, numel;
 	double *a, *d, *sg;
@@ -3321,7 +3328,7 @@ static double gamma_draw(uint64_t *s, double alpha)
 static int op_gamma(struct trace_ctx *c, const struct ir_node *n,
 		    struct tval **in, int nin, struct tval **out, int nout)
 {
-	int dirichlet = strstr(n->kind, "dirichlet") != NULL;
+	int dirichlet = n->op == OP_aten__sample_dirichlet;
 	struct gpu_tensor *x, *y;
 	int64_t numel, i, j, last;
 	double *v;
@@ -3360,145 +3367,159 @@ static int op_gamma(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- the table ------------------------------------------------------------------ */
 
-#define OP(k, f) { "aten::" k, f }
-#define OPI(k, f) { "aten::" k, f }, { "aten::" k "_", op_inplace }
+#define OP(k, f) { OP_aten_##k, f, 0 }
+#define OPI(k, f) OP(k, f), { OP_aten_##k##_, op_inplace, 0 }
 
 const struct trace_op trace_ops_tensor[] = {
 	/* unary math */
-	OPI("sqrt", op_unary), OPI("rsqrt", op_unary), OPI("exp", op_unary),
-	OPI("expm1", op_unary), OPI("log", op_unary), OPI("log1p", op_unary),
-	OPI("log2", op_unary), OPI("log10", op_unary), OPI("sin", op_unary),
-	OPI("cos", op_unary), OPI("tan", op_unary), OPI("asin", op_unary),
-	OPI("acos", op_unary), OPI("atan", op_unary), OPI("sinh", op_unary),
-	OPI("cosh", op_unary), OPI("tanh", op_unary), OPI("asinh", op_unary),
-	OPI("acosh", op_unary), OPI("atanh", op_unary),
-	OPI("arcsin", op_unary), OPI("arccos", op_unary),
-	OPI("arctan", op_unary), OPI("erf", op_unary),
-	OPI("reciprocal", op_unary), OPI("sigmoid", op_unary),
-	OPI("silu", op_unary), OPI("mish", op_unary),
-	OPI("hardsigmoid", op_unary), OPI("hardswish", op_unary),
-	OP("softsign", op_unary),
-	OPI("neg", op_unary), OPI("negative", op_unary), OPI("abs", op_unary),
-	OPI("absolute", op_unary), OPI("sign", op_unary),
-	OPI("relu", op_unary), OPI("floor", op_unary), OPI("ceil", op_unary),
-	OPI("trunc", op_unary), OPI("fix", op_unary), OPI("frac", op_unary),
-	OP("isnan", op_unary), OP("isinf", op_unary),
-	OP("isfinite", op_isfinite), OPI("logical_not", op_unary),
-	OPI("bitwise_not", op_bitwise_not), OPI("round", op_round),
-	OPI("square", op_square),
+	OPI(sqrt, op_unary), OPI(rsqrt, op_unary), OPI(exp, op_unary),
+	OPI(expm1, op_unary), OPI(log, op_unary), OPI(log1p, op_unary),
+	OPI(log2, op_unary), OPI(log10, op_unary), OPI(sin, op_unary),
+	OPI(cos, op_unary), OPI(tan, op_unary), OPI(asin, op_unary),
+	OPI(acos, op_unary), OPI(atan, op_unary), OPI(sinh, op_unary),
+	OPI(cosh, op_unary), OPI(tanh, op_unary), OPI(asinh, op_unary),
+	OPI(acosh, op_unary), OPI(atanh, op_unary),
+	OPI(arcsin, op_unary), OPI(arccos, op_unary),
+	OPI(arctan, op_unary), OPI(erf, op_unary),
+	OPI(reciprocal, op_unary), OPI(sigmoid, op_unary),
+	OPI(silu, op_unary), OPI(mish, op_unary),
+	OPI(hardsigmoid, op_unary), OPI(hardswish, op_unary),
+	OPI(neg, op_unary), OPI(negative, op_unary), OPI(abs, op_unary),
+	OPI(absolute, op_unary), OPI(sign, op_unary),
+	OPI(relu, op_unary), OPI(floor, op_unary), OPI(ceil, op_unary),
+	OPI(trunc, op_unary), OPI(fix, op_unary), OPI(frac, op_unary),
+	OP(isnan, op_unary), OP(isinf, op_unary),
+	OP(isfinite, op_isfinite), OPI(logical_not, op_unary),
+	OPI(bitwise_not, op_bitwise_not), OPI(round, op_round),
+	OPI(square, op_square),
 	/* activations */
-	OPI("gelu", op_act), OPI("selu", op_act), OPI("relu6", op_act),
-	OPI("logit", op_act), OPI("leaky_relu", op_act), OPI("rrelu", op_act),
-	OPI("elu", op_act), OPI("celu", op_act), OPI("hardtanh", op_act),
-	OP("hardshrink", op_act), OP("softshrink", op_act),
-	OP("softplus", op_act), OPI("threshold", op_act),
-	OP("tanhshrink", op_tanhshrink), OP("log_sigmoid", op_log_sigmoid),
-	OP("prelu", op_prelu), OP("glu", op_glu),
-	OPI("nan_to_num", op_nan_to_num),
+	OPI(gelu, op_act), OPI(selu, op_act), OPI(relu6, op_act),
+	OPI(logit, op_act), OPI(leaky_relu, op_act), OPI(rrelu, op_act),
+	OPI(elu, op_act), OPI(celu, op_act), OPI(hardtanh, op_act),
+	OP(hardshrink, op_act), OP(softshrink, op_act),
+	OP(softplus, op_act), OPI(threshold, op_act),
+	OP(log_sigmoid, op_log_sigmoid),
+	OP(prelu, op_prelu), OP(glu, op_glu),
+	OPI(nan_to_num, op_nan_to_num),
 	/* binary */
-	OPI("add", op_binary_or_list), OPI("sub", op_binary),
-	OPI("subtract", op_binary), OP("rsub", op_binary),
-	OPI("mul", op_binary_or_list), OPI("multiply", op_binary),
-	OPI("div", op_binary), OPI("divide", op_binary),
-	OPI("true_divide", op_binary), OPI("floor_divide", op_binary),
-	OPI("remainder", op_binary), OPI("fmod", op_binary),
-	OPI("pow", op_binary), OPI("float_power", op_binary),
-	OP("maximum", op_binary), OP("minimum", op_binary),
-	OP("fmax", op_binary), OP("fmin", op_binary),
-	OPI("atan2", op_binary), OPI("arctan2", op_binary),
-	OPI("eq", op_binary), OPI("ne", op_binary), OPI("lt", op_binary),
-	OPI("le", op_binary), OPI("gt", op_binary), OPI("ge", op_binary),
-	OPI("not_equal", op_binary), OPI("less", op_binary),
-	OPI("less_equal", op_binary), OPI("greater", op_binary),
-	OPI("greater_equal", op_binary),
-	OPI("logical_and", op_binary), OPI("logical_or", op_binary),
-	OPI("logical_xor", op_binary),
-	OPI("bitwise_and", op_binary), OPI("bitwise_or", op_binary),
-	OPI("bitwise_xor", op_binary),
-	OP("__and__", op_binary), OP("__or__", op_binary),
-	OP("__xor__", op_binary), OP("__lshift__", op_binary),
-	OP("__rshift__", op_binary),
-	OP("__iand__", op_inplace), OP("__ior__", op_inplace),
-	OP("__ixor__", op_inplace), OP("__ilshift__", op_inplace),
-	OP("__irshift__", op_inplace),
-	OPI("bitwise_left_shift", op_binary),
-	OPI("bitwise_right_shift", op_binary),
-	OP("max", op_maxmin), OP("min", op_maxmin),
-	OPI("clamp", op_clamp), OPI("clamp_min", op_clamp),
-	OPI("clamp_max", op_clamp), OPI("clip", op_clamp),
-	OP("where", op_where), OPI("masked_fill", op_masked_fill),
-	OPI("lerp", op_ternary), OPI("addcmul", op_ternary),
-	OPI("addcdiv", op_ternary),
+	OPI(add, op_binary_or_list), OPI(sub, op_binary),
+	OPI(subtract, op_binary), OP(rsub, op_binary),
+	OPI(mul, op_binary_or_list), OPI(multiply, op_binary),
+	OPI(div, op_binary), OPI(divide, op_binary),
+	OPI(true_divide, op_binary), OPI(floor_divide, op_binary),
+	OPI(remainder, op_binary), OPI(fmod, op_binary),
+	OPI(pow, op_binary), OPI(float_power, op_binary),
+	OP(maximum, op_binary), OP(minimum, op_binary),
+	OP(fmax, op_binary), OP(fmin, op_binary),
+	OPI(atan2, op_binary), OPI(arctan2, op_binary),
+	OPI(eq, op_binary), OPI(ne, op_binary), OPI(lt, op_binary),
+	OPI(le, op_binary), OPI(gt, op_binary), OPI(ge, op_binary),
+	OPI(not_equal, op_binary), OPI(less, op_binary),
+	OPI(less_equal, op_binary), OPI(greater, op_binary),
+	OPI(greater_equal, op_binary),
+	OPI(logical_and, op_binary), OPI(logical_or, op_binary),
+	OPI(logical_xor, op_binary),
+	OPI(bitwise_and, op_binary), OPI(bitwise_or, op_binary),
+	OPI(bitwise_xor, op_binary),
+	OP(__and__, op_binary), OP(__or__, op_binary),
+	OP(__xor__, op_binary), OP(__lshift__, op_binary),
+	OP(__rshift__, op_binary),
+	OP(__iand__, op_inplace), OP(__ior__, op_inplace),
+	OP(__ixor__, op_inplace), OP(__ilshift__, op_inplace),
+	OP(__irshift__, op_inplace),
+	OPI(bitwise_left_shift, op_binary),
+	OPI(bitwise_right_shift, op_binary),
+	OP(max, op_maxmin), OP(min, op_maxmin),
+	OPI(clamp, op_clamp), OPI(clamp_min, op_clamp),
+	OPI(clamp_max, op_clamp), OPI(clip, op_clamp),
+	OP(where, op_where), OPI(masked_fill, op_masked_fill),
+	OPI(lerp, op_ternary), OPI(addcmul, op_ternary),
+	OPI(addcdiv, op_ternary),
 	/* reductions */
-	OP("sum", op_reduce), OP("mean", op_reduce), OP("prod", op_reduce),
-	OP("amax", op_reduce), OP("amin", op_reduce),
-	OP("logsumexp", op_reduce), OP("all", op_reduce),
-	OP("any", op_reduce), OP("argmax", op_argmaxmin),
-	OP("argmin", op_argmaxmin), OP("aminmax", op_aminmax),
-	OP("std", op_var), OP("var", op_var), OP("std_mean", op_var),
-	OP("var_mean", op_var), OP("norm", op_norm),
-	OP("frobenius_norm", op_norm), OP("linalg_vector_norm", op_norm),
-	OPI("cumsum", op_cumulative), OPI("cumprod", op_cumulative),
-	OP("count_nonzero", op_count_nonzero),
+	OP(sum, op_reduce), OP(mean, op_reduce), OP(prod, op_reduce),
+	OP(amax, op_reduce), OP(amin, op_reduce),
+	OP(logsumexp, op_reduce), OP(all, op_reduce),
+	OP(any, op_reduce), OP(argmax, op_argmaxmin),
+	OP(argmin, op_argmaxmin), OP(aminmax, op_aminmax),
+	OP(std, op_var), OP(var, op_var), OP(std_mean, op_var),
+	OP(var_mean, op_var), OP(norm, op_norm),
+	OP(frobenius_norm, op_norm), OP(linalg_vector_norm, op_norm),
+	OPI(cumsum, op_cumulative), OPI(cumprod, op_cumulative),
+	OP(count_nonzero, op_count_nonzero),
 	/* creation */
-	OP("zeros", op_full), OP("ones", op_full), OP("full", op_full),
-	OP("empty", op_full), OP("zeros_like", op_full),
-	OP("ones_like", op_full), OP("full_like", op_full),
-	OP("empty_like", op_full), OP("new_zeros", op_full),
-	OP("new_ones", op_full), OP("new_full", op_full),
-	OP("new_empty", op_full), OP("arange", op_arange),
-	OP("linspace", op_linspace), OP("eye", op_eye),
-	OP("scalar_tensor", op_scalar_tensor), OP("tensor", op_tensor),
-	OP("as_tensor", op_tensor), OP("rand", op_random),
-	OP("randn", op_random), OP("rand_like", op_random),
-	OP("randn_like", op_random), OP("randint", op_random),
-	OP("randint_like", op_random), OP("bernoulli", op_bernoulli),
-	OP("bernoulli_", op_inplace), OP("normal", op_normal),
-	OP("normal_", op_normal),
+	OP(zeros, op_full), OP(ones, op_full), OP(full, op_full),
+	OP(empty, op_full), OP(zeros_like, op_full),
+	OP(ones_like, op_full), OP(full_like, op_full),
+	OP(empty_like, op_full), OP(new_zeros, op_full),
+	OP(new_ones, op_full), OP(new_full, op_full),
+	OP(new_empty, op_full), OP(arange, op_arange),
+	OP(linspace, op_linspace), OP(eye, op_eye),
+	OP(scalar_tensor, op_scalar_tensor), OP(tensor, op_tensor),
+	OP(as_tensor, op_tensor), OP(rand, op_random),
+	OP(randn, op_random), OP(rand_like, op_random),
+	OP(randn_like, op_random), OP(randint, op_random),
+	OP(randint_like, op_random), OP(bernoulli, op_bernoulli),
+	OP(bernoulli_, op_inplace), OP(normal, op_normal),
+	OP(normal_, op_normal),
 	/* conversions, copies */
-	OP("to", op_to), OP("type_as", op_type_as),
-	OP("_cast_Byte", op_cast), OP("_cast_Char", op_cast),
-	OP("_cast_Short", op_cast), OP("_cast_Int", op_cast),
-	OP("_cast_Long", op_cast), OP("_cast_Half", op_cast),
-	OP("_cast_Float", op_cast), OP("_cast_Double", op_cast),
-	OP("_cast_Bool", op_cast),
-	OP("float", op_cast), OP("double", op_cast), OP("long", op_cast),
-	OP("int", op_cast), OP("half", op_cast), OP("bool", op_cast),
-	OP("byte", op_cast), OP("char", op_cast), OP("short", op_cast),
-	OP("bfloat16", op_cast),
-	OP("copy", op_copy), OP("copy_", op_write), OP("fill_", op_write),
-	OP("zero_", op_write), OP("clone", op_clone),
-	OP("zero", op_fill_new), OP("fill", op_fill_new),
-	OPI("detach", op_identity), OP("alias", op_identity),
-	OP("lift", op_identity), OP("lift_fresh", op_identity),
-	OP("contiguous", op_identity),
-	OP("conj", op_conj), OP("_conj", op_conj),
-	OP("resolve_conj", op_conj), OP("resolve_neg", op_conj),
-	OP("conj_physical", op_conj), OP("native_dropout", op_native_dropout),
-	OP("_dim_arange", op_dim_arange), OP("hann_window", op_hann_window),
-	OP("fake_quantize_per_tensor_affine", op_fake_quantize),
-	OP("fake_quantize_per_channel_affine", op_fake_quantize),
-	OP("quantize_per_tensor", op_quantize), OP("dequantize", op_dequantize),
-	OP("int_repr", op_dequantize), OP("q_scale", op_dequantize),
-	OP("q_zero_point", op_dequantize),
-	OP("linalg_norm", op_linalg_norm),
-	OP("linalg_matrix_norm", op_linalg_norm),
-	OP("multinomial", op_multinomial),
-	OP("linalg_det", op_det), OP("det", op_det), OP("logdet", op_det),
-	OP("linalg_slogdet", op_det), OP("slogdet", op_det),
-	OP("_standard_gamma", op_gamma), OP("_sample_dirichlet", op_gamma),
-	OPI("dropout", op_dropout), OPI("feature_dropout", op_dropout),
-	OPI("alpha_dropout", op_dropout),
-	OPI("feature_alpha_dropout", op_dropout),
-	{ NULL, NULL },
+	OP(to, op_to), OP(type_as, op_type_as),
+	OP(_cast_Byte, op_cast), OP(_cast_Char, op_cast),
+	OP(_cast_Short, op_cast), OP(_cast_Int, op_cast),
+	OP(_cast_Long, op_cast), OP(_cast_Half, op_cast),
+	OP(_cast_Float, op_cast), OP(_cast_Double, op_cast),
+	OP(copy, op_copy), OP(copy_, op_write), OP(fill_, op_write),
+	OP(zero_, op_write), OP(clone, op_clone),
+	OP(zero, op_fill_new), OP(fill, op_fill_new),
+	OPI(detach, op_identity), OP(alias, op_identity),
+	OP(lift, op_identity), OP(lift_fresh, op_identity),
+	OP(contiguous, op_identity),
+	OP(conj, op_conj), OP(_conj, op_conj),
+	OP(resolve_conj, op_conj), OP(resolve_neg, op_conj),
+	OP(conj_physical, op_conj), OP(native_dropout, op_native_dropout),
+	OP(_dim_arange, op_dim_arange), OP(hann_window, op_hann_window),
+	OP(fake_quantize_per_tensor_affine, op_fake_quantize),
+	OP(fake_quantize_per_channel_affine, op_fake_quantize),
+	OP(quantize_per_tensor, op_quantize), OP(dequantize, op_dequantize),
+	OP(int_repr, op_dequantize), OP(q_scale, op_dequantize),
+	OP(q_zero_point, op_dequantize),
+	OP(linalg_norm, op_linalg_norm),
+	OP(linalg_matrix_norm, op_linalg_norm),
+	OP(multinomial, op_multinomial),
+	OP(linalg_det, op_det), OP(det, op_det), OP(logdet, op_det),
+	OP(linalg_slogdet, op_det), OP(slogdet, op_det),
+	OP(_standard_gamma, op_gamma), OP(_sample_dirichlet, op_gamma),
+	OPI(dropout, op_dropout), OPI(feature_dropout, op_dropout),
+	OPI(alpha_dropout, op_dropout),
+	OPI(feature_alpha_dropout, op_dropout),
+	{ OP_NONE, NULL, 0 },
 };
 
-static trace_op_fn find_op(const char *kind)
+/* The operator an in-place one computes out of place, from the registry:
+ * aten::add_ -> aten::add, aten::__iand__ -> aten::__and__; OP_NONE when
+ * op is not an in-place form. */
+static enum aten_op out_of_place(enum aten_op op)
 {
-	const struct trace_op *o;
+	const char *name = aten_op_name(op), *sep = strstr(name, "::");
+	char base[96];
+	size_t len = strlen(name), ns;
 
-	for (o = trace_ops_tensor; o->kind; o++)
-		if (!strcmp(o->kind, kind))
-			return o->fn;
-	return NULL;
+	if (!sep || len + 1 > sizeof(base))
+		return OP_NONE;
+	ns = (size_t)(sep - name) + 2;
+	if ((aten_op_flags(op) & ATEN_OP_MUTATES) && len > ns + 5 &&
+	    !strncmp(name + ns, "__i", 3) && !strcmp(name + len - 2, "__")) {
+		snprintf(base, sizeof(base), "%.*s__%s", (int)ns, name,
+			 name + ns + 3);
+		return aten_op_id(base);
+	}
+	if (!(aten_op_flags(op) & ATEN_OP_INPLACE))
+		return OP_NONE;
+	return functional(op);
+}
+
+static trace_op_fn find_op(enum aten_op op)
+{
+	const struct trace_op *r = trace_group_op(op, TRACE_TENSOR);
+
+	return r ? r->fn : NULL;
 }

@@ -449,3 +449,22 @@ struct gpu_tensor *trace_from_host(struct trace_ctx *c, enum ir_dtype dt,
 	gpu_free(h);
 	return y;
 }
+
+int trace_inplace(const struct ir_node *n)
+{
+	return (aten_op_flags(n->op) & ATEN_OP_INPLACE) != 0;
+}
+
+int trace_op_dims(enum aten_op op)
+{
+	const char *name = aten_op_name(op);
+	size_t i = strlen(name);
+
+	while (i >= 2) {
+		i--;
+		if (name[i] == 'd' && name[i - 1] >= '1' && name[i - 1] <= '3' &&
+		    (name[i + 1] == 0 || name[i + 1] == '_'))
+			return name[i - 1] - '0';
+	}
+	return 0;
+}

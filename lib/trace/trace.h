@@ -14,6 +14,8 @@
 #ifndef PT2ONNX_TRACE_H
 #define PT2ONNX_TRACE_H
 
+#include <stdio.h>
+
 #include "diag.h"
 #include "gpu.h"
 #include "ir.h"
@@ -51,6 +53,11 @@ struct ir_graph *trace_run(struct ir_graph *g, const struct trace_options *o,
 /* --list-missing: reports every distinct op of g (all blocks) that has no
  * implementation, with the scope of its first use.  Returns how many. */
 int trace_list_missing(const struct ir_graph *g, struct diag *d);
+
+/* --list-ops: every operator trace can run, sorted, one a line with the
+ * backends that run it: "aten::relu: cpu cuda" (optable.c says when an op
+ * is listed with cuda). */
+void trace_list_ops(FILE *fp);
 
 /* Parses an --input SPEC as script's (`x=f32[1,3,224,224]`, `f32[2,3]`,
  * `x=in.npy`, dims as numbers; a symbol `batch:4` names a dynamic axis of

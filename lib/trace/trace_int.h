@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "aten_op.h"
 #include "diag.h"
 #include "gpu.h"
 #include "ir.h"
@@ -72,6 +73,7 @@ struct tval *tv_float(double f);
 struct tval *tv_bool(int b);
 struct tval *tv_str(const char *s);
 struct tval *tv_tensor(struct gpu_tensor *t);
+struct tval *tv_device(const char *s); /* TV_DEVICE "cpu", "cuda" */
 struct tval *tv_list(enum tv_kind kind /* TV_LIST, TV_TUPLE or TV_DICT */);
 /* Appends item (taking over the caller's reference).  0 or -1. */
 int tv_list_push(struct tval *l, struct tval *item);
@@ -116,6 +118,23 @@ int trace_error(struct trace_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A gpu_* failure: reports gpu_last_error() for the node.  Returns -1. */
 int trace_gpu_error(struct trace_ctx *c);
+/* trace_error(c, "out of memory"). */
+int trace_oom(struct trace_ctx *c);
+/* A warning about kind, given once a run. */
+void trace_warn_once(struct trace_ctx *c, const char *kind, const char *msg);
+/* The run's exit code (EXIT_*): set (over any earlier one), read; 0 while
+ * nothing failed. */
+void trace_set_code(struct trace_ctx *c, int code);
+int trace_code(struct trace_ctx *c);
+
+/* What interp.c gives the prim ops (ops_prim.c): the value of a
+ * prim::Constant node (tensor constants read as weights are), NULL after
+ * reporting or when out of memory; and a recorded op of one input giving
+ * a number (int(x) of a traced tensor), its output value. */
+struct tval *trace_constant(struct trace_ctx *c, const struct ir_node *n);
+struct ir_value *trace_record_scalar(struct trace_ctx *c, enum aten_op op,
+				     struct ir_value *in,
+				     enum ir_type_kind kind);
 
 /* An op implementation: reads in[0..nin), sets out[0..nout) to new values
  * (one reference each).  Returns 0 or -1 after trace_error.  `n` is the
@@ -124,23 +143,59 @@ typedef int (*trace_op_fn)(struct trace_ctx *c, const struct ir_node *n,
 			   struct tval **in, int nin, struct tval **out,
 			   int nout);
 
-struct trace_op {
-	const char *kind; /* "aten::relu" */
-	trace_op_fn fn;
+/* One row of an op table: the operator's registry id, its function and
+ * TRACE_OP_* flags.  Each table ends with a row of OP_NONE. */
+enum {
+	/* a prim or scalar op that only moves Python values around: never
+	 * recorded, even on a traced int (len, append, dict ops, ...) */
+	TRACE_OP_PYTHON = 1 << 0,
 };
 
-/* The op tables, one per file, each ending with { NULL, NULL }.  The
- * interpreter looks a node's kind up in this order, first match wins:
- * trace_ops_prim always; trace_ops_scalar only when no input holds a
- * tensor (so that aten::add on two ints is Python arithmetic and aten::add
- * on a tensor is the tensor op); then tensor, shape and nn.  An op that
- * takes both scalars and tensors (aten::add(Tensor, Scalar)) is found in
- * the tensor tables because one input is a tensor. */
-extern const struct trace_op trace_ops_prim[];    /* interp.c: prim::, aten::size, dim, len, __getitem__, append, Int, item... */
-extern const struct trace_op trace_ops_scalar[];  /* interp.c: Python arithmetic, comparisons and math on ints, floats, bools, strings */
+struct trace_op {
+	enum aten_op op;
+	trace_op_fn fn;
+	unsigned flags;
+};
+
+/* The op tables, one or more per file.  Which group each belongs to and
+ * the order they are searched in is written once, in optable.c's
+ * trace_tables; trace_find_op looks a node up in this order, first match
+ * wins: the prim group always; the scalar group only when no input holds
+ * a tensor (so that aten::add on two ints is Python arithmetic and
+ * aten::add on a tensor is the tensor op); then the tensor group; then
+ * the scalar group (an int plus a 0-d tensor).  An op that takes both
+ * scalars and tensors (aten::add(Tensor, Scalar)) is found in the tensor
+ * group because one input is a tensor. */
+enum trace_group { TRACE_PRIM, TRACE_SCALAR, TRACE_TENSOR, TRACE_NGROUPS };
+
+struct trace_table {
+	const char *name; /* "trace_ops_nn", for tests and messages */
+	const struct trace_op *rows;
+	enum trace_group group;
+};
+
+extern const struct trace_op trace_ops_prim[];    /* ops_prim.c: prim::, aten::size, dim, len, __getitem__, append, Int, item... */
+extern const struct trace_op trace_ops_dict[];    /* ops_dict.c: dicts */
+extern const struct trace_op trace_ops_scalar[];  /* ops_scalar.c: Python arithmetic, comparisons and math on ints, floats, bools, strings; list(), sort */
 extern const struct trace_op trace_ops_tensor[];  /* ops_tensor.c: elementwise, reductions, creation */
-extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: views, cat, index, slicing */
+extern const struct trace_op trace_ops_shape[];   /* ops_shape.c: cat, repeat, flip, tril, pad, cross */
+extern const struct trace_op trace_ops_view[];    /* ops_view.c: views, slicing, split */
+extern const struct trace_op trace_ops_index[];   /* ops_index.c: gather, scatter, index, masks, nonzero */
+extern const struct trace_op trace_ops_sort[];    /* ops_sort.c: sort, topk, unique */
+extern const struct trace_op trace_ops_detect[];  /* ops_detect.c: nms, roi_align */
+extern const struct trace_op trace_ops_im2col[];  /* ops_im2col.c: shuffles, im2col, col2im */
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
+
+/* Every table in lookup order, ending with a NULL name (optable.c). */
+extern const struct trace_table trace_tables[];
+
+/* The row that runs op (trace_find_op's order, above), NULL when trace has
+ * none; *group says which group it came from.  O(1): an index by id built
+ * once, on the first call. */
+const struct trace_op *trace_find_op(enum aten_op op, int has_tensor,
+				     enum trace_group *group);
+/* The first row of op in one group, NULL when the group has none. */
+const struct trace_op *trace_group_op(enum aten_op op, enum trace_group g);
 
 /* Shared helpers for ops (ops_util.c). */
 /* torch's result type for a binary op: tensors' dtypes, or a Python
@@ -161,6 +216,13 @@ struct gpu_tensor *trace_cast(struct trace_ctx *c, struct gpu_tensor *t,
  * rank-0 tensor).  NULL after reporting. */
 struct gpu_tensor *trace_as_tensor(struct trace_ctx *c, const struct tval *v,
 				   enum ir_dtype dt);
+/* Whether n is an in-place form (aten::add_: the registry's
+ * ATEN_OP_INPLACE), whose result is written into its first input. */
+int trace_inplace(const struct ir_node *n);
+/* The N of an operator whose registry name says Nd (max_pool2d,
+ * max_pool2d_with_indices, upsample_bilinear2d, atleast_3d): its spatial
+ * or minimum rank, 1 to 3; 0 when the name says none. */
+int trace_op_dims(enum aten_op op);
 /* Normalises axis against rank (negative counts from the end); -1 after
  * reporting when out of range. */
 int trace_axis(struct trace_ctx *c, int64_t axis, int rank, int *out);

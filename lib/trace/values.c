@@ -67,6 +67,15 @@ struct tval *tv_str(const char *s)
 	return v;
 }
 
+struct tval *tv_device(const char *s)
+{
+	struct tval *v = tv_str(s);
+
+	if (v)
+		v->kind = TV_DEVICE;
+	return v;
+}
+
 struct tval *tv_tensor(struct gpu_tensor *t)
 {
 	struct tval *v;

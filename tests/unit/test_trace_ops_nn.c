@@ -97,7 +97,6 @@ static double *host(const struct tval *v)
 	return h;
 }
 
-#define FIXTURE_TABLE trace_ops_nn
 #include "trace_fixture.h"
 
 static int check_dims(const struct tval *v, int rank, const int64_t *dims)

@@ -97,7 +97,6 @@ static struct tval *ints(int n, const int64_t *v)
 	return l;
 }
 
-#define FIXTURE_TABLE trace_ops_shape
 #include "trace_fixture.h"
 
 static int same_dims(const struct tval *v, int rank, const int64_t *dims)

@@ -76,7 +76,6 @@ static double *host(const struct tval *v)
 	return h;
 }
 
-#define FIXTURE_TABLE trace_ops_tensor
 #include "trace_fixture.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol) * (1 + fabs(b)))
@@ -334,8 +333,6 @@ static double ref_act(const char *k, double x)
 		return log1p(exp(x));
 	if (!strcmp(k, "aten::log_sigmoid"))
 		return -log1p(exp(-x));
-	if (!strcmp(k, "aten::tanhshrink"))
-		return x - tanh(x);
 	if (!strcmp(k, "aten::relu6"))
 		return fmin(fmax(x, 0), 6);
 	if (!strcmp(k, "aten::selu"))
@@ -362,7 +359,7 @@ static void test_unary(void)
 	static const char *const kinds[] = {
 		"aten::sigmoid", "aten::tanh", "aten::gelu", "aten::silu",
 		"aten::hardswish", "aten::hardsigmoid", "aten::mish",
-		"aten::softplus", "aten::log_sigmoid", "aten::tanhshrink",
+		"aten::softplus", "aten::log_sigmoid",
 		"aten::relu6", "aten::selu", "aten::exp", "aten::abs",
 		"aten::neg", "aten::floor", "aten::erf", "aten::atan",
 	};
@@ -1106,7 +1103,7 @@ static void test_every_op_robust(void)
 
 	if (setup())
 		return;
-	for (o = trace_ops_tensor; o->kind; o++) {
+	for (o = trace_ops_tensor; o->op != OP_NONE; o++) {
 		for (variant = 0; variant < 4; variant++) {
 			struct tval *in[8], *out[2] = { NULL, NULL };
 			struct ir_node n;
@@ -1133,15 +1130,16 @@ static void test_every_op_robust(void)
 				}
 			}
 			memset(&n, 0, sizeof(n));
-			n.kind = o->kind;
+			n.kind = aten_op_name(o->op);
+			n.op = o->op;
 			ctx.node = &n;
 			rc = o->fn(&ctx, &n, in, 8, out, 2);
 			if (rc != 0 && rc != -1)
 				unit_fail(__FILE__, __LINE__, "%s: rc %d",
-					  o->kind, rc);
+					  n.kind, rc);
 			if (rc == 0 && !out[0])
 				unit_fail(__FILE__, __LINE__, "%s: no output",
-					  o->kind);
+					  n.kind);
 			for (i = 0; i < 8; i++)
 				tv_unref(in[i]);
 			tv_unref(out[0]);

@@ -3,7 +3,8 @@
  * one op of a table on tvals, as the interpreter would, with no graph.
  *
  * The including file defines `ctx` (a struct trace_ctx set up on the CPU
- * backend) and FIXTURE_TABLE (the table under test) before including it.
+ * backend) before including it.  An op is looked up as the interpreter
+ * does for a tensor input: in the tensor group of tables (ops_*.c).
  */
 #ifndef PT2ONNX_TRACE_FIXTURE_H
 #define PT2ONNX_TRACE_FIXTURE_H
@@ -14,12 +15,10 @@
 
 static inline trace_op_fn lookup(const char *kind)
 {
-	const struct trace_op *o;
+	const struct trace_op *o = trace_group_op(aten_op_id(kind),
+						  TRACE_TENSOR);
 
-	for (o = FIXTURE_TABLE; o->kind; o++)
-		if (!strcmp(o->kind, kind))
-			return o->fn;
-	return NULL;
+	return o ? o->fn : NULL;
 }
 
 /* runs kind on in[0..nin) (the references are taken over); outputs in
@@ -33,6 +32,7 @@ static inline int run(const char *kind, struct tval **in, int nin,
 
 	memset(&n, 0, sizeof(n));
 	n.kind = kind;
+	n.op = aten_op_id(kind);
 	ctx.node = &n;
 	for (i = 0; i < nout; i++)
 		out[i] = NULL;
