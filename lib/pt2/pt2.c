@@ -806,8 +806,40 @@ static int add_weight(struct rd *r, const char *pname, const char *fqn,
 
 /* --- the program --------------------------------------------------------- */
 
-static void unsupported(struct rd *r, const char *target, const char *name)
+/* A call that cannot be converted: noted, its outputs bound to values of
+ * unknown type so that the calls after it are still read (and their
+ * problems listed too). */
+static void unsupported(struct rd *r, const char *target, const char *name,
+			json_t *outputs)
 {
+	size_t i, j;
+	json_t *o, *x, *e;
+
+	json_array_foreach(outputs, i, o) {
+		const char *k = json_is_object(o) && json_object_size(o) == 1
+			? json_object_iter_key(json_object_iter(o)) : NULL;
+		x = k ? json_object_get(o, k) : NULL;
+		if (!k)
+			continue;
+		if (!strcmp(k, "as_tensors")) {
+			json_array_foreach(x, j, e) {
+				const char *nm = json_string_value(
+					json_object_get(e, "name"));
+				if (nm && *nm && !json_object_get(r->names, nm))
+					bind_name(r, nm, new_value(r, NULL,
+						ir_type_new(r->g,
+							    IR_TYPE_UNKNOWN)));
+			}
+			continue;
+		}
+		const char *nm = json_string_value(json_object_get(x, "name"));
+		if (!nm)
+			nm = json_string_value(json_object_get(x, "as_name"));
+		if (nm && *nm && !json_object_get(r->names, nm))
+			bind_name(r, nm, new_value(r, NULL, ir_type_new(r->g,
+						   IR_TYPE_UNKNOWN)));
+	}
+
 	char buf[512];
 	int n = snprintf(buf, sizeof(buf), "%s%s (node %s)",
 			 r->nunsup ? ", " : "", target, name);
@@ -996,7 +1028,7 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 		size_t nin = json_array_size(inputs);
 		if (op == OP_NONE || nin < 1 || nin > 2 ||
 		    json_array_size(outputs) != 1) {
-			unsupported(r, target, nname);
+			unsupported(r, target, nname, outputs);
 			return 0;
 		}
 		struct ir_value *a[2] = { NULL, NULL };
@@ -1013,7 +1045,7 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 		return define_output(r, json_array_get(outputs, 0), n, 0, what);
 	}
 	if (strncmp(target, "torch.ops.", 10)) {
-		unsupported(r, target, nname);
+		unsupported(r, target, nname, outputs);
 		return 0;
 	}
 	/* torch.ops.NS.NAME.OVERLOAD */
@@ -1023,7 +1055,7 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 	    (size_t)(dot2 - p) + 2 >= sizeof(qual) ||
 	    strlen(dot2 + 1) >= sizeof(ovl) || !strncmp(p, "higher_order.",
 							 13)) {
-		unsupported(r, target, nname);
+		unsupported(r, target, nname, outputs);
 		return 0;
 	}
 	snprintf(qual, sizeof(qual), "%.*s::%.*s", (int)(dot1 - p), p,
@@ -1036,7 +1068,7 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 	const struct aten_schema *s = op == OP_NONE ? NULL
 				    : aten_schema_find(qual, ovl);
 	if (!s) {
-		unsupported(r, target, nname);
+		unsupported(r, target, nname, outputs);
 		return 0;
 	}
 	if (op == OP_aten_sym_size || op == OP_aten_sym_numel ||

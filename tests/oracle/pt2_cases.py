@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""pt2_cases.py - torch.export archives for the unpt2 tests (110, 991), made
+from a real one with the standard library only (zipfile, json): no torch.
+
+    pt2_cases.py mutate SRC.pt2 KIND OUT.pt2
+        KIND: truncated, schema9, missing_weight, short_weight,
+        unknown_ops, two_models, deflated, rce_sample
+    pt2_cases.py expect SRC.pt2
+        what unpt2 must write, from the archive's own JSON and zip layout:
+        the symbols of the range constraints ("symbol S"), then one line
+        per user input ("input NAME DIMS"), weight ("weight FQN OFFSET
+        LENGTH": the data offset of its stored entry) and output ("output
+        NAME"), each in the program's order.
+    pt2_cases.py summary IR.txt
+        the same lines read from unpt2 -S's text IR.
+
+The rce_sample case replaces data/sample_inputs/*.pt with a pickle that
+would run os.system: the reader must not read it.
+"""
+import json
+import sys
+import zipfile
+
+
+def entries(src):
+    with zipfile.ZipFile(src) as z:
+        return [(i, z.read(i.filename)) for i in z.infolist()]
+
+
+def root_of(items):
+    return items[0][0].filename.split("/")[0] + "/"
+
+
+def model_json(items):
+    for i, data in items:
+        if "/models/" in i.filename and i.filename.endswith(".json"):
+            return i.filename, json.loads(data)
+    raise SystemExit("no models/*.json")
+
+
+def write(out, items, method=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(out, "w", method) as z:
+        for i, data in items:
+            z.writestr(zipfile.ZipInfo(i.filename, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                       compress_type=method)
+
+
+def replace(items, name, data):
+    return [(i, data if i.filename == name else d) for i, d in items]
+
+
+def mutate(src, kind, out):
+    items = entries(src)
+    root = root_of(items)
+    mname, prog = model_json(items)
+    wconf_name = next(i.filename for i, _ in items if i.filename.endswith("_weights_config.json"))
+    wconf = json.loads(dict((i.filename, d) for i, d in items)[wconf_name])
+    first = sorted(wconf["config"].values(), key=lambda e: e["path_name"])[0]
+    wentry = root + "data/weights/" + first["path_name"]
+    if kind == "truncated":
+        data = open(src, "rb").read()
+        open(out, "wb").write(data[:len(data) // 2])
+        return
+    if kind == "schema9":
+        prog["schema_version"]["major"] = 9
+        items = replace(items, mname, json.dumps(prog).encode())
+    elif kind == "missing_weight":
+        items = [(i, d) for i, d in items if i.filename != wentry]
+    elif kind == "short_weight":
+        items = [(i, d[:len(d) // 2] if i.filename == wentry else d) for i, d in items]
+    elif kind == "unknown_ops":
+        nodes = prog["graph_module"]["graph"]["nodes"]
+        nodes[0]["target"] = "torch.ops.mylib.frobnicate.default"
+        nodes[-1]["target"] = "torch.ops.aten.no_such_op.default"
+        items = replace(items, mname, json.dumps(prog).encode())
+    elif kind == "two_models":
+        other = mname.replace("/models/", "/models/second_")
+        items = items + [(zipfile.ZipInfo(other), json.dumps(prog).encode())] + [
+            (zipfile.ZipInfo(i.filename.replace("/model_", "/second_model_")), d)
+            for i, d in items if i.filename.endswith("_config.json")]
+    elif kind == "deflated":
+        write(out, items, zipfile.ZIP_DEFLATED)
+        return
+    elif kind == "rce_sample":
+        # protocol 2: GLOBAL posix system, the command, TUPLE1, REDUCE, STOP
+        evil = b"\x80\x02cposix\nsystem\nq\x00X\x0b\x00\x00\x00touch pwnedq\x01\x85q\x02Rq\x03."
+        items = [(i, evil if "/sample_inputs/" in i.filename else d) for i, d in items]
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    write(out, items)
+
+
+def expect(src):
+    items = entries(src)
+    root = root_of(items)
+    _, prog = model_json(items)
+    g = prog["graph_module"]["graph"]
+    conf = {}
+    for i, d in items:
+        if i.filename.endswith("_config.json"):
+            folder = i.filename[len(root):].rsplit("/", 1)[0]
+            for fqn, e in json.loads(d)["config"].items():
+                conf[fqn] = (folder, e)
+    offsets = {}
+    with open(src, "rb") as f:
+        for i, _ in items:
+            f.seek(i.header_offset + 26)
+            n, x = int.from_bytes(f.read(2), "little"), int.from_bytes(f.read(2), "little")
+            offsets[i.filename] = i.header_offset + 30 + n + x
+    for s in sorted(prog["range_constraints"]):
+        print("symbol", s)
+    ins, ws = [], []
+    for spec in prog["graph_module"]["signature"]["input_specs"]:
+        (kind, v), = spec.items()
+        if kind == "user_input":
+            name = v["arg"]["as_tensor"]["name"]
+            dims = []
+            for s in g["tensor_values"][name]["sizes"]:
+                if "as_int" in s:
+                    dims.append(str(s["as_int"]))
+                else:
+                    e = s["as_expr"]["expr_str"]
+                    dims.append(e.split("'")[1] if e.startswith("Symbol(") else e)
+            ins.append(f"input {name} {','.join(dims)}")
+        else:
+            fqn = v.get("parameter_name") or v.get("buffer_name") or v.get("tensor_constant_name")
+            folder, e = conf[fqn]
+            m = e["tensor_meta"]
+            n = 1
+            for s in m["sizes"]:
+                n *= s["as_int"]
+            size = {7: 4, 8: 8, 5: 8, 4: 4, 1: 1, 12: 1}[m["dtype"]]
+            off = offsets[root + folder + "/" + e["path_name"]] + m["storage_offset"]["as_int"] * size
+            ws.append(f"weight {fqn} {off} {n * size}")
+    for line in ins + ws:
+        print(line)
+    for spec in prog["graph_module"]["signature"]["output_specs"]:
+        print("output", spec["user_output"]["arg"]["as_tensor"]["name"])
+
+
+def summary(ir):
+    """The same lines from unpt2's text IR (the graph's header and return)."""
+    import re
+    text = open(ir).read()
+    head = text[text.index("\ngraph "):text.index("):\n")]
+    syms = set()
+    ins, ws = [], []
+    for m in re.finditer(r"%([^ ]+) : [A-Za-z0-9]+\(([^)]*)\)( = weight\(\"[^\"]*\", offset=(\d+), length=(\d+)\))?", head):
+        dims = m.group(2).replace(" ", "")
+        if m.group(3):
+            ws.append(f"weight {m.group(1)} {m.group(4)} {m.group(5)}")
+        else:
+            ins.append(f"input {m.group(1)} {dims}")
+        syms.update(d for d in dims.split(",") if d and not d.isdigit())
+    for s in sorted(syms):
+        print("symbol", s)
+    for line in ins + ws:
+        print(line)
+    ret = re.search(r"\n  return \(([^)]*)\)", text).group(1)
+    for r in ret.split(", "):
+        print("output", r.lstrip("%"))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "summary":
+        summary(sys.argv[2])
+    elif sys.argv[1] == "mutate":
+        mutate(*sys.argv[2:5])
+    elif sys.argv[1] == "expect":
+        expect(sys.argv[2])
+    else:
+        raise SystemExit(__doc__)
