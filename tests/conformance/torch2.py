@@ -48,6 +48,23 @@ from common import HERE, ROOT, SPEC_DTYPE, error_line, measured_run, write_json 
 
 SRC = os.path.join(HERE, "torch2")
 PREFIX = "torch2_"  # the suite's model names: torch2_llama_block, ...
+PT2_PREFIX = "pt2_"  # the pt2 family: pt2_llama_block, ... (exported.pt2)
+
+
+def pt2_src():
+    """Where the exported.pt2 archives are: $PT2ONNX_TORCH2_MODELS, else
+    ../shared/torch2/models beside the repository (or beside its worktree
+    folder); None when absent."""
+    for d in (os.environ.get("PT2ONNX_TORCH2_MODELS"), os.path.join(ROOT, "..", "shared", "torch2", "models"),
+              os.path.join(ROOT, "..", "..", "shared", "torch2", "models")):
+        if d and os.path.isdir(d):
+            return os.path.abspath(d)
+    return None
+
+
+def pt2_names():
+    d = pt2_src()
+    return sorted(n for n in os.listdir(d) if os.path.isfile(os.path.join(d, n, "exported.pt2"))) if d else []
 ARCHIVES = ("traced", "scripted")
 EXPORTED = "exported"  # exported.pt2, the unpt2 stage's archive
 
@@ -84,13 +101,16 @@ def cmd(binary, d, archive, path, opset, out, ins=None):
 
 
 def lay_out(work, name):
-    """Lays model `name` (PREFIX + a directory of SRC) out in
+    """Lays model `name` (PREFIX + a directory of SRC, or PT2_PREFIX + one
+    of pt2_src(): exported.pt2 only) out in
     WORK/models/NAME/ as generate.py lays out a model it built (in1/in_K.npy,
     out1/K.npy, traced.pt, scripted.pt, meta.json at stage "done"), from the
     committed copies; no torch runs.  torch.onnx.export has no results here
     (torch 2.11 is not on this machine)."""
     from common import GEN_VERSION, model_dir
-    src = os.path.join(SRC, name[len(PREFIX):])
+    pt2 = name.startswith(PT2_PREFIX)
+    src = os.path.join(pt2_src(), name[len(PT2_PREFIX):]) if pt2 else os.path.join(SRC, name[len(PREFIX):])
+    archives = (EXPORTED,) if pt2 else ARCHIVES
     mdir = model_dir(work, name)
     for sub in ("in1", "out1"):
         shutil.rmtree(os.path.join(mdir, sub), ignore_errors=True)
@@ -107,16 +127,15 @@ def lay_out(work, name):
     refs = numbered(src, "ref")
     for k, f in enumerate(refs):
         shutil.copyfile(f, os.path.join(mdir, "out1", f"{k}.npy"))
-    for a in ARCHIVES:
-        shutil.copyfile(os.path.join(src, f"{a}.pt"), os.path.join(mdir, f"{a}.pt"))
+    for a in archives:
+        shutil.copyfile(archive_file(src, a), archive_file(mdir, a))
     tmeta = json.load(open(os.path.join(src, "meta.json")))
     write_json(os.path.join(mdir, "meta.json"), {
-        "name": name, "family": "torch2", "gen_version": GEN_VERSION, "stage": "done", "inputs": inputs,
-        "n_outputs": len(refs), "has_set2": False, "compare": "values",
+        "name": name, "family": "pt2" if pt2 else "torch2", "gen_version": GEN_VERSION, "stage": "done",
+        "inputs": inputs, "n_outputs": len(refs), "has_set2": False, "compare": "values",
         "notes": f"saved by torch {tmeta.get('torch')}; oracle: its ref_K.npy",
         "weight_bytes": os.path.getsize(os.path.join(src, "traced.pt")),
-        "archives": {a: {"ok": True, "bytes": os.path.getsize(os.path.join(src, f"{a}.pt"))}
-                     for a in ARCHIVES}})
+        "archives": {a: {"ok": True, "bytes": os.path.getsize(archive_file(src, a))} for a in archives}})
 
 
 def second_size(binary, d, opset, out, gin, work, pool):
