@@ -23,6 +23,8 @@
 
 #define PT2_SCHEMA_MAJOR 8
 #define PT2_MAX_JSON (1u << 30) /* a JSON entry larger is refused */
+#define PT2_MAX_NEST 32 /* subgraphs (cond, wrap_with_*) nested deeper are
+			   refused */
 
 struct rd {
 	struct zip *z;
@@ -34,7 +36,11 @@ struct rd {
 	const char *model;    /* the program's name */
 	const char *entry;    /* the JSON entry being read, for messages */
 	json_t *tvals;        /* graph.tensor_values */
-	json_t *names;        /* value name -> index in vals */
+	json_t *names;        /* value name -> index in vals: the scope of the
+				 graph being read (a subgraph's own) */
+	json_t *outer[PT2_MAX_NEST]; /* the scopes around it, innermost last */
+	int depth;
+	struct ir_block *block; /* where nodes go */
 	struct ir_value **vals;
 	size_t nvals, capvals;
 	json_t *wconf, *cconf; /* the weights' and constants' configs */
@@ -142,6 +148,9 @@ static int bind_name(struct rd *r, const char *name, struct ir_value *v)
 static struct ir_value *lookup(struct rd *r, const char *name, const char *what)
 {
 	json_t *i = json_object_get(r->names, name);
+
+	for (int k = r->depth - 1; !i && k >= 0; k--)
+		i = json_object_get(r->outer[k], name);
 
 	if (!i) {
 		fail(r, EXIT_BAD_INPUT, "%s: value '%s' is not defined before "
@@ -305,7 +314,7 @@ static struct ir_type *tensor_type(struct rd *r, const char *name)
 static struct ir_node *node(struct rd *r, enum aten_op op, uint32_t nin,
 			    uint32_t nout)
 {
-	return ir_node_new(r->g, r->g->top, aten_op_name(op), nin, nout);
+	return ir_node_new(r->g, r->block, aten_op_name(op), nin, nout);
 }
 
 /* prim::Constant of kind k; the attribute (NULL for None) to fill in. */
@@ -970,6 +979,232 @@ static int is_assertion(const char *qual)
 	return 0;
 }
 
+static int convert_node(struct rd *r, json_t *jn, size_t index);
+
+/* --- higher-order operators ---------------------------------------------- */
+
+/* The values an argument names, lists flattened ({"as_tensors": [...]}
+ * gives each tensor), appended to v (room for cap) from *n on. */
+static int flat_values(struct rd *r, json_t *arg, struct ir_value **v,
+		       size_t *n, size_t cap, const char *what)
+{
+	json_t *x, *e;
+	size_t i;
+	const char *k = one_key(r, arg, &x, what);
+
+	if (!k)
+		return -1;
+	if (!strcmp(k, "as_tensors")) {
+		json_array_foreach(x, i, e) {
+			if (*n == cap)
+				return fail(r, EXIT_UNSUPPORTED, "%s: over %zu "
+					    "values", what, cap);
+			if (!(v[*n] = tensor_ref(r, e, what)))
+				return -1;
+			(*n)++;
+		}
+		return 0;
+	}
+	if (*n == cap)
+		return fail(r, EXIT_UNSUPPORTED, "%s: over %zu values", what,
+			    cap);
+	if (!(v[*n] = arg_value(r, arg, -1, what)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+/* The names of a node's outputs, one {"as_tensor"} each or lists of them
+ * flattened, into names (room for cap); their count, or -1. */
+static long output_names(struct rd *r, json_t *outputs, const char **names,
+			 size_t cap, const char *what)
+{
+	size_t i, j, n = 0;
+	json_t *o, *x, *e;
+
+	json_array_foreach(outputs, i, o) {
+		const char *k = one_key(r, o, &x, what);
+		if (!k)
+			return -1;
+		if (strcmp(k, "as_tensor") && strcmp(k, "as_tensors")) {
+			fail(r, EXIT_UNSUPPORTED, "%s: output of kind '%s' of a "
+			     "higher-order operator", what, k);
+			return -1;
+		}
+		json_t *items = !strcmp(k, "as_tensor") ? NULL : x;
+		size_t cnt = items ? json_array_size(items) : 1;
+		for (j = 0; j < cnt; j++) {
+			e = items ? json_array_get(items, j) : x;
+			const char *nm = get_str(r, e, "name", what);
+			if (!nm)
+				return -1;
+			if (n == cap) {
+				fail(r, EXIT_UNSUPPORTED, "%s: over %zu "
+				     "outputs", what, cap);
+				return -1;
+			}
+			names[n++] = nm;
+		}
+	}
+	return (long)n;
+}
+
+#define PT2_MAX_OPERANDS 256
+
+/* Reads a subgraph (serde Graph) into block b: its inputs are vals[0..n)
+ * (in a scope of its own: its names are its own), its nodes go to b, its
+ * outputs' values into rets (room for PT2_MAX_OPERANDS); their count, or
+ * -1. */
+static long convert_subgraph(struct rd *r, json_t *graph, struct ir_value **vals,
+			     size_t n, struct ir_block *b, struct ir_value **rets,
+			     const char *what)
+{
+	json_t *gin = get(r, graph, "inputs", JSON_ARRAY, what);
+	json_t *gout = gin ? get(r, graph, "outputs", JSON_ARRAY, what) : NULL;
+	json_t *nodes = gout ? get(r, graph, "nodes", JSON_ARRAY, what) : NULL;
+	json_t *tv = nodes ? get(r, graph, "tensor_values", JSON_OBJECT, what)
+			   : NULL;
+	json_t *saved_tv = r->tvals, *e;
+	struct ir_block *saved_b = r->block;
+	size_t i, nret = 0;
+	long rc = -1;
+
+	if (!tv)
+		return -1;
+	if (r->depth == PT2_MAX_NEST)
+		return fail(r, EXIT_UNSUPPORTED, "%s: subgraphs nested deeper "
+			    "than %d", what, PT2_MAX_NEST);
+	if (json_array_size(gin) != n)
+		return fail(r, EXIT_BAD_INPUT, "%s: the subgraph takes %zu "
+			    "inputs, it is given %zu", what,
+			    json_array_size(gin), n);
+	r->outer[r->depth++] = r->names;
+	r->names = json_object();
+	r->tvals = tv;
+	r->block = b;
+	json_array_foreach(gin, i, e) {
+		json_t *x;
+		const char *k = one_key(r, e, &x, what);
+		const char *nm = !k ? NULL : !strcmp(k, "as_tensor")
+			? get_str(r, x, "name", what)
+			: !strcmp(k, "as_sym_int") || !strcmp(k, "as_sym_bool")
+			? get_str(r, x, "as_name", what) : NULL;
+		if (!nm) {
+			if (k && !r->code)
+				fail(r, EXIT_UNSUPPORTED, "%s: subgraph input "
+				     "of kind '%s'", what, k);
+			goto out;
+		}
+		if (bind_name(r, nm, vals[i]))
+			goto out;
+	}
+	json_array_foreach(nodes, i, e)
+		if (convert_node(r, e, i))
+			goto out;
+	json_array_foreach(gout, i, e)
+		if (flat_values(r, e, rets, &nret, PT2_MAX_OPERANDS, what))
+			goto out;
+	rc = (long)nret;
+out:
+	json_decref(r->names);
+	r->names = r->outer[--r->depth];
+	r->tvals = saved_tv;
+	r->block = saved_b;
+	return rc;
+}
+
+/* torch.ops.higher_order.NAME: wrap_with_* inlined (the subgraph's nodes
+ * in place, its outputs bound to the node's), cond a prim::If whose blocks
+ * are the two subgraphs.  Others: unsupported.  Arguments by position:
+ * cond(pred, true_fn, false_fn, operands); wrap_with_*(..., graph,
+ * *operands). */
+static int convert_hop(struct rd *r, const char *target, const char *hop,
+		       json_t *inputs, json_t *outputs, const char *nname,
+		       const char *what)
+{
+	struct ir_value *ops[PT2_MAX_OPERANDS], *rets[PT2_MAX_OPERANDS];
+	const char *onames[PT2_MAX_OPERANDS];
+	size_t nin = json_array_size(inputs), nops = 0, i;
+	long nout, nret;
+	json_t *g[2] = { NULL, NULL };
+	size_t gi[2] = { 0, 0 }, ng = 0;
+
+	for (i = 0; i < nin; i++) {
+		json_t *a = json_object_get(json_array_get(inputs, i), "arg");
+		json_t *x = json_object_get(a, "as_graph");
+		if (x && ng < 2) {
+			g[ng] = get(r, x, "graph", JSON_OBJECT, what);
+			if (!g[ng])
+				return -1;
+			gi[ng++] = i;
+		}
+	}
+	int wrap = !strncmp(hop, "wrap_with_", 10);
+	int cond = !strcmp(hop, "cond");
+	if ((wrap && ng != 1) || (cond && (ng != 2 || gi[0] != 1 ||
+					   gi[1] != 2 || nin != 4)) ||
+	    (!wrap && !cond)) {
+		unsupported(r, target, nname, outputs);
+		return 0;
+	}
+	nout = output_names(r, outputs, onames, PT2_MAX_OPERANDS, what);
+	if (nout < 0)
+		return -1;
+	for (i = wrap ? gi[0] + 1 : 3; i < nin; i++)
+		if (flat_values(r, json_object_get(json_array_get(inputs, i),
+						   "arg"), ops, &nops,
+				PT2_MAX_OPERANDS, what))
+			return -1;
+	if (wrap) {
+		nret = convert_subgraph(r, g[0], ops, nops, r->block, rets, what);
+		if (nret < 0)
+			return -1;
+		if (nret != nout)
+			return fail(r, EXIT_BAD_INPUT, "%s: the subgraph returns "
+				    "%ld values, the node has %ld", what, nret,
+				    nout);
+		for (i = 0; i < (size_t)nout; i++)
+			if (bind_name(r, onames[i], rets[i]))
+				return -1;
+		return 0;
+	}
+	/* cond: a tensor predicate becomes a bool as TorchScript's `if t:` */
+	struct ir_value *pred = arg_value(r, json_object_get(
+		json_array_get(inputs, 0), "arg"), -1, what);
+	if (!pred)
+		return -1;
+	if (pred->type->kind == IR_TYPE_TENSOR) {
+		struct ir_node *b = node(r, OP_aten_Bool, 1, 1);
+		b->inputs[0] = pred;
+		pred = new_value(r, NULL, scalar_type(r, IR_TYPE_BOOL));
+		ir_node_set_output(b, 0, pred);
+	}
+	struct ir_node *n = node(r, OP_prim_If, 1, (uint32_t)nout);
+	n->inputs[0] = pred;
+	for (int k = 0; k < 2; k++) {
+		struct ir_block *b = ir_node_add_block(r->g, n);
+		nret = convert_subgraph(r, g[k], ops, nops, b, rets, what);
+		if (nret < 0)
+			return -1;
+		if (nret != nout)
+			return fail(r, EXIT_BAD_INPUT, "%s: branch %d returns "
+				    "%ld values, the node has %ld", what, k,
+				    nret, nout);
+		for (i = 0; i < (size_t)nret; i++)
+			ir_block_add_return(r->g, b, rets[i]);
+	}
+	for (i = 0; i < (size_t)nout; i++) {
+		struct ir_type *t = tensor_type(r, onames[i]);
+		if (!t)
+			return -1;
+		struct ir_value *v = new_value(r, onames[i], t);
+		ir_node_set_output(n, (uint32_t)i, v);
+		if (bind_name(r, onames[i], v))
+			return -1;
+	}
+	return 0;
+}
+
 static int convert_node(struct rd *r, json_t *jn, size_t index)
 {
 	char what[600], qual[256], ovl[128];
@@ -1051,10 +1286,12 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 	/* torch.ops.NS.NAME.OVERLOAD */
 	const char *p = target + 10, *dot1 = strchr(p, '.');
 	const char *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+	if (!strncmp(p, "higher_order.", 13) && !strchr(p + 13, '.'))
+		return convert_hop(r, target, p + 13, inputs, outputs, nname,
+				   what);
 	if (!dot2 || strchr(dot2 + 1, '.') || dot1 == p || dot2 == dot1 + 1 ||
 	    (size_t)(dot2 - p) + 2 >= sizeof(qual) ||
-	    strlen(dot2 + 1) >= sizeof(ovl) || !strncmp(p, "higher_order.",
-							 13)) {
+	    strlen(dot2 + 1) >= sizeof(ovl)) {
 		unsupported(r, target, nname, outputs);
 		return 0;
 	}
@@ -1363,6 +1600,7 @@ struct ir_graph *pt2_read(struct zip *z, const struct pt2_options *o,
 	r.o = o;
 	r.names = json_object();
 	r.g = ir_graph_new(IR_LEVEL_ATEN);
+	r.block = r.g ? r.g->top : NULL;
 	if (!r.g || !r.names) {
 		diag_error(d, "out of memory");
 		*code = EXIT_IO;

@@ -21,8 +21,10 @@
  * sym_size becomes aten::size, the _operator arithmetic on SymInts the int
  * operators, getitem an element of the list it picks from; assertions
  * (_assert_tensor_metadata, _assert_scalar, sym_constrain_range...) are
- * dropped.  Calls that cannot be converted (higher-order operators, unknown
- * operators) are listed all at once in one error (EXIT_UNSUPPORTED).
+ * dropped; the higher-order cond becomes prim::If (its subgraphs the
+ * blocks), wrap_with_* are inlined.  Calls that cannot be converted (other
+ * higher-order operators, unknown operators) are listed all at once in one
+ * error (EXIT_UNSUPPORTED).
  *
  * Errors go to the diag as one line naming the archive (d->file) and, for
  * the JSON, the entry and the line; every count, index and size in the

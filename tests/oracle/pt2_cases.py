@@ -11,6 +11,12 @@ from a real one with the standard library only (zipfile, json): no torch.
         per user input ("input NAME DIMS"), weight ("weight FQN OFFSET
         LENGTH": the data offset of its stored entry) and output ("output
         NAME"), each in the program's order.
+    pt2_cases.py synthetic OUT.pt2
+        a program torch 2.x would export from
+            y = torch.cond(x.sum() > 0, torch.cos, torch.sin, (x,))
+            with torch.no_grad(): z = y * 2      # wrap_with_set_grad_enabled
+        (x: f32[3, 4]), written by hand in serde's format (schema 8.17): a
+        higher-order cond with two subgraphs and a wrapper to inline.
     pt2_cases.py summary IR.txt
         the same lines read from unpt2 -S's text IR.
 
@@ -138,6 +144,69 @@ def expect(src):
         print("output", spec["user_output"]["arg"]["as_tensor"]["name"])
 
 
+def tmeta(shape, dtype=7):
+    return {"dtype": dtype, "sizes": [{"as_int": d} for d in shape], "requires_grad": False,
+            "device": {"type": "cpu", "index": None}, "strides": [{"as_int": 1} for _ in shape],
+            "storage_offset": {"as_int": 0}, "layout": 7}
+
+
+def call(target, args, outs, name):
+    return {"target": target, "inputs": [{"name": n, "arg": a, "kind": 1} for n, a in args],
+            "outputs": outs, "name": name, "metadata": {}, "is_hop_single_tensor_return": None}
+
+
+def tensor(n):
+    return {"as_tensor": {"name": n}}
+
+
+def subgraph(name, fn, out):
+    return {"as_graph": {"name": name, "graph": {
+        "inputs": [tensor("x_1")], "outputs": [tensor(out)],
+        "nodes": [call(fn, [("self", tensor("x_1"))], [tensor(out)], out)],
+        "tensor_values": {"x_1": tmeta([3, 4]), out: tmeta([3, 4])},
+        "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {}, "custom_obj_values": {},
+        "is_single_tensor_return": False}}}
+
+
+def synthetic(out):
+    wrap = {"as_graph": {"name": "submod_1", "graph": {
+        "inputs": [tensor("a")], "outputs": [tensor("mul")],
+        "nodes": [call("torch.ops.aten.mul.Tensor", [("self", tensor("a")), ("other", {"as_float": 2.0})],
+                       [tensor("mul")], "mul")],
+        "tensor_values": {"a": tmeta([3, 4]), "mul": tmeta([3, 4])},
+        "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {}, "custom_obj_values": {},
+        "is_single_tensor_return": False}}}
+    graph = {
+        "inputs": [tensor("x")], "outputs": [tensor("wrap")],
+        "nodes": [
+            call("torch.ops.aten.sum.default", [("self", tensor("x"))], [tensor("sum_1")], "sum_1"),
+            call("torch.ops.aten.gt.Scalar", [("self", tensor("sum_1")), ("other", {"as_int": 0})],
+                 [tensor("gt")], "gt"),
+            call("torch.ops.higher_order.cond", [("", tensor("gt")),
+                                                 ("", subgraph("true_graph_0", "torch.ops.aten.cos.default", "cos")),
+                                                 ("", subgraph("false_graph_0", "torch.ops.aten.sin.default", "sin")),
+                                                 ("", {"as_tensors": [{"name": "x"}]})],
+                 [{"as_tensors": [{"name": "getitem"}]}], "cond"),
+            call("torch.ops.higher_order.wrap_with_set_grad_enabled",
+                 [("", {"as_bool": False}), ("", wrap), ("", tensor("getitem"))], [tensor("wrap")], "wrap"),
+        ],
+        "tensor_values": {"x": tmeta([3, 4]), "sum_1": tmeta([]), "gt": tmeta([], 12),
+                          "getitem": tmeta([3, 4]), "wrap": tmeta([3, 4])},
+        "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {}, "custom_obj_values": {},
+        "is_single_tensor_return": False}
+    prog = {"graph_module": {"graph": graph, "signature": {
+        "input_specs": [{"user_input": {"arg": tensor("x")}}],
+        "output_specs": [{"user_output": {"arg": tensor("wrap")}}]},
+        "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
+        "opset_version": {"aten": 10}, "range_constraints": {}, "schema_version": {"major": 8, "minor": 17},
+        "verifiers": ["TRAINING"], "torch_version": "2.11.0", "guards_code": []}
+    files = {"archive_format": b"pt2", "byteorder": b"little", ".data/version": b"1",
+             "models/model.json": json.dumps(prog).encode(),
+             "data/weights/model_weights_config.json": b'{"config": {}}',
+             "data/constants/model_constants_config.json": b'{"config": {}}'}
+    write(out, [(zipfile.ZipInfo("synthetic/" + n), d) for n, d in files.items()])
+
+
 def summary(ir):
     """The same lines from unpt2's text IR (the graph's header and return)."""
     import re
@@ -162,7 +231,9 @@ def summary(ir):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "summary":
+    if sys.argv[1] == "synthetic":
+        synthetic(sys.argv[2])
+    elif sys.argv[1] == "summary":
         summary(sys.argv[2])
     elif sys.argv[1] == "mutate":
         mutate(*sys.argv[2:5])
