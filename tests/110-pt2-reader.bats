@@ -30,6 +30,16 @@ unpt2() { tool unpt2 "$@"; }
 	[ "$output" = 0 ]
 	grep -q '%img : Byte(2, 40, 30, 3)' p.ir
 	grep -q '%argmax : Long(2, 24, 24) = aten::argmax' p.ir
+	# scope and source from the node's nn_module_stack and stack_trace
+	local stack
+	stack=$("$PYTHON" -c "
+import json, zipfile, sys
+p = json.loads(zipfile.ZipFile(sys.argv[1]).read('exported/models/model.json'))
+n = [n for n in p['graph_module']['graph']['nodes'] if n['name'] == 'conv2d'][0]['metadata']
+f = n['stack_trace'].rsplit('File \"', 1)[1]
+print(n['nn_module_stack'], f.split('\"')[0] + ':' + f.split(', line ')[1].split(',')[0])" "$P")
+	[ "$stack" = "L__self__,,devset.Preprocess;L__self__conv,conv,torch.nn.modules.conv.Conv2d ${stack##* }" ]
+	grep -q "= aten::conv2d(.*), scope: Preprocess/Conv2d\[conv\] # ${stack##* }\$" p.ir
 }
 
 @test "unpt2: dynamic dims become the range constraints' symbols (vit_tiny, llama_block of ../shared/torch2)" {

@@ -981,6 +981,89 @@ static int is_assertion(const char *qual)
 
 static int convert_node(struct rd *r, json_t *jn, size_t index);
 
+/* --- where a node came from ---------------------------------------------- */
+
+/* torch's scope ("ViTTiny/Conv2d[patch]") from the metadata's
+ * nn_module_stack ("key,path,pkg.Class;key,path,pkg.Class..."): the first
+ * module by its class, each one inside by class[last part of its path]. */
+static const char *scope_of(struct rd *r, const char *stack)
+{
+	char buf[1024];
+	size_t len = 0;
+
+	while (stack && *stack) {
+		const char *end = strchr(stack, ';');
+		size_t n = end ? (size_t)(end - stack) : strlen(stack);
+		const char *c1 = memchr(stack, ',', n);
+		const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 -
+								       stack))
+				    : NULL;
+		/* torch's placeholder for nodes of no module: skipped */
+		if (c2 && strncmp(stack, "_empty_nn_module_stack", 22)) {
+			const char *path = c1 + 1, *cls = c2 + 1;
+			size_t plen = (size_t)(c2 - path);
+			size_t clen = n - (size_t)(cls - stack);
+			const char *dot = cls;
+			for (const char *q = cls; q < cls + clen; q++)
+				if (*q == '.')
+					dot = q + 1;
+			clen -= (size_t)(dot - cls);
+			const char *attr = path;
+			for (const char *q = path; q < path + plen; q++)
+				if (*q == '.')
+					attr = q + 1;
+			plen -= (size_t)(attr - path);
+			int k = len == 0
+				? snprintf(buf, sizeof(buf), "%.*s", (int)clen, dot)
+				: snprintf(buf + len, sizeof(buf) - len,
+					   "/%.*s[%.*s]", (int)clen, dot,
+					   (int)plen, attr);
+			if (k < 0 || (size_t)k >= sizeof(buf) - len)
+				break;
+			len += (size_t)k;
+		}
+		stack = end ? end + 1 : NULL;
+	}
+	return len ? ir_strndup(r->g, buf, len) : NULL;
+}
+
+/* "file:line" of the innermost frame of the metadata's stack_trace. */
+static const char *source_of(struct rd *r, const char *trace)
+{
+	const char *last = NULL, *p = trace;
+
+	while (p && (p = strstr(p, "File \"")) != NULL) {
+		last = p + 6;
+		p = last;
+	}
+	if (!last)
+		return NULL;
+	const char *q = strchr(last, '"');
+	const char *ln = q ? strstr(q, ", line ") : NULL;
+	if (!q || !ln || ln != q + 1)
+		return NULL;
+	long line = strtol(ln + 7, NULL, 10);
+	return ir_strfmt(r->g, "%.*s:%ld", (int)(q - last), last, line);
+}
+
+/* Scope and source of the nodes made for one call. */
+static void set_origin(struct rd *r, json_t *jn, struct ir_node *from)
+{
+	json_t *meta = json_object_get(jn, "metadata");
+	const char *scope = scope_of(r, json_string_value(
+		json_object_get(meta, "nn_module_stack")));
+	const char *source = source_of(r, json_string_value(
+		json_object_get(meta, "stack_trace")));
+
+	for (struct ir_node *n = from ? from->next : r->block->first; n;
+	     n = n->next) {
+		if (!n->scope)
+			n->scope = scope;
+		if (!n->source)
+			n->source = source;
+	}
+}
+
 /* --- higher-order operators ---------------------------------------------- */
 
 /* The values an argument names, lists flattened ({"as_tensors": [...]}
@@ -1098,9 +1181,12 @@ static long convert_subgraph(struct rd *r, json_t *graph, struct ir_value **vals
 		if (bind_name(r, nm, vals[i]))
 			goto out;
 	}
-	json_array_foreach(nodes, i, e)
+	json_array_foreach(nodes, i, e) {
+		struct ir_node *last = r->block->last;
 		if (convert_node(r, e, i))
 			goto out;
+		set_origin(r, e, last);
+	}
 	json_array_foreach(gout, i, e)
 		if (flat_values(r, e, rets, &nret, PT2_MAX_OPERANDS, what))
 			goto out;
@@ -1647,9 +1733,12 @@ struct ir_graph *pt2_read(struct zip *z, const struct pt2_options *o,
 		goto out;
 	size_t i;
 	json_t *jn;
-	json_array_foreach(nodes, i, jn)
+	json_array_foreach(nodes, i, jn) {
+		struct ir_node *last = r.block->last;
 		if (convert_node(&r, jn, i))
 			goto out;
+		set_origin(&r, jn, last);
+	}
 	if (r.nunsup) {
 		fail(&r, EXIT_UNSUPPORTED, "%zu call%s cannot be converted: %s",
 		     r.nunsup, r.nunsup > 1 ? "s" : "",

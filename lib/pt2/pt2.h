@@ -26,6 +26,10 @@
  * higher-order operators, unknown operators) are listed all at once in one
  * error (EXIT_UNSUPPORTED).
  *
+ * Each node gets torch's scope ("ViTTiny/Conv2d[patch]", from the call's
+ * nn_module_stack, so that emit names it "/patch/Conv" as torch does) and
+ * the innermost frame of its stack_trace as its source.
+ *
  * Errors go to the diag as one line naming the archive (d->file) and, for
  * the JSON, the entry and the line; every count, index and size in the
  * archive is checked before use.
