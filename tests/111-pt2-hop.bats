@@ -3,7 +3,8 @@
 # program written in serde's format by tests/oracle/pt2_cases.py synthetic
 # (torch 2.x is not on this machine): cond(x.sum() > 0, cos, sin, (x,))
 # becomes prim::If with the two subgraphs as its blocks, ONNX If after
-# lower, and wrap_with_set_grad_enabled is inlined.  The oracle is torch
+# lower, and wrap_with_set_grad_enabled is inlined; a while_loop becomes
+# prim::Loop (ONNX Loop).  The oracle is torch
 # 1.13 running the same function, compared with ONNX Runtime's outputs on
 # an input taking each branch.
 # bats file_tags=tier:standard
@@ -45,7 +46,33 @@ assert got.shape == ref.shape and np.abs(got - ref).max() <= 1e-5 * np.abs(ref).
 	done
 }
 
-@test "pt2 hop: while_loop and other higher-order operators are listed as not convertible (exit 4)" {
+@test "pt2 hop: while_loop becomes prim::Loop (ONNX Loop), its carried and additional inputs matching torch 1.13's while loop" {
+	"$PYTHON" "$CASES" synthetic wl.pt2 while
+	run -0 tool unpt2 -S wl.pt2 -o wl.ir
+	grep -q '^  %getitem : Long(), %getitem_1 : Float(3, 4) = prim::Loop(' wl.ir
+	"$PYTHON" -c "
+import numpy as np, torch
+x = torch.arange(12, dtype=torch.float32).reshape(3, 4) / 5 - 1
+i, c = torch.zeros((), dtype=torch.int64), x.cos()
+while i < 3:
+    i, c = i + 1, c * 0.5 + x
+np.save('x.npy', x.numpy()); np.save('ref_0.npy', i.numpy()); np.save('ref_1.npy', c.numpy())"
+	local v
+	for v in 17 26; do
+		run -0 pt2onnx wl.pt2 -o wl$v.onnx --opset-version $v
+		run -0 "$PYTHON" -c "import onnx; print(sorted({n.op_type for n in onnx.load('wl$v.onnx').graph.node}))"
+		[[ "$output" == *"'Loop'"* ]]
+		rm -rf out && run -0 ort_run wl$v.onnx out x=x.npy
+		"$PYTHON" -c "
+import numpy as np
+i, c = np.load('out/getitem.npy'), np.load('out/getitem_1.npy')
+ri, rc = np.load('ref_0.npy'), np.load('ref_1.npy')
+assert i.dtype == ri.dtype and i.shape == ri.shape and (i == ri).all(), (i, ri)
+assert c.shape == rc.shape and np.abs(c - rc).max() <= 1e-5 * np.abs(rc).max(), (c, rc)"
+	done
+}
+
+@test "pt2 hop: map and other higher-order operators are listed as not convertible (exit 4)" {
 	"$PYTHON" "$CASES" synthetic syn.pt2
 	"$PYTHON" - <<'PY'
 import json, zipfile
@@ -55,12 +82,12 @@ for i in src.infolist():
     d = src.read(i.filename)
     if i.filename.endswith("models/model.json"):
         p = json.loads(d)
-        p["graph_module"]["graph"]["nodes"][2]["target"] = "torch.ops.higher_order.while_loop"
+        p["graph_module"]["graph"]["nodes"][2]["target"] = "torch.ops.higher_order.map_impl"
         d = json.dumps(p).encode()
     out.writestr(i.filename, d)
 out.close()
 PY
 	run -4 tool unpt2 loop.pt2 -o out.ir
-	[ "$output" = "unpt2: loop.pt2: synthetic/models/model.json: 1 call cannot be converted: torch.ops.higher_order.while_loop (node cond)" ]
+	[ "$output" = "unpt2: loop.pt2: synthetic/models/model.json: 1 call cannot be converted: torch.ops.higher_order.map_impl (node cond)" ]
 	[ ! -e out.ir ]
 }

@@ -1199,11 +1199,105 @@ out:
 	return rc;
 }
 
+/* A predicate as TorchScript's `if t:` takes it: a tensor through
+ * aten::Bool. */
+static struct ir_value *as_bool(struct rd *r, struct ir_value *v)
+{
+	if (v->type->kind != IR_TYPE_TENSOR)
+		return v;
+	struct ir_node *b = node(r, OP_aten_Bool, 1, 1);
+	b->inputs[0] = v;
+	v = new_value(r, NULL, scalar_type(r, IR_TYPE_BOOL));
+	ir_node_set_output(b, 0, v);
+	return v;
+}
+
+/* while_loop(cond_fn, body_fn, carried, additional) as TorchScript's
+ * `while` loop: cond_fn inlined before the loop for the first test,
+ * prim::Loop(max, c0, carried...) whose body block runs body_fn, then
+ * cond_fn on the new carried values, and returns (cond, new carried). */
+static int convert_while(struct rd *r, json_t *cond_g, json_t *body_g,
+			 json_t *inputs, const char **onames, long nout,
+			 const char *what)
+{
+	struct ir_value *ops[PT2_MAX_OPERANDS], *in[PT2_MAX_OPERANDS];
+	struct ir_value *rets[PT2_MAX_OPERANDS], *c[1];
+	size_t nc = 0, nops, i;
+	long n;
+
+	if (flat_values(r, json_object_get(json_array_get(inputs, 2), "arg"),
+			ops, &nc, PT2_MAX_OPERANDS, what))
+		return -1;
+	nops = nc;
+	if (flat_values(r, json_object_get(json_array_get(inputs, 3), "arg"),
+			ops, &nops, PT2_MAX_OPERANDS, what))
+		return -1;
+	if ((long)nc != nout)
+		return fail(r, EXIT_BAD_INPUT, "%s: %zu carried values, the node "
+			    "has %ld outputs", what, nc, nout);
+	n = convert_subgraph(r, cond_g, ops, nops, r->block, c, what);
+	if (n != 1)
+		return n < 0 ? -1 : fail(r, EXIT_BAD_INPUT, "%s: cond_fn "
+					 "returns %ld values", what, n);
+	struct ir_value *c0 = as_bool(r, c[0]);
+	struct ir_value *max = const_int(r, IR_TYPE_INT, INT64_MAX);
+	struct ir_node *loop = node(r, OP_prim_Loop, (uint32_t)(2 + nc),
+				    (uint32_t)nc);
+	loop->inputs[0] = max;
+	loop->inputs[1] = c0;
+	struct ir_block *b = ir_node_add_block(r->g, loop);
+	ir_block_add_param(r->g, b, new_value(r, NULL,
+					      scalar_type(r, IR_TYPE_INT)));
+	for (i = 0; i < nops; i++) {
+		if (i < nc) {
+			loop->inputs[2 + i] = ops[i];
+			in[i] = new_value(r, NULL, ir_type_copy(r->g,
+							ops[i]->type));
+			ir_block_add_param(r->g, b, in[i]);
+		} else {
+			in[i] = ops[i]; /* additional: seen from the body */
+		}
+	}
+	struct ir_block *saved = r->block;
+	r->block = b;
+	n = convert_subgraph(r, body_g, in, nops, b, rets, what);
+	if (n >= 0 && n != (long)nc)
+		fail(r, EXIT_BAD_INPUT, "%s: body_fn returns %ld values for %zu "
+		     "carried", what, n, nc);
+	if (n == (long)nc) {
+		for (i = nc; i < nops; i++)
+			rets[i] = ops[i];
+		n = convert_subgraph(r, cond_g, rets, nops, b, c, what);
+		if (n >= 0 && n != 1)
+			fail(r, EXIT_BAD_INPUT, "%s: cond_fn returns %ld "
+			     "values", what, n);
+	}
+	if (n == 1) {
+		ir_block_add_return(r->g, b, as_bool(r, c[0]));
+		for (i = 0; i < nc; i++)
+			ir_block_add_return(r->g, b, rets[i]);
+	}
+	r->block = saved;
+	if (n != 1)
+		return -1;
+	for (i = 0; i < nc; i++) {
+		struct ir_type *t = tensor_type(r, onames[i]);
+		if (!t)
+			return -1;
+		struct ir_value *v = new_value(r, onames[i], t);
+		ir_node_set_output(loop, (uint32_t)i, v);
+		if (bind_name(r, onames[i], v))
+			return -1;
+	}
+	return 0;
+}
+
 /* torch.ops.higher_order.NAME: wrap_with_* inlined (the subgraph's nodes
  * in place, its outputs bound to the node's), cond a prim::If whose blocks
- * are the two subgraphs.  Others: unsupported.  Arguments by position:
- * cond(pred, true_fn, false_fn, operands); wrap_with_*(..., graph,
- * *operands). */
+ * are the two subgraphs, while_loop a prim::Loop (convert_while).  Others:
+ * unsupported.  Arguments by position: cond(pred, true_fn, false_fn,
+ * operands); while_loop(cond_fn, body_fn, carried, additional);
+ * wrap_with_*(..., graph, *operands). */
 static int convert_hop(struct rd *r, const char *target, const char *hop,
 		       json_t *inputs, json_t *outputs, const char *nname,
 		       const char *what)
@@ -1227,15 +1321,19 @@ static int convert_hop(struct rd *r, const char *target, const char *hop,
 	}
 	int wrap = !strncmp(hop, "wrap_with_", 10);
 	int cond = !strcmp(hop, "cond");
+	int loop = !strcmp(hop, "while_loop");
 	if ((wrap && ng != 1) || (cond && (ng != 2 || gi[0] != 1 ||
 					   gi[1] != 2 || nin != 4)) ||
-	    (!wrap && !cond)) {
+	    (loop && (ng != 2 || gi[0] != 0 || gi[1] != 1 || nin != 4)) ||
+	    (!wrap && !cond && !loop)) {
 		unsupported(r, target, nname, outputs);
 		return 0;
 	}
 	nout = output_names(r, outputs, onames, PT2_MAX_OPERANDS, what);
 	if (nout < 0)
 		return -1;
+	if (loop)
+		return convert_while(r, g[0], g[1], inputs, onames, nout, what);
 	for (i = wrap ? gi[0] + 1 : 3; i < nin; i++)
 		if (flat_values(r, json_object_get(json_array_get(inputs, i),
 						   "arg"), ops, &nops,
@@ -1254,17 +1352,11 @@ static int convert_hop(struct rd *r, const char *target, const char *hop,
 				return -1;
 		return 0;
 	}
-	/* cond: a tensor predicate becomes a bool as TorchScript's `if t:` */
 	struct ir_value *pred = arg_value(r, json_object_get(
 		json_array_get(inputs, 0), "arg"), -1, what);
 	if (!pred)
 		return -1;
-	if (pred->type->kind == IR_TYPE_TENSOR) {
-		struct ir_node *b = node(r, OP_aten_Bool, 1, 1);
-		b->inputs[0] = pred;
-		pred = new_value(r, NULL, scalar_type(r, IR_TYPE_BOOL));
-		ir_node_set_output(b, 0, pred);
-	}
+	pred = as_bool(r, pred);
 	struct ir_node *n = node(r, OP_prim_If, 1, (uint32_t)nout);
 	n->inputs[0] = pred;
 	for (int k = 0; k < 2; k++) {

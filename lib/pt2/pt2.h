@@ -22,7 +22,7 @@
  * operators, getitem an element of the list it picks from; assertions
  * (_assert_tensor_metadata, _assert_scalar, sym_constrain_range...) are
  * dropped; the higher-order cond becomes prim::If (its subgraphs the
- * blocks), wrap_with_* are inlined.  Calls that cannot be converted (other
+ * blocks), while_loop prim::Loop, wrap_with_* are inlined.  Calls that cannot be converted (other
  * higher-order operators, unknown operators) are listed all at once in one
  * error (EXIT_UNSUPPORTED).
  *

@@ -17,6 +17,12 @@ from a real one with the standard library only (zipfile, json): no torch.
             with torch.no_grad(): z = y * 2      # wrap_with_set_grad_enabled
         (x: f32[3, 4]), written by hand in serde's format (schema 8.17): a
         higher-order cond with two subgraphs and a wrapper to inline.
+    pt2_cases.py synthetic OUT.pt2 while
+        the same for
+            i, c = torch.zeros((), dtype=torch.int64), x.cos()
+            i, c = while_loop(lambda i, c, y: i < 3,
+                              lambda i, c, y: (i + 1, c * 0.5 + y), (i, c), (x,))
+        returning (i, c).
     pt2_cases.py summary IR.txt
         the same lines read from unpt2 -S's text IR.
 
@@ -159,6 +165,38 @@ def tensor(n):
     return {"as_tensor": {"name": n}}
 
 
+def graph_arg(name, inputs, outputs, nodes, tvals):
+    return {"as_graph": {"name": name, "graph": {
+        "inputs": [tensor(n) for n in inputs], "outputs": [tensor(n) for n in outputs], "nodes": nodes,
+        "tensor_values": tvals, "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {},
+        "custom_obj_values": {}, "is_single_tensor_return": False}}}
+
+
+def while_program():
+    i64 = tmeta([], 5)
+    f = tmeta([3, 4])
+    cond_fn = graph_arg("cond_fn_0", ["i_1", "c_1", "y_1"], ["lt"], [
+        call("torch.ops.aten.lt.Scalar", [("self", tensor("i_1")), ("other", {"as_int": 3})], [tensor("lt")], "lt")],
+        {"i_1": i64, "c_1": f, "y_1": f, "lt": tmeta([], 12)})
+    body_fn = graph_arg("body_fn_0", ["i_1", "c_1", "y_1"], ["add", "add_1"], [
+        call("torch.ops.aten.add.Tensor", [("self", tensor("i_1")), ("other", {"as_int": 1})], [tensor("add")], "add"),
+        call("torch.ops.aten.mul.Tensor", [("self", tensor("c_1")), ("other", {"as_float": 0.5})], [tensor("mul")],
+             "mul"),
+        call("torch.ops.aten.add.Tensor", [("self", tensor("mul")), ("other", tensor("y_1"))], [tensor("add_1")],
+             "add_1")],
+        {"i_1": i64, "c_1": f, "y_1": f, "add": i64, "mul": f, "add_1": f})
+    nodes = [
+        call("torch.ops.aten.zeros.default", [("size", {"as_ints": []}), ("dtype", {"as_scalar_type": 5})],
+             [tensor("zeros")], "zeros"),
+        call("torch.ops.aten.cos.default", [("self", tensor("x"))], [tensor("cos")], "cos"),
+        call("torch.ops.higher_order.while_loop", [("", cond_fn), ("", body_fn),
+                                                   ("", {"as_tensors": [{"name": "zeros"}, {"name": "cos"}]}),
+                                                   ("", {"as_tensors": [{"name": "x"}]})],
+             [tensor("getitem"), tensor("getitem_1")], "while_loop"),
+    ]
+    return nodes, {"x": f, "zeros": i64, "cos": f, "getitem": i64, "getitem_1": f}, ["getitem", "getitem_1"]
+
+
 def subgraph(name, fn, out):
     return {"as_graph": {"name": name, "graph": {
         "inputs": [tensor("x_1")], "outputs": [tensor(out)],
@@ -168,7 +206,7 @@ def subgraph(name, fn, out):
         "is_single_tensor_return": False}}}
 
 
-def synthetic(out):
+def synthetic(out, kind="cond"):
     wrap = {"as_graph": {"name": "submod_1", "graph": {
         "inputs": [tensor("a")], "outputs": [tensor("mul")],
         "nodes": [call("torch.ops.aten.mul.Tensor", [("self", tensor("a")), ("other", {"as_float": 2.0})],
@@ -194,9 +232,13 @@ def synthetic(out):
                           "getitem": tmeta([3, 4]), "wrap": tmeta([3, 4])},
         "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {}, "custom_obj_values": {},
         "is_single_tensor_return": False}
+    outs = ["wrap"]
+    if kind == "while":
+        graph["nodes"], graph["tensor_values"], outs = while_program()
+        graph["outputs"] = [tensor(n) for n in outs]
     prog = {"graph_module": {"graph": graph, "signature": {
         "input_specs": [{"user_input": {"arg": tensor("x")}}],
-        "output_specs": [{"user_output": {"arg": tensor("wrap")}}]},
+        "output_specs": [{"user_output": {"arg": tensor(n)}} for n in outs]},
         "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
         "opset_version": {"aten": 10}, "range_constraints": {}, "schema_version": {"major": 8, "minor": 17},
         "verifiers": ["TRAINING"], "torch_version": "2.11.0", "guards_code": []}
@@ -232,7 +274,7 @@ def summary(ir):
 
 if __name__ == "__main__":
     if sys.argv[1] == "synthetic":
-        synthetic(sys.argv[2])
+        synthetic(*sys.argv[2:4])
     elif sys.argv[1] == "summary":
         summary(sys.argv[2])
     elif sys.argv[1] == "mutate":
