@@ -91,3 +91,11 @@ PY
 	[ "$output" = "unpt2: loop.pt2: synthetic/models/model.json: 1 call cannot be converted: torch.ops.higher_order.map_impl (node cond)" ]
 	[ ! -e out.ir ]
 }
+
+@test "pt2 hop: while_loop conditions nested 30 deep (2^30 copies read naively) are refused past 100000 calls, in bounded time and memory" {
+	"$PYTHON" "$CASES" synthetic nest.pt2 nested
+	run -4 /usr/bin/time -f "%e %M" "$BINDIR/unpt2" nest.pt2 -o out.ir
+	[[ "${lines[0]}" == "unpt2: nest.pt2: synthetic/models/model.json: node "*": the program expands past 100000 calls (nested while_loop conditions)" ]]
+	[ "${lines[2]#* }" -lt 262144 ] # KiB
+	[ ! -e out.ir ]
+}

@@ -25,6 +25,9 @@
 #define PT2_MAX_JSON (1u << 30) /* a JSON entry larger is refused */
 #define PT2_MAX_NEST 32 /* subgraphs (cond, wrap_with_*) nested deeper are
 			   refused */
+#define PT2_MAX_CALLS 100000 /* calls converted, subgraphs' included: a
+				 while_loop reads its cond_fn twice, so
+				 nested ones could double it 32 times */
 
 struct rd {
 	struct zip *z;
@@ -41,6 +44,7 @@ struct rd {
 	json_t *outer[PT2_MAX_NEST]; /* the scopes around it, innermost last */
 	int depth;
 	struct ir_block *block; /* where nodes go */
+	long ncalls;          /* calls converted so far */
 	struct ir_value **vals;
 	size_t nvals, capvals;
 	json_t *wconf, *cconf; /* the weights' and constants' configs */
@@ -1401,6 +1405,10 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 		return -1;
 	snprintf(what, sizeof(what), "node %zu (%.200s, %.200s)", index,
 		 nname, target);
+	if (++r->ncalls > PT2_MAX_CALLS)
+		return fail(r, EXIT_UNSUPPORTED, "%s: the program expands past "
+			    "%d calls (nested while_loop conditions)", what,
+			    PT2_MAX_CALLS);
 	/* every input is a {"name", "arg", "kind"} */
 	json_array_foreach(inputs, i, in)
 		if (!json_is_object(json_object_get(in, "arg")))

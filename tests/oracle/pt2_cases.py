@@ -23,6 +23,9 @@ from a real one with the standard library only (zipfile, json): no torch.
             i, c = while_loop(lambda i, c, y: i < 3,
                               lambda i, c, y: (i + 1, c * 0.5 + y), (i, c), (x,))
         returning (i, c).
+    pt2_cases.py synthetic OUT.pt2 nested
+        that while_loop with its condition itself a while_loop, 30 deep:
+        read naively, 2^30 copies of the innermost condition.
     pt2_cases.py summary IR.txt
         the same lines read from unpt2 -S's text IR.
 
@@ -197,6 +200,21 @@ def while_program():
     return nodes, {"x": f, "zeros": i64, "cos": f, "getitem": i64, "getitem_1": f}, ["getitem", "getitem_1"]
 
 
+def nested_cond(depth):
+    i64, f = tmeta([], 5), tmeta([3, 4])
+    lt = call("torch.ops.aten.lt.Scalar", [("self", tensor("w_i" if depth else "i_1")), ("other", {"as_int": 3})],
+              [tensor("lt")], "lt")
+    nodes = [lt]
+    if depth:
+        body = graph_arg("body_fn", ["i_1", "c_1", "y_1"], ["i_1", "c_1"], [], {"i_1": i64, "c_1": f, "y_1": f})
+        nodes = [call("torch.ops.higher_order.while_loop",
+                      [("", nested_cond(depth - 1)), ("", body),
+                       ("", {"as_tensors": [{"name": "i_1"}, {"name": "c_1"}]}), ("", {"as_tensors": [{"name": "y_1"}]})],
+                      [tensor("w_i"), tensor("w_c")], "w"), lt]
+    return graph_arg("cond_fn", ["i_1", "c_1", "y_1"], ["lt"], nodes,
+                     {"i_1": i64, "c_1": f, "y_1": f, "w_i": i64, "w_c": f, "lt": tmeta([], 12)})
+
+
 def subgraph(name, fn, out):
     return {"as_graph": {"name": name, "graph": {
         "inputs": [tensor("x_1")], "outputs": [tensor(out)],
@@ -233,8 +251,11 @@ def synthetic(out, kind="cond"):
         "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {}, "custom_obj_values": {},
         "is_single_tensor_return": False}
     outs = ["wrap"]
-    if kind == "while":
+    if kind in ("while", "nested"):
         graph["nodes"], graph["tensor_values"], outs = while_program()
+    if kind == "nested":
+        graph["nodes"], graph["tensor_values"], outs = while_program()
+        graph["nodes"][2]["inputs"][0]["arg"] = nested_cond(30)
         graph["outputs"] = [tensor(n) for n in outs]
     prog = {"graph_module": {"graph": graph, "signature": {
         "input_specs": [{"user_input": {"arg": tensor("x")}}],
