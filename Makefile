@@ -34,7 +34,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
             $(patsubst %,-I%,$(wildcard lib/*)) -I$(O)/gen
-BASE_LDLIBS := -lprotobuf-c -lmsgpackc -lz -lopenblas -lpthread -lm
+BASE_LDLIBS := -lprotobuf-c -lmsgpackc -ljansson -lz -lopenblas -lpthread -lm
 LDLIBS   := $(BASE_LDLIBS)
 
 ALL_CFLAGS += $(EXTRA_CFLAGS)
@@ -85,7 +85,7 @@ LIB      := $(O)/libpt2onnx.a
 
 # --- the tools: name:directory --------------------------------------------
 ALL_TOOLS := emit:emit check:check script:scripter lower:lower fold:fold \
-	     trace:tracer
+	     trace:tracer unpt2:unpt2
 # a stage whose directory has no source yet is not built
 TOOLS    := $(foreach t,$(ALL_TOOLS),$(if $(wildcard tools/$(word 2,$(subst :, ,$(t)))/*.c),$(t)))
 TOOL_NAMES := $(foreach t,$(TOOLS),$(word 1,$(subst :, ,$(t))))

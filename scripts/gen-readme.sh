@@ -11,7 +11,7 @@ bindir=${1:-bin}
 
 tool_options() {
 	local t
-	for t in pt2onnx script trace lower fold emit check; do
+	for t in pt2onnx script trace unpt2 lower fold emit check; do
 		[ -x "$bindir/$t" ] || continue
 		echo "### \`$t\`"
 		echo

@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-BUILD_PKGS="build-essential pkg-config libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev zlib1g-dev libopenblas-dev"
+BUILD_PKGS="build-essential pkg-config libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libjansson-dev zlib1g-dev libopenblas-dev"
 TEST_PKGS="bats parallel python3 python3-onnx python3-numpy python3-torch python3-torchvision libonnx-testdata graphviz clang libclang-rt-14-dev nodejs npm"
 
 missing=""

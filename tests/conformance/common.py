@@ -26,9 +26,16 @@ GEN_VERSION = 1
 #   trace:          pt2onnx --trace on the traced archive
 #   script:traced   pt2onnx --script on the traced archive
 #   script:scripted pt2onnx --script on the scripted archive
-PATHS = ("trace", "script:traced", "script:scripted")
+#   pt2             pt2onnx on torch.export's exported.pt2 (the unpt2 stage;
+#                   the pt2 family only: other models have no such archive)
+PATHS = ("trace", "script:traced", "script:scripted", "pt2")
 PATH_ARCHIVE = {"trace": "traced", "script:traced": "traced",
-                "script:scripted": "scripted"}
+                "script:scripted": "scripted", "pt2": "exported"}
+
+
+def archive_name(arch):
+    """The file of an archive kind in a model's directory."""
+    return "exported.pt2" if arch == "exported" else f"{arch}.pt"
 
 # fp32 tolerance: max |a - b| / max |b| over a tensor (see README.md)
 RTOL = {"float32": 1e-4, "float16": 1e-2, "float64": 1e-7, "bfloat16": 1e-2}

@@ -634,7 +634,7 @@ def main():
     ap.add_argument("--work", default=DEFAULT_WORK)
     ap.add_argument("--subset", choices=("fast", "full"), default="full")
     ap.add_argument("--family", help="comma-separated: classification,detection,segmentation,"
-                                     "transformer,rnn,control_flow,reference,op,torch2")
+                                     "transformer,rnn,control_flow,reference,op,torch2,pt2")
     ap.add_argument("--only", help="comma-separated model names or regexes (op names too: aten::add)")
     ap.add_argument("--ops", type=int, help="at most N per-op models (in registry order)")
     ap.add_argument("--opsets", default=",".join(map(str, OPSETS)))

@@ -727,6 +727,11 @@ def _register_all():
     for n in torch2.names():
         register(Entry(torch2.PREFIX + n, "torch2", None, fast=True, copied=True,
                        notes="saved by torch 2.11; oracle: its ref_K.npy"))
+    # torch.export archives of the same models, read in place from
+    # ../shared/torch2/models (not committed; none when it is absent)
+    for n in torch2.pt2_names():
+        register(Entry(torch2.PT2_PREFIX + n, "pt2", None, fast=True, copied=True,
+                       notes="torch.export archive saved by torch 2.11; oracle: its ref_K.npy"))
 
 
 _register_all()

@@ -22,12 +22,13 @@ from common import HERE, OPSETS, PATHS, RESULTS, ROOT, read_json  # noqa: E402
 SCRIPT_OPS = os.path.join(HERE, "script_ops.json")
 
 FAMILIES = ("classification", "detection", "segmentation", "transformer", "rnn", "control_flow",
-            "reference", "op", "torch2")
+            "reference", "op", "torch2", "pt2")
 # families with no torch.onnx.export baseline: archives of a torch that is
 # not on this machine (torch2: saved by torch 2.11); their torch cells are –
-NO_TORCH_EXPORT = ("torch2",)
-PATH_LABEL = {"trace": "trace", "script:traced": "script (traced .pt)", "script:scripted": "script (scripted .pt)"}
-ARCH_OF = {"trace": "traced", "script:traced": "traced", "script:scripted": "scripted"}
+NO_TORCH_EXPORT = ("torch2", "pt2")
+PATH_LABEL = {"trace": "trace", "script:traced": "script (traced .pt)", "script:scripted": "script (scripted .pt)",
+              "pt2": "unpt2 (exported .pt2)"}
+ARCH_OF = {"trace": "traced", "script:traced": "traced", "script:scripted": "scripted", "pt2": "exported"}
 
 
 def cell_pt(r):
@@ -278,6 +279,8 @@ def main():
             def arch_cell(k):
                 if m.get("stage") == "missing":
                     return "·"
+                if f == "pt2":  # exported.pt2 only (the unpt2 column)
+                    return "–"
                 return "✓" if a.get(k, {}).get("ok") else "✗"
             w(f"| {n} | {f} | {fmt_mb(m.get('weight_bytes'))} | {arch_cell('traced')} | "
               f"{arch_cell('scripted')} | {tr} | {sc} | " + " | ".join(pts) +

@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (DEFAULT_WORK, OPSETS, PATH_ARCHIVE, PATHS, RESULTS, ROOT, SPEC_DTYPE,  # noqa: E402
+from common import (DEFAULT_WORK, OPSETS, PATH_ARCHIVE, PATHS, RESULTS, ROOT, SPEC_DTYPE, archive_name,  # noqa: E402
                     error_line, first_line, log, measured_run, model_dir, read_json, safe_name)
 from evaluate import OrtPool, onnx_info, run_sets  # noqa: E402
 
@@ -43,6 +43,8 @@ def pt2onnx_cmd(binary, path, archive, opset, meta, mdir, out, set2):
               --input x=f32[x_d0,3,224,224] ...  (symbolic where set 2 differs;
               f32[...] alone, positional, for inputs marked "positional")"""
     cmd = [binary, archive, "-o", out, "--opset-version", str(opset)]
+    if path == "pt2":  # the archive has the shapes: no --input
+        return cmd
     if path == "trace":
         cmd.append("--trace")
         dyn = {}
@@ -156,6 +158,8 @@ def run_model(args, name, pool, family):
     res["pt2onnx"] = {}
     for path in args.paths:
         arch = PATH_ARCHIVE[path]
+        if (path == "pt2") != (family == "pt2"):
+            continue  # exported.pt2 is the pt2 family's only archive
         a = (meta.get("archives") or {}).get(arch, {})
         per = {}
         for v in args.opsets:
@@ -168,7 +172,7 @@ def run_model(args, name, pool, family):
                 if os.path.exists(f):
                     os.unlink(f)
             r = {"status": "fail"}
-            archive = os.path.join(mdir, f"{arch}.pt")
+            archive = os.path.join(mdir, archive_name(arch))
             if not os.path.exists(args.pt2onnx):
                 r["error"] = f"{os.path.relpath(args.pt2onnx, ROOT)} not found (make)"
                 per[str(v)] = r

@@ -2,8 +2,8 @@
 """torch2.py - the torch2 family: TorchScript archives saved by torch 2.11.
 
     /usr/bin/python3 tests/conformance/torch2.py [--only NAMES] [--opsets 13,17]
-        [--paths script,trace] [--archives traced,scripted] [--pt2onnx BIN]
-        [--work DIR] [--json FILE] [--src DIR]
+        [--paths script,trace] [--archives traced,scripted,exported]
+        [--pt2onnx BIN] [--work DIR] [--json FILE] [--src DIR] [--size2]
 
 No torch 2.x runs here: the models are copies of what torch 2.11 wrote on
 a GPU machine (../shared/torch2/models, see its README), committed under
@@ -23,6 +23,14 @@ generate.py lays the same files out as an ordinary model of the suite
 report.py treat them like the others: the three paths of run.py (trace on
 traced.pt, script on both archives) at opsets 9, 13 and 17.  This runner
 adds the trace path on scripted.pt.
+
+The archive "exported" is torch.export's exported.pt2 (not committed: read
+from --src ../shared/torch2/models), converted with no --input (the unpt2
+stage, path "pt2").  With --size2, a model whose meta.json lists dynamic
+dims (pt2_dynamic) is run again at a second size (those dims + 1, inputs
+tiled from in_K.npy); the reference there is the trace path's model of
+traced.pt made at that size (verified at the first size against
+ref_K.npy by the trace path's own runs), run in ONNX Runtime.
 """
 import argparse
 import glob
@@ -40,12 +48,34 @@ from common import HERE, ROOT, SPEC_DTYPE, error_line, measured_run, write_json 
 
 SRC = os.path.join(HERE, "torch2")
 PREFIX = "torch2_"  # the suite's model names: torch2_llama_block, ...
+PT2_PREFIX = "pt2_"  # the pt2 family: pt2_llama_block, ... (exported.pt2)
+
+
+def pt2_src():
+    """Where the exported.pt2 archives are: $PT2ONNX_TORCH2_MODELS, else
+    ../shared/torch2/models beside the repository (or beside its worktree
+    folder); None when absent."""
+    for d in (os.environ.get("PT2ONNX_TORCH2_MODELS"), os.path.join(ROOT, "..", "shared", "torch2", "models"),
+              os.path.join(ROOT, "..", "..", "shared", "torch2", "models")):
+        if d and os.path.isdir(d):
+            return os.path.abspath(d)
+    return None
+
+
+def pt2_names():
+    d = pt2_src()
+    return sorted(n for n in os.listdir(d) if os.path.isfile(os.path.join(d, n, "exported.pt2"))) if d else []
 ARCHIVES = ("traced", "scripted")
+EXPORTED = "exported"  # exported.pt2, the unpt2 stage's archive
+
+
+def archive_file(d, archive):
+    return os.path.join(d, f"{archive}.pt2" if archive == EXPORTED else f"{archive}.pt")
 
 
 def names():
-    return sorted(d for d in os.listdir(SRC) if any(os.path.isfile(os.path.join(SRC, d, f"{a}.pt"))
-                                                  for a in ARCHIVES))
+    return sorted(d for d in os.listdir(SRC) if any(os.path.isfile(archive_file(os.path.join(SRC, d), a))
+                                                  for a in ARCHIVES + (EXPORTED,)))
 
 
 def numbered(d, prefix):
@@ -54,11 +84,13 @@ def numbered(d, prefix):
     return sorted(fs, key=lambda f: int(re.search(r"_(\d+)\.npy$", f).group(1)))
 
 
-def cmd(binary, d, archive, path, opset, out):
-    c = [binary, os.path.join(d, f"{archive}.pt"), "-o", out, "--opset-version", str(opset)]
+def cmd(binary, d, archive, path, opset, out, ins=None):
+    c = [binary, archive_file(d, archive), "-o", out, "--opset-version", str(opset)]
+    if archive == EXPORTED:
+        return c
     if path == "trace":
         c.append("--trace")
-        for f in numbered(d, "in"):
+        for f in (ins or numbered(d, "in")):
             c += ["--input", f]
     else:
         c.append("--script")
@@ -69,13 +101,16 @@ def cmd(binary, d, archive, path, opset, out):
 
 
 def lay_out(work, name):
-    """Lays model `name` (PREFIX + a directory of SRC) out in
+    """Lays model `name` (PREFIX + a directory of SRC, or PT2_PREFIX + one
+    of pt2_src(): exported.pt2 only) out in
     WORK/models/NAME/ as generate.py lays out a model it built (in1/in_K.npy,
     out1/K.npy, traced.pt, scripted.pt, meta.json at stage "done"), from the
     committed copies; no torch runs.  torch.onnx.export has no results here
     (torch 2.11 is not on this machine)."""
     from common import GEN_VERSION, model_dir
-    src = os.path.join(SRC, name[len(PREFIX):])
+    pt2 = name.startswith(PT2_PREFIX)
+    src = os.path.join(pt2_src(), name[len(PT2_PREFIX):]) if pt2 else os.path.join(SRC, name[len(PREFIX):])
+    archives = (EXPORTED,) if pt2 else ARCHIVES
     mdir = model_dir(work, name)
     for sub in ("in1", "out1"):
         shutil.rmtree(os.path.join(mdir, sub), ignore_errors=True)
@@ -92,16 +127,57 @@ def lay_out(work, name):
     refs = numbered(src, "ref")
     for k, f in enumerate(refs):
         shutil.copyfile(f, os.path.join(mdir, "out1", f"{k}.npy"))
-    for a in ARCHIVES:
-        shutil.copyfile(os.path.join(src, f"{a}.pt"), os.path.join(mdir, f"{a}.pt"))
+    for a in archives:
+        shutil.copyfile(archive_file(src, a), archive_file(mdir, a))
     tmeta = json.load(open(os.path.join(src, "meta.json")))
     write_json(os.path.join(mdir, "meta.json"), {
-        "name": name, "family": "torch2", "gen_version": GEN_VERSION, "stage": "done", "inputs": inputs,
-        "n_outputs": len(refs), "has_set2": False, "compare": "values",
+        "name": name, "family": "pt2" if pt2 else "torch2", "gen_version": GEN_VERSION, "stage": "done",
+        "inputs": inputs, "n_outputs": len(refs), "has_set2": False, "compare": "values",
         "notes": f"saved by torch {tmeta.get('torch')}; oracle: its ref_K.npy",
         "weight_bytes": os.path.getsize(os.path.join(src, "traced.pt")),
-        "archives": {a: {"ok": True, "bytes": os.path.getsize(os.path.join(src, f"{a}.pt"))}
-                     for a in ARCHIVES}})
+        "archives": {a: {"ok": True, "bytes": os.path.getsize(archive_file(src, a))} for a in archives}})
+
+
+def second_size(binary, d, opset, out, gin, work, pool):
+    """Runs the dynamic model `out` at a second size against the trace
+    path's model of traced.pt made at that size.  None: not a dynamic model;
+    else (why, max rel): why "" when they agree."""
+    from evaluate import compare
+    dyn = json.load(open(os.path.join(d, "meta.json"))).get("pt2_dynamic") or {}
+    if not dyn:
+        return None
+    ins = []
+    for k, f in enumerate(numbered(d, "in")):
+        a = np.load(f)
+        for ax in (dyn.get(str(k)) or {}):
+            ax = int(ax)
+            n = a.shape[ax] + 1
+            a = np.concatenate([a] * 2, axis=ax).take(range(n), axis=ax)
+        p = os.path.join(work, f"size2_in_{k}.npy")
+        np.save(p, np.ascontiguousarray(a))
+        ins.append(p)
+    ref_model = os.path.join(work, "size2_trace.onnx")
+    m = measured_run(cmd(binary, d, "traced", "trace", opset, ref_model, ins), timeout=300)
+    if m["rc"] != 0:
+        return "size 2: trace path: " + (error_line(m["err"]) or f"exit status {m['rc']}"), None
+    runs = []
+    for model in (ref_model, out):
+        ans = pool.run(model, list(zip(gin, ins)) if model == out else
+                       [(i.name, f) for i, f in zip(model_inputs(model), ins)], os.path.join(work, "ort2"))
+        if not ans.get("ok"):
+            return "size 2: onnxruntime: " + ans.get("error", "failed"), None
+        runs.append([np.load(o["path"]) for o in ans["outputs"]])
+    if runs[0][0].shape != runs[1][0].shape or runs[0][0].shape == np.load(numbered(d, "ref")[0]).shape:
+        return f"size 2: output shapes {runs[0][0].shape} and {runs[1][0].shape}", None
+    ok, msg, rel = compare(runs[0], runs[1])
+    return ("" if ok else "size 2: " + msg), rel
+
+
+def model_inputs(path):
+    import onnx
+    g = onnx.load(path, load_external_data=False).graph
+    inits = {i.name for i in g.initializer}
+    return [i for i in g.input if i.name not in inits]
 
 
 def main():
@@ -115,6 +191,8 @@ def main():
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
     ap.add_argument("--src", help="run the models of this directory (same layout) instead")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--size2", action="store_true",
+                    help="models with dynamic dims: also at a second size (reference: the trace path)")
     args = ap.parse_args()
     global SRC
     SRC = os.path.abspath(args.src) if args.src else SRC
@@ -135,7 +213,7 @@ def main():
             refs = [np.load(f) for f in numbered(d, "ref")]
             ins = [(os.path.basename(f)[:-4], f) for f in numbered(d, "in")]
             for arch in args.archives.split(","):
-                for path in args.paths.split(","):
+                for path in (["pt2"] if arch == EXPORTED else args.paths.split(",")):
                     for v in map(int, args.opsets.split(",")):
                         key = f"{n} {arch} {path} {v}"
                         out = os.path.join(work, f"{n}_{arch}_{path}_{v}.onnx")
@@ -166,6 +244,11 @@ def main():
                                         if not ok:
                                             why = msg
                                         res[key] = {"max_rel": rel}
+                                        if not why and args.size2 and arch == EXPORTED:
+                                            s2 = second_size(args.pt2onnx, d, v, out, gin, work, pool)
+                                            if s2 is not None:
+                                                why, rel2 = s2
+                                                res[key]["size2_max_rel"] = rel2
                         res.setdefault(key, {})["status"] = "fail" if why else "pass"
                         if why:
                             res[key]["error"] = why
@@ -173,7 +256,9 @@ def main():
                             print(f"FAIL {key}: {why}", flush=True)
                         else:
                             npass += 1
-                            print(f"PASS {key} (max rel {res[key].get('max_rel', 0):.2g})", flush=True)
+                            s2 = res[key].get("size2_max_rel")
+                            s2 = f"; second size: max rel {s2:.2g}" if s2 is not None else ""
+                            print(f"PASS {key} (max rel {res[key].get('max_rel', 0):.2g}{s2})", flush=True)
                         if os.path.exists(out):
                             os.unlink(out)
     finally:

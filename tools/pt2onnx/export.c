@@ -43,7 +43,9 @@
 #include "diag.h"
 #include "export.h"
 #include "outfile.h"
+#include "pt2.h"
 #include "version.h"
+#include "zip.h"
 
 /* ---- signals: the stages are ours ------------------------------------- */
 
@@ -197,7 +199,10 @@ static const char export_usage[] =
 "\n"
 "Exports a TorchScript archive (torch.jit.save) to ONNX in one command:\n"
 "script (or trace) | lower | fold | emit, then check.  The options follow\n"
-"torch.onnx.export's.\n"
+"torch.onnx.export's.  A torch.export archive (torch.export.save's .pt2)\n"
+"is read by the unpt2 stage instead, picked by looking at the archive:\n"
+"it has the input shapes, so --input is not needed there (and ignored);\n"
+"--input-names, --output-names and --dynamic-axes still apply.\n"
 "\n"
 "  -o, --output FILE                 the .onnx to write (required; '-' is\n"
 "                                    standard output)\n"
@@ -206,6 +211,8 @@ static const char export_usage[] =
 "      --trace                       run the model once and record what ran\n"
 "      --device DEV                  with --trace: cuda, cpu or auto\n"
 "      --seed N                      with --trace: seed of random inputs\n"
+"      --model NAME                  a .pt2 holding several programs: the\n"
+"                                    one to export (models/NAME.json)\n"
 "  -i, --input SPEC                  an input: x=f32[batch,3,224,224],\n"
 "                                    f32[1,3,224,224] (positional) or a .npy\n"
 "                                    file (repeatable; as torch's args)\n"
@@ -634,7 +641,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	struct diag d;
 	struct stage st[4];
 	const char *output = NULL, *opx = NULL, *training = NULL;
-	int trace = 0, fold = 1, verbose = 0;
+	int trace = 0, fold = 1, verbose = 0, pt2 = 0;
+	const char *pt2_model = NULL;
 	int export_params = 1, keep_inits = 0;
 	struct argv_buf front = { { 0 }, 0 }, emitx = { { 0 }, 0 };
 	struct argv_buf dynx = { { 0 }, 0 }, tracex = { { 0 }, 0 };
@@ -645,7 +653,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		OPT_SCRIPT = 256, OPT_TRACE, OPT_OPSET, OPT_IN_NAMES,
 		OPT_OUT_NAMES, OPT_DYN, OPT_FOLD, OPT_PARAMS, OPT_KEEP,
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
-		OPT_DEVICE, OPT_SEED,
+		OPT_DEVICE, OPT_SEED, OPT_MODEL,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -668,6 +676,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		  OPT_FUNCS },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -702,6 +711,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				 push(&d, &tracex, optarg); break;
 		case OPT_SEED: push(&d, &tracex, "--seed");
 			       push(&d, &tracex, optarg); break;
+		case OPT_MODEL: pt2_model = optarg; break;
 		case OPT_FOLD:
 			fold = parse_bool(&d, "do-constant-folding", optarg);
 			break;
@@ -749,11 +759,34 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		die(&d, EXIT_IO, "cannot read '%s': %s", model,
 		    strerror(errno));
 
+	/* a torch.export archive goes to unpt2 (lib/pt2): it has the input
+	 * shapes; emit applies the names and dynamic axes */
+	struct diag quiet;
+	diag_init(&quiet, "pt2onnx");
+	quiet.quiet = 1;
+	struct zip *z = zip_open(model, &quiet);
+	pt2 = z && pt2_probe(z);
+	zip_close(z);
+	if (pt2 && trace)
+		die(&d, EXIT_USAGE, "--trace does not apply to '%s': a "
+		    "torch.export archive is read, not run", model);
+	if (pt2_model && !pt2)
+		die(&d, EXIT_USAGE, "--model applies to a torch.export archive "
+		    "(.pt2) only");
+	if (pt2 && front.n) {
+		diag_warning(&d, "--input is not needed for '%s': the "
+			     "torch.export archive has the input shapes "
+			     "(ignored)", model);
+		front.n = 0;
+	}
+	if (pt2)
+		dynx.n = 0;
+
 	const char *check_path = find("check");
 	if (!check_path)
 		die(&d, EXIT_UNSUPPORTED, "the 'check' stage is not built");
-	const char *names[4] = { trace ? "trace" : "script", "lower", "fold",
-				 "emit" };
+	const char *names[4] = { pt2 ? "unpt2" : trace ? "trace" : "script",
+				 "lower", "fold", "emit" };
 	for (int i = 0; i < 4; i++) {
 		const char *path = find(names[i]);
 		if (!path)
@@ -764,7 +797,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[i].args, path);
 	}
 	push(&d, &st[0].args, model);
-	if (!trace) /* an export needs every input's type (trace checks) */
+	if (pt2_model) {
+		push(&d, &st[0].args, "--model");
+		push(&d, &st[0].args, pt2_model);
+	}
+	if (!trace && !pt2) /* an export needs every input's type */
 		push(&d, &st[0].args, "--require-inputs");
 	for (int i = 0; i < front.n; i++)
 		push(&d, &st[0].args, front.v[i]);

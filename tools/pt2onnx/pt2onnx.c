@@ -26,6 +26,7 @@ static const struct {
 } stages[] = {
 	{ "trace", "run an archive once and record the aten ops that ran" },
 	{ "script", "read an archive's code as an aten graph, control flow kept" },
+	{ "unpt2", "read a torch.export archive (.pt2) as an aten graph" },
 	{ "lower", "aten IR -> ONNX IR, per opset" },
 	{ "fold", "constant folding and clean-up of ONNX IR" },
 	{ "emit", "ONNX IR -> .onnx file" },
