@@ -360,7 +360,8 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 			       OP_prim_is_vulkan, OP_prim_is_ipu,
 			       OP_prim_is_ort, OP_prim_is_hpu)) {
 		r = const_intk(g, n, IR_TYPE_BOOL, 0);
-	} else if (ATEN_ONE_OF(n->op, OP_prim_dtype, OP_aten_is_floating_point) &&
+	} else if (ATEN_ONE_OF(n->op, OP_prim_dtype,
+			       OP_aten_is_floating_point) &&
 		   n->ninputs == 1 && in0->type->kind == IR_TYPE_TENSOR) {
 		int st = torch_scalar_type(in0->type->dtype);
 		if (st < 0)

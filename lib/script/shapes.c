@@ -925,5 +925,6 @@ void script_list_ops(FILE *fp)
 	/* ids are in the order of their sorted names */
 	for (op = 1; op < OP_COUNT; op++)
 		if (shape_rules[op])
-			fprintf(fp, "%s: shape\n", aten_op_name((enum aten_op)op));
+			fprintf(fp, "%s: shape\n",
+				aten_op_name((enum aten_op)op));
 }

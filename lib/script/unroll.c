@@ -517,7 +517,8 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			}
 			if (cur == NULL) {
 				struct ir_node *c = ir_node_new(
-					g, NULL, aten_op_name(OP_prim_ListConstruct),
+					g, NULL,
+					aten_op_name(OP_prim_ListConstruct),
 					(uint32_t)len, 1);
 				for (i = 0; i < (uint32_t)len; i++) {
 					c->inputs[i] = el[i];
