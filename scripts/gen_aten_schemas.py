@@ -5,10 +5,15 @@
 # third_party/torch/aten-2.11.0-schemas.txt (str(FunctionSchema) of every
 # schema of torch 2.11.0, one a line; no torch 2 runs here).
 #
-# Merge: an overload (name.overload) both have keeps 1.13's schema; the
-# overloads only 2.11 has are added after the 1.13 overloads of their
-# name, in 2.11's order.  2.11's types SymInt, SymInt[], SymBool, SymFloat
-# are int, int[], bool, float to the reader (their spelling is kept).
+# Merge: an overload (name.overload) both have keeps 1.13's schema where
+# 2.11's binds a call the same way (binding_key: argument names, types,
+# alias annotations, keyword-only flags, defaults); where it does not (79
+# overloads: an argument added, a default changed), 2.11's row follows
+# 1.13's, both flagged ATEN_SCHEMA_TWIN, so that an archive binds against
+# the version that saved it.  The overloads only 2.11 has are added after
+# the 1.13 overloads of their name, in 2.11's order.  2.11's types SymInt,
+# SymInt[], SymBool, SymFloat are int, int[], bool, float to the reader
+# (their spelling is kept).
 # Each schema's flags say which of the two versions have it
 # (ATEN_SCHEMA_IN_1_13, ATEN_SCHEMA_IN_2_11).
 #
@@ -37,6 +42,7 @@
 # Schemas are sorted by qualified name, stably, so that the overloads of one
 # operator stay in torch's registration order (the order its schema matcher
 # tries them in).  Costs: about 2 s; the output is about 1 MB of C.
+import ast
 import os
 import sys
 import random
@@ -201,7 +207,7 @@ def parse_default(text, plain):
 	if t in ("True", "False"):
 		return t == "True"
 	if t[:1] in "\"'" and t[-1:] == t[:1]:
-		return t[1:-1]
+		return ast.literal_eval(t)  # the escapes (\n, \") as torch reads them
 	if t.startswith("["):
 		inner = t[1:-1].strip()
 		return [parse_default(x, plain.split("[")[0]) for x in split_top(inner)] if inner else []
@@ -218,7 +224,10 @@ def parse_default(text, plain):
 		if not n:
 			raise SchemaError("scalar default %r for %r" % (text, plain))
 		return [v] * int(n)
-	if base in ("float", "SymFloat") and isinstance(v, int):
+	# float x=1 holds 1.0; float? x=1 (2.11's prims::var) keeps the int, as
+	# torch 2.11 prints it
+	if base in ("float", "SymFloat") and isinstance(v, int) and \
+	   not plain.endswith("?"):
 		return float(v)
 	return v
 
@@ -270,16 +279,53 @@ def read_text_schemas(path):
 		return [TextSchema(line.rstrip("\n")) for line in f if line.strip()]
 
 
+SYM_TYPES = {"SymInt": "int", "SymFloat": "float", "SymBool": "bool"}
+
+
+def binding_key(schema):
+	"""What overload resolution and default refilling read of a schema: per
+	argument its name, type (SymInt read as int), alias, keyword-only flag
+	and default value; and whether it takes `...`.  Two versions' schemas of
+	one overload with different keys bind a call differently."""
+	head = str(schema).partition(") -> ")[0]
+	argtext = head.partition("(")[2]
+	texts = [a for a in (split_top(argtext) if argtext else [])
+		 if a not in ("*", "...")]
+	key = []
+	for text, arg in zip(texts, schema.arguments):
+		plain, alias, _ = parse_type(split_top(split_top(text, "=")[0], " ")[0])
+		plain = re.sub(r"\bSym(Int|Float|Bool)\b",
+			       lambda m: SYM_TYPES[m.group(0)], plain)
+		d = arg.default_value if arg.has_default_value() else "<required>"
+		base = plain.rstrip("?")
+		if isinstance(d, (list, tuple)):
+			d = [float(x) for x in d] if base.startswith("float") else list(d)
+		elif isinstance(d, int) and not isinstance(d, bool) and base == "float":
+			d = float(d)
+		key.append((arg.name, plain, alias, arg.kwarg_only, repr(d)))
+	return key, "..." in head
+
+
 def merged(old, new):
-	"""[(schema, flags)]: old's schemas (flag ATEN_SCHEMA_IN_1_13, and
-	ATEN_SCHEMA_IN_2_11 where new has the overload too), then the overloads
-	only new has, each after its name's old overloads; sorted by name,
-	stably."""
+	"""[(schema, flags)], sorted by name, stably: old's schemas, each flagged
+	ATEN_SCHEMA_IN_1_13, and ATEN_SCHEMA_IN_2_11 too where new has the
+	overload with the same binding_key; where new's differs (an argument
+	added, a default changed), new's row follows old's, flagged
+	ATEN_SCHEMA_IN_2_11, both rows ATEN_SCHEMA_TWIN.  Then the overloads
+	only new has, each after its name's old overloads."""
 	key = lambda s: (s.name, s.overload_name)  # noqa: E731
-	new_keys = {key(s) for s in new}
+	new_by_key = {key(s): s for s in new}
 	old_keys = {key(s) for s in old}
-	rows = [(s, "ATEN_SCHEMA_IN_1_13" + ("|ATEN_SCHEMA_IN_2_11" if key(s) in new_keys else ""))
-		for s in old]
+	rows = []
+	for s in old:
+		n = new_by_key.get(key(s))
+		if n is None:
+			rows.append((s, "ATEN_SCHEMA_IN_1_13"))
+		elif binding_key(s) == binding_key(n):
+			rows.append((s, "ATEN_SCHEMA_IN_1_13|ATEN_SCHEMA_IN_2_11"))
+		else:
+			rows.append((s, "ATEN_SCHEMA_IN_1_13|ATEN_SCHEMA_TWIN"))
+			rows.append((n, "ATEN_SCHEMA_IN_2_11|ATEN_SCHEMA_TWIN"))
 	rows += [(s, "ATEN_SCHEMA_IN_2_11") for s in new if key(s) not in old_keys]
 	rows.sort(key=lambda r: r[0].name)  # stable: old's overload order first
 	return rows
@@ -411,25 +457,35 @@ class Table:
 
 
 def op_flags(schema, versions):
-	"""The registry flags of one schema (str(schema) parsed again)."""
+	"""The registry flags of one schema (str(schema) parsed again).  A
+	written argument (`!`) after `*` is an out= argument (torch's
+	Argument.is_out); one before it is self of an in-place op (a name
+	ending in one '_', argument 0: INPLACE) or another written argument
+	(MUTATES: append's list, _fused_adam's tensors).  A return aliasing an
+	input without writing it, in a schema without out= arguments, is a
+	VIEW."""
 	s = str(schema)
 	head, _, rets = s.partition(") -> ")
 	_, _, argtext = head.partition("(")
 	flags = set(versions.split("|"))
-	out = False
-	args = [a for a in (split_top(argtext) if argtext else [])
-		if a not in ("*", "...")]
-	for i, a in enumerate(args):
+	out = kw = False
+	i = 0
+	for a in (split_top(argtext) if argtext else []):
+		if a == "*":
+			kw = True
+			continue
+		if a == "...":
+			continue
 		_, alias, _ = parse_type(split_top(split_top(a, "=")[0], " ")[0])
 		if alias and "!" in alias:
-			if s.partition("(")[0].endswith(".out") or "out" in \
-			   split_top(split_top(a, "=")[0], " ")[1]:
+			if kw:
 				out = True
 			elif i == 0 and schema.name.endswith("_") and \
 			     not schema.name.endswith("__"):
 				flags.add("ATEN_OP_INPLACE")
 			else:
 				flags.add("ATEN_OP_MUTATES")
+		i += 1
 	if not out and rets not in ("...", "()"):
 		inner = rets[1:-1] if rets.startswith("(") else rets
 		for r in split_top(inner) if inner else []:
@@ -444,7 +500,8 @@ def write_ops(rows):
 	ops = {}
 	for s, f in rows:
 		q = s.name
-		ops.setdefault(q, set()).update(op_flags(s, f.replace(
+		versions = f.replace("|ATEN_SCHEMA_TWIN", "")
+		ops.setdefault(q, set()).update(op_flags(s, versions.replace(
 			"ATEN_SCHEMA_", "ATEN_OP_")))
 	with open(EXTRA_OPS) as f:
 		for line in f:
@@ -485,18 +542,22 @@ def main():
 	except SchemaError as e:
 		sys.stderr.write("gen_aten_schemas: %s\n" % e)
 		return 1
-	n_new = sum(1 for r in rows if "ATEN_SCHEMA_IN_1_13" not in r)
+	n_new = sum(1 for r in rows if "ATEN_SCHEMA_IN_1_13" not in r
+		    and "ATEN_SCHEMA_TWIN" not in r)
+	n_twin = sum(1 for r in rows if "ATEN_SCHEMA_IN_1_13|ATEN_SCHEMA_TWIN" in r)
 	w = sys.stdout.write
 	w("/*\n * aten_schemas.inc - every operator schema of torch %s and "
-	  "%s (%d schemas,\n * %d of them only in %s), generated by "
+	  "%s (%d rows,\n * %d overloads only in %s, %d with both versions' "
+	  "rows as they bind\n * differently), generated by "
 	  "scripts/gen_aten_schemas.py from\n * torch._C._jit_get_all_schemas() "
 	  "and %s.\n" % (torch.__version__, NEWER_VERSION, len(rows), n_new,
-			  NEWER_VERSION, os.path.relpath(NEWER, ROOT)))
+			  NEWER_VERSION, n_twin, os.path.relpath(NEWER, ROOT)))
 	w(" * Do not edit: regenerate.  Included by aten_schema.c only; sorted by\n"
 	  " * qualified name, overloads in torch's registration order.\n */\n")
 	w("#define ATEN_SCHEMAS_TORCH_VERSION %s\n" % c_string(torch.__version__))
 	w("#define ATEN_SCHEMAS_TORCH_NEWER %s\n" % c_string(NEWER_VERSION))
 	w("#define ATEN_SCHEMAS_COUNT %d\n" % len(rows))
+	w("#define ATEN_SCHEMAS_TWINS %d\n" % n_twin)
 	w("#define ATEN_SCHEMAS_MAX_ARGS %d\n\n" % t.max_args)
 	if len(t.args) > 65535:
 		sys.stderr.write("gen_aten_schemas: too many distinct arguments\n")

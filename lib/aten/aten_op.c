@@ -48,3 +48,13 @@ unsigned aten_op_flags(enum aten_op op)
 {
 	return (int)op > 0 && op < OP_COUNT ? op_flags[op] : 0;
 }
+
+int aten_op_in(enum aten_op op, const enum aten_op *ops, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (ops[i] == op)
+			return op != OP_NONE;
+	return 0;
+}

@@ -50,5 +50,12 @@ enum aten_op aten_op_id(const char *qualname);
 const char *aten_op_name(enum aten_op op);
 /* ATEN_OP_* flags of an id; 0 for OP_NONE. */
 unsigned aten_op_flags(enum aten_op op);
+/* Is op one of the n ids at ops?  ATEN_ONE_OF(n->op, OP_aten_len,
+ * OP_aten_all) spells a short set where a stage deliberately lists ops. */
+int aten_op_in(enum aten_op op, const enum aten_op *ops, unsigned n);
+#define ATEN_ONE_OF(op, ...)                                               \
+	aten_op_in((op), (const enum aten_op[]){ __VA_ARGS__ },            \
+		   (unsigned)(sizeof((const enum aten_op[]){ __VA_ARGS__ }) / \
+			      sizeof(enum aten_op)))
 
 #endif

@@ -59,16 +59,31 @@ const struct aten_schema *aten_schema_lookup(const char *qualname,
 	return &aten_schema_table[lo];
 }
 
-const struct aten_schema *aten_schema_find(const char *qualname,
-					   const char *overload)
+int aten_schema_visible(const struct aten_schema *s, enum aten_era era)
+{
+	return !(s->flags & ATEN_SCHEMA_TWIN) ||
+	       (s->flags & (era == ATEN_ERA_2_11 ? ATEN_SCHEMA_IN_2_11
+						 : ATEN_SCHEMA_IN_1_13));
+}
+
+const struct aten_schema *aten_schema_find_era(const char *qualname,
+					       const char *overload,
+					       enum aten_era era)
 {
 	size_t n;
 	const struct aten_schema *s = aten_schema_lookup(qualname, &n);
 
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s[i].overload, overload ? overload : ""))
+		if (!strcmp(s[i].overload, overload ? overload : "") &&
+		    aten_schema_visible(&s[i], era))
 			return &s[i];
 	return NULL;
+}
+
+const struct aten_schema *aten_schema_find(const char *qualname,
+					   const char *overload)
+{
+	return aten_schema_find_era(qualname, overload, ATEN_ERA_1_13);
 }
 
 const struct aten_arg *aten_schema_arg(const struct aten_schema *s, int i)
@@ -392,7 +407,15 @@ int aten_schema_resolve(const char *qualname,
 			const struct aten_call_arg *args, int nargs,
 			struct aten_match *m, char *why, size_t whylen)
 {
-	size_t n;
+	return aten_schema_resolve_era(qualname, ATEN_ERA_1_13, args, nargs, m,
+				       why, whylen);
+}
+
+int aten_schema_resolve_era(const char *qualname, enum aten_era era,
+			    const struct aten_call_arg *args, int nargs,
+			    struct aten_match *m, char *why, size_t whylen)
+{
+	size_t n, seen = 0;
 	const struct aten_schema *s = aten_schema_lookup(qualname, &n);
 
 	memset(m, 0, sizeof(*m));
@@ -403,15 +426,21 @@ int aten_schema_resolve(const char *qualname,
 	}
 	char first[128] = "";
 
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < n; i++)
+	for (int pass = 0; pass < 2; pass++) {
+		seen = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!aten_schema_visible(&s[i], era))
+				continue;
+			seen++;
 			if (!aten_schema_bind(&s[i], args, nargs, pass, m,
-					      pass && !i ? first : NULL,
+					      pass && seen == 1 ? first : NULL,
 					      sizeof(first)))
 				return 0;
-	if (n > 1)
+		}
+	}
+	if (seen > 1)
 		why_set(why, whylen, "no overload of '%s' matches (%zu tried; "
-			"the first: %s)", qualname, n, first);
+			"the first: %s)", qualname, seen, first);
 	else
 		why_set(why, whylen, "%s", first);
 	m->schema = NULL;

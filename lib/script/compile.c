@@ -34,8 +34,14 @@ int sc_error(struct sc *c, struct ts_loc loc, int code, const char *fmt, ...)
 	return -1;
 }
 
-struct ir_node *sc_node(struct sc *c, const char *kind, uint32_t nin,
+struct ir_node *sc_node(struct sc *c, enum aten_op op, uint32_t nin,
 			uint32_t nout, struct ts_loc loc)
+{
+	return sc_node_named(c, aten_op_name(op), nin, nout, loc);
+}
+
+struct ir_node *sc_node_named(struct sc *c, const char *kind, uint32_t nin,
+			      uint32_t nout, struct ts_loc loc)
 {
 	struct ir_node *n = ir_node_new(c->g, c->blk, kind, nin, nout);
 	uint32_t i;
@@ -55,7 +61,7 @@ static struct ir_value *const_node(struct sc *c, enum ir_type_kind tk,
 				   struct ts_loc loc, struct ir_attr **a,
 				   enum ir_attr_kind ak)
 {
-	struct ir_node *n = sc_node(c, "prim::Constant", 0, 1, loc);
+	struct ir_node *n = sc_node(c, OP_prim_Constant, 0, 1, loc);
 
 	n->outputs[0]->type = ir_type_new(c->g, tk);
 	if (a)
@@ -110,7 +116,7 @@ struct ir_value *sc_const_none(struct sc *c, struct ts_loc loc)
 
 static const struct ir_attr *const_attr(const struct ir_value *v)
 {
-	if (!v || !v->producer || strcmp(v->producer->kind, "prim::Constant"))
+	if (!v || !v->producer || v->producer->op != OP_prim_Constant)
 		return NULL;
 	return ir_node_find_attr(v->producer, "value");
 }
@@ -196,7 +202,7 @@ static struct ir_value *dict_value(struct sc *c, struct cval *cv,
 	t->elems = ir_alloc(c->g, sizeof(*t->elems) * 2);
 	t->elems[0] = kt;
 	t->elems[1] = vt;
-	n = sc_node(c, "prim::DictConstruct", 2 * cv->n, 1, loc);
+	n = sc_node(c, OP_prim_DictConstruct, 2 * cv->n, 1, loc);
 	for (i = 0; i < cv->n; i++) {
 		n->inputs[2 * i] = ks[i];
 		n->inputs[2 * i + 1] = vs[i];
@@ -228,10 +234,10 @@ static struct ir_value *object_value(struct sc *c, struct cval *cv,
 			return NULL;
 	t = ir_type_new(c->g, IR_TYPE_CLASS);
 	t->name = cv->qual;
-	n = sc_node(c, "prim::CreateObject", 0, 1, loc);
+	n = sc_node(c, OP_prim_CreateObject, 0, 1, loc);
 	n->outputs[0]->type = t;
 	for (i = 0; i < cv->n; i++) {
-		struct ir_node *s = sc_node(c, "prim::SetAttr", 2, 0, loc);
+		struct ir_node *s = sc_node(c, OP_prim_SetAttr, 2, 0, loc);
 		struct ir_attr *a = ir_node_add_attr(c->g, s, "name",
 						     IR_ATTR_STRING);
 		a->u.s.data = ir_strdup(c->g, cv->names[i]);
@@ -264,7 +270,7 @@ struct ir_value *sc_to_value(struct sc *c, struct cval *cv, struct ts_loc loc)
 		for (i = 0; i < cv->n; i++)
 			if (!(vs[i] = sc_to_value(c, cv->items[i], loc)))
 				return NULL;
-		n = sc_node(c, "prim::TupleConstruct", cv->n, 1, loc);
+		n = sc_node(c, OP_prim_TupleConstruct, cv->n, 1, loc);
 		t->nelems = cv->n;
 		t->elems = ir_alloc(c->g, sizeof(*t->elems) * (cv->n ? cv->n : 1));
 		for (i = 0; i < cv->n; i++) {
@@ -615,7 +621,7 @@ struct cval *sc_pickle_to_cval(struct sc *c, const struct pickle_value *pv,
 			cv->n = (int)pv->u.seq.n;
 			return cv;
 		} else {
-			struct ir_node *n = sc_node(c, "prim::ListConstruct",
+			struct ir_node *n = sc_node(c, OP_prim_ListConstruct,
 						    pv->u.seq.n, 1, loc);
 			struct ir_type *t = ir_type_new(c->g, IR_TYPE_LIST);
 

@@ -25,6 +25,8 @@
 #ifndef PT2ONNX_COMPILE_H
 #define PT2ONNX_COMPILE_H
 
+#include <stdio.h>
+
 #include "diag.h"
 #include "ir.h"
 #include "onnx_write.h"
@@ -84,17 +86,20 @@ void script_passes(struct ir_graph *g);
  * before 5, linspace before 8, logspace before 9, gelu before 10) is
  * rewritten as the current ops torch.jit.load substitutes.  Cannot fail. */
 void script_upgrade(struct ir_graph *g, int64_t archive_version);
-/* For a call that leaves out argument `arg` of operator qual: 1, with the
+/* For a call that leaves out argument `arg` of operator op: 1, with the
  * value to pass in *value, when an archive of archive_version could leave
  * it out (its schema then had a default that torch 1.13's has not, which
  * the upgrader maps to *value: linspace's and logspace's steps); else 0. */
-int script_upgrade_missing_arg(const char *qual, const char *arg,
+int script_upgrade_missing_arg(enum aten_op op, const char *arg,
 			       int64_t archive_version, int64_t *value);
 
 /* Type propagation for one node (shapes.c): sets the output types of n from
  * its inputs' types and constant inputs, for the ops it knows; leaves
  * unknown what it cannot infer. */
 void script_infer_node(struct ir_graph *g, struct ir_node *n);
+/* Prints one line per operator that has a shape rule (shapes.c), sorted:
+ * "aten::relu: shape" (`script --list-ops`, README's operator table). */
+void script_list_ops(FILE *fp);
 
 /* Helpers shared by the compiler's files. */
 /* 1 when v is produced by a prim::Constant holding an int or bool (value
@@ -107,6 +112,10 @@ int script_const_none(const struct ir_value *v);
  * mutating op or a prim:: node takes it later in its block); then its
  * elements cannot be read off the construct. */
 int script_list_mutated(const struct ir_value *l);
+/* Does a node of op change state other than its outputs (an in-place op,
+ * a list, dict or object mutation, print, raise)?  Dead code elimination
+ * keeps it (passes.c). */
+int script_side_effect(enum aten_op op);
 /* The elements of list l as node n sees them (fold_static.c): l a
  * prim::ListConstruct in n's block, changed between there and n only by
  * aten::append nodes of that block.  The count (elements in out[0..max)),

@@ -82,7 +82,7 @@ static unsigned kind_of(const struct cval *cv)
 static struct ir_value *list_of(struct sc *c, struct ir_value **vs, int n,
 				struct ir_type *elem, struct ts_loc loc)
 {
-	struct ir_node *nd = sc_node(c, "prim::ListConstruct", n, 1, loc);
+	struct ir_node *nd = sc_node(c, OP_prim_ListConstruct, n, 1, loc);
 	struct ir_type *t = ir_type_new(c->g, IR_TYPE_LIST);
 	int i;
 
@@ -98,11 +98,11 @@ static struct ir_value *list_of(struct sc *c, struct ir_value **vs, int n,
 
 /* A node of kind with the given inputs and one output of type t (NULL:
  * inferred or unknown), folded when constant.  Returns the output. */
-static struct ir_value *emit1(struct sc *c, const char *kind,
+static struct ir_value *emit1(struct sc *c, enum aten_op op,
 			      struct ir_value **in, int nin,
 			      struct ir_type *t, struct ts_loc loc)
 {
-	struct ir_node *n = sc_node(c, kind, nin, 1, loc);
+	struct ir_node *n = sc_node(c, op, nin, 1, loc);
 	struct ir_value *f;
 	int i;
 
@@ -185,21 +185,21 @@ static struct ir_value *convert(struct sc *c, struct cval *cv,
 	case ATEN_CONV_NONE:
 		return v;
 	case ATEN_CONV_TENSOR_TO_INT:
-		return emit1(c, "aten::IntImplicit", &v, 1,
+		return emit1(c, OP_aten_IntImplicit, &v, 1,
 			     ir_type_new(c->g, IR_TYPE_INT), loc);
 	case ATEN_CONV_TENSOR_TO_FLOAT:
-		return emit1(c, "aten::FloatImplicit", &v, 1,
+		return emit1(c, OP_aten_FloatImplicit, &v, 1,
 			     ir_type_new(c->g, IR_TYPE_FLOAT), loc);
 	case ATEN_CONV_TENSOR_TO_NUMBER:
-		return emit1(c, "aten::ScalarImplicit", &v, 1, NULL, loc);
+		return emit1(c, OP_aten_ScalarImplicit, &v, 1, NULL, loc);
 	case ATEN_CONV_TO_INT:
-		return emit1(c, "aten::Int", &v, 1,
+		return emit1(c, OP_aten_Int, &v, 1,
 			     ir_type_new(c->g, IR_TYPE_INT), loc);
 	case ATEN_CONV_TO_FLOAT:
-		return emit1(c, "aten::Float", &v, 1,
+		return emit1(c, OP_aten_Float, &v, 1,
 			     ir_type_new(c->g, IR_TYPE_FLOAT), loc);
 	case ATEN_CONV_STR_TO_DEVICE:
-		return emit1(c, "aten::device", &v, 1,
+		return emit1(c, OP_aten_device, &v, 1,
 			     ir_type_new(c->g, IR_TYPE_DEVICE), loc);
 	case ATEN_CONV_BROADCAST:
 		for (i = 0; i < p->list_n && i < 64; i++)
@@ -213,7 +213,7 @@ static struct ir_value *convert(struct sc *c, struct cval *cv,
 				 "construct: tuple of unknown length as a list");
 			return NULL;
 		}
-		n = sc_node(c, "prim::TupleUnpack", 1, t->nelems, loc);
+		n = sc_node(c, OP_prim_TupleUnpack, 1, t->nelems, loc);
 		n->inputs[0] = v;
 		for (i = 0; i < (int)t->nelems && i < 64; i++) {
 			n->outputs[i]->type = t->elems[i];
@@ -425,12 +425,12 @@ static int held_in_container(const struct ir_block *b,
 	if (depth > 200)
 		return 1;
 	for (n = b->first; n; n = n->next) {
-		if (!strcmp(n->kind, "prim::ListConstruct") ||
-		    !strcmp(n->kind, "prim::TupleConstruct") ||
-		    !strcmp(n->kind, "prim::DictConstruct") ||
-		    !strcmp(n->kind, "aten::append") ||
-		    !strcmp(n->kind, "aten::insert") ||
-		    !strcmp(n->kind, "aten::_set_item"))
+		if (n->op == OP_prim_ListConstruct ||
+		    n->op == OP_prim_TupleConstruct ||
+		    n->op == OP_prim_DictConstruct ||
+		    n->op == OP_aten_append ||
+		    n->op == OP_aten_insert ||
+		    n->op == OP_aten__set_item)
 			for (i = 0; i < n->ninputs; i++)
 				if (n->inputs[i] == v)
 					return 1;
@@ -442,29 +442,25 @@ static int held_in_container(const struct ir_block *b,
 }
 
 /* Ops whose output may share memory with an input: an in-place op on their
- * result changes the input too, so it is left in place. */
-static int is_view_op(const char *k)
+ * result changes the input too, so it is left in place.  The schemas' alias
+ * annotations (ATEN_OP_VIEW) say which aten ops are views; the rest may
+ * also hand back an input itself. */
+static int is_view_op(enum aten_op op)
 {
-	static const char *const views[] = {
-		"aten::select", "aten::slice", "aten::view", "aten::reshape",
-		"aten::transpose", "aten::permute", "aten::expand",
-		"aten::expand_as", "aten::squeeze", "aten::unsqueeze",
-		"aten::narrow", "aten::as_strided", "aten::t", "aten::detach",
-		"aten::alias", "aten::diagonal", "aten::flatten",
-		"aten::__getitem__", "aten::unbind", "aten::split",
-		"aten::chunk", "aten::view_as", "aten::reshape_as",
-		"aten::unflatten", "aten::movedim", "aten::split_with_sizes",
-		"aten::contiguous", "aten::to", "aten::type_as",
-		"aten::real", "aten::imag", "aten::unfold", "aten::index",
-		"prim::ListUnpack", "prim::TupleUnpack", "prim::TupleIndex",
-		"prim::unchecked_cast", "prim::If", "prim::Loop",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(views) / sizeof(views[0]); i++)
-		if (!strcmp(views[i], k))
-			return 1;
-	return 0;
+	switch (op) {
+	case OP_aten___getitem__:   /* a list's element is the tensor itself */
+	case OP_aten_type_as:       /* returns self when the dtypes match */
+	case OP_aten_index:         /* kept from the hand list: conservative */
+	case OP_prim_ListUnpack:    /* pass their inputs' tensors through */
+	case OP_prim_TupleUnpack:
+	case OP_prim_TupleIndex:
+	case OP_prim_unchecked_cast:
+	case OP_prim_If:
+	case OP_prim_Loop:
+		return 1;
+	default:
+		return (aten_op_flags(op) & ATEN_OP_VIEW) != 0;
+	}
 }
 
 /* Was v made before the value numbered mark?  Values the compiler makes
@@ -495,7 +491,7 @@ static int rebind_safe(struct sc *c, struct ir_value *old)
 	struct frame *f;
 	int i;
 
-	if (old->producer && is_view_op(old->producer->kind))
+	if (old->producer && is_view_op(old->producer->op))
 		return 0;
 	if (c->loop_mark && born_before(old, c->loop_mark))
 		/* a value from outside the loop: the change must be seen
@@ -539,13 +535,6 @@ static void rebind(struct sc *c, struct ir_value *old, struct ir_value *nv)
 				f->env->b[i].cv = cv_value(c, nv);
 }
 
-static int is_inplace(const char *qual)
-{
-	size_t n = strlen(qual);
-
-	return n > 7 && !strncmp(qual, "aten::", 6) && qual[n - 1] == '_' &&
-	       qual[n - 2] != '_';
-}
 
 /* --- dicts ----------------------------------------------------------------
  * A dict is static (CV_DICT): torch.dict(), a literal or a pickled
@@ -574,7 +563,7 @@ static const char *dict_key(struct sc *c, const struct cval *cv)
 	if (cv->v->type->kind == IR_TYPE_INT && script_const_int(cv->v, &i))
 		return ir_strfmt(c->g, "i:%lld", (long long)i);
 	if (cv->v->type->kind != IR_TYPE_STR || !cv->v->producer ||
-	    strcmp(cv->v->producer->kind, "prim::Constant"))
+	    cv->v->producer->op != OP_prim_Constant)
 		return NULL;
 	a = ir_node_find_attr(cv->v->producer, "value");
 	if (!a || a->kind != IR_ATTR_STRING)
@@ -652,7 +641,7 @@ static struct cval *dict_list(struct sc *c, const struct cval *d, char what,
 		if (what != 'k' && !(v = sc_to_value(c, d->items[i], loc)))
 			return NULL;
 		if (what == 'i') {
-			struct ir_node *n = sc_node(c, "prim::TupleConstruct",
+			struct ir_node *n = sc_node(c, OP_prim_TupleConstruct,
 						    2, 1, loc);
 			struct ir_type *t = ir_type_new(c->g, IR_TYPE_TUPLE);
 			t->nelems = 2;
@@ -693,7 +682,7 @@ static int dict_to_value(struct sc *c, struct cval *d, struct ts_loc loc)
 /* Static dict ops.  *dyn set when the op must be an op on the dict as a
  * value instead (a change inside control flow, a key not constant, an op
  * with no static meaning): the caller converts the dict then. */
-static struct cval *dict_op(struct sc *c, const char *qual,
+static struct cval *dict_op(struct sc *c, enum aten_op op,
 			    struct cval **args, int nargs, int nkw,
 			    struct ts_loc loc, int *dyn)
 {
@@ -706,41 +695,49 @@ static struct cval *dict_op(struct sc *c, const char *qual,
 		*dyn = 1;
 		return NULL;
 	}
-	if (!strcmp(qual, "aten::len") && nargs == 1)
+	if (op == OP_aten_len && nargs == 1)
 		return cv_value(c, sc_const_int(c, d->n, loc));
-	if (nargs == 1 && (!strcmp(qual, "aten::keys") ||
-			   !strcmp(qual, "aten::values") ||
-			   !strcmp(qual, "aten::items")))
-		return dict_list(c, d, qual[6], loc);
+	if (nargs == 1 && (op == OP_aten_keys ||
+			   op == OP_aten_values ||
+			   op == OP_aten_items))
+		return dict_list(c, d, aten_op_name(op)[6], loc);
 	if (nargs >= 2 && !key) {
 		*dyn = 1;
 		return NULL;
 	}
-	if (!strcmp(qual, "aten::_set_item") && nargs == 3 &&
+	if (op == OP_aten__set_item && nargs == 3 &&
 	    d->blk && sc_live_block(c, d->blk) != c->blk) {
 		*dyn = 1;
 		return NULL;
 	}
 	i = key ? dict_find(d, key) : -1;
-	if (!strcmp(qual, "aten::__contains__") && nargs == 2)
+	if (op == OP_aten___contains__ && nargs == 2)
 		return cv_value(c, sc_const_bool(c, i >= 0, loc));
-	if (!strcmp(qual, "aten::__getitem__") && nargs == 2) {
+	if (op == OP_aten___getitem__ && nargs == 2) {
 		if (i < 0)
 			return sc_error(c, loc, EXIT_UNSUPPORTED, "KeyError: "
 					"'%s' is not in the dict", key + 2),
 			       NULL;
 		return d->items[i];
 	}
-	if (!strcmp(qual, "aten::get") && (nargs == 2 || nargs == 3)) {
+	if (op == OP_aten_get && (nargs == 2 || nargs == 3)) {
 		if (i >= 0)
 			return d->items[i];
 		return nargs == 3 ? args[2] : cv_value(c, sc_const_none(c, loc));
 	}
-	if (!strcmp(qual, "aten::_set_item") && nargs == 3)
+	if (op == OP_aten__set_item && nargs == 3)
 		return sc_dict_set(c, d, args[1], args[2], loc) ? NULL
 		       : cv_value(c, sc_const_none(c, loc));
 	*dyn = 1;
 	return NULL;
+}
+
+/* The torch that saved the archive, whose schemas its calls bind against:
+ * torch 2.x writes `.data/version` and `byteorder`, 1.x neither. */
+static enum aten_era sc_era(const struct sc *c)
+{
+	return c->ar && (c->ar->version_in_data || c->ar->byteorder)
+	       ? ATEN_ERA_2_11 : ATEN_ERA_1_13;
 }
 
 struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
@@ -753,19 +750,20 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 	const struct aten_schema *s;
 	struct ir_value **in;
 	struct ir_node *n;
+	enum aten_op op = aten_op_id(qual);
 	int i, nout;
 
 	if (nargs + nkw > 64)
 		return sc_error(c, loc, EXIT_UNSUPPORTED, "too many arguments "
 				"to '%s'", qual), NULL;
-	if (!strcmp(qual, "aten::detach") && nargs == 1 && !nkw &&
+	if (op == OP_aten_detach && nargs == 1 && !nkw &&
 	    args[0]->kind == CV_VALUE &&
 	    args[0]->v->type->kind == IR_TYPE_TENSOR)
 		/* a no-op for inference: torch's frozen graph has none */
 		return args[0];
 	if (nargs >= 1 && args[0]->kind == CV_DICT) {
 		int dyn;
-		struct cval *r = dict_op(c, qual, args, nargs, nkw, loc, &dyn);
+		struct cval *r = dict_op(c, op, args, nargs, nkw, loc, &dyn);
 		if (!dyn || c->err)
 			return r;
 		if (dict_to_value(c, args[0], loc))
@@ -786,15 +784,16 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 		ca[nargs + i].name = kwnames[i];
 		ca[nargs + i].kind = kind_of(kwargs[i]);
 	}
-	if (is_inplace(qual)) {
+	if (aten_op_flags(op) & ATEN_OP_INPLACE) {
 		char oop[128];
 		size_t l = strlen(qual);
 		struct aten_match m2;
 		if (l < sizeof(oop) && nargs > 0 && args[0]->kind == CV_VALUE) {
 			memcpy(oop, qual, l - 1);
 			oop[l - 1] = 0;
-			if (!aten_schema_resolve(oop, ca, nargs + nkw, &m2, why,
-						 sizeof(why)) &&
+			if (!aten_schema_resolve_era(oop, sc_era(c), ca,
+						     nargs + nkw, &m2, why,
+						     sizeof(why)) &&
 			    rebind_safe(c, args[0]->v)) {
 				struct ir_value *old = args[0]->v;
 				struct cval *r = sc_call_op(c, oop, args, nargs,
@@ -806,14 +805,15 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 			}
 		}
 	}
-	if (aten_schema_resolve(qual, ca, nargs + nkw, &m, why, sizeof(why))) {
+	if (aten_schema_resolve_era(qual, sc_era(c), ca, nargs + nkw, &m, why,
+				    sizeof(why))) {
 		size_t cnt = 0;
 		int64_t dv;
 		int k, kw_steps = 0;
 		for (k = 0; k < nkw; k++)
 			kw_steps |= !strcmp(kwnames[k], "steps");
 		if (nargs == 2 && !kw_steps &&
-		    script_upgrade_missing_arg(qual, "steps", c->ar->version,
+		    script_upgrade_missing_arg(op, "steps", c->ar->version,
 					       &dv)) {
 			/* an old archive's linspace/logspace without steps:
 			 * what torch's upgrader passes (upgraders.c) */
@@ -838,7 +838,7 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 		for (i = 0; i < nargs; i++)
 			if (!(in[i] = sc_to_value(c, args[i], loc)))
 				return NULL;
-		n = sc_node(c, qual, nargs, 1, loc);
+		n = sc_node_named(c, qual, nargs, 1, loc);
 		for (i = 0; i < nargs; i++)
 			n->inputs[i] = in[i];
 		return cv_value(c, n->outputs[0]);
@@ -862,7 +862,7 @@ struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 							       i], loc)))
 			return NULL;
 	nout = (s->flags & ATEN_SCHEMA_VARRET) ? 1 : s->nrets;
-	n = sc_node(c, qual, s->nargs + m.nvararg, nout, loc);
+	n = sc_node_named(c, qual, s->nargs + m.nvararg, nout, loc);
 	for (i = 0; i < s->nargs + m.nvararg; i++)
 		n->inputs[i] = in[i];
 	for (i = 0; i < nout; i++) {
@@ -1084,7 +1084,7 @@ struct cval *sc_obj_getattr(struct sc *c, struct ir_value *obj,
 		return sc_error(c, loc, EXIT_UNSUPPORTED, "unsupported "
 				"construct: class '%s' has no field '%s'",
 				obj->type->name, name), NULL;
-	n = sc_node(c, "prim::GetAttr", 1, 1, loc);
+	n = sc_node(c, OP_prim_GetAttr, 1, 1, loc);
 	n->inputs[0] = obj;
 	a = ir_node_add_attr(c->g, n, "name", IR_ATTR_STRING);
 	a->u.s.data = ir_strdup(c->g, name);
@@ -1102,7 +1102,7 @@ int sc_obj_setattr(struct sc *c, struct ir_value *obj, const char *name,
 
 	if (!val)
 		return -1;
-	n = sc_node(c, "prim::SetAttr", 2, 0, loc);
+	n = sc_node(c, OP_prim_SetAttr, 2, 0, loc);
 	n->inputs[0] = obj;
 	n->inputs[1] = val;
 	a = ir_node_add_attr(c->g, n, "name", IR_ATTR_STRING);
@@ -1232,7 +1232,7 @@ static struct cval *call_value_method(struct sc *c, struct cval *o,
 				 nargs + 1, NULL, NULL, 0, loc);
 	}
 	if (!strcmp(name, "tolist") && !nargs && !nkw) {
-		struct ir_node *n = sc_node(c, "prim::tolist", 1, 1, loc);
+		struct ir_node *n = sc_node(c, OP_prim_tolist, 1, 1, loc);
 		n->inputs[0] = o->v;
 		n->outputs[0]->type = ir_type_new(c->g, IR_TYPE_LIST);
 		n->outputs[0]->type->nelems = 1;
@@ -1303,20 +1303,23 @@ static int static_is(const struct cval *a, const struct cval *b)
 
 static const char *builtin_op(const char *name)
 {
-	static const char *const map[][2] = {
-		{ "int", "aten::Int" }, { "float", "aten::Float" },
-		{ "bool", "aten::Bool" }, { "len", "aten::len" },
-		{ "str", "aten::str" }, { "abs", "prim::abs" },
-		{ "min", "prim::min" }, { "max", "prim::max" },
-		{ "print", "prim::Print" }, { "round", "aten::round" },
-		{ "divmod", "aten::divmod" }, { "ord", "aten::ord" },
-		{ "chr", "aten::chr" }, { "hash", "aten::hash" },
+	static const struct {
+		const char *name;
+		enum aten_op op;
+	} map[] = {
+		{ "int", OP_aten_Int }, { "float", OP_aten_Float },
+		{ "bool", OP_aten_Bool }, { "len", OP_aten_len },
+		{ "str", OP_aten_str }, { "abs", OP_prim_abs },
+		{ "min", OP_prim_min }, { "max", OP_prim_max },
+		{ "print", OP_prim_Print }, { "round", OP_aten_round },
+		{ "divmod", OP_aten_divmod }, { "ord", OP_aten_ord },
+		{ "chr", OP_aten_chr }, { "hash", OP_aten_hash },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i][0], name))
-			return map[i][1];
+		if (!strcmp(map[i].name, name))
+			return aten_op_name(map[i].op);
 	return NULL;
 }
 
@@ -1373,7 +1376,7 @@ static struct cval *sc_call(struct sc *c, const struct ts_expr *e)
 			for (i = 0; i < na; i++)
 				if (!(in[i] = sc_to_value(c, args[i], e->loc)))
 					return NULL;
-			n = sc_node(c, "prim::RaiseException", na, 0, e->loc);
+			n = sc_node(c, OP_prim_RaiseException, na, 0, e->loc);
 			for (i = 0; i < na; i++)
 				n->inputs[i] = in[i];
 			c->raised = 1;
@@ -1427,30 +1430,30 @@ static struct cval *sc_call(struct sc *c, const struct ts_expr *e)
 
 /* --- operators ---------------------------------------------------------- */
 
-static const char *binop_kind(enum ts_op op)
+static enum aten_op binop_kind(enum ts_op op)
 {
 	switch (op) {
-	case TS_OP_ADD: return "aten::add";
-	case TS_OP_SUB: return "aten::sub";
-	case TS_OP_MUL: return "aten::mul";
-	case TS_OP_DIV: return "aten::div";
-	case TS_OP_FLOORDIV: return "aten::floordiv";
-	case TS_OP_MOD: return "aten::remainder";
-	case TS_OP_POW: return "aten::pow";
-	case TS_OP_MATMUL: return "aten::matmul";
-	case TS_OP_LSHIFT: return "aten::__lshift__";
-	case TS_OP_RSHIFT: return "aten::__rshift__";
-	case TS_OP_BITAND: return "aten::__and__";
-	case TS_OP_BITOR: return "aten::__or__";
-	case TS_OP_BITXOR: return "aten::__xor__";
-	case TS_OP_EQ: return "aten::eq";
-	case TS_OP_NE: return "aten::ne";
-	case TS_OP_LT: return "aten::lt";
-	case TS_OP_LE: return "aten::le";
-	case TS_OP_GT: return "aten::gt";
-	case TS_OP_GE: return "aten::ge";
-	case TS_OP_IN: return "aten::__contains__";
-	default: return NULL;
+	case TS_OP_ADD: return OP_aten_add;
+	case TS_OP_SUB: return OP_aten_sub;
+	case TS_OP_MUL: return OP_aten_mul;
+	case TS_OP_DIV: return OP_aten_div;
+	case TS_OP_FLOORDIV: return OP_aten_floordiv;
+	case TS_OP_MOD: return OP_aten_remainder;
+	case TS_OP_POW: return OP_aten_pow;
+	case TS_OP_MATMUL: return OP_aten_matmul;
+	case TS_OP_LSHIFT: return OP_aten___lshift__;
+	case TS_OP_RSHIFT: return OP_aten___rshift__;
+	case TS_OP_BITAND: return OP_aten___and__;
+	case TS_OP_BITOR: return OP_aten___or__;
+	case TS_OP_BITXOR: return OP_aten___xor__;
+	case TS_OP_EQ: return OP_aten_eq;
+	case TS_OP_NE: return OP_aten_ne;
+	case TS_OP_LT: return OP_aten_lt;
+	case TS_OP_LE: return OP_aten_le;
+	case TS_OP_GT: return OP_aten_gt;
+	case TS_OP_GE: return OP_aten_ge;
+	case TS_OP_IN: return OP_aten___contains__;
+	default: return OP_NONE;
 	}
 }
 
@@ -1501,23 +1504,24 @@ static struct cval *sc_binary(struct sc *c, const struct ts_expr *e)
 							 r : !r, e->loc));
 		args[0] = a;
 		args[1] = b;
-		return sc_call_op(c, op == TS_OP_IS ? "aten::__is__" :
-				  "aten::__isnot__", args, 2, NULL, NULL, 0,
-				  e->loc);
+		return sc_call_op(c, aten_op_name(op == TS_OP_IS ?
+						  OP_aten___is__ :
+						  OP_aten___isnot__),
+				  args, 2, NULL, NULL, 0, e->loc);
 	}
 	if (op == TS_OP_NOT_IN) {
 		struct cval *r;
 		args[0] = b;
 		args[1] = a;
-		r = sc_call_op(c, "aten::__contains__", args, 2, NULL, NULL, 0,
-			       e->loc);
+		r = sc_call_op(c, aten_op_name(OP_aten___contains__), args,
+			       2, NULL, NULL, 0, e->loc);
 		if (!r)
 			return NULL;
-		return sc_call_op(c, "aten::__not__", &r, 1, NULL, NULL, 0,
-				  e->loc);
+		return sc_call_op(c, aten_op_name(OP_aten___not__), &r, 1,
+				  NULL, NULL, 0, e->loc);
 	}
-	k = binop_kind(op);
-	if (!k)
+	k = aten_op_name(binop_kind(op));
+	if (!*k)
 		return sc_error(c, e->loc, EXIT_UNSUPPORTED, "unsupported "
 				"construct: operator '%s'", ts_op_str(op)), NULL;
 	if (op == TS_OP_IN) {
@@ -1553,7 +1557,8 @@ static struct cval *sc_subscript(struct sc *c, const struct ts_expr *e)
 			if (!args[k + 1])
 				return NULL;
 		}
-		return sc_call_op(c, "aten::slice", args, 4, NULL, NULL, 0,
+		return sc_call_op(c, aten_op_name(OP_aten_slice), args, 4,
+				  NULL, NULL, 0,
 				  e->loc);
 	}
 	args[1] = sc_expr(c, ix);
@@ -1581,13 +1586,14 @@ static struct cval *sc_subscript(struct sc *c, const struct ts_expr *e)
 		if (i < 0 || i >= (int64_t)n)
 			return sc_error(c, e->loc, EXIT_UNSUPPORTED,
 					"tuple index out of range"), NULL;
-		return cv_value(c, emit1(c, "prim::TupleIndex", in, 2,
+		return cv_value(c, emit1(c, OP_prim_TupleIndex, in, 2,
 					 ir_type_copy(c->g,
 						      o->v->type->elems[i]),
 					 e->loc));
 	}
 	args[0] = o;
-	return sc_call_op(c, "aten::__getitem__", args, 2, NULL, NULL, 0,
+	return sc_call_op(c, aten_op_name(OP_aten___getitem__), args, 2,
+			  NULL, NULL, 0,
 			  e->loc);
 }
 
@@ -1740,10 +1746,10 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		case TS_OP_NOT:
 			if (const_bool_of(a, &b))
 				return cv_value(c, sc_const_bool(c, !b, e->loc));
-			k = "aten::__not__";
+			k = aten_op_name(OP_aten___not__);
 			break;
-		case TS_OP_NEG: k = "aten::neg"; break;
-		case TS_OP_INVERT: k = "aten::bitwise_not"; break;
+		case TS_OP_NEG: k = aten_op_name(OP_aten_neg); break;
+		case TS_OP_INVERT: k = aten_op_name(OP_aten_bitwise_not); break;
 		default: return a;
 		}
 		return sc_call_op(c, k, &a, 1, NULL, NULL, 0, e->loc);
@@ -1766,7 +1772,7 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		if (e->u.cast.value->kind == TS_EXPR_LIST &&
 		    e->u.cast.value->u.list.n == 0) {
 			struct ir_type *t = sc_type_from_ts(c, e->u.cast.type);
-			struct ir_node *n = sc_node(c, "prim::ListConstruct", 0,
+			struct ir_node *n = sc_node(c, OP_prim_ListConstruct, 0,
 						    1, e->loc);
 			n->outputs[0]->type = t;
 			return cv_value(c, n->outputs[0]);
@@ -1792,13 +1798,13 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 			    a->v->type->kind != IR_TYPE_TENSOR)
 				return a;
 			if (!strcmp(tn, "int"))
-				return cv_value(c, emit1(c, "aten::IntImplicit",
+				return cv_value(c, emit1(c, OP_aten_IntImplicit,
 					&a->v, 1, ir_type_new(c->g,
 							      IR_TYPE_INT),
 					e->loc));
 			if (!strcmp(tn, "float"))
 				return cv_value(c, emit1(c,
-					"aten::FloatImplicit", &a->v, 1,
+					OP_aten_FloatImplicit, &a->v, 1,
 					ir_type_new(c->g, IR_TYPE_FLOAT),
 					e->loc));
 			return a;
@@ -1812,12 +1818,12 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		t = sc_type_from_ts(c, e->u.cast.type);
 		if (a->v->type->kind == IR_TYPE_OPTIONAL ||
 		    a->v->type->kind == IR_TYPE_UNKNOWN)
-			return cv_value(c, emit1(c, "prim::unchecked_cast",
+			return cv_value(c, emit1(c, OP_prim_unchecked_cast,
 						 &a->v, 1, t, e->loc));
 		return a;
 	}
 	case TS_EXPR_UNINITIALIZED: {
-		struct ir_node *n = sc_node(c, "prim::Uninitialized", 0, 1,
+		struct ir_node *n = sc_node(c, OP_prim_Uninitialized, 0, 1,
 					    e->loc);
 		n->outputs[0]->type = sc_type_from_ts(c, e->u.cast.type);
 		return cv_value(c, n->outputs[0]);

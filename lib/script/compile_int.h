@@ -154,8 +154,13 @@ struct sc {
 /* compile.c */
 int sc_error(struct sc *c, struct ts_loc loc, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-struct ir_node *sc_node(struct sc *c, const char *kind, uint32_t nin,
+/* A node of registry id op (sc_node) or of any kind named by text (an
+ * operator the registry lacks: sc_node_named), appended to the block being
+ * compiled, its outputs new values. */
+struct ir_node *sc_node(struct sc *c, enum aten_op op, uint32_t nin,
 			uint32_t nout, struct ts_loc loc);
+struct ir_node *sc_node_named(struct sc *c, const char *kind, uint32_t nin,
+			      uint32_t nout, struct ts_loc loc);
 struct ir_value *sc_const_int(struct sc *c, int64_t v, struct ts_loc loc);
 struct ir_value *sc_const_bool(struct sc *c, int b, struct ts_loc loc);
 struct ir_value *sc_const_float(struct sc *c, double f, struct ts_loc loc);

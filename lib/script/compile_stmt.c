@@ -68,7 +68,7 @@ static int unpack(struct sc *c, struct ts_expr **targets, int n,
 			return sc_error(c, loc, EXIT_BAD_INPUT, "unpacking a "
 					"tuple of %u into %d names",
 					v->v->type->nelems, n);
-		nd = sc_node(c, tuple ? "prim::TupleUnpack" : "prim::ListUnpack",
+		nd = sc_node(c, tuple ? OP_prim_TupleUnpack : OP_prim_ListUnpack,
 			     1, n, loc);
 		nd->inputs[0] = v->v;
 		for (i = 0; i < n; i++) {
@@ -307,7 +307,7 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 		return s->u.if_.orelse.n ? sc_block(c, &s->u.if_.orelse) : 0;
 	}
 	if (cv->type->kind != IR_TYPE_BOOL) {
-		struct ir_node *bn = sc_node(c, "aten::Bool", 1, 1, s->loc);
+		struct ir_node *bn = sc_node(c, OP_aten_Bool, 1, 1, s->loc);
 		bn->inputs[0] = cv;
 		bn->outputs[0]->type = ir_type_new(c->g, IR_TYPE_BOOL);
 		cv = bn->outputs[0];
@@ -406,7 +406,7 @@ static int if_stmt(struct sc *c, const struct ts_stmt *s)
 		fw[nout] = NULL;
 		names[nout++] = e1->b[i].name;
 	}
-	n = sc_node(c, "prim::If", 1, nout, s->loc);
+	n = sc_node(c, OP_prim_If, 1, nout, s->loc);
 	n->inputs[0] = cv;
 	b1 = attach_block(c, n, b1);
 	b2 = attach_block(c, n, b2);
@@ -577,7 +577,7 @@ static int loop_stmt(struct sc *c, const struct ts_stmt *s)
 		if (!again)
 			break;
 	}
-	n = sc_node(c, "prim::Loop", 2 + ncar, ncar, s->loc);
+	n = sc_node(c, OP_prim_Loop, 2 + ncar, ncar, s->loc);
 	n->inputs[0] = trip;
 	n->inputs[1] = cond0;
 	{
@@ -639,7 +639,7 @@ static int stmt(struct sc *c, const struct ts_stmt *s)
 		c->returned = 1;
 		return c->retval ? 0 : -1;
 	case TS_STMT_RAISE: {
-		struct ir_node *n = sc_node(c, "prim::RaiseException", 0, 0,
+		struct ir_node *n = sc_node(c, OP_prim_RaiseException, 0, 0,
 					    s->loc);
 		(void)n;
 		c->raised = 1;

@@ -33,7 +33,8 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n);
 static struct ir_node *new_const_node(struct ir_graph *g, struct ir_node *at,
 				      enum ir_type_kind k)
 {
-	struct ir_node *c = ir_node_new(g, NULL, "prim::Constant", 0, 1);
+	struct ir_node *c = ir_node_new(g, NULL,
+					aten_op_name(OP_prim_Constant), 0, 1);
 
 	ir_node_set_output(c, 0, ir_value_new(g, NULL, ir_type_new(g, k)));
 	c->scope = at->scope;
@@ -70,7 +71,7 @@ static const char *const_str(const struct ir_value *v, size_t *len,
 {
 	const struct ir_attr *a;
 
-	if (!v || !v->producer || strcmp(v->producer->kind, "prim::Constant") ||
+	if (!v || !v->producer || v->producer->op != OP_prim_Constant ||
 	    v->type->kind != k)
 		return NULL;
 	a = ir_node_find_attr(v->producer, "value");
@@ -78,19 +79,6 @@ static const char *const_str(const struct ir_value *v, size_t *len,
 		return NULL;
 	*len = a->u.s.len;
 	return a->u.s.data ? a->u.s.data : "";
-}
-
-static int is_kind(const struct ir_node *n, const char *list)
-{
-	const char *p = strstr(list, n->kind);
-	size_t k = strlen(n->kind);
-
-	while (p) {
-		if ((p == list || p[-1] == '|') && p[k] == '|')
-			return 1;
-		p = strstr(p + 1, n->kind);
-	}
-	return 0;
 }
 
 /* torch's ScalarType number of an IR dtype, -1 when it has none. */
@@ -120,7 +108,7 @@ static const struct ir_value *strip_cast(const struct ir_value *v)
 	int guard = 0;
 
 	while (v && v->producer && guard++ < 64 &&
-	       !strcmp(v->producer->kind, "prim::unchecked_cast") &&
+	       v->producer->op == OP_prim_unchecked_cast &&
 	       v->producer->ninputs == 1)
 		v = v->producer->inputs[0];
 	return v;
@@ -153,10 +141,11 @@ static int fresh_tensor(const struct ir_graph *g, const struct ir_value *v)
 	len = strlen(k);
 	if (strncmp(k, "aten::", 6) || k[len - 1] == '_')
 		return 0;
-	return !is_kind(v->producer, "|aten::contiguous|aten::to|"
-			"aten::type_as|aten::__getitem__|aten::alias|"
-			"aten::detach|aten::view_as|aten::reshape_as|"
-			"aten::expand_as|aten::clone|");
+	return !ATEN_ONE_OF(v->producer->op, OP_aten_contiguous, OP_aten_to,
+			    OP_aten_type_as, OP_aten___getitem__,
+			    OP_aten_alias, OP_aten_detach, OP_aten_view_as,
+			    OP_aten_reshape_as, OP_aten_expand_as,
+			    OP_aten_clone);
 }
 
 /* 1 identical, 0 distinct, -1 unknown. */
@@ -219,7 +208,7 @@ int script_list_at(const struct ir_value *l, const struct ir_node *n,
 	const struct ir_node *p = l ? l->producer : NULL, *x;
 	int cnt;
 
-	if (!p || strcmp(p->kind, "prim::ListConstruct") || p->owner != n->owner)
+	if (!p || p->op != OP_prim_ListConstruct || p->owner != n->owner)
 		return -1;
 	if ((int)p->ninputs > max)
 		return -1;
@@ -229,15 +218,15 @@ int script_list_at(const struct ir_value *l, const struct ir_node *n,
 	for (x = p->next; x && x != n; x = x->next) {
 		if (!uses_value(x, l, 0))
 			continue;
-		if (!strcmp(x->kind, "aten::append") && x->ninputs == 2 &&
+		if (x->op == OP_aten_append && x->ninputs == 2 &&
 		    x->inputs[0] == l && x->inputs[1] != l) {
 			if (cnt >= max)
 				return -1;
 			out[cnt++] = x->inputs[1];
 			continue;
 		}
-		if (is_kind(x, "|aten::len|aten::all|aten::any|"
-			    "aten::__getitem__|prim::ListUnpack|") &&
+		if (ATEN_ONE_OF(x->op, OP_aten_len, OP_aten_all, OP_aten_any,
+				OP_aten___getitem__, OP_prim_ListUnpack) &&
 		    !x->nblocks)
 			continue;
 		return -1;
@@ -347,47 +336,52 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 
 	if (n->noutputs != 1 || !n->owner)
 		return NULL;
-	if (is_kind(n, "|aten::__is__|aten::__isnot__|") && n->ninputs == 2) {
+	if (ATEN_ONE_OF(n->op, OP_aten___is__, OP_aten___isnot__) &&
+	    n->ninputs == 2) {
 		int same = identical(g, n->inputs[0], n->inputs[1]);
 		if (same < 0)
 			return NULL;
 		r = const_intk(g, n, IR_TYPE_BOOL,
-			       !strcmp(n->kind, "aten::__is__") ? same : !same);
-	} else if (!strcmp(n->kind, "prim::unchecked_cast") && n->ninputs == 1) {
+			       n->op == OP_aten___is__ ? same : !same);
+	} else if (n->op == OP_prim_unchecked_cast && n->ninputs == 1) {
 		enum ir_type_kind k = in0->type->kind;
 		if (k == IR_TYPE_UNKNOWN || k == IR_TYPE_OPTIONAL ||
 		    k == IR_TYPE_NONE || k == IR_TYPE_CLASS)
 			return NULL;
 		r = in0;
-	} else if (is_kind(n, "|aten::is_grad_enabled|aten::is_autocast_enabled|"
-			   "aten::is_autocast_cpu_enabled|"
-			   "aten::is_inference_mode_enabled|prim::is_cuda|"
-			   "prim::is_nested|prim::is_sparse|prim::is_sparse_csr|"
-			   "prim::is_mkldnn|prim::is_quantized|prim::is_meta|"
-			   "prim::is_xpu|prim::is_mps|prim::is_vulkan|"
-			   "prim::is_ipu|prim::is_ort|prim::is_hpu|")) {
+	} else if (ATEN_ONE_OF(n->op, OP_aten_is_grad_enabled,
+			       OP_aten_is_autocast_enabled,
+			       OP_aten_is_autocast_cpu_enabled,
+			       OP_aten_is_inference_mode_enabled,
+			       OP_prim_is_cuda, OP_prim_is_nested,
+			       OP_prim_is_sparse, OP_prim_is_sparse_csr,
+			       OP_prim_is_mkldnn, OP_prim_is_quantized,
+			       OP_prim_is_meta, OP_prim_is_xpu, OP_prim_is_mps,
+			       OP_prim_is_vulkan, OP_prim_is_ipu,
+			       OP_prim_is_ort, OP_prim_is_hpu)) {
 		r = const_intk(g, n, IR_TYPE_BOOL, 0);
-	} else if (is_kind(n, "|prim::dtype|aten::is_floating_point|") &&
+	} else if (ATEN_ONE_OF(n->op, OP_prim_dtype,
+			       OP_aten_is_floating_point) &&
 		   n->ninputs == 1 && in0->type->kind == IR_TYPE_TENSOR) {
 		int st = torch_scalar_type(in0->type->dtype);
 		if (st < 0)
 			return NULL;
-		if (!strcmp(n->kind, "prim::dtype"))
+		if (n->op == OP_prim_dtype)
 			r = const_intk(g, n, IR_TYPE_INT, st);
 		else
 			r = const_intk(g, n, IR_TYPE_BOOL,
 				       st == 5 || st == 6 || st == 7 || st == 15);
-	} else if (!strcmp(n->kind, "prim::device") && n->ninputs == 1 &&
+	} else if (n->op == OP_prim_device && n->ninputs == 1 &&
 		   in0->type->kind == IR_TYPE_TENSOR) {
 		r = const_strk(g, n, IR_TYPE_DEVICE, "cpu", 3);
-	} else if (!strcmp(n->kind, "aten::str") && n->ninputs == 1) {
+	} else if (n->op == OP_aten_str && n->ninputs == 1) {
 		if ((s = const_str(in0, &sl, IR_TYPE_STR)))
 			r = in0;
 		else if ((s = const_str(in0, &sl, IR_TYPE_DEVICE)))
 			r = const_strk(g, n, IR_TYPE_STR, s, sl);
 		else
 			return NULL;
-	} else if (!strcmp(n->kind, "aten::len") && n->ninputs == 1) {
+	} else if (n->op == OP_aten_len && n->ninputs == 1) {
 		struct ir_value *el[256];
 		int k;
 		if ((s = const_str(in0, &sl, IR_TYPE_STR)))
@@ -396,22 +390,24 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 			r = const_intk(g, n, IR_TYPE_INT, k);
 		else
 			return NULL;
-	} else if (!strcmp(n->kind, "aten::find") && n->ninputs == 4) {
+	} else if (n->op == OP_aten_find && n->ninputs == 4) {
 		if (!(s = const_str(in0, &sl, IR_TYPE_STR)) ||
 		    !(t = const_str(n->inputs[1], &tl, IR_TYPE_STR)) ||
 		    !script_const_int(n->inputs[2], &i) ||
 		    !script_const_int(n->inputs[3], &j))
 			return NULL;
 		r = const_intk(g, n, IR_TYPE_INT, py_find(s, sl, t, tl, i, j));
-	} else if (!strcmp(n->kind, "aten::format")) {
+	} else if (n->op == OP_aten_format) {
 		r = fold_format(g, n);
-	} else if (is_kind(n, "|aten::eq|aten::ne|") && n->ninputs == 2 &&
+	} else if (ATEN_ONE_OF(n->op, OP_aten_eq, OP_aten_ne) &&
+		   n->ninputs == 2 &&
 		   (s = const_str(in0, &sl, IR_TYPE_STR)) &&
 		   (t = const_str(n->inputs[1], &tl, IR_TYPE_STR))) {
 		int eq = sl == tl && !memcmp(s, t, sl);
 		r = const_intk(g, n, IR_TYPE_BOOL,
-			       !strcmp(n->kind, "aten::eq") ? eq : !eq);
-	} else if (is_kind(n, "|aten::all|aten::any|") && n->ninputs == 1 &&
+			       n->op == OP_aten_eq ? eq : !eq);
+	} else if (ATEN_ONE_OF(n->op, OP_aten_all, OP_aten_any) &&
+		   n->ninputs == 1 &&
 		   in0->type->kind == IR_TYPE_LIST) {
 		struct ir_value *el[256];
 		int k = script_list_at(in0, n, el, 256), all = 1, any = 0;
@@ -424,7 +420,7 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 			any |= i != 0;
 		}
 		r = const_intk(g, n, IR_TYPE_BOOL,
-			       !strcmp(n->kind, "aten::all") ? all : any);
+			       n->op == OP_aten_all ? all : any);
 	}
 	if (!r)
 		return NULL;

@@ -25,7 +25,8 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n);
 static struct ir_value *new_const(struct ir_graph *g, struct ir_node *at,
 				  enum ir_type_kind k, int64_t i, double f)
 {
-	struct ir_node *c = ir_node_new(g, NULL, "prim::Constant", 0, 1);
+	struct ir_node *c = ir_node_new(g, NULL,
+					aten_op_name(OP_prim_Constant), 0, 1);
 	struct ir_attr *a;
 
 	ir_node_set_output(c, 0, ir_value_new(g, NULL, ir_type_new(g, k)));
@@ -41,7 +42,6 @@ static struct ir_value *new_const(struct ir_graph *g, struct ir_node *at,
 	return c->outputs[0];
 }
 
-static int side_effect_kind(const char *k);
 
 /* 1 when a node after list l's producer (in its block or blocks nested
  * there) may mutate l. */
@@ -54,10 +54,10 @@ static int list_mutated_in(const struct ir_node *from,
 	if (depth > 64)
 		return 1;
 	for (n = from; n; n = n->next) {
-		if (side_effect_kind(n->kind) || !strncmp(n->kind, "prim::", 6))
+		if (script_side_effect(n->op) || !strncmp(n->kind, "prim::", 6))
 			for (i = 0; i < n->ninputs; i++)
 				if (n->inputs[i] == l &&
-				    strcmp(n->kind, "prim::ListUnpack"))
+				    n->op != OP_prim_ListUnpack)
 					return 1;
 		for (i = 0; i < n->nblocks; i++)
 			if (list_mutated_in(n->blocks[i]->first, l, depth + 1))
@@ -95,7 +95,7 @@ static int num(const struct ir_value *v, int *isf, int64_t *i, double *f)
  * and n is unlinked.  Returns the replacement, or NULL. */
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 {
-	const char *k = n->kind;
+	enum aten_op k = n->op;
 	int fa = 0, fb = 0, isf;
 	int64_t a = 0, b = 0, r = 0;
 	double x = 0, y = 0, rf = 0;
@@ -106,32 +106,29 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 		return NULL;
 	if ((v = script_fold_static(g, n)))
 		return v;
-	if (strncmp(k, "aten::", 6))
-		return NULL;
-	k += 6;
 	if (n->ninputs == 1 && num(n->inputs[0], &fa, &a, &x)) {
 		rk = n->outputs[0]->type->kind;
-		if (!strcmp(k, "__not__") && !fa) {
+		if (k == OP_aten___not__ && !fa) {
 			r = !a;
 			rk = IR_TYPE_BOOL;
-		} else if (!strcmp(k, "neg")) {
+		} else if (k == OP_aten_neg) {
 			r = i64_wrap_neg(a); /* torch's wrap (intmath.h) */
 			rf = -x;
 			rk = fa ? IR_TYPE_FLOAT : IR_TYPE_INT;
-		} else if (!strcmp(k, "Int") && !fa) {
+		} else if (k == OP_aten_Int && !fa) {
 			r = a;
 			rk = IR_TYPE_INT;
-		} else if (!strcmp(k, "Bool")) {
+		} else if (k == OP_aten_Bool) {
 			r = fa ? x != 0 : a != 0;
 			rk = IR_TYPE_BOOL;
-		} else if (!strcmp(k, "Float")) {
+		} else if (k == OP_aten_Float) {
 			rf = x;
 			rk = IR_TYPE_FLOAT;
 		} else
 			return NULL;
 		goto done;
 	}
-	if (n->ninputs == 1 && !strcmp(k, "dim") && n->inputs[0] &&
+	if (n->ninputs == 1 && k == OP_aten_dim && n->inputs[0] &&
 	    n->inputs[0]->type->kind == IR_TYPE_TENSOR &&
 	    n->inputs[0]->type->rank >= 0) {
 		/* the rank is known from the types (given with --input) */
@@ -139,9 +136,9 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 		rk = IR_TYPE_INT;
 		goto done;
 	}
-	if (n->ninputs == 1 && !strcmp(k, "len") && n->inputs[0] &&
+	if (n->ninputs == 1 && k == OP_aten_len && n->inputs[0] &&
 	    n->inputs[0]->producer &&
-	    !strcmp(n->inputs[0]->producer->kind, "prim::ListConstruct") &&
+	    n->inputs[0]->producer->op == OP_prim_ListConstruct &&
 	    n->inputs[0]->producer->owner == n->owner) {
 		if (list_mutated_in(n->inputs[0]->producer->next, n->inputs[0],
 				    0))
@@ -150,8 +147,8 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 		rk = IR_TYPE_INT;
 		goto done;
 	}
-	if (n->ninputs == 3 && (!strcmp(k, "__range_length") ||
-				!strcmp(k, "__derive_index"))) {
+	if (n->ninputs == 3 && (k == OP_aten___range_length ||
+				k == OP_aten___derive_index)) {
 		int64_t c;
 		if (!script_const_int(n->inputs[0], &a) ||
 		    !script_const_int(n->inputs[1], &b) ||
@@ -161,7 +158,7 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 		    n->inputs[2]->type->kind != IR_TYPE_INT)
 			return NULL;
 		rk = IR_TYPE_INT;
-		if (!strcmp(k, "__derive_index")) {
+		if (k == OP_aten___derive_index) {
 			/* start + index * step (a, b, c: index, start, step) */
 			r = (int64_t)((uint64_t)b + (uint64_t)a * (uint64_t)c);
 			goto done;
@@ -184,45 +181,45 @@ struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n)
 		return NULL;
 	isf = fa || fb;
 	rk = isf ? IR_TYPE_FLOAT : IR_TYPE_INT;
-	if (!strcmp(k, "add")) {
+	if (k == OP_aten_add) {
 		r = i64_wrap_add(a, b);
 		rf = x + y;
-	} else if (!strcmp(k, "sub")) {
+	} else if (k == OP_aten_sub) {
 		r = i64_wrap_sub(a, b);
 		rf = x - y;
-	} else if (!strcmp(k, "mul")) {
+	} else if (k == OP_aten_mul) {
 		r = i64_wrap_mul(a, b);
 		rf = x * y;
-	} else if (!strcmp(k, "floordiv") && !isf) {
+	} else if (k == OP_aten_floordiv && !isf) {
 		/* not folded where torch has no result: a later stage
 		 * refuses it with a line */
 		if (i64_floordiv(a, b, &r))
 			return NULL;
-	} else if (!strcmp(k, "remainder") && !isf) {
+	} else if (k == OP_aten_remainder && !isf) {
 		if (i64_mod(a, b, &r))
 			return NULL;
-	} else if (!strcmp(k, "div")) {
+	} else if (k == OP_aten_div) {
 		if (y == 0)
 			return NULL;
 		rf = x / y;
 		rk = IR_TYPE_FLOAT;
 	} else {
 		int c;
-		if (!strcmp(k, "eq"))
+		if (k == OP_aten_eq)
 			c = isf ? x == y : a == b;
-		else if (!strcmp(k, "ne"))
+		else if (k == OP_aten_ne)
 			c = isf ? x != y : a != b;
-		else if (!strcmp(k, "lt"))
+		else if (k == OP_aten_lt)
 			c = isf ? x < y : a < b;
-		else if (!strcmp(k, "le"))
+		else if (k == OP_aten_le)
 			c = isf ? x <= y : a <= b;
-		else if (!strcmp(k, "gt"))
+		else if (k == OP_aten_gt)
 			c = isf ? x > y : a > b;
-		else if (!strcmp(k, "ge"))
+		else if (k == OP_aten_ge)
 			c = isf ? x >= y : a >= b;
-		else if (!strcmp(k, "__and__") && !isf)
+		else if (k == OP_aten___and__ && !isf)
 			c = a && b;
-		else if (!strcmp(k, "__or__") && !isf)
+		else if (k == OP_aten___or__ && !isf)
 			c = a || b;
 		else
 			return NULL;
@@ -240,23 +237,15 @@ done:
 
 /* --- dead code elimination -------------------------------------------- */
 
-static int side_effect_kind(const char *k)
+int script_side_effect(enum aten_op op)
 {
-	static const char *const kinds[] = {
-		"prim::RaiseException", "prim::Print", "aten::append",
-		"aten::insert", "aten::_set_item", "aten::extend", "aten::pop",
-		"aten::clear", "aten::warn", "prim::SetAttr", "aten::copy_",
-		"aten::remove", "aten::reverse", "aten::sort",
-		"aten::Delete",
-	};
-	size_t i, n = strlen(k);
-
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kinds[i], k))
-			return 1;
-	/* in-place ops left in place */
-	return n > 7 && !strncmp(k, "aten::", 6) && k[n - 1] == '_' &&
-	       k[n - 2] != '_';
+	/* the schemas' written arguments: in-place ops left in place (their
+	 * Tensor(a!) self), list, dict and object mutations (append,
+	 * _set_item, pop, Delete, update...); and the ops whose effect no
+	 * argument shows */
+	return (aten_op_flags(op) & (ATEN_OP_INPLACE | ATEN_OP_MUTATES)) ||
+	       ATEN_ONE_OF(op, OP_prim_RaiseException, OP_prim_Print,
+			   OP_aten_warn, OP_prim_SetAttr);
 }
 
 static int block_has_effects(const struct ir_block *b, int depth);
@@ -265,7 +254,7 @@ static int node_has_effects(const struct ir_node *n, int depth)
 {
 	uint32_t i;
 
-	if (side_effect_kind(n->kind))
+	if (script_side_effect(n->op))
 		return 1;
 	if (depth > 64)
 		return 1;
@@ -367,7 +356,7 @@ static int list_uses_ok(const struct ir_block *b, const struct ir_value *l,
 		for (i = 0; i < n->ninputs; i++) {
 			if (n->inputs[i] != l)
 				continue;
-			if (strcmp(n->kind, "aten::append") || i != 0 ||
+			if (n->op != OP_aten_append || i != 0 ||
 			    n->ninputs != 2 || n->inputs[1] == l ||
 			    n->outputs[0]->uses)
 				return 0;
@@ -389,7 +378,7 @@ static int drop_appends(struct ir_block *b, const struct ir_value *l,
 
 	for (n = b->first; n; n = next) {
 		next = n->next;
-		if (!strcmp(n->kind, "aten::append") && n->inputs[0] == l) {
+		if (n->op == OP_aten_append && n->inputs[0] == l) {
 			ir_node_unlink(n);
 			removed++;
 			continue;
@@ -414,7 +403,7 @@ static int dead_lists(struct ir_graph *g, struct ir_block *b, int depth)
 		if (depth < 200)
 			for (i = 0; i < n->nblocks; i++)
 				removed += dead_lists(g, n->blocks[i], depth + 1);
-		if (strcmp(n->kind, "prim::ListConstruct") || n->noutputs != 1 ||
+		if (n->op != OP_prim_ListConstruct || n->noutputs != 1 ||
 		    !n->outputs[0]->uses)
 			continue;
 		if (!list_uses_ok(n->owner, n->outputs[0], &napp, 0) ||
@@ -447,7 +436,7 @@ static int fold_if(struct ir_node *n)
 	int64_t cond;
 	uint32_t i;
 
-	if (strcmp(n->kind, "prim::If") || n->nblocks != 2 || n->ninputs != 1)
+	if (n->op != OP_prim_If || n->nblocks != 2 || n->ninputs != 1)
 		return 0;
 	if (!script_const_int(n->inputs[0], &cond)) {
 		/* both arms empty and returning the same values */
@@ -486,7 +475,7 @@ static void fold_if_outputs(struct ir_node *n)
 {
 	uint32_t i;
 
-	if (strcmp(n->kind, "prim::If") || n->nblocks != 2 ||
+	if (n->op != OP_prim_If || n->nblocks != 2 ||
 	    n->blocks[0]->nreturns != n->noutputs ||
 	    n->blocks[1]->nreturns != n->noutputs)
 		return;
@@ -498,8 +487,8 @@ static void fold_if_outputs(struct ir_node *n)
 			continue;
 		if (a != b) {
 			if (!a->producer || !b->producer ||
-			    strcmp(a->producer->kind, "prim::Constant") ||
-			    strcmp(b->producer->kind, "prim::Constant") ||
+			    a->producer->op != OP_prim_Constant ||
+			    b->producer->op != OP_prim_Constant ||
 			    !same_const(a->producer, b->producer) ||
 			    !ir_type_equal(a->type, n->outputs[i]->type))
 				continue;
@@ -525,16 +514,16 @@ static int fold_unpack(struct ir_node *n)
 	struct ir_value *el[256];
 	uint32_t i;
 
-	if (!strcmp(n->kind, "prim::TupleUnpack") && n->ninputs == 1 &&
+	if (n->op == OP_prim_TupleUnpack && n->ninputs == 1 &&
 	    n->inputs[0] && n->inputs[0]->producer &&
-	    !strcmp(n->inputs[0]->producer->kind, "prim::TupleConstruct") &&
+	    n->inputs[0]->producer->op == OP_prim_TupleConstruct &&
 	    n->inputs[0]->producer->ninputs == n->noutputs) {
 		for (i = 0; i < n->noutputs; i++)
 			n->outputs[i]->aux = n->inputs[0]->producer->inputs[i];
 		ir_node_unlink(n);
 		return 1;
 	}
-	if (strcmp(n->kind, "prim::ListUnpack") || n->ninputs != 1 ||
+	if (n->op != OP_prim_ListUnpack || n->ninputs != 1 ||
 	    script_list_at(n->inputs[0], n, el, 256) != (int)n->noutputs)
 		return 0;
 	for (i = 0; i < n->noutputs; i++)
@@ -639,7 +628,7 @@ static void pool_block(struct ir_graph *g, struct ir_block *b,
 		if (depth < 200)
 			for (k = 0; k < n->nblocks; k++)
 				pool_block(g, n->blocks[k], p, anchor, depth + 1);
-		if (strcmp(n->kind, "prim::Constant") || n->noutputs != 1 ||
+		if (n->op != OP_prim_Constant || n->noutputs != 1 ||
 		    n->nattrs > 1)
 			continue;
 		switch (n->outputs[0]->type->kind) {
@@ -700,7 +689,7 @@ static void pool_constants(struct ir_graph *g)
 
 	clear_aux(g->top, 0);
 	/* constants go before the first node of the graph, in order */
-	while (anchor && !strcmp(anchor->kind, "prim::Constant"))
+	while (anchor && anchor->op == OP_prim_Constant)
 		anchor = anchor->next;
 	pool_block(g, g->top, &p, &anchor, 0);
 	redirect(g->top, 0);

@@ -10,6 +10,7 @@
  * inputs' types and constant arguments; symbols are carried through (a
  * `batch` dim stays `batch`); anything else stays unknown.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compile.h"
@@ -39,7 +40,7 @@ static int cints(const struct ir_node *n, uint32_t i, int64_t *out, int max)
 	if (i >= n->ninputs || !n->inputs[i] || !n->inputs[i]->producer)
 		return -1;
 	p = n->inputs[i]->producer;
-	if (strcmp(p->kind, "prim::ListConstruct") || (int)p->ninputs > max ||
+	if (p->op != OP_prim_ListConstruct || (int)p->ninputs > max ||
 	    script_list_mutated(n->inputs[i]))
 		return -1;
 	for (k = 0; k < p->ninputs; k++)
@@ -154,7 +155,7 @@ static void broadcast(struct ir_graph *g, struct ir_node *n, int cmp)
 		    dt != IR_DTYPE_FLOAT16 && dt != IR_DTYPE_BFLOAT16)
 			dt = IR_DTYPE_UNDEFINED;
 		/* true division of an integer tensor: the default float */
-		if (!strcmp(n->kind, "aten::div") && n->ninputs == 2 &&
+		if (n->op == OP_aten_div && n->ninputs == 2 &&
 		    dt != IR_DTYPE_UNDEFINED && dt != IR_DTYPE_FLOAT &&
 		    dt != IR_DTYPE_DOUBLE && dt != IR_DTYPE_FLOAT16 &&
 		    dt != IR_DTYPE_BFLOAT16)
@@ -168,7 +169,7 @@ static void broadcast(struct ir_graph *g, struct ir_node *n, int cmp)
 		return;
 	}
 	dt = cmp ? IR_DTYPE_BOOL : promote(a->dtype, b->dtype);
-	if (!strcmp(n->kind, "aten::div") && dt != IR_DTYPE_FLOAT &&
+	if (n->op == OP_aten_div && dt != IR_DTYPE_FLOAT &&
 	    dt != IR_DTYPE_DOUBLE)
 		dt = IR_DTYPE_UNDEFINED;
 	if (a->rank < 0 || b->rank < 0) {
@@ -210,8 +211,8 @@ static void conv(struct ir_graph *g, struct ir_node *n)
 	ns = cints(n, 3, st, 8);
 	np = cints(n, 4, pd, 8);
 	nd = cints(n, 5, dl, 8);
-	if (!strcmp(n->kind, "aten::_convolution") ||
-	    !strcmp(n->kind, "aten::convolution")) {
+	if (n->op == OP_aten__convolution ||
+	    n->op == OP_aten_convolution) {
 		if (!cint(n, 6, &v))
 			return;
 		transposed = (int)v;
@@ -334,18 +335,18 @@ static struct ir_dim size_dim(const struct ir_value *v)
 		return k >= 0 ? fixed(k) : unknown();
 	if (!p)
 		return unknown();
-	if (!strcmp(p->kind, "aten::size") && p->ninputs == 2 &&
+	if (p->op == OP_aten_size && p->ninputs == 2 &&
 	    cint(p, 1, &k))
 		t = tin(p, 0);
-	else if ((!strcmp(p->kind, "aten::__getitem__") && p->ninputs == 2 &&
-		  cint(p, 1, &k)) || !strcmp(p->kind, "prim::ListUnpack")) {
+	else if ((p->op == OP_aten___getitem__ && p->ninputs == 2 &&
+		  cint(p, 1, &k)) || p->op == OP_prim_ListUnpack) {
 		const struct ir_node *q = p->inputs[0] ? p->inputs[0]->producer
 						       : NULL;
-		if (!strcmp(p->kind, "prim::ListUnpack"))
+		if (p->op == OP_prim_ListUnpack)
 			for (j = 0; j < p->noutputs; j++)
 				if (p->outputs[j] == v)
 					k = j;
-		if (q && !strcmp(q->kind, "aten::size") && q->ninputs == 1)
+		if (q && q->op == OP_aten_size && q->ninputs == 1)
 			t = tin(q, 0);
 	}
 	if (!t || t->rank < 0)
@@ -366,7 +367,7 @@ static void reshape(struct ir_graph *g, struct ir_node *n)
 
 	if (!x)
 		return;
-	if (!strcmp(n->kind, "aten::view") && n->ninputs == 2 &&
+	if (n->op == OP_aten_view && n->ninputs == 2 &&
 	    n->inputs[1] && n->inputs[1]->type->kind == IR_TYPE_INT) {
 		/* view.dtype: a bare ScalarType, the same shape when the
 		 * element sizes agree */
@@ -397,7 +398,7 @@ static void reshape(struct ir_graph *g, struct ir_node *n)
 		const struct ir_node *p = n->inputs[1] ? n->inputs[1]->producer
 						       : NULL;
 		int r = -1;
-		if (p && !strcmp(p->kind, "prim::ListConstruct") &&
+		if (p && p->op == OP_prim_ListConstruct &&
 		    p->ninputs <= MAXR && !script_list_mutated(n->inputs[1])) {
 			r = (int)p->ninputs;
 			for (i = 0; i < r; i++)
@@ -500,7 +501,7 @@ static void cat(struct ir_graph *g, struct ir_node *n)
 	uint32_t k;
 
 	if (!n->inputs[0] || !n->inputs[0]->producer ||
-	    strcmp(n->inputs[0]->producer->kind, "prim::ListConstruct") ||
+	    n->inputs[0]->producer->op != OP_prim_ListConstruct ||
 	    script_list_mutated(n->inputs[0]) || !cint(n, 1, &d))
 		return;
 	l = n->inputs[0]->producer;
@@ -587,27 +588,30 @@ static void embedding(struct ir_graph *g, struct ir_node *n)
 
 /* unsqueeze(x, d), squeeze(x, d), select(x, d, i), unflatten(x, d, sizes):
  * ops that insert, drop or split one dim of x, with d constant. */
-static void one_dim(struct ir_graph *g, struct ir_node *n, const char *k)
+static void one_dim(struct ir_graph *g, struct ir_node *n)
 {
+	enum aten_op k = n->op;
 	const struct ir_type *x = tin(n, 0);
 	struct ir_dim dims[MAXR];
 	int64_t d;
 	int r, at, j, o = 0;
 
+	if (n->ninputs != 2u + (k == OP_aten_unflatten || k == OP_aten_select))
+		return;
 	if (!x || x->rank < 0 || x->rank >= MAXR - 8 || !cint(n, 1, &d))
 		return;
 	r = x->rank;
-	at = norm_dim(d, !strcmp(k, "unsqueeze") ? r + 1 : r);
+	at = norm_dim(d, k == OP_aten_unsqueeze ? r + 1 : r);
 	if (at < 0)
 		return;
-	if (!strcmp(k, "unsqueeze")) {
+	if (k == OP_aten_unsqueeze) {
 		for (j = 0; j < r + 1; j++)
 			dims[j] = j < at ? x->dims[j]
 					 : j == at ? fixed(1) : x->dims[j - 1];
 		set_out(g, n, 0, x->dtype, r + 1, dims);
 		return;
 	}
-	if (!strcmp(k, "squeeze") && (x->dims[at].kind != IR_DIM_FIXED ||
+	if (k == OP_aten_squeeze && (x->dims[at].kind != IR_DIM_FIXED ||
 				      x->dims[at].value != 1)) {
 		if (x->dims[at].kind == IR_DIM_FIXED) /* not 1: unchanged */
 			same_as(g, n, x);
@@ -615,12 +619,12 @@ static void one_dim(struct ir_graph *g, struct ir_node *n, const char *k)
 	}
 	for (j = 0; j < at; j++)
 		dims[o++] = x->dims[j];
-	if (!strcmp(k, "unflatten")) {
+	if (k == OP_aten_unflatten) {
 		const struct ir_node *p = n->ninputs > 2 && n->inputs[2]
 					  ? n->inputs[2]->producer : NULL;
 		int64_t prod = 1, v;
 		int minus = -1;
-		if (!p || strcmp(p->kind, "prim::ListConstruct") ||
+		if (!p || p->op != OP_prim_ListConstruct ||
 		    p->ninputs > 8 || script_list_mutated(n->inputs[2]))
 			return;
 		for (j = 0; j < (int)p->ninputs; j++) {
@@ -644,201 +648,283 @@ static void one_dim(struct ir_graph *g, struct ir_node *n, const char *k)
 	set_out(g, n, 0, x->dtype, o, dims);
 }
 
-static const char *const unary_ops[] = {
-	"relu", "relu_", "sigmoid", "tanh", "gelu", "neg", "exp", "log",
-	"sqrt", "rsqrt", "abs", "dropout", "contiguous", "clone", "hardtanh",
-	"leaky_relu", "silu", "hardswish", "hardsigmoid", "batch_norm",
-	"layer_norm", "softmax", "log_softmax", "relu6", "elu", "sin", "cos",
-	"erf", "reciprocal", "detach", "group_norm", "instance_norm",
-	"feature_dropout", "alpha_dropout", "mish", "softplus", "selu",
-	"celu", "prelu", "glu_", "floor", "ceil", "round", "sign",
-	"native_dropout_", "clamp", "clamp_min", "clamp_max", "square",
+static void addmm(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *a = tin(n, 1), *b = tin(n, 2);
+	struct ir_dim dims[2];
+
+	if (a && b && a->rank == 2 && b->rank == 2) {
+		dims[0] = a->dims[0];
+		dims[1] = b->dims[1];
+		set_out(g, n, 0, a->dtype, 2, dims);
+	}
+}
+
+static void arith(struct ir_graph *g, struct ir_node *n)
+{
+	broadcast(g, n, 0);
+}
+
+static void compare(struct ir_graph *g, struct ir_node *n)
+{
+	broadcast(g, n, 1);
+}
+
+static void pool1d(struct ir_graph *g, struct ir_node *n)
+{
+	pool(g, n, 1);
+}
+
+static void pool2d(struct ir_graph *g, struct ir_node *n)
+{
+	pool(g, n, 2);
+}
+
+static void pool3d(struct ir_graph *g, struct ir_node *n)
+{
+	pool(g, n, 3);
+}
+
+/* N, C kept; the spatial dims from output_size when it is a list read off
+ * sizes, else unknown: the rank is known. */
+static void upsample(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	const struct ir_node *p = n->ninputs > 1 && n->inputs[1]
+				  ? n->inputs[1]->producer : NULL;
+	struct ir_dim dims[MAXR];
+	int j;
+
+	if (!x || x->rank < 3 || x->rank > MAXR)
+		return;
+	for (j = 0; j < x->rank; j++)
+		dims[j] = j < 2 ? x->dims[j] : unknown();
+	if (p && p->op == OP_prim_ListConstruct &&
+	    (int)p->ninputs == x->rank - 2 &&
+	    !script_list_mutated(n->inputs[1]))
+		for (j = 2; j < x->rank; j++)
+			dims[j] = size_dim(p->inputs[j - 2]);
+	set_out(g, n, 0, x->dtype, x->rank, dims);
+}
+
+/* sizes from a list: -1 keeps the input's dim */
+static void expand(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	const struct ir_node *p = n->ninputs >= 2 && n->inputs[1]
+				  ? n->inputs[1]->producer : NULL;
+	struct ir_dim dims[MAXR];
+	int r, j, off;
+
+	if (!x || x->rank < 0 || !p || p->op != OP_prim_ListConstruct ||
+	    p->ninputs > MAXR || (int)p->ninputs < x->rank ||
+	    script_list_mutated(n->inputs[1]))
+		return;
+	r = (int)p->ninputs;
+	off = r - x->rank;
+	for (j = 0; j < r; j++) {
+		int64_t v;
+		if (cint(p, (uint32_t)j, &v) && v == -1)
+			dims[j] = j >= off ? x->dims[j - off] : unknown();
+		else
+			dims[j] = size_dim(p->inputs[j]);
+	}
+	set_out(g, n, 0, x->dtype, r, dims);
+}
+
+static void transpose2d(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	struct ir_dim dims[2];
+
+	if (x && x->rank == 2) {
+		dims[0] = x->dims[1];
+		dims[1] = x->dims[0];
+		set_out(g, n, 0, x->dtype, 2, dims);
+	} else if (x && x->rank >= 0 && x->rank < 2)
+		same_as(g, n, x);
+}
+
+static void size_list(struct ir_graph *g, struct ir_node *n)
+{
+	struct ir_type *t;
+
+	if (n->ninputs != 1)
+		return;
+	t = ir_type_new(g, IR_TYPE_LIST);
+	t->nelems = 1;
+	t->elems = ir_alloc(g, sizeof(*t->elems));
+	t->elems[0] = ir_type_new(g, IR_TYPE_INT);
+	n->outputs[0]->type = t;
+}
+
+/* shaped as the first input: elementwise ops, normalisations, and the
+ * fused transformer layers (the output is shaped as the query) */
+static void unary(struct ir_graph *g, struct ir_node *n)
+{
+	same_as(g, n, tin(n, 0));
+}
+
+/* (..., L, E) query, (..., S, Ev) value -> (..., L, Ev) */
+static void sdpa(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *q = tin(n, 0), *v = tin(n, 2);
+	struct ir_dim dims[MAXR];
+
+	if (!q || !v || q->rank < 2 || q->rank > MAXR || v->rank < 1)
+		return;
+	memcpy(dims, q->dims, sizeof(dims[0]) * (size_t)q->rank);
+	dims[q->rank - 1] = v->dims[v->rank - 1];
+	set_out(g, n, 0, q->dtype, q->rank, dims);
+}
+
+typedef void shape_rule(struct ir_graph *g, struct ir_node *n);
+
+/* The script stage's column of the operator registry: each operator's shape
+ * rule, by id.  An operator with none keeps unknown output types. */
+static shape_rule *const shape_rules[OP_COUNT] = {
+	[OP_aten_conv1d] = conv,
+	[OP_aten_conv2d] = conv,
+	[OP_aten_conv3d] = conv,
+	[OP_aten__convolution] = conv,
+	[OP_aten_convolution] = conv,
+	[OP_aten_linear] = linear,
+	[OP_aten_matmul] = matmul,
+	[OP_aten_mm] = matmul,
+	[OP_aten_bmm] = matmul,
+	[OP_aten_addmm] = addmm,
+	[OP_aten_add] = arith,
+	[OP_aten_sub] = arith,
+	[OP_aten_mul] = arith,
+	[OP_aten_div] = arith,
+	[OP_aten_maximum] = arith,
+	[OP_aten_minimum] = arith,
+	[OP_aten_eq] = compare,
+	[OP_aten_ne] = compare,
+	[OP_aten_lt] = compare,
+	[OP_aten_le] = compare,
+	[OP_aten_gt] = compare,
+	[OP_aten_ge] = compare,
+	[OP_aten_max_pool1d] = pool1d,
+	[OP_aten_avg_pool1d] = pool1d,
+	[OP_aten_max_pool2d] = pool2d,
+	[OP_aten_avg_pool2d] = pool2d,
+	[OP_aten_max_pool3d] = pool3d,
+	[OP_aten_avg_pool3d] = pool3d,
+	[OP_aten_adaptive_avg_pool1d] = adaptive,
+	[OP_aten_adaptive_avg_pool2d] = adaptive,
+	[OP_aten_adaptive_avg_pool3d] = adaptive,
+	[OP_aten_adaptive_max_pool1d] = adaptive,
+	[OP_aten_adaptive_max_pool2d] = adaptive,
+	[OP_aten_adaptive_max_pool3d] = adaptive,
+	[OP_aten_flatten] = flatten,
+	[OP_aten_view] = reshape,
+	[OP_aten_reshape] = reshape,
+	[OP_aten_cat] = cat,
+	[OP_aten_upsample_nearest1d] = upsample,
+	[OP_aten_upsample_nearest2d] = upsample,
+	[OP_aten_upsample_nearest3d] = upsample,
+	[OP_aten_upsample_linear1d] = upsample,
+	[OP_aten_upsample_bilinear2d] = upsample,
+	[OP_aten_upsample_bicubic2d] = upsample,
+	[OP_aten_upsample_trilinear3d] = upsample,
+	[OP_aten__upsample_bilinear2d_aa] = upsample,
+	[OP_aten_expand] = expand,
+	[OP_aten_transpose] = transpose,
+	[OP_aten_t] = transpose2d,
+	[OP_aten_permute] = permute,
+	[OP_aten_embedding] = embedding,
+	[OP_aten_size] = size_list,
+	[OP_aten__transformer_encoder_layer_fwd] = unary,
+	[OP_aten__native_multi_head_attention] = unary,
+	[OP_aten_unsqueeze] = one_dim,
+	[OP_aten_squeeze] = one_dim,
+	[OP_aten_unflatten] = one_dim,
+	[OP_aten_select] = one_dim,
+	[OP_aten_scaled_dot_product_attention] = sdpa,
+	[OP_aten_relu] = unary,
+	[OP_aten_relu_] = unary,
+	[OP_aten_sigmoid] = unary,
+	[OP_aten_tanh] = unary,
+	[OP_aten_gelu] = unary,
+	[OP_aten_neg] = unary,
+	[OP_aten_exp] = unary,
+	[OP_aten_log] = unary,
+	[OP_aten_sqrt] = unary,
+	[OP_aten_rsqrt] = unary,
+	[OP_aten_abs] = unary,
+	[OP_aten_dropout] = unary,
+	[OP_aten_contiguous] = unary,
+	[OP_aten_clone] = unary,
+	[OP_aten_hardtanh] = unary,
+	[OP_aten_leaky_relu] = unary,
+	[OP_aten_silu] = unary,
+	[OP_aten_hardswish] = unary,
+	[OP_aten_hardsigmoid] = unary,
+	[OP_aten_batch_norm] = unary,
+	[OP_aten_layer_norm] = unary,
+	[OP_aten_softmax] = unary,
+	[OP_aten_log_softmax] = unary,
+	[OP_aten_relu6] = unary,
+	[OP_aten_elu] = unary,
+	[OP_aten_sin] = unary,
+	[OP_aten_cos] = unary,
+	[OP_aten_erf] = unary,
+	[OP_aten_reciprocal] = unary,
+	[OP_aten_detach] = unary,
+	[OP_aten_group_norm] = unary,
+	[OP_aten_instance_norm] = unary,
+	[OP_aten_feature_dropout] = unary,
+	[OP_aten_alpha_dropout] = unary,
+	[OP_aten_mish] = unary,
+	[OP_aten_softplus] = unary,
+	[OP_aten_selu] = unary,
+	[OP_aten_celu] = unary,
+	[OP_aten_prelu] = unary,
+	[OP_aten_floor] = unary,
+	[OP_aten_ceil] = unary,
+	[OP_aten_round] = unary,
+	[OP_aten_sign] = unary,
+	[OP_aten_clamp] = unary,
+	[OP_aten_clamp_min] = unary,
+	[OP_aten_clamp_max] = unary,
+	[OP_aten_square] = unary,
 	/* elementwise, same shape and dtype, that ONNX has no op for (an
 	 * export with operator_export_type onnx_aten_fallback makes ATen
 	 * nodes of them, whose outputs then have types) */
-	"frac", "trunc", "digamma", "lgamma", "erfinv", "i0", "sinc",
-	"deg2rad", "rad2deg", "logit", "special_entr", "logcumsumexp",
-	"rms_norm",
-	NULL,
+	[OP_aten_frac] = unary,
+	[OP_aten_trunc] = unary,
+	[OP_aten_digamma] = unary,
+	[OP_aten_lgamma] = unary,
+	[OP_aten_erfinv] = unary,
+	[OP_aten_i0] = unary,
+	[OP_aten_sinc] = unary,
+	[OP_aten_deg2rad] = unary,
+	[OP_aten_rad2deg] = unary,
+	[OP_aten_logit] = unary,
+	[OP_aten_special_entr] = unary,
+	[OP_aten_logcumsumexp] = unary,
+	[OP_aten_rms_norm] = unary,
 };
 
 void script_infer_node(struct ir_graph *g, struct ir_node *n)
 {
-	const char *k = n->kind;
-	int i;
+	shape_rule *rule;
 
-	if (strncmp(k, "aten::", 6) || !n->noutputs)
+	if ((int)n->op <= 0 || n->op >= OP_COUNT || !n->noutputs)
 		return;
-	k += 6;
-	if (!strcmp(k, "conv1d") || !strcmp(k, "conv2d") ||
-	    !strcmp(k, "conv3d") || !strcmp(k, "_convolution") ||
-	    !strcmp(k, "convolution")) {
-		conv(g, n);
-		return;
-	}
-	if (!strcmp(k, "linear")) {
-		linear(g, n);
-		return;
-	}
-	if (!strcmp(k, "matmul") || !strcmp(k, "mm") || !strcmp(k, "bmm")) {
-		matmul(g, n);
-		return;
-	}
-	if (!strcmp(k, "addmm")) {
-		const struct ir_type *a = tin(n, 1), *b = tin(n, 2);
-		struct ir_dim dims[2];
-		if (a && b && a->rank == 2 && b->rank == 2) {
-			dims[0] = a->dims[0];
-			dims[1] = b->dims[1];
-			set_out(g, n, 0, a->dtype, 2, dims);
-		}
-		return;
-	}
-	if (!strcmp(k, "add") || !strcmp(k, "sub") || !strcmp(k, "mul") ||
-	    !strcmp(k, "div") || !strcmp(k, "maximum") ||
-	    !strcmp(k, "minimum")) {
-		broadcast(g, n, 0);
-		return;
-	}
-	if (!strcmp(k, "eq") || !strcmp(k, "ne") || !strcmp(k, "lt") ||
-	    !strcmp(k, "le") || !strcmp(k, "gt") || !strcmp(k, "ge")) {
-		broadcast(g, n, 1);
-		return;
-	}
-	if (!strcmp(k, "max_pool1d") || !strcmp(k, "avg_pool1d")) {
-		pool(g, n, 1);
-		return;
-	}
-	if (!strcmp(k, "max_pool2d") || !strcmp(k, "avg_pool2d")) {
-		pool(g, n, 2);
-		return;
-	}
-	if (!strcmp(k, "max_pool3d") || !strcmp(k, "avg_pool3d")) {
-		pool(g, n, 3);
-		return;
-	}
-	if (!strncmp(k, "adaptive_avg_pool", 17) ||
-	    !strncmp(k, "adaptive_max_pool", 17)) {
-		adaptive(g, n);
-		return;
-	}
-	if (!strcmp(k, "flatten")) {
-		flatten(g, n);
-		return;
-	}
-	if (!strcmp(k, "view") || !strcmp(k, "reshape")) {
-		reshape(g, n);
-		return;
-	}
-	if (!strcmp(k, "cat")) {
-		cat(g, n);
-		return;
-	}
-	if (!strncmp(k, "upsample_", 9) || !strcmp(k, "_upsample_bilinear2d_aa")) {
-		/* N, C kept; the spatial dims from output_size when it is a
-		 * list read off sizes, else unknown: the rank is known */
-		const struct ir_type *x = tin(n, 0);
-		const struct ir_node *p = n->ninputs > 1 && n->inputs[1]
-					  ? n->inputs[1]->producer : NULL;
-		struct ir_dim dims[MAXR];
-		int j;
-		if (!x || x->rank < 3 || x->rank > MAXR)
-			return;
-		for (j = 0; j < x->rank; j++)
-			dims[j] = j < 2 ? x->dims[j] : unknown();
-		if (p && !strcmp(p->kind, "prim::ListConstruct") &&
-		    (int)p->ninputs == x->rank - 2 &&
-		    !script_list_mutated(n->inputs[1]))
-			for (j = 2; j < x->rank; j++)
-				dims[j] = size_dim(p->inputs[j - 2]);
-		set_out(g, n, 0, x->dtype, x->rank, dims);
-		return;
-	}
-	if (!strcmp(k, "expand") && n->ninputs >= 2) {
-		/* sizes from a list: -1 keeps the input's dim */
-		const struct ir_type *x = tin(n, 0);
-		const struct ir_node *p = n->inputs[1] ? n->inputs[1]->producer
-						       : NULL;
-		struct ir_dim dims[MAXR];
-		int r, j, off;
-		if (!x || x->rank < 0 || !p ||
-		    strcmp(p->kind, "prim::ListConstruct") ||
-		    p->ninputs > MAXR || (int)p->ninputs < x->rank ||
-		    script_list_mutated(n->inputs[1]))
-			return;
-		r = (int)p->ninputs;
-		off = r - x->rank;
-		for (j = 0; j < r; j++) {
-			int64_t v;
-			if (cint(p, (uint32_t)j, &v) && v == -1)
-				dims[j] = j >= off ? x->dims[j - off]
-						   : unknown();
-			else
-				dims[j] = size_dim(p->inputs[j]);
-		}
-		set_out(g, n, 0, x->dtype, r, dims);
-		return;
-	}
-	if (!strcmp(k, "transpose")) {
-		transpose(g, n);
-		return;
-	}
-	if (!strcmp(k, "t")) {
-		const struct ir_type *x = tin(n, 0);
-		struct ir_dim dims[2];
-		if (x && x->rank == 2) {
-			dims[0] = x->dims[1];
-			dims[1] = x->dims[0];
-			set_out(g, n, 0, x->dtype, 2, dims);
-		} else if (x && x->rank >= 0 && x->rank < 2)
-			same_as(g, n, x);
-		return;
-	}
-	if (!strcmp(k, "permute")) {
-		permute(g, n);
-		return;
-	}
-	if (!strcmp(k, "embedding")) {
-		embedding(g, n);
-		return;
-	}
-	if (!strcmp(k, "size") && n->ninputs == 1) {
-		struct ir_type *t = ir_type_new(g, IR_TYPE_LIST);
-		t->nelems = 1;
-		t->elems = ir_alloc(g, sizeof(*t->elems));
-		t->elems[0] = ir_type_new(g, IR_TYPE_INT);
-		n->outputs[0]->type = t;
-		return;
-	}
-	if (!strcmp(k, "_transformer_encoder_layer_fwd") ||
-	    !strcmp(k, "_native_multi_head_attention")) {
-		/* the output is shaped as the input (query) */
-		same_as(g, n, tin(n, 0));
-		return;
-	}
-	if ((!strcmp(k, "unsqueeze") || !strcmp(k, "squeeze") ||
-	     !strcmp(k, "unflatten")) && n->ninputs == 2 + !strcmp(k, "unflatten")) {
-		one_dim(g, n, k);
-		return;
-	}
-	if (!strcmp(k, "select") && n->ninputs == 3) {
-		one_dim(g, n, k);
-		return;
-	}
-	if (!strcmp(k, "scaled_dot_product_attention")) {
-		/* (..., L, E) query, (..., S, Ev) value -> (..., L, Ev) */
-		const struct ir_type *q = tin(n, 0), *v = tin(n, 2);
-		struct ir_dim dims[MAXR];
-		if (!q || !v || q->rank < 2 || q->rank > MAXR || v->rank < 1)
-			return;
-		memcpy(dims, q->dims, sizeof(dims[0]) * (size_t)q->rank);
-		dims[q->rank - 1] = v->dims[v->rank - 1];
-		set_out(g, n, 0, q->dtype, q->rank, dims);
-		return;
-	}
-	for (i = 0; unary_ops[i]; i++)
-		if (!strcmp(k, unary_ops[i])) {
-			same_as(g, n, tin(n, 0));
-			return;
-		}
+	rule = shape_rules[n->op];
+	if (rule)
+		rule(g, n);
+}
+
+void script_list_ops(FILE *fp)
+{
+	int op;
+
+	/* ids are in the order of their sorted names */
+	for (op = 1; op < OP_COUNT; op++)
+		if (shape_rules[op])
+			fprintf(fp, "%s: shape\n",
+				aten_op_name((enum aten_op)op));
 }

@@ -117,25 +117,12 @@ static void vmap_free(struct vmap *m)
 
 /* --- which bodies ---------------------------------------------------------- */
 
-static int is_one_of(const char *k, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(k, list[i]))
-			return 1;
-	return 0;
-}
-
 /* List mutations whose result, when they have one, is the list itself. */
-static int list_mutation(const char *k)
+static int list_mutation(enum aten_op op)
 {
-	static const char *const kinds[] = {
-		"aten::append", "aten::insert", "aten::_set_item",
-		"aten::extend", "aten::clear", "aten::reverse",
-	};
-
-	return is_one_of(k, kinds, sizeof(kinds) / sizeof(kinds[0]));
+	return ATEN_ONE_OF(op, OP_aten_append, OP_aten_insert,
+			   OP_aten__set_item, OP_aten_extend, OP_aten_clear,
+			   OP_aten_reverse);
 }
 
 /* 1 for types that hold no tensor: scalars, strings, None, devices, and
@@ -172,14 +159,14 @@ static int body_ok(const struct ir_block *b, uint32_t *count, int depth)
 	for (x = b->first; x; x = x->next) {
 		if (++*count > SCRIPT_UNROLL_MAX_NODES)
 			return 0;
-		if (x->nblocks && strcmp(x->kind, "prim::If") &&
-		    strcmp(x->kind, "prim::Loop"))
+		if (x->nblocks && x->op != OP_prim_If &&
+		    x->op != OP_prim_Loop)
 			return 0;
-		if (!strcmp(x->kind, "prim::SetAttr"))
+		if (x->op == OP_prim_SetAttr)
 			return 0;
 		for (i = 0; i < x->noutputs; i++)
 			if (!scalar_type(x->outputs[i]->type, 0) &&
-			    !(list_mutation(x->kind) && x->ninputs &&
+			    !(list_mutation(x->op) && x->ninputs &&
 			      x->inputs[0] &&
 			      x->outputs[i]->type->kind == IR_TYPE_LIST))
 				return 0;
@@ -256,7 +243,8 @@ static struct ir_node *clone_node(struct ir_graph *g, struct vmap *m,
 static struct ir_value *int_const(struct ir_graph *g, struct ir_node *at,
 				  int64_t v)
 {
-	struct ir_node *c = ir_node_new(g, NULL, "prim::Constant", 0, 1);
+	struct ir_node *c = ir_node_new(g, NULL,
+					aten_op_name(OP_prim_Constant), 0, 1);
 
 	ir_node_set_output(c, 0, ir_value_new(g, NULL,
 					      ir_type_new(g, IR_TYPE_INT)));
@@ -278,7 +266,7 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 	uint32_t nc, i, size = 0;
 	int64_t trips, c, it;
 
-	if (strcmp(n->kind, "prim::Loop") || n->nblocks != 1 ||
+	if (n->op != OP_prim_Loop || n->nblocks != 1 ||
 	    n->ninputs < 2 || !n->owner)
 		return 0;
 	nc = n->ninputs - 2;
@@ -397,19 +385,13 @@ static void replace_uses(struct ir_block *b, struct ir_node *from,
 		}
 }
 
-static int side_effect_or_prim(const char *k)
+static int side_effect_or_prim(const struct ir_node *n)
 {
-	size_t n = strlen(k);
-
-	if (!strcmp(k, "prim::ListUnpack"))
+	if (n->op == OP_prim_ListUnpack)
 		return 0;
-	if (strncmp(k, "aten::", 6))
+	if (strncmp(n->kind, "aten::", 6))
 		return 1;
-	if (n > 7 && k[n - 1] == '_' && k[n - 2] != '_')
-		return 1; /* in place */
-	return list_mutation(k) || !strcmp(k, "aten::pop") ||
-	       !strcmp(k, "aten::remove") || !strcmp(k, "aten::sort") ||
-	       !strcmp(k, "aten::Delete") || !strcmp(k, "aten::warn");
+	return script_side_effect(n->op);
 }
 
 #define LIST_MAX 1024
@@ -466,12 +448,12 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 		seen += (uint32_t)direct;
 		if (x->nblocks)
 			return 0;
-		if (!strcmp(x->kind, "aten::append") && x->ninputs == 2 &&
+		if (x->op == OP_aten_append && x->ninputs == 2 &&
 		    direct == 1 && x->inputs[0] == l && all_unused(x)) {
 			if (len >= LIST_MAX)
 				return 0;
 			el[len++] = x->inputs[1];
-		} else if (!strcmp(x->kind, "aten::insert") &&
+		} else if (x->op == OP_aten_insert &&
 			   x->ninputs == 3 && direct == 1 &&
 			   x->inputs[0] == l && all_unused(x) &&
 			   script_const_int(x->inputs[1], &idx)) {
@@ -483,7 +465,7 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			el[idx] = x->inputs[2];
 			len++;
 			reorders++;
-		} else if (!strcmp(x->kind, "aten::_set_item") &&
+		} else if (x->op == OP_aten__set_item &&
 			   x->ninputs == 3 && direct == 1 &&
 			   x->inputs[0] == l && all_unused(x) &&
 			   script_const_int(x->inputs[1], &idx)) {
@@ -491,7 +473,7 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 				return 0;
 			el[idx] = x->inputs[2];
 			reorders++;
-		} else if (!strcmp(x->kind, "aten::pop") &&
+		} else if (x->op == OP_aten_pop &&
 			   (x->ninputs == 1 || x->ninputs == 2) &&
 			   direct == 1 && x->inputs[0] == l &&
 			   x->noutputs == 1) {
@@ -508,11 +490,11 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 				sizeof(*el) * (size_t)(len - idx - 1));
 			len--;
 			reorders++;
-		} else if (!side_effect_or_prim(x->kind)) {
+		} else if (!side_effect_or_prim(x)) {
 			/* a reader: it gets the list as it is here */
 			if (!apply)
 				continue;
-			if (!strcmp(x->kind, "aten::len") && x->ninputs == 1 &&
+			if (x->op == OP_aten_len && x->ninputs == 1 &&
 			    x->noutputs == 1) {
 				replace_uses(p->owner, x->next, x->outputs[0],
 					     int_const(g, x, len), 0);
@@ -520,13 +502,13 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 				changed++;
 				continue;
 			}
-			if (!strcmp(x->kind, "aten::__getitem__") &&
+			if (x->op == OP_aten___getitem__ &&
 			    x->ninputs == 2 && x->inputs[0] == l &&
 			    x->noutputs == 1 &&
 			    script_const_int(x->inputs[1], &idx) &&
 			    (idx = norm_index(idx, len, 0)) >= 0 &&
 			    el[idx]->producer &&
-			    !strcmp(el[idx]->producer->kind, "prim::Constant")) {
+			    el[idx]->producer->op == OP_prim_Constant) {
 				replace_uses(p->owner, x->next, x->outputs[0],
 					     el[idx], 0);
 				ir_node_unlink(x);
@@ -535,7 +517,8 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			}
 			if (cur == NULL) {
 				struct ir_node *c = ir_node_new(
-					g, NULL, "prim::ListConstruct",
+					g, NULL,
+					aten_op_name(OP_prim_ListConstruct),
 					(uint32_t)len, 1);
 				for (i = 0; i < (uint32_t)len; i++) {
 					c->inputs[i] = el[i];
@@ -590,7 +573,7 @@ int script_fold_lists(struct ir_graph *g, struct ir_block *b, int depth)
 		for (i = 0; i < n->nblocks; i++)
 			changed += script_fold_lists(g, n->blocks[i],
 						     depth + 1);
-		if (strcmp(n->kind, "prim::ListConstruct") || n->noutputs != 1 ||
+		if (n->op != OP_prim_ListConstruct || n->noutputs != 1 ||
 		    n->ninputs > LIST_MAX || !n->outputs[0]->uses)
 			continue;
 		if (walk_list(g, n, el, 0) > 0)

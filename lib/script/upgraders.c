@@ -105,10 +105,10 @@ static int or3(int a, int b)
 }
 
 static struct ir_node *new_before(struct ir_graph *g, struct ir_node *at,
-				  const char *kind, uint32_t nin,
+				  enum aten_op op, uint32_t nin,
 				  enum ir_type_kind out)
 {
-	struct ir_node *c = ir_node_new(g, NULL, kind, nin, 1);
+	struct ir_node *c = ir_node_new(g, NULL, aten_op_name(op), nin, 1);
 
 	ir_node_set_output(c, 0, ir_value_new(g, NULL, ir_type_new(g, out)));
 	c->scope = at->scope;
@@ -120,7 +120,7 @@ static struct ir_node *new_before(struct ir_graph *g, struct ir_node *at,
 static struct ir_value *const_str(struct ir_graph *g, struct ir_node *at,
 				  const char *s)
 {
-	struct ir_node *c = new_before(g, at, "prim::Constant", 0,
+	struct ir_node *c = new_before(g, at, OP_prim_Constant, 0,
 				       IR_TYPE_STR);
 	struct ir_attr *a = ir_node_add_attr(g, c, "value", IR_ATTR_STRING);
 
@@ -132,7 +132,7 @@ static struct ir_value *const_str(struct ir_graph *g, struct ir_node *at,
 static struct ir_value *const_int(struct ir_graph *g, struct ir_node *at,
 				  int64_t v)
 {
-	struct ir_node *c = new_before(g, at, "prim::Constant", 0,
+	struct ir_node *c = new_before(g, at, OP_prim_Constant, 0,
 				       IR_TYPE_INT);
 
 	ir_node_add_attr(g, c, "value", IR_ATTR_INT)->u.i = v;
@@ -191,11 +191,11 @@ static struct ir_value *float_cond(struct ir_graph *g, struct ir_node *n,
 		if (known[i] >= 0)
 			continue;
 		if (vkind(ops[i]) == IR_TYPE_TENSOR) {
-			t = new_before(g, n, "aten::is_floating_point", 1,
+			t = new_before(g, n, OP_aten_is_floating_point, 1,
 				       IR_TYPE_BOOL);
 		} else {
 			struct ir_attr *a;
-			t = new_before(g, n, "prim::isinstance", 1,
+			t = new_before(g, n, OP_prim_isinstance, 1,
 				       IR_TYPE_BOOL);
 			a = ir_node_add_attr(g, t, "types", IR_ATTR_STRINGS);
 			a->count = 1;
@@ -205,7 +205,7 @@ static struct ir_value *float_cond(struct ir_graph *g, struct ir_node *n,
 		}
 		t->inputs[0] = ops[i];
 		if (cond) {
-			struct ir_node *o = new_before(g, n, "aten::__or__", 2,
+			struct ir_node *o = new_before(g, n, OP_aten___or__, 2,
 						       IR_TYPE_BOOL);
 			o->inputs[0] = cond;
 			o->inputs[1] = t->outputs[0];
@@ -281,7 +281,7 @@ static int upgrade_div(struct ir_graph *g, struct ir_node *n)
 	}
 	/* not known before run time: torch's upgrader graph */
 	cond = float_cond(g, n, ops, known, nops);
-	ifn = ir_node_new(g, NULL, "prim::If", 1, 1);
+	ifn = ir_node_new(g, NULL, aten_op_name(OP_prim_If), 1, 1);
 	ifn->inputs[0] = cond;
 	ifn->scope = n->scope;
 	ifn->source = n->source;
@@ -311,7 +311,7 @@ static int upgrade_full(struct ir_graph *g, struct ir_node *n)
 	    vkind(n->inputs[1]) == IR_TYPE_FLOAT ||
 	    vkind(n->inputs[1]) == IR_TYPE_TENSOR)
 		return 0; /* full.names, full.out, a dtype, a float fill */
-	f = new_before(g, n, "aten::Float", 1, IR_TYPE_FLOAT);
+	f = new_before(g, n, OP_aten_Float, 1, IR_TYPE_FLOAT);
 	f->inputs[0] = n->inputs[1];
 	v = script_fold_node(g, f);
 	n->inputs[1] = v ? v : f->outputs[0];
@@ -354,37 +354,34 @@ static int upgrade_block(struct ir_graph *g, struct ir_block *b,
 	if (depth > 256)
 		return 0; /* the IR nests no deeper */
 	for (n = b->first; n; n = next) {
-		const char *k = n->kind;
+		enum aten_op k = n->op;
 		next = n->next;
 		for (i = 0; i < n->nblocks; i++)
 			changed += upgrade_block(g, n->blocks[i], version,
 						 depth + 1);
-		if (strncmp(k, "aten::", 6))
-			continue;
-		k += 6;
-		if ((!strcmp(k, "div") || !strcmp(k, "div_")) &&
+		if ((k == OP_aten_div || k == OP_aten_div_) &&
 		    version < UPG_DIV_BUMP)
 			changed += upgrade_div(g, n);
-		else if (!strcmp(k, "full") && version < UPG_FULL_BUMP)
+		else if (k == OP_aten_full && version < UPG_FULL_BUMP)
 			changed += upgrade_full(g, n);
-		else if ((!strcmp(k, "linspace") &&
+		else if ((k == OP_aten_linspace &&
 			  version < UPG_LINSPACE_BUMP) ||
-			 (!strcmp(k, "logspace") &&
+			 (k == OP_aten_logspace &&
 			  version < UPG_LOGSPACE_BUMP))
 			changed += upgrade_steps(g, n);
-		else if (!strcmp(k, "gelu") && version < UPG_GELU_BUMP)
+		else if (k == OP_aten_gelu && version < UPG_GELU_BUMP)
 			changed += upgrade_gelu(g, n);
 	}
 	return changed;
 }
 
-int script_upgrade_missing_arg(const char *qual, const char *arg,
+int script_upgrade_missing_arg(enum aten_op op, const char *arg,
 			       int64_t archive_version, int64_t *value)
 {
 	if (strcmp(arg, "steps") ||
-	    !((!strcmp(qual, "aten::linspace") &&
+	    !((op == OP_aten_linspace &&
 	       archive_version < UPG_LINSPACE_BUMP) ||
-	      (!strcmp(qual, "aten::logspace") &&
+	      (op == OP_aten_logspace &&
 	       archive_version < UPG_LOGSPACE_BUMP)))
 		return 0;
 	*value = 100; /* None, as the upgraders read it */

@@ -100,7 +100,8 @@ static void test_table(void)
  * line) that the table holds with flags `want` set and `skip` clear (want
  * 0: every line must be in the table), comparing with the line.  Returns
  * the number compared, -1 when path cannot be opened. */
-static int render_file(const char *path, unsigned want, unsigned skip)
+static int render_file(const char *path, enum aten_era era, unsigned want,
+		       unsigned skip)
 {
 	char line[8192], buf[8192];
 	FILE *f;
@@ -128,7 +129,7 @@ static int render_file(const char *path, unsigned want, unsigned skip)
 			if (p)
 				snprintf(ov, sizeof(ov), "%.*s", (int)(p - e - 1), e + 1);
 		}
-		s = aten_schema_find(name, ov);
+		s = aten_schema_find_era(name, ov, era);
 		if (!s && want) {
 			unit_fail(__FILE__, __LINE__, "not in the table: %s", line);
 			bad++;
@@ -168,10 +169,11 @@ static void test_render_sample(void)
 		repo_path(def, sizeof(def), "tests/script/aten_schema_sample.txt");
 		path = def;
 	}
-	CHECK(render_file(path, 0, 0) >= 200);
+	CHECK(render_file(path, ATEN_ERA_1_13, 0, 0) >= 200);
 }
 
-/* Every overload only torch 2.11 has re-renders as torch 2.11 printed it
+/* Every row only torch 2.11 has (an overload 1.13 lacks, or 2.11's twin of
+ * one whose schema changed) re-renders as torch 2.11 printed it
  * (third_party/torch/aten-2.11.0-schemas.txt), and they are all there. */
 static void test_render_newer(void)
 {
@@ -184,8 +186,8 @@ static void test_render_newer(void)
 			ATEN_SCHEMA_IN_2_11;
 	repo_path(path, sizeof(path), "third_party/torch/aten-2.11.0-schemas.txt");
 	CHECK(only > 400);
-	CHECK_INT(render_file(path, ATEN_SCHEMA_IN_2_11, ATEN_SCHEMA_IN_1_13),
-		  (int)only);
+	CHECK_INT(render_file(path, ATEN_ERA_2_11, ATEN_SCHEMA_IN_2_11,
+			      ATEN_SCHEMA_IN_1_13), (int)only);
 	CHECK(aten_schema_find("aten::scaled_dot_product_attention", ""));
 	CHECK(aten_schema_find("aten::rms_norm", ""));
 	CHECK(aten_schema_find("aten::conv2d", "")->flags & ATEN_SCHEMA_IN_2_11);
@@ -415,6 +417,75 @@ static void test_resolve_errors(void)
 	CHECK_STR(aten_kind_name(9999), "?");
 }
 
+/* The line of torch 2.11's schema file that starts with prefix, or "". */
+static void newer_line(const char *prefix, char *out, size_t n)
+{
+	char path[512];
+	FILE *f;
+
+	*out = 0;
+	repo_path(path, sizeof(path), "third_party/torch/aten-2.11.0-schemas.txt");
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(out, (int)n, f)) {
+		out[strcspn(out, "\n")] = 0;
+		if (!strncmp(out, prefix, strlen(prefix)))
+			break;
+		*out = 0;
+	}
+	fclose(f);
+}
+
+/* Where torch 2.11's schema of an overload binds differently (here
+ * pad_sequence, which gained padding_side), a 2.x archive's call binds
+ * against 2.11's row and refills its default; a 1.x archive's against
+ * 1.13's, which has no such argument. */
+static void test_versions(void)
+{
+	static const struct aten_call_arg seqs[] = { A(TENSOR_LIST) };
+	const struct aten_schema *s;
+	struct aten_match m;
+	char want[1024], got[1024];
+	size_t i, twins = 0;
+	int k;
+
+	for (i = 0; i < aten_schema_count(); i++) {
+		s = aten_schema_at(i);
+		if (!(s->flags & ATEN_SCHEMA_TWIN))
+			continue;
+		twins++;
+		/* each twin is seen by one era only; the other era sees the
+		 * other row of the same overload */
+		CHECK(aten_schema_visible(s, ATEN_ERA_1_13) !=
+		      aten_schema_visible(s, ATEN_ERA_2_11));
+		CHECK(aten_schema_find_era(s->name, s->overload, ATEN_ERA_1_13) !=
+		      aten_schema_find_era(s->name, s->overload, ATEN_ERA_2_11));
+	}
+	CHECK(twins >= 2 && twins % 2 == 0);
+	newer_line("aten::pad_sequence(", want, sizeof(want));
+	CHECK(*want);
+
+	CHECK_INT(aten_schema_resolve_era("aten::pad_sequence", ATEN_ERA_2_11,
+					  seqs, 1, &m, NULL, 0), 0);
+	CHECK(m.schema && (m.schema->flags & ATEN_SCHEMA_TWIN));
+	aten_schema_format(m.schema, got, sizeof(got));
+	CHECK_STR(got, want);
+	k = aten_schema_arg_index(m.schema, "padding_side");
+	CHECK(k > 0);
+	if (k > 0)
+		CHECK_INT(m.bind[k].arg, ATEN_BIND_DEFAULT);
+
+	CHECK_INT(aten_schema_resolve_era("aten::pad_sequence", ATEN_ERA_1_13,
+					  seqs, 1, &m, NULL, 0), 0);
+	CHECK(m.schema && (m.schema->flags & ATEN_SCHEMA_IN_1_13));
+	CHECK_INT(aten_schema_arg_index(m.schema, "padding_side"), -1);
+	aten_schema_format(m.schema, got, sizeof(got));
+	CHECK(strcmp(got, want) != 0);
+	/* the unversioned calls are 1.13's */
+	CHECK(aten_schema_find("aten::pad_sequence", "") == m.schema);
+}
+
 const struct unit_test unit_tests[] = {
 	UNIT(test_table),
 	UNIT(test_render_sample),
@@ -425,5 +496,6 @@ const struct unit_test unit_tests[] = {
 	UNIT(test_resolve_sum),
 	UNIT(test_resolve_misc),
 	UNIT(test_resolve_errors),
+	UNIT(test_versions),
 	{ 0 },
 };
