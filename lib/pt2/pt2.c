@@ -1488,8 +1488,10 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 	if (is_assertion(qual))
 		return 0;
 	enum aten_op op = aten_op_id(qual);
+	/* a .pt2 is torch 2.x's: its calls bind against 2.11's schemas */
 	const struct aten_schema *s = op == OP_NONE ? NULL
-				    : aten_schema_find(qual, ovl);
+				    : aten_schema_find_era(qual, ovl,
+							   ATEN_ERA_2_11);
 	if (!s) {
 		unsupported(r, target, nname, outputs);
 		return 0;
