@@ -499,20 +499,27 @@ struct ir_value *ir_add_weight(struct ir_graph *g, struct ir_block *b,
 	w->tensor = t;
 	w->value = ir_value_new(g, name, ir_tensor_type(g, t));
 	w->value->weight = w;
+	ir_append_weight(g, b, w);
+	return w->value;
+}
+
+void ir_append_weight(struct ir_graph *g, struct ir_block *b,
+		      struct ir_weight *w)
+{
+	w->next = NULL;
 	if (b && b != g->top) {
 		struct ir_weight **pp = &b->weights;
 		while (*pp)
 			pp = &(*pp)->next;
 		*pp = w;
-	} else {
-		if (g->weights_tail)
-			g->weights_tail->next = w;
-		else
-			g->weights = w;
-		g->weights_tail = w;
-		g->nweights++;
+		return;
 	}
-	return w->value;
+	if (g->weights_tail)
+		g->weights_tail->next = w;
+	else
+		g->weights = w;
+	g->weights_tail = w;
+	g->nweights++;
 }
 
 void ir_add_opset(struct ir_graph *g, const char *domain, int64_t version)

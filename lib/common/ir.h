@@ -370,6 +370,11 @@ void ir_block_add_return(struct ir_graph *g, struct ir_block *b,
  * or to a subgraph block.  Returns the weight's value. */
 struct ir_value *ir_add_weight(struct ir_graph *g, struct ir_block *b,
 			       const char *name, struct ir_tensor *t);
+/* Appends weight w (its next set to NULL) to the graph's list (block NULL
+ * or the top block; counted in nweights) or to a subgraph block's: the
+ * one way a weight joins a list. */
+void ir_append_weight(struct ir_graph *g, struct ir_block *b,
+		      struct ir_weight *w);
 struct ir_tensor *ir_tensor_new(struct ir_graph *g, enum ir_dtype dt,
 				int rank, const int64_t *dims);
 /* Type of a tensor as a value type. */

@@ -510,19 +510,7 @@ static void make_weight(struct fold_ctx *c, struct ir_block *b,
 	v->type = ir_tensor_type(g, t);
 	/* the cache holds inline data only: a reference is read if needed */
 	v->aux = spill(c, t) || t->data_kind != IR_DATA_INLINE ? NULL : t;
-	if (b != g->top) {
-		struct ir_weight **pp = &b->weights;
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = w;
-	} else {
-		if (g->weights_tail)
-			g->weights_tail->next = w;
-		else
-			g->weights = w;
-		g->weights_tail = w;
-		g->nweights++;
-	}
+	ir_append_weight(g, b, w);
 }
 
 /* A new initializer in block b named from `prefix`. */
