@@ -66,6 +66,11 @@ const char *ir_dtype_onnx_name(enum ir_dtype dt);
  * when the name is not one. */
 const char *ir_dtype_spec_name(enum ir_dtype dt);
 enum ir_dtype ir_dtype_from_spec(const char *name, size_t len);
+/* The .npy type code ("f4", "i8", "b1"; no byte-order character), NULL
+ * for a dtype with none; and the dtype of a .npy 'descr' ("<f4", "|u1"):
+ * UNDEFINED unless it is little-endian (or one byte) and in the table. */
+const char *ir_dtype_npy_code(enum ir_dtype dt);
+enum ir_dtype ir_dtype_from_npy(const char *descr);
 /* Inverse of ir_dtype_torch_name; also accepts the ONNX names.
  * Returns -1 when the name is unknown. */
 int ir_dtype_from_name(const char *name, size_t len);
