@@ -17,6 +17,7 @@
 #include "onnx_write.h"
 #include "outfile.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -124,6 +125,7 @@ int main(int argc, char **argv)
 	int force = 0, c, rc;
 
 	diag_init(&d, "emit");
+	tool_init("emit");
 	onnx_write_options_init(&o);
 	while ((c = getopt_long(argc, argv, "o:fhV", long_options, NULL)) != -1) {
 		switch (c) {
@@ -187,15 +189,13 @@ int main(int argc, char **argv)
 			force = 1;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
 			onnx_write_options_release(&o);
-			return EXIT_OK;
+			return tool_help(usage_text);
 		case 'V':
-			printf("emit (pt2onnx) %s\n", PT2ONNX_VERSION);
 			onnx_write_options_release(&o);
-			return EXIT_OK;
+			return tool_version("emit", NULL);
 		default:
-			fputs("Try 'emit --help'.\n", stderr);
+			tool_bad_option("emit");
 			goto usage;
 		}
 	}

@@ -17,6 +17,7 @@
 #include "fold.h"
 #include "ir.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 	int force = 0, text = 0, verbose = 0, run = 1, c, rc;
 
 	diag_init(&d, "fold");
+	tool_init("fold");
 	fold_options_init(&o);
 	while ((c = getopt_long(argc, argv, "o:SvfhV", long_options, NULL))
 	       != -1) {
@@ -118,14 +120,11 @@ int main(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case 'f': force = 1; break;
 		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
+			return tool_help(usage_text);
 		case 'V':
-			printf("fold (pt2onnx) %s\n", PT2ONNX_VERSION);
-			return EXIT_OK;
+			return tool_version("fold", NULL);
 		default:
-			fputs("Try 'fold --help'.\n", stderr);
-			return EXIT_USAGE;
+			return tool_bad_option("fold");
 		}
 	}
 	if (argc - optind > 1) {

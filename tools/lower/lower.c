@@ -16,6 +16,7 @@
 #include "lower.h"
 #include "outfile.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -86,6 +87,7 @@ int main(int argc, char **argv)
 	int force = 0, text = 0, c, k;
 
 	diag_init(&d, "lower");
+	tool_init("lower");
 	while ((c = getopt_long(argc, argv, "o:SfhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_OPSET: {
@@ -132,14 +134,11 @@ int main(int argc, char **argv)
 			force = 1;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
+			return tool_help(usage_text);
 		case 'V':
-			printf("lower (pt2onnx) %s\n", PT2ONNX_VERSION);
-			return EXIT_OK;
+			return tool_version("lower", NULL);
 		default:
-			fputs("Try 'lower --help'.\n", stderr);
-			return EXIT_USAGE;
+			return tool_bad_option("lower");
 		}
 	}
 	if (argc - optind > 1) {
