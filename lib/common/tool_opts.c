@@ -42,3 +42,30 @@ int tool_bad_option(const char *tool)
 	fprintf(stderr, "Try '%s --help'.\n", tool);
 	return EXIT_USAGE;
 }
+
+int tool_option(const char *tool, const char *usage, int c, const char *arg,
+		struct tool_out *out)
+{
+	switch (c) {
+	case 'h':
+		return tool_help(usage);
+	case 'V':
+		return tool_version(tool, NULL);
+	case 'o':
+		if (!out)
+			break;
+		out->output = arg;
+		return TOOL_OPT_CONTINUE;
+	case 'S':
+		if (!out)
+			break;
+		out->text = 1;
+		return TOOL_OPT_CONTINUE;
+	case 'f':
+		if (!out)
+			break;
+		out->force = 1;
+		return TOOL_OPT_CONTINUE;
+	}
+	return tool_bad_option(tool);
+}

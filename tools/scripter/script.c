@@ -60,6 +60,7 @@ __attribute__((weak)) void script_list_ops(FILE *fp)
 {
 	(void)fp;
 	fputs("script: --list-ops is not in this build yet\n", stderr);
+	exit(EXIT_UNSUPPORTED);
 }
 
 static void release_inputs(struct script_input *in, int n)
@@ -95,8 +96,8 @@ int main(int argc, char **argv)
 	struct script_input *inputs = NULL;
 	struct torch_archive *ar;
 	struct ir_graph *g;
-	const char *output = "-";
-	int text = 0, force = 0, c, code, ninputs = 0;
+	struct tool_out out = TOOL_OUT_INIT;
+	int c, code, ninputs = 0;
 
 	diag_init(&d, "script");
 	tool_init("script");
@@ -133,28 +134,19 @@ int main(int argc, char **argv)
 		case 'R':
 			o.require_inputs = 1;
 			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			text = 1;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'h':
-			return tool_help(usage_text);
-		case 'V':
-			return tool_version("script", NULL);
 		case OPT_LIST_OPS:
 			release_inputs(inputs, ninputs);
 			onnx_write_options_release(&dyn);
 			script_list_ops(stdout);
 			return EXIT_OK;
 		default:
+			code = tool_option("script", usage_text, c, optarg,
+					   &out);
+			if (code == TOOL_OPT_CONTINUE)
+				break;
 			release_inputs(inputs, ninputs);
 			onnx_write_options_release(&dyn);
-			return tool_bad_option("script");
+			return code;
 		}
 	}
 	if (optind != argc - 1) {
@@ -180,7 +172,7 @@ int main(int argc, char **argv)
 	if (!g)
 		return code;
 	d.file = NULL;
-	code = tool_write_ir(g, output, text, force, &d);
+	code = tool_write_ir(g, out.output, out.text, out.force, &d);
 	ir_graph_free(g);
 	return code;
 bad_option:

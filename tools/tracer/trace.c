@@ -116,6 +116,7 @@ __attribute__((weak)) void trace_list_ops(FILE *fp)
 {
 	(void)fp;
 	fputs("trace: --list-ops is not in this build yet\n", stderr);
+	exit(EXIT_UNSUPPORTED);
 }
 
 static void tool_release(struct tool *t)
@@ -149,8 +150,9 @@ int main(int argc, char **argv)
 	struct script_options so;
 	struct torch_archive *ar;
 	struct ir_graph *g, *r;
-	const char *output = "-", *device = "auto";
-	int text = 0, force = 0, c, code, list_missing = 0, verbose = 0;
+	struct tool_out out = TOOL_OUT_INIT;
+	const char *device = "auto";
+	int c, code, list_missing = 0, verbose = 0;
 	uint64_t u;
 
 	diag_init(&d, "trace");
@@ -185,24 +187,9 @@ int main(int argc, char **argv)
 		case 'm':
 			so.method = optarg;
 			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			text = 1;
-			break;
-		case 'f':
-			force = 1;
-			break;
 		case 'v':
 			verbose = 1;
 			break;
-		case 'h':
-			tool_release(&t);
-			return tool_help(usage_text);
-		case 'V':
-			tool_release(&t);
-			return tool_version("trace", NULL);
 		case OPT_LIST_OPS:
 			tool_release(&t);
 			trace_list_ops(stdout);
@@ -251,8 +238,12 @@ int main(int argc, char **argv)
 			to.randn = 1;
 			break;
 		default:
+			code = tool_option("trace", usage_text, c, optarg,
+					   &out);
+			if (code == TOOL_OPT_CONTINUE)
+				break;
 			tool_release(&t);
-			return tool_bad_option("trace");
+			return code;
 		}
 	}
 	if (optind != argc - 1) {
@@ -375,7 +366,7 @@ int main(int argc, char **argv)
 	tool_release(&t);
 	if (!r)
 		return code;
-	code = tool_write_ir(r, output, text, force, &d);
+	code = tool_write_ir(r, out.output, out.text, out.force, &d);
 	ir_graph_free(r);
 	return code;
 }
