@@ -47,11 +47,15 @@ version_h() {
 	done
 }
 
-@test "tools: script and trace name a missing MODEL.pt, then point at --help" {
+@test "tools: script, trace and check name a missing model, then point at --help" {
 	run -2 tool script
 	[ "${lines[0]}" = "script: expected one MODEL.pt argument" ]
 	[ "${lines[1]}" = "Try 'script --help'." ]
 	run -2 tool trace
 	[ "${lines[0]}" = "trace: expected one MODEL.pt argument" ]
 	[ "${lines[1]}" = "Try 'trace --help'." ]
+	run -2 tool check
+	[ "${lines[0]}" = "check: no model given" ]
+	[ "${lines[1]}" = "Try 'check --help'." ]
+	[ "${#lines[@]}" -eq 2 ]
 }

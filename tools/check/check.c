@@ -155,8 +155,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "check: no model given\n");
-		usage(stderr);
-		return EXIT_USAGE;
+		return tool_bad_option("check");
 	}
 	if (o.output && o.mode == MODE_CHECK)
 		die(&d, EXIT_USAGE, "-o needs --print or --dot");
