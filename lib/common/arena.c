@@ -2,6 +2,7 @@
  * arena.c - the bump allocator behind every IR graph (see arena.h).
  */
 #include "arena.h"
+#include "diag.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -15,11 +16,8 @@ struct arena_chunk {
 	_Alignas(16) unsigned char data[];
 };
 
-static void out_of_memory(size_t size)
-{
-	fprintf(stderr, "pt2onnx: out of memory allocating %zu bytes\n", size);
-	abort();
-}
+/* diag.h's out-of-memory rule: the tool's handler, else abort. */
+#define out_of_memory(size) diag_out_of_memory(size)
 
 void *xmalloc(size_t size)
 {

@@ -3,9 +3,10 @@
  *
  * Each IR graph owns one.  Chunks grow geometrically; an allocation larger
  * than half a chunk gets a chunk of its own, so big inline tensors do not
- * waste space.  Memory is zeroed.  Out of memory aborts with a message: the
- * tools cannot do anything useful without memory, and every caller would
- * otherwise need a path that is never tested.
+ * waste space.  Memory is zeroed.  Out of memory goes to
+ * diag_out_of_memory() (diag.h's rule: the tool's handler, which exits
+ * EXIT_IO): bookkeeping bounded by the input's size has no recovery path
+ * worth a branch at every allocation.
  */
 #ifndef PT2ONNX_ARENA_H
 #define PT2ONNX_ARENA_H
@@ -27,8 +28,8 @@ void *arena_alloc(struct arena *a, size_t size);
 /* Frees every chunk; the arena can be used again. */
 void arena_release(struct arena *a);
 
-/* malloc/calloc/realloc that abort with a message instead of returning
- * NULL. */
+/* malloc/calloc/realloc/strdup that call diag_out_of_memory() instead of
+ * returning NULL (for bookkeeping only: see diag.h). */
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);

@@ -6,6 +6,20 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+static diag_oom_fn oom_handler;
+
+void diag_set_oom(diag_oom_fn fn)
+{
+	oom_handler = fn;
+}
+
+void diag_out_of_memory(size_t size)
+{
+	if (oom_handler)
+		oom_handler(size);
+	abort(); /* no handler, or one that returned */
+}
+
 void diag_init(struct diag *d, const char *tool)
 {
 	d->tool = tool;

@@ -9,11 +9,13 @@
  *
  *     tool: file: message
  *
- * with the file left out when the diag has none.  Only tools exit.
+ * with the file left out when the diag has none.  Only tools exit.  Out
+ * of memory follows the rule below (diag_out_of_memory).
  */
 #ifndef PT2ONNX_DIAG_H
 #define PT2ONNX_DIAG_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Exit codes, the same for every tool (documented in README.md). */
@@ -48,6 +50,25 @@ void diag_warning(struct diag *d, const char *fmt, ...)
 /* As diag_error, naming a position in the input: "file:line: message". */
 int diag_error_at(struct diag *d, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Out of memory: the one rule.
+ *
+ *  - An allocation whose size the input chooses (tensor data, buffers,
+ *    tables sized from numbers read in a file or a spec) uses malloc; on
+ *    failure the function reports "out of memory" through its struct diag
+ *    and returns an error, which the tool turns into EXIT_IO.
+ *  - Bookkeeping bounded by the input's own size (the arena, IR nodes and
+ *    values, names, lists grown an item at a time) uses arena.h's x*alloc,
+ *    which on failure call diag_out_of_memory(): the handler the tool
+ *    installed with diag_set_oom() (every tool installs tool_opts.h's, which
+ *    prints "TOOL: out of memory allocating N bytes" and exits EXIT_IO).
+ *    With none installed (unit tests, a library user) it aborts without a
+ *    word.  So the library itself never prints or exits.
+ */
+typedef void (*diag_oom_fn)(size_t size);
+void diag_set_oom(diag_oom_fn fn);
+void diag_out_of_memory(size_t size) __attribute__((noreturn));
 
 /* Tools only: print "tool: message" to stderr and exit with code. */
 void die(struct diag *d, int code, const char *fmt, ...)

@@ -51,21 +51,23 @@ const char *ir_dtype_onnx_name(enum ir_dtype dt)
 					     : "undefined";
 }
 
+/* The one table of --input's short names and .npy's type codes (without
+ * the byte-order character); bf16 has no .npy form. */
 static const struct {
-	const char *name;
+	const char *name, *npy;
 	enum ir_dtype dt;
 } spec_dtypes[] = {
-	{ "f32", IR_DTYPE_FLOAT }, { "f64", IR_DTYPE_DOUBLE },
-	{ "f16", IR_DTYPE_FLOAT16 }, { "bf16", IR_DTYPE_BFLOAT16 },
-	{ "i64", IR_DTYPE_INT64 }, { "i32", IR_DTYPE_INT32 },
-	{ "i16", IR_DTYPE_INT16 }, { "i8", IR_DTYPE_INT8 },
-	{ "u8", IR_DTYPE_UINT8 }, { "bool", IR_DTYPE_BOOL },
+	{ "f32", "f4", IR_DTYPE_FLOAT }, { "f64", "f8", IR_DTYPE_DOUBLE },
+	{ "f16", "f2", IR_DTYPE_FLOAT16 }, { "bf16", NULL, IR_DTYPE_BFLOAT16 },
+	{ "i64", "i8", IR_DTYPE_INT64 }, { "i32", "i4", IR_DTYPE_INT32 },
+	{ "i16", "i2", IR_DTYPE_INT16 }, { "i8", "i1", IR_DTYPE_INT8 },
+	{ "u8", "u1", IR_DTYPE_UINT8 }, { "bool", "b1", IR_DTYPE_BOOL },
 };
+#define NSPEC (sizeof(spec_dtypes) / sizeof(spec_dtypes[0]))
 
 const char *ir_dtype_spec_name(enum ir_dtype dt)
 {
-	for (size_t i = 0; i < sizeof(spec_dtypes) / sizeof(spec_dtypes[0]);
-	     i++)
+	for (size_t i = 0; i < NSPEC; i++)
 		if (spec_dtypes[i].dt == dt)
 			return spec_dtypes[i].name;
 	return NULL;
@@ -73,10 +75,30 @@ const char *ir_dtype_spec_name(enum ir_dtype dt)
 
 enum ir_dtype ir_dtype_from_spec(const char *name, size_t len)
 {
-	for (size_t i = 0; i < sizeof(spec_dtypes) / sizeof(spec_dtypes[0]);
-	     i++)
+	for (size_t i = 0; i < NSPEC; i++)
 		if (strlen(spec_dtypes[i].name) == len &&
 		    !memcmp(spec_dtypes[i].name, name, len))
+			return spec_dtypes[i].dt;
+	return IR_DTYPE_UNDEFINED;
+}
+
+const char *ir_dtype_npy_code(enum ir_dtype dt)
+{
+	for (size_t i = 0; i < NSPEC; i++)
+		if (spec_dtypes[i].dt == dt)
+			return spec_dtypes[i].npy;
+	return NULL;
+}
+
+enum ir_dtype ir_dtype_from_npy(const char *descr)
+{
+	/* little-endian, native, or no order (one byte): '>' only there */
+	if (strlen(descr) != 3 || !strchr("<|=>", descr[0]) ||
+	    (descr[0] == '>' && descr[2] != '1'))
+		return IR_DTYPE_UNDEFINED;
+	for (size_t i = 0; i < NSPEC; i++)
+		if (spec_dtypes[i].npy && !strcmp(spec_dtypes[i].npy,
+						  descr + 1))
 			return spec_dtypes[i].dt;
 	return IR_DTYPE_UNDEFINED;
 }
@@ -499,20 +521,27 @@ struct ir_value *ir_add_weight(struct ir_graph *g, struct ir_block *b,
 	w->tensor = t;
 	w->value = ir_value_new(g, name, ir_tensor_type(g, t));
 	w->value->weight = w;
+	ir_append_weight(g, b, w);
+	return w->value;
+}
+
+void ir_append_weight(struct ir_graph *g, struct ir_block *b,
+		      struct ir_weight *w)
+{
+	w->next = NULL;
 	if (b && b != g->top) {
 		struct ir_weight **pp = &b->weights;
 		while (*pp)
 			pp = &(*pp)->next;
 		*pp = w;
-	} else {
-		if (g->weights_tail)
-			g->weights_tail->next = w;
-		else
-			g->weights = w;
-		g->weights_tail = w;
-		g->nweights++;
+		return;
 	}
-	return w->value;
+	if (g->weights_tail)
+		g->weights_tail->next = w;
+	else
+		g->weights = w;
+	g->weights_tail = w;
+	g->nweights++;
 }
 
 void ir_add_opset(struct ir_graph *g, const char *domain, int64_t version)

@@ -66,6 +66,11 @@ const char *ir_dtype_onnx_name(enum ir_dtype dt);
  * when the name is not one. */
 const char *ir_dtype_spec_name(enum ir_dtype dt);
 enum ir_dtype ir_dtype_from_spec(const char *name, size_t len);
+/* The .npy type code ("f4", "i8", "b1"; no byte-order character), NULL
+ * for a dtype with none; and the dtype of a .npy 'descr' ("<f4", "|u1"):
+ * UNDEFINED unless it is little-endian (or one byte) and in the table. */
+const char *ir_dtype_npy_code(enum ir_dtype dt);
+enum ir_dtype ir_dtype_from_npy(const char *descr);
 /* Inverse of ir_dtype_torch_name; also accepts the ONNX names.
  * Returns -1 when the name is unknown. */
 int ir_dtype_from_name(const char *name, size_t len);
@@ -370,6 +375,11 @@ void ir_block_add_return(struct ir_graph *g, struct ir_block *b,
  * or to a subgraph block.  Returns the weight's value. */
 struct ir_value *ir_add_weight(struct ir_graph *g, struct ir_block *b,
 			       const char *name, struct ir_tensor *t);
+/* Appends weight w (its next set to NULL) to the graph's list (block NULL
+ * or the top block; counted in nweights) or to a subgraph block's: the
+ * one way a weight joins a list. */
+void ir_append_weight(struct ir_graph *g, struct ir_block *b,
+		      struct ir_weight *w);
 struct ir_tensor *ir_tensor_new(struct ir_graph *g, enum ir_dtype dt,
 				int rank, const int64_t *dims);
 /* Type of a tensor as a value type. */

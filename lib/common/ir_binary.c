@@ -1744,15 +1744,8 @@ static int read_weight_record(struct reader *r, const msgpack_object *o)
 	w = read_weight(r, o, keys, &bad);
 	if (bad)
 		return -1;
-	if (w) {
-		struct ir_graph *g = r->g;
-		if (g->weights_tail)
-			g->weights_tail->next = w;
-		else
-			g->weights = w;
-		g->weights_tail = w;
-		g->nweights++;
-	}
+	if (w)
+		ir_append_weight(r->g, NULL, w);
 	return 0;
 }
 

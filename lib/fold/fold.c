@@ -35,6 +35,7 @@
 #include "fold.h"
 #include "fold_peep.h"
 #include "outfile.h"
+#include "weight_bytes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -201,81 +202,41 @@ static int is_returned(const struct ir_block *b, const struct ir_value *v)
 
 /* --- constants ---------------------------------------------------------- */
 
-/* pread of exactly len bytes at off.  0; 1 when the file ends first; -1
- * on a read error (errno set). */
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-	while (got < len) {
-		ssize_t k = pread(fd, (char *)buf + got, len - got,
-				  (off_t)(off + got));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		if (k == 0)
-			return 1;
-		got += (size_t)k;
-	}
-	return 0;
-}
-
-/* 1 when the strides (rank entries, NULL: contiguous) are the row-major
- * ones; dims of size 1 may have any stride. */
-static int contiguous(int rank, const int64_t *dims, const int64_t *strides)
-{
-	int64_t expect = 1;
-	if (!strides)
-		return 1;
-	for (int i = rank - 1; i >= 0; i--) {
-		if (dims[i] != 1 && strides[i] != expect)
-			return 0;
-		expect *= dims[i];
-	}
-	return 1;
-}
-
 /* Reads the elements a reference names, row-major and contiguous, into
  * dst (numel x element size bytes).  0, or -1 after reporting (c->err
  * set). */
 static int read_ref_into(struct fold_ctx *c, const char *what,
 			 const struct ir_tensor *t, char *dst)
 {
-	size_t es = ir_dtype_size(t->dtype);
-	uint64_t n = ir_tensor_numel(t);
 	const struct ir_data_ref *r = &t->ref;
-	int strided = !contiguous(t->rank, t->dims, r->strides);
-	int fd, k;
+	int strided = !weight_contiguous(t);
+	uint64_t span;
+	enum weight_err e;
 
-	if (!n)
+	if (!ir_tensor_numel(t))
 		return 0;
-	fd = open(r->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		diag_error(c->d, "%s: cannot open weight file '%s': %s", what,
-			   r->file, strerror(errno));
+	e = weight_span(t, &span);
+	if (e || span > SIZE_MAX) {
+		diag_error(c->d, "%s: %s", what, e == WEIGHT_NEG_STRIDE ?
+			   "negative strides are not supported" :
+			   "strides overflow");
 		c->err = c->err ? c->err : EXIT_BAD_INPUT;
 		return -1;
 	}
-	/* elements spanned, as docs/ir.md defines length */
-	uint64_t span = n;
-	if (strided) {
-		span = 1;
-		for (int i = 0; i < t->rank; i++)
-			span += (uint64_t)(t->dims[i] - 1) *
-				(uint64_t)r->strides[i];
-	}
-	size_t len = (size_t)(span * es);
+	size_t len = (size_t)span;
 	char *buf = strided ? malloc(len) : dst;
 	if (!buf) {
-		close(fd);
 		diag_error(c->d, "%s: out of memory reading %zu bytes", what,
 			   len);
 		c->err = c->err ? c->err : EXIT_IO;
 		return -1;
 	}
-	k = pread_full(fd, buf, len, r->offset);
-	if (k) {
-		if (k < 0)
+	e = weight_read(r->file, r->offset, buf, len);
+	if (e) {
+		if (e == WEIGHT_OPEN)
+			diag_error(c->d, "%s: cannot open weight file '%s': %s",
+				   what, r->file, strerror(errno));
+		else if (e == WEIGHT_READ)
 			diag_error(c->d, "%s: reading '%s': %s", what,
 				   r->file, strerror(errno));
 		else
@@ -283,23 +244,14 @@ static int read_ref_into(struct fold_ctx *c, const char *what,
 				   "shorter than offset %llu + %zu "
 				   "bytes", what, r->file,
 				   (unsigned long long)r->offset, len);
-		c->err = c->err ? c->err : k < 0 ? EXIT_IO : EXIT_BAD_INPUT;
+		c->err = c->err ? c->err :
+			 e == WEIGHT_READ ? EXIT_IO : EXIT_BAD_INPUT;
 		if (strided)
 			free(buf);
-		close(fd);
 		return -1;
 	}
-	close(fd);
 	if (strided) {
-		for (uint64_t i = 0; i < n; i++) {
-			uint64_t rem = i, from = 0;
-			for (int j = t->rank - 1; j >= 0; j--) {
-				from += rem % (uint64_t)t->dims[j] *
-					(uint64_t)r->strides[j];
-				rem /= (uint64_t)t->dims[j];
-			}
-			memcpy(dst + i * es, buf + from * es, es);
-		}
+		weight_gather(dst, buf, t);
 		free(buf);
 	}
 	return 0;
@@ -375,7 +327,7 @@ static int data_same(struct fold_ctx *c, uint64_t off, const void *p,
 
 	for (size_t at = 0; same && at < len; at += chunk) {
 		size_t k = len - at < chunk ? len - at : chunk;
-		same = !pread_full(c->dfd, buf, k, off + at) &&
+		same = !weight_pread(c->dfd, buf, k, off + at) &&
 		       !memcmp(buf, (const char *)p + at, k);
 	}
 	free(buf);
@@ -510,19 +462,7 @@ static void make_weight(struct fold_ctx *c, struct ir_block *b,
 	v->type = ir_tensor_type(g, t);
 	/* the cache holds inline data only: a reference is read if needed */
 	v->aux = spill(c, t) || t->data_kind != IR_DATA_INLINE ? NULL : t;
-	if (b != g->top) {
-		struct ir_weight **pp = &b->weights;
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = w;
-	} else {
-		if (g->weights_tail)
-			g->weights_tail->next = w;
-		else
-			g->weights = w;
-		g->weights_tail = w;
-		g->nweights++;
-	}
+	ir_append_weight(g, b, w);
 }
 
 /* A new initializer in block b named from `prefix`. */
@@ -605,14 +545,15 @@ static int try_view(struct fold_ctx *c, struct ir_block *b, struct ir_node *n,
 		t = ir_tensor_new(c->g, x->dtype, r, dims);
 		t->data_kind = IR_DATA_REF;
 		t->ref = x->ref;
-		t->ref.strides = contiguous(r, dims, st) ? NULL : st;
+		t->ref.strides = weight_strides_contiguous(r, dims, st) ? NULL : st;
 	} else {
 		int same = !strcmp(k, "onnx::Identity");
 		if (!same && strcmp(k, "onnx::Reshape") &&
 		    strcmp(k, "onnx::Flatten") && strcmp(k, "onnx::Squeeze") &&
 		    strcmp(k, "onnx::Unsqueeze"))
 			return 0;
-		if (!same && !contiguous(x->rank, x->dims, x->ref.strides))
+		if (!same && !weight_strides_contiguous(x->rank, x->dims,
+						       x->ref.strides))
 			return 0;
 		struct ir_tensor stand = *x;
 		stand.data_kind = IR_DATA_INLINE;

@@ -38,6 +38,7 @@
 #include "onnx_schema.h"
 #include "lower_int.h"
 #include "symbolic_common.h"
+#include "weight_bytes.h"
 
 /* A list known element-wise, or (view != NULL) a view record: value
  * `list` is what the aten slice/select `view` took from its input 0, the
@@ -2352,14 +2353,8 @@ static void inline_scalar_weights(struct ir_graph *g)
 		if (t->data_kind != IR_DATA_REF || ir_tensor_numel(t) != 1 ||
 		    es == 0 || es > 8 || t->ref.length < es)
 			continue;
-		FILE *f = fopen(t->ref.file, "rb");
-		if (!f)
-			continue;
 		char *p = ir_alloc(g, 8);
-		int ok = fseeko(f, (off_t)t->ref.offset, SEEK_SET) == 0 &&
-			 fread(p, 1, es, f) == es;
-		fclose(f);
-		if (!ok)
+		if (weight_read(t->ref.file, t->ref.offset, p, es))
 			continue;
 		t->data_kind = IR_DATA_INLINE;
 		t->bytes.data = p;

@@ -31,6 +31,7 @@
 #include "arena.h"
 #include "fold.h"
 #include "rlimits.h"
+#include "weight_bytes.h"
 #include "zip.h"
 
 void tensor_reader_init(struct tensor_reader *r)
@@ -58,54 +59,22 @@ uint64_t tensor_data_size(const struct ir_tensor *t)
 	return bytes;
 }
 
-/* Whether strides (rank entries, may be NULL) are the row-major ones;
- * dims of size 1 may have any stride. */
-static int strides_contiguous(const struct ir_tensor *t)
-{
-	int64_t expect = 1;
-	if (!t->ref.strides)
-		return 1;
-	for (int i = t->rank - 1; i >= 0; i--) {
-		if (t->dims[i] != 1 && t->ref.strides[i] != expect)
-			return 0;
-		expect *= t->dims[i];
-	}
-	return 1;
-}
-
 /* Bytes from element 0 to the end of the last element a strided
  * reference touches; -1 after reporting when strides are negative or the
  * span overflows. */
 static int ref_span(const struct ir_tensor *t, const char *what,
 		    uint64_t *span, struct diag *d)
 {
-	uint64_t size = ir_dtype_size(t->dtype), last = 0;
-
-	if (ir_tensor_numel(t) == 0) {
-		*span = 0;
+	switch (weight_span(t, span)) {
+	case WEIGHT_OK:
 		return 0;
+	case WEIGHT_NEG_STRIDE:
+		return diag_error(d, "%s: negative strides are not supported",
+				  what);
+	default:
+		return diag_error(d, weight_contiguous(t) ? "%s: too large" :
+				  "%s: strides overflow", what);
 	}
-	if (strides_contiguous(t)) {
-		*span = tensor_data_size(t);
-		return *span == UINT64_MAX ? diag_error(d, "%s: too large", what)
-					   : 0;
-	}
-	for (int i = 0; i < t->rank; i++) {
-		uint64_t step;
-		if (t->dims[i] <= 1)
-			continue;
-		if (t->ref.strides[i] < 0)
-			return diag_error(d, "%s: negative strides are not "
-					  "supported", what);
-		if (__builtin_mul_overflow((uint64_t)(t->dims[i] - 1),
-					   (uint64_t)t->ref.strides[i], &step) ||
-		    __builtin_add_overflow(last, step, &last))
-			return diag_error(d, "%s: strides overflow", what);
-	}
-	if (__builtin_add_overflow(last, 1, &last) ||
-	    __builtin_mul_overflow(last, size, span))
-		return diag_error(d, "%s: strides overflow", what);
-	return 0;
 }
 
 int tensor_data_check(const struct ir_tensor *t, const char *what,
@@ -740,7 +709,7 @@ int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
 		return 0;
 	if ((rc = reader_open(r, t->ref.file, what, d)))
 		return rc;
-	if (strides_contiguous(t))
+	if (weight_contiguous(t))
 		return copy_range(r, t->ref.offset, size, what, out, d);
 	return copy_strided(r, t, what, out, d);
 }

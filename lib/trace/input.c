@@ -1,14 +1,14 @@
 /*
- * input.c - the graph inputs of `trace`: the --input SPEC parser and the
+ * input.c - the graph inputs of `trace`: --input SPEC (parsed by
+ * lib/common/input_spec.c, every dim with a size) and the
  * deterministic pseudo-random values of inputs given by dtype and shape
  * (trace.h).
  */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input_spec.h"
 #include "trace.h"
 
 void trace_input_release(struct trace_input *in)
@@ -24,94 +24,28 @@ void trace_input_release(struct trace_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-static int bad_dims(const char *spec, struct diag *d)
-{
-	return diag_error(d, "--input '%s': expected DTYPE[DIM,...] with dims "
-			  "numbers, or NAME:SIZE for a dynamic axis", spec);
-}
-
 int trace_parse_input(const char *spec, struct trace_input *in,
 		      struct diag *d)
 {
-	const char *eq = strchr(spec, '='), *body = spec, *br, *p;
-	size_t n;
+	struct input_spec is;
+	int rc;
 
 	memset(in, 0, sizeof(*in));
-	if (eq && (!strchr(spec, '[') || eq < strchr(spec, '['))) {
-		if (eq == spec)
-			return diag_error(d, "--input '%s': empty name", spec);
-		in->name = strndup(spec, (size_t)(eq - spec));
-		if (!in->name)
-			return diag_error(d, "out of memory");
-		body = eq + 1;
-	}
-	n = strlen(body);
-	if (n > 4 && !strcmp(body + n - 4, ".npy")) {
-		in->npy = strdup(body);
-		if (!in->npy)
-			return diag_error(d, "out of memory");
-		return 0;
-	}
-	br = strchr(body, '[');
-	n = br ? (size_t)(br - body) : strlen(body);
-	in->dtype = ir_dtype_from_spec(body, n);
-	if (!in->dtype)
-		return diag_error(d, "--input '%s': unknown dtype '%.*s' (f32 "
-				  "f64 f16 bf16 i64 i32 i16 i8 u8 bool, or a "
-				  ".npy file)", spec, (int)n, body);
-	if (!br)
-		return 0; /* a rank-0 tensor */
-	p = br + 1;
-	while (*p == ' ')
-		p++;
-	if (*p == ']')
-		return p[1] ? bad_dims(spec, d) : 0;
-	for (;;) {
-		const char *s;
-		char *end;
-		long long v;
-
-		while (*p == ' ')
-			p++;
-		if (in->rank >= GPU_MAX_DIMS)
-			return diag_error(d, "--input '%s': more than %d dims",
-					  spec, GPU_MAX_DIMS);
-		s = p;
-		if (isalpha((unsigned char)*p) || *p == '_') {
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-			if (*p != ':')
-				return diag_error(d, "--input '%s': dim '%.*s' "
-						  "needs a size to run with "
-						  "('%.*s:4')", spec,
-						  (int)(p - s), s,
-						  (int)(p - s), s);
-			in->symbols[in->rank] = strndup(s, (size_t)(p - s));
-			if (!in->symbols[in->rank])
-				return diag_error(d, "out of memory");
-			p++;
-		} else if (*p == '?' || *p == '*') {
-			return diag_error(d, "--input '%s': an unknown dim "
-					  "cannot be run: give a size", spec);
+	rc = input_spec_parse(spec, INPUT_SPEC_RUN, GPU_MAX_DIMS, &is, d);
+	if (!rc) {
+		in->name = is.name;
+		in->npy = is.npy;
+		is.name = is.npy = NULL;
+		in->dtype = is.dtype;
+		in->rank = is.rank;
+		for (int i = 0; i < is.rank; i++) {
+			in->dims[i] = is.dims[i];
+			in->symbols[i] = is.symbols[i];
+			is.symbols[i] = NULL;
 		}
-		if (!isdigit((unsigned char)*p))
-			return bad_dims(spec, d);
-		errno = 0;
-		v = strtoll(p, &end, 10);
-		if (errno || v < 0 || v > ((int64_t)1 << 40))
-			return bad_dims(spec, d);
-		in->dims[in->rank++] = v;
-		p = end;
-		while (*p == ' ')
-			p++;
-		if (*p == ',') {
-			p++;
-			continue;
-		}
-		if (*p == ']' && !p[1])
-			return 0;
-		return bad_dims(spec, d);
 	}
+	input_spec_release(&is);
+	return rc;
 }
 
 /* splitmix64: a small, good, reproducible stream */

@@ -29,6 +29,7 @@
 #include "intmath.h"
 #include "rlimits.h"
 #include "trace_int.h"
+#include "weight_bytes.h"
 
 struct slot {
 	struct tval *tv;
@@ -230,7 +231,8 @@ static struct gpu_tensor *tensor_of_ir(struct interp *ip,
 	const void *data;
 	size_t bytes, flen, esz = ir_dtype_size(t->dtype);
 	struct gpu_tensor *gt;
-	int i, span = 1;
+	enum weight_err e;
+	uint64_t need;
 
 	if (!esz || t->rank > GPU_MAX_DIMS) {
 		diag_error(ip->ctx.d, "weight '%s': %s tensors cannot be run",
@@ -238,9 +240,6 @@ static struct gpu_tensor *tensor_of_ir(struct interp *ip,
 		set_code(ip, EXIT_UNSUPPORTED);
 		return NULL;
 	}
-	for (i = 0; i < t->rank; i++)
-		if (t->dims[i] == 0)
-			span = 0; /* no element: nothing to check */
 	if (t->data_kind == IR_DATA_REF) {
 		const char *base = map_file(ip, t->ref.file, &flen);
 
@@ -265,41 +264,21 @@ static struct gpu_tensor *tensor_of_ir(struct interp *ip,
 		data = t->bytes.data;
 		bytes = t->bytes.len;
 	}
-	if (span) {
-		/* the view must stay inside the bytes */
-		uint64_t last = 0;
-
-		for (i = 0; i < t->rank; i++) {
-			int64_t st;
-
-			if (t->data_kind == IR_DATA_REF && t->ref.strides)
-				st = t->ref.strides[i];
-			else {
-				int j;
-
-				st = 1;
-				for (j = i + 1; j < t->rank; j++)
-					st *= t->dims[j];
-			}
-			if (st < 0) {
-				diag_error(ip->ctx.d, "weight '%s': negative "
-					   "stride", name);
-				set_code(ip, EXIT_BAD_INPUT);
-				return NULL;
-			}
-			last += (uint64_t)st * (uint64_t)(t->dims[i] - 1);
-		}
-		if ((last + 1) * esz > bytes) {
-			diag_error(ip->ctx.d, "weight '%s': %zu bytes hold "
-				   "too few elements for its shape", name,
-				   bytes);
-			set_code(ip, EXIT_BAD_INPUT);
-			return NULL;
-		}
+	/* the view must stay inside the bytes */
+	e = weight_span(t, &need);
+	if (e == WEIGHT_NEG_STRIDE) {
+		diag_error(ip->ctx.d, "weight '%s': negative stride", name);
+		set_code(ip, EXIT_BAD_INPUT);
+		return NULL;
+	}
+	if (e || need > bytes) {
+		diag_error(ip->ctx.d, "weight '%s': %zu bytes hold too few "
+			   "elements for its shape", name, bytes);
+		set_code(ip, EXIT_BAD_INPUT);
+		return NULL;
 	}
 	gt = gpu_from_host(ip->ctx.be, t->dtype, t->rank, t->dims,
-			   t->data_kind == IR_DATA_REF ? t->ref.strides : NULL,
-			   data, bytes);
+			   weight_strides(t), data, bytes);
 	if (!gt) {
 		diag_error(ip->ctx.d, "weight '%s': %s", name,
 			   gpu_last_error());

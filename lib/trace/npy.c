@@ -12,17 +12,6 @@
 
 #include "trace.h"
 
-static const struct {
-	const char *descr;
-	enum ir_dtype dt;
-} npy_types[] = {
-	{ "f4", IR_DTYPE_FLOAT }, { "f8", IR_DTYPE_DOUBLE },
-	{ "f2", IR_DTYPE_FLOAT16 }, { "i8", IR_DTYPE_INT64 },
-	{ "i4", IR_DTYPE_INT32 }, { "i2", IR_DTYPE_INT16 },
-	{ "i1", IR_DTYPE_INT8 }, { "u1", IR_DTYPE_UINT8 },
-	{ "b1", IR_DTYPE_BOOL },
-};
-
 #define NPY_MAX_HEADER (1 << 20)
 
 /* The value of 'key' in a header dict: a pointer just after its colon. */
@@ -55,7 +44,7 @@ static int npy_parse_header(const char *path, const char *h,
 {
 	const char *p = npy_key(h, "descr"), *e;
 	char descr[16];
-	size_t i, n;
+	size_t n;
 
 	if (!p || (*p != '\'' && *p != '"'))
 		return diag_error(d, "%s: .npy header has no 'descr'", path);
@@ -65,14 +54,7 @@ static int npy_parse_header(const char *path, const char *h,
 	n = (size_t)(e - p - 1);
 	memcpy(descr, p + 1, n);
 	descr[n] = 0;
-	*dt = IR_DTYPE_UNDEFINED;
-	if (n == 3 && (descr[0] == '<' || descr[0] == '|' ||
-		       (descr[0] == '=' ) ||
-		       (descr[0] == '>' && descr[2] == '1'))) {
-		for (i = 0; i < sizeof(npy_types) / sizeof(npy_types[0]); i++)
-			if (!strcmp(descr + 1, npy_types[i].descr))
-				*dt = npy_types[i].dt;
-	}
+	*dt = ir_dtype_from_npy(descr);
 	if (*dt == IR_DTYPE_UNDEFINED)
 		return diag_error(d, "%s: unsupported .npy dtype '%s' (little-"
 				  "endian f4 f8 f2 i8 i4 i2 i1 u1 b1)", path,
@@ -227,15 +209,13 @@ out:
 int npy_write(const char *path, const struct gpu_tensor *t, struct diag *d)
 {
 	char hdr[512], shape[256];
-	size_t i, n = 0, hl, total, bytes;
+	size_t n = 0, hl, total, bytes;
 	const char *descr = NULL;
 	void *buf;
 	FILE *f;
 	int ok;
 
-	for (i = 0; i < sizeof(npy_types) / sizeof(npy_types[0]); i++)
-		if (npy_types[i].dt == t->dtype)
-			descr = npy_types[i].descr;
+	descr = ir_dtype_npy_code(t->dtype);
 	if (!descr)
 		return diag_error(d, "%s: dtype %s has no .npy form", path,
 				  ir_dtype_torch_name(t->dtype));

@@ -19,6 +19,7 @@
 #include "onnx_check.h"
 #include "onnx_read.h"
 #include "onnx_schema.h"
+#include "tool_opts.h"
 #include "outfile.h"
 #include "version.h"
 
@@ -118,6 +119,7 @@ int main(int argc, char **argv)
 	int c;
 
 	diag_init(&d, "check");
+	tool_init("check");
 	while ((c = getopt_long(argc, argv, "pdo:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -138,21 +140,22 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
-		case 'V':
-			printf("check (pt2onnx) %s\noperator schemas: %s, %u "
-			       "schemas, IR version %d\n", PT2ONNX_VERSION,
-			       onnx_schema_source(), onnx_schema_count(),
-			       onnx_schema_ir_version());
-			return EXIT_OK;
+		case 'V': {
+			char extra[256];
+
+			snprintf(extra, sizeof(extra), "operator schemas: %s, "
+				 "%u schemas, IR version %d",
+				 onnx_schema_source(), onnx_schema_count(),
+				 onnx_schema_ir_version());
+			return tool_version("check", extra);
+		}
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return tool_bad_option("check");
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "check: no model given\n");
-		usage(stderr);
-		return EXIT_USAGE;
+		return tool_bad_option("check");
 	}
 	if (o.output && o.mode == MODE_CHECK)
 		die(&d, EXIT_USAGE, "-o needs --print or --dot");

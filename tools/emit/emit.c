@@ -17,6 +17,7 @@
 #include "onnx_write.h"
 #include "outfile.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -120,16 +121,14 @@ int main(int argc, char **argv)
 {
 	struct diag d;
 	struct onnx_write_options o;
-	const char *output = "-";
-	int force = 0, c, rc;
+	struct tool_out out = TOOL_OUT_INIT;
+	int c, rc;
 
 	diag_init(&d, "emit");
+	tool_init("emit");
 	onnx_write_options_init(&o);
 	while ((c = getopt_long(argc, argv, "o:fhV", long_options, NULL)) != -1) {
 		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
 		case OPT_INPUT_NAMES:
 			if (onnx_write_parse_names(&o.input_names,
 						   &o.ninput_names, optarg, &d))
@@ -183,20 +182,12 @@ int main(int argc, char **argv)
 			if (onnx_write_options_allow_weights(&o, optarg, &d))
 				goto usage;
 			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			onnx_write_options_release(&o);
-			return EXIT_OK;
-		case 'V':
-			printf("emit (pt2onnx) %s\n", PT2ONNX_VERSION);
-			onnx_write_options_release(&o);
-			return EXIT_OK;
 		default:
-			fputs("Try 'emit --help'.\n", stderr);
-			goto usage;
+			rc = tool_option("emit", usage_text, c, optarg, &out);
+			if (rc == TOOL_OPT_CONTINUE)
+				break;
+			onnx_write_options_release(&o);
+			return rc;
 		}
 	}
 	if (argc - optind > 1) {
@@ -204,7 +195,7 @@ int main(int argc, char **argv)
 		goto usage;
 	}
 
-	if (!strcmp(output, "-") && refuse_terminal(stdout, force, &d))
+	if (!strcmp(out.output, "-") && refuse_terminal(stdout, out.force, &d))
 		goto usage;
 	/* weights are read only from the model's folders: the current one
 	 * (relative references resolve from it) and the IR file's (and see
@@ -221,7 +212,7 @@ int main(int argc, char **argv)
 	free(dir);
 	struct ir_graph *g = tool_read_ir(in, &d, &rc);
 	if (g)
-		rc = onnx_write_model(g, &o, output, &d);
+		rc = onnx_write_model(g, &o, out.output, &d);
 	ir_graph_free(g);
 	onnx_write_options_release(&o);
 	return rc;

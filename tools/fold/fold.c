@@ -17,6 +17,7 @@
 #include "fold.h"
 #include "ir.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -92,16 +93,15 @@ int main(int argc, char **argv)
 	struct diag d;
 	struct fold_options o;
 	struct fold_stats st;
-	const char *output = "-";
-	int force = 0, text = 0, verbose = 0, run = 1, c, rc;
+	struct tool_out out = TOOL_OUT_INIT;
+	int verbose = 0, run = 1, c, rc;
 
 	diag_init(&d, "fold");
+	tool_init("fold");
 	fold_options_init(&o);
 	while ((c = getopt_long(argc, argv, "o:SvfhV", long_options, NULL))
 	       != -1) {
 		switch (c) {
-		case 'o': output = optarg; break;
-		case 'S': text = 1; break;
 		case OPT_NO_FOLD: run = 0; break;
 		case OPT_NO_CONSTANT_FOLDING: o.constant_fold = 0; break;
 		case OPT_NO_PEEPHOLE: o.peephole = 0; break;
@@ -116,16 +116,10 @@ int main(int argc, char **argv)
 			o.data_file = optarg;
 			break;
 		case 'v': verbose = 1; break;
-		case 'f': force = 1; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		case 'V':
-			printf("fold (pt2onnx) %s\n", PT2ONNX_VERSION);
-			return EXIT_OK;
 		default:
-			fputs("Try 'fold --help'.\n", stderr);
-			return EXIT_USAGE;
+			rc = tool_option("fold", usage_text, c, optarg, &out);
+			if (rc != TOOL_OPT_CONTINUE)
+				return rc;
 		}
 	}
 	if (argc - optind > 1) {
@@ -148,7 +142,7 @@ int main(int argc, char **argv)
 			st.dead_weights, st.deduped,
 			(unsigned long long)st.data_bytes);
 	if (!rc) {
-		rc = tool_write_ir(g, output, text, force, &d);
+		rc = tool_write_ir(g, out.output, out.text, out.force, &d);
 		if (rc && st.data_bytes)
 			unlink(o.data_file); /* no stream refers to it */
 	}

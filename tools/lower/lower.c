@@ -16,6 +16,7 @@
 #include "lower.h"
 #include "outfile.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -82,10 +83,11 @@ int main(int argc, char **argv)
 	struct diag d;
 	struct lower_options o = { PT2ONNX_OPSET_DEFAULT, LOWER_EXPORT_ONNX,
 				   LOWER_TRAINING_EVAL };
-	const char *output = "-";
-	int force = 0, text = 0, c, k;
+	struct tool_out out = TOOL_OUT_INIT;
+	int c, k;
 
 	diag_init(&d, "lower");
+	tool_init("lower");
 	while ((c = getopt_long(argc, argv, "o:SfhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_OPSET: {
@@ -122,31 +124,18 @@ int main(int argc, char **argv)
 		case OPT_LIST_OPS:
 			lower_list_ops(stdout);
 			return EXIT_OK;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			text = 1;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		case 'V':
-			printf("lower (pt2onnx) %s\n", PT2ONNX_VERSION);
-			return EXIT_OK;
 		default:
-			fputs("Try 'lower --help'.\n", stderr);
-			return EXIT_USAGE;
+			k = tool_option("lower", usage_text, c, optarg, &out);
+			if (k != TOOL_OPT_CONTINUE)
+				return k;
 		}
 	}
 	if (argc - optind > 1) {
 		diag_error(&d, "one input at most (try 'lower --help')");
 		return EXIT_USAGE;
 	}
-	if (!text && !strcmp(output, "-") && refuse_terminal(stdout, force, &d))
+	if (!out.text && !strcmp(out.output, "-") &&
+	    refuse_terminal(stdout, out.force, &d))
 		return EXIT_USAGE;
 	int rc;
 	struct ir_graph *g = tool_read_ir(optind < argc ? argv[optind] : "-",
@@ -155,7 +144,7 @@ int main(int argc, char **argv)
 		return rc;
 	rc = lower_graph(g, &o, &d);
 	if (rc == EXIT_OK)
-		rc = tool_write_ir(g, output, text, force, &d);
+		rc = tool_write_ir(g, out.output, out.text, out.force, &d);
 	ir_graph_free(g);
 	return rc;
 }

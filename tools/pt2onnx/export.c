@@ -41,6 +41,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "tool_opts.h"
 #include "export.h"
 #include "outfile.h"
 #include "pt2.h"
@@ -736,8 +737,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
 		case 'h': export_help(stdout); return EXIT_OK;
 		default:
-			fputs(export_usage, stderr);
-			return EXIT_USAGE;
+			return tool_bad_option("pt2onnx");
 		}
 	}
 	if (optind != argc - 1)

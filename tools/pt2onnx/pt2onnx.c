@@ -18,6 +18,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "tool_opts.h"
 #include "export.h"
 #include "version.h"
 
@@ -101,6 +102,7 @@ int main(int argc, char **argv)
 	char path[PATH_MAX + 64], dir[PATH_MAX];
 
 	diag_init(&d, "pt2onnx");
+	tool_init("pt2onnx");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -109,10 +111,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("pt2onnx %s\n", PT2ONNX_VERSION);
-		return EXIT_OK;
-	}
+	if (!strcmp(argv[1], "--version"))
+		return tool_version("pt2onnx", NULL);
 	if (!strcmp(argv[1], "--exec-path")) {
 		if (find_stage("emit", path, sizeof(path)) == 0) {
 			*strrchr(path, '/') = 0;
