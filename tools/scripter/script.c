@@ -53,16 +53,6 @@ static const char usage_text[] =
 "Exit status: 0 written, 2 usage, 3 malformed archive or unparseable code,\n"
 "4 unsupported construct, 5 I/O error.\n";
 
-/* lib/script's list of its operators (issue 15: the script engineer adds
- * it).  Until it is merged this weak stub stands in: delete it then. */
-void script_list_ops(FILE *fp);
-__attribute__((weak)) void script_list_ops(FILE *fp)
-{
-	(void)fp;
-	fputs("script: --list-ops is not in this build yet\n", stderr);
-	exit(EXIT_UNSUPPORTED);
-}
-
 static void release_inputs(struct script_input *in, int n)
 {
 	int i;

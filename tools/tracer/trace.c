@@ -109,16 +109,6 @@ struct tool {
 	struct onnx_write_options dyn;
 };
 
-/* lib/trace's list of the ops it runs (issue 15: the trace engineer adds
- * it).  Until it is merged this weak stub stands in: delete it then. */
-void trace_list_ops(FILE *fp);
-__attribute__((weak)) void trace_list_ops(FILE *fp)
-{
-	(void)fp;
-	fputs("trace: --list-ops is not in this build yet\n", stderr);
-	exit(EXIT_UNSUPPORTED);
-}
-
 static void tool_release(struct tool *t)
 {
 	int i;
