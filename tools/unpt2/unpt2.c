@@ -17,6 +17,7 @@
 #include "ir.h"
 #include "pt2.h"
 #include "tool_io.h"
+#include "tool_opts.h"
 #include "version.h"
 #include "zip.h"
 
@@ -55,27 +56,25 @@ int main(int argc, char **argv)
 	struct pt2_options o;
 	struct zip *z;
 	struct ir_graph *g;
-	const char *output = "-";
-	int text = 0, force = 0, c, code;
+	struct tool_out out = TOOL_OUT_INIT;
+	int c, code;
 
+	tool_init("unpt2");
 	diag_init(&d, "unpt2");
 	memset(&o, 0, sizeof(o));
 	while ((c = getopt_long(argc, argv, "m:o:SfhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm': o.model = optarg; break;
-		case 'o': output = optarg; break;
-		case 'S': text = 1; break;
-		case 'f': force = 1; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_OK;
-		case 'V': printf("unpt2 %s\n", PT2ONNX_VERSION);
-			  return EXIT_OK;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			code = tool_option("unpt2", usage_text, c, optarg, &out);
+			if (code != TOOL_OPT_CONTINUE)
+				return code;
 		}
 	}
 	if (optind != argc - 1) {
-		diag_error(&d, "expected one MODEL.pt2 argument");
-		fputs(usage_text, stderr);
+		diag_error(&d, "expected one MODEL.pt2 argument (try 'unpt2 "
+			   "--help')");
 		return EXIT_USAGE;
 	}
 	o.ref_file = argv[optind];
@@ -88,7 +87,7 @@ int main(int argc, char **argv)
 	if (!g)
 		return code;
 	d.file = NULL;
-	code = tool_write_ir(g, output, text, force, &d);
+	code = tool_write_ir(g, out.output, out.text, out.force, &d);
 	ir_graph_free(g);
 	return code;
 }
