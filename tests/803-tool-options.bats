@@ -16,7 +16,7 @@ version_h() {
 	local v t
 	v=$(version_h)
 	[ -n "$v" ]
-	for t in script trace lower fold emit check pt2onnx; do
+	for t in script trace unpt2 lower fold emit check pt2onnx; do
 		run -0 tool $t --version
 		[ "${lines[0]}" = "$t (pt2onnx) $v" ]
 	done
@@ -29,7 +29,7 @@ version_h() {
 
 @test "tools: a wrong option is status 2 with one 'Try TOOL --help' line after getopt's" {
 	local t
-	for t in script trace lower fold emit check; do
+	for t in script trace unpt2 lower fold emit check; do
 		run -2 tool $t --no-such-option
 		[ "${lines[-1]}" = "Try '$t --help'." ]
 		[ "${#lines[@]}" -eq 2 ]
@@ -40,20 +40,23 @@ version_h() {
 
 @test "tools: --help is the usage on standard output, status 0" {
 	local t
-	for t in script trace lower fold emit check; do
+	for t in script trace unpt2 lower fold emit check; do
 		run -0 --separate-stderr tool $t --help
 		[[ "$output" == "usage: $t "* ]]
 		[ -z "$stderr" ]
 	done
 }
 
-@test "tools: script, trace and check name a missing model, then point at --help" {
+@test "tools: script, trace, unpt2 and check name a missing model, then point at --help" {
 	run -2 tool script
 	[ "${lines[0]}" = "script: expected one MODEL.pt argument" ]
 	[ "${lines[1]}" = "Try 'script --help'." ]
 	run -2 tool trace
 	[ "${lines[0]}" = "trace: expected one MODEL.pt argument" ]
 	[ "${lines[1]}" = "Try 'trace --help'." ]
+	run -2 tool unpt2
+	[ "${lines[0]}" = "unpt2: expected one MODEL.pt2 argument" ]
+	[ "${lines[1]}" = "Try 'unpt2 --help'." ]
 	run -2 tool check
 	[ "${lines[0]}" = "check: no model given" ]
 	[ "${lines[1]}" = "Try 'check --help'." ]

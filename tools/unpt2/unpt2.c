@@ -73,9 +73,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		diag_error(&d, "expected one MODEL.pt2 argument (try 'unpt2 "
-			   "--help')");
-		return EXIT_USAGE;
+		diag_error(&d, "expected one MODEL.pt2 argument");
+		return tool_bad_option("unpt2");
 	}
 	o.ref_file = argv[optind];
 	z = zip_open(argv[optind], &d);
