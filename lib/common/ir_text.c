@@ -2827,6 +2827,7 @@ static struct ir_node *parse_node_line(struct parser *ps, struct ir_block *b)
 	}
 	n = ir_node_new(g, NULL, "", 0, 0);
 	n->kind = kind;
+	n->op = aten_op_id(kind);
 	skip_sp(ps);
 	if (*ps->p == '[' && parse_attrs(ps, n) < 0)
 		goto out;

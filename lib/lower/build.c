@@ -203,6 +203,7 @@ static void fold_to_const(struct lower_ctx *c, struct ir_node *n,
 	t->bytes.data = p;
 	t->bytes.len = es * (size_t)k;
 	n->kind = "onnx::Constant";
+	n->op = OP_NONE;
 	n->ninputs = 0;
 	n->nattrs = 0;
 	ir_node_add_attr(c->g, n, "value", IR_ATTR_TENSOR)->u.t = t;

@@ -29,6 +29,7 @@
  * (list and view look-ups linear in the number of records).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,62 +64,80 @@ struct lw_copy {
 	struct lw_copy *next;
 };
 
-static const struct symbolic_table *const tables[] = {
+const struct symbolic_table *const symbolic_tables[] = {
+	&symbolic_driver_table, &symbolic_opset9_table,
+	&symbolic_opset11_table, &symbolic_opset12_table,
+	&symbolic_opset14_table, &symbolic_opset17_table,
 	&symbolic_extra_math_table, &symbolic_extra_nn_table,
-	&symbolic_extra_shape_table,
-	&symbolic_fft_table,
-	&symbolic_driver_table, &symbolic_opset9_table, &symbolic_opset11_table,
-	&symbolic_opset12_table, &symbolic_opset13_table,
-	&symbolic_opset14_table,
-	&symbolic_opset17_table,
+	&symbolic_extra_shape_table, &symbolic_fft_table,
 	&symbolic_vision_table,
 };
+const size_t symbolic_ntables =
+	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);
 
-symbolic_fn symbolic_lookup(const char *kind, int opset)
+/* The index over every file's rows, built once: the rows of op are
+ * sym_rows[sym_first[op] .. sym_first[op + 1]). */
+static const struct symbolic *sym_rows[SYM_ROWS_MAX];
+static unsigned short sym_first[OP_COUNT + 1];
+static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
+
+static void sym_build_index(void)
 {
-	for (int t = (int)(sizeof(tables) / sizeof(tables[0])) - 1; t >= 0; t--) {
-		/* the opset-9 tables are the base for 7 and 8 too: what
-		 * they build is checked against the target opset */
-		int from = tables[t]->opset <= 9 ? LOWER_OPSET_MIN
-						 : tables[t]->opset;
-		if (from > opset)
-			continue;
-		for (size_t i = 0; i < tables[t]->count; i++)
-			if (!strcmp(tables[t]->entries[i].name, kind))
-				return tables[t]->entries[i].fn;
-	}
-	return NULL;
+	/* a counting sort by op (tests/unit/test_lower_symbolic.c checks
+	 * that every row fits and has a real op) */
+	unsigned short cnt[OP_COUNT + 1] = { 0 };
+	for (size_t t = 0; t < symbolic_ntables; t++)
+		for (size_t i = 0; i < symbolic_tables[t]->count; i++) {
+			enum aten_op op = symbolic_tables[t]->entries[i].op;
+			if (op > OP_NONE && op < OP_COUNT)
+				cnt[op + 1]++;
+		}
+	for (int op = 0; op < OP_COUNT; op++)
+		sym_first[op + 1] = (unsigned short)(sym_first[op] + cnt[op + 1]);
+	unsigned short at[OP_COUNT];
+	memcpy(at, sym_first, sizeof(at));
+	for (size_t t = 0; t < symbolic_ntables; t++)
+		for (size_t i = 0; i < symbolic_tables[t]->count; i++) {
+			const struct symbolic *r = &symbolic_tables[t]->entries[i];
+			if (r->op > OP_NONE && r->op < OP_COUNT &&
+			    at[r->op] < SYM_ROWS_MAX)
+				sym_rows[at[r->op]++] = r;
+		}
 }
 
-static int cmp_str(const void *a, const void *b)
+symbolic_fn symbolic_lookup(enum aten_op op, int opset)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	if (op <= OP_NONE || op >= OP_COUNT)
+		return NULL;
+	pthread_once(&sym_once, sym_build_index);
+	const struct symbolic *best = NULL;
+	for (unsigned i = sym_first[op]; i < sym_first[op + 1] &&
+	     i < SYM_ROWS_MAX; i++) {
+		const struct symbolic *r = sym_rows[i];
+		int from = r->from ? r->from : LOWER_OPSET_MIN;
+		int to = r->to ? r->to : LOWER_OPSET_MAX;
+		if (from <= opset && opset <= to &&
+		    (!best || r->prio > best->prio))
+			best = r;
+	}
+	return best ? best->fn : NULL;
 }
 
 void lower_list_ops(FILE *fp)
 {
-	const char *names[1024];
-	size_t n = 0;
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-		for (size_t i = 0; i < tables[t]->count && n < 1024; i++) {
-			size_t j;
-			/* complex::OP: symbolic_fft.c's internal names for an
-			 * op on a complex value, not operators of their own */
-			if (!strncmp(tables[t]->entries[i].name, "complex::", 9))
-				continue;
-			for (j = 0; j < n; j++)
-				if (!strcmp(names[j], tables[t]->entries[i].name))
-					break;
-			if (j == n)
-				names[n++] = tables[t]->entries[i].name;
-		}
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(fp, "%s:", names[i]);
+	/* ids are in the order of their names */
+	for (int op = OP_NONE + 1; op < OP_COUNT; op++) {
+		int any = 0;
 		for (int o = LOWER_OPSET_MIN; o <= LOWER_OPSET_MAX; o++)
-			if (symbolic_lookup(names[i], o))
+			if (symbolic_lookup((enum aten_op)op, o)) {
+				if (!any)
+					fprintf(fp, "%s:",
+						aten_op_name((enum aten_op)op));
+				any = 1;
 				fprintf(fp, " %d", o);
-		fputc('\n', fp);
+			}
+		if (any)
+			fputc('\n', fp);
 	}
 }
 
@@ -505,7 +524,7 @@ static struct ir_value *view_indices(struct lower_ctx *c, struct ir_node *vn,
 	if (k)
 		idx = b_unsqueeze(c, idx, axes, k);
 	/* the view op's own symbolic on the indices */
-	symbolic_fn fn = symbolic_lookup(vn->kind, c->opset);
+	symbolic_fn fn = symbolic_lookup(vn->op, c->opset);
 	struct ir_value *saved = vn->inputs[0], *res[2] = { NULL, NULL };
 	vn->inputs[0] = idx;
 	int rc = fn ? fn(c, vn, res) : 1;
@@ -1575,7 +1594,8 @@ static int64_t torch_scalar_type(enum ir_dtype dt)
 static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
 			int64_t v)
 {
-	n->kind = "prim::Constant";
+	n->kind = aten_op_name(OP_prim_Constant);
+	n->op = OP_prim_Constant;
 	n->ninputs = 0;
 	n->nattrs = 0;
 	if (has_value)
@@ -1759,6 +1779,16 @@ static int bind_aliases(struct lower_ctx *c, struct ir_node *n,
 	return write_back(c, in0);
 }
 
+/* The symbolic for a node of kind k and registry id op: the table's, or
+ * symbolic_fft.c's for its internal complex::OP kinds. */
+static symbolic_fn node_symbolic(struct lower_ctx *c, const char *k,
+				 enum aten_op op)
+{
+	if (op != OP_NONE)
+		return symbolic_lookup(op, c->opset);
+	return !strncmp(k, "complex::", 9) ? symbolic_fft_complex(k) : NULL;
+}
+
 static void lower_node(struct lower_ctx *c, struct ir_node *n)
 {
 	/* input 0 as the aten value, before remap: what an in-place op
@@ -1775,6 +1805,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		struct ir_attr *a = ir_node_find_attr(n, "value");
 		if (a && a->kind == IR_ATTR_TENSOR && n->noutputs == 1) {
 			n->kind = "onnx::Constant";
+			n->op = OP_NONE;
 			n->outputs[0]->type = merge_type(c,
 				ir_tensor_type(c->g, a->u.t), n->outputs[0]->type);
 		}
@@ -1816,13 +1847,14 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		ir_node_unlink(n);
 		return;
 	}
-	symbolic_fn fn = symbolic_lookup(k, c->opset);
+	symbolic_fn fn = node_symbolic(c, k, n->op);
 	int inplace = 0;
 	size_t klen = strlen(k);
 	if (!fn && klen > 2 && k[klen - 1] == '_' && k[klen - 2] != '_') {
 		/* x.relu_(): the out-of-place op, and later uses of x in this
 		 * block see the result (torch's remove-inplace-ops pass) */
-		fn = symbolic_lookup(ir_strndup(c->g, k, klen - 1), c->opset);
+		const char *base = ir_strndup(c->g, k, klen - 1);
+		fn = node_symbolic(c, base, aten_op_id(base));
 		inplace = fn != NULL;
 	}
 	if (!strcmp(k, "aten::copy_"))
@@ -2028,7 +2060,7 @@ static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *vals[256];
 	if (n->ninputs >= 2 && n->noutputs == 1 &&
 	    n->outputs[0]->type->kind != IR_TYPE_LIST) {
-		symbolic_fn f = symbolic_lookup("aten::copy_", c->opset);
+		symbolic_fn f = symbolic_lookup(OP_aten_copy_, c->opset);
 		return f ? f(c, n, out) : lw_decline(c, "no symbolic for copy_");
 	}
 	if (n->ninputs != 1 || n->noutputs != 1 ||
@@ -2098,18 +2130,18 @@ static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
 }
 
 static const struct symbolic driver_ops[] = {
-	{ "aten::_set_item", sym_set_item },
-	{ "aten::copy", sym_list_copy },
-	{ "aten::Delete", sym_delete },
-	{ "aten::__getitem__", sym_getitem },
-	{ "aten::append", sym_append },
-	{ "aten::len", sym_len },
-	{ "aten::list", sym_list_list },
-	{ "aten::warn", sym_drop },
+	{ OP_aten__set_item, 0, 0, SYM_PRIO_BASE, sym_set_item },
+	{ OP_aten_copy, 0, 0, SYM_PRIO_BASE, sym_list_copy },
+	{ OP_aten_Delete, 0, 0, SYM_PRIO_BASE, sym_delete },
+	{ OP_aten___getitem__, 0, 0, SYM_PRIO_BASE, sym_getitem },
+	{ OP_aten_append, 0, 0, SYM_PRIO_BASE, sym_append },
+	{ OP_aten_len, 0, 0, SYM_PRIO_BASE, sym_len },
+	{ OP_aten_list, 0, 0, SYM_PRIO_BASE, sym_list_list },
+	{ OP_aten_warn, 0, 0, SYM_PRIO_BASE, sym_drop },
 };
 
 const struct symbolic_table symbolic_driver_table = {
-	9, driver_ops, sizeof(driver_ops) / sizeof(driver_ops[0]),
+	driver_ops, sizeof(driver_ops) / sizeof(driver_ops[0]),
 };
 
 /* 1 when v is a parameter of b or made by a node of b (a subgraph must

@@ -535,17 +535,17 @@ int vision_repeat(struct lower_ctx *c, struct ir_node *n,
 }
 
 static const struct symbolic vision[] = {
-	{ "aten::index", vision_index },
-	{ "aten::repeat", vision_repeat },
-	{ "aten::split", vision_split },
-	{ "aten::split_with_sizes", vision_split },
-	{ "aten::unbind", vision_unbind },
-	{ "aten::where", vision_where },
-	{ "torchvision::nms", vis_nms },
-	{ "torchvision::roi_align", vis_roi_align },
-	{ "torchvision::roi_pool", vis_roi_pool },
+	{ OP_aten_index, 0, 0, SYM_PRIO_OVER, vision_index },
+	{ OP_aten_repeat, 0, 0, SYM_PRIO_OVER, vision_repeat },
+	{ OP_aten_split, 0, 0, SYM_PRIO_OVER, vision_split },
+	{ OP_aten_split_with_sizes, 0, 0, SYM_PRIO_OVER, vision_split },
+	{ OP_aten_unbind, 0, 0, SYM_PRIO_OVER, vision_unbind },
+	{ OP_aten_where, 0, 0, SYM_PRIO_OVER, vision_where },
+	{ OP_torchvision_nms, 0, 0, SYM_PRIO_BASE, vis_nms },
+	{ OP_torchvision_roi_align, 0, 0, SYM_PRIO_BASE, vis_roi_align },
+	{ OP_torchvision_roi_pool, 0, 0, SYM_PRIO_BASE, vis_roi_pool },
 };
 
 const struct symbolic_table symbolic_vision_table = {
-	9, vision, sizeof(vision) / sizeof(vision[0]),
+	vision, sizeof(vision) / sizeof(vision[0]),
 };
