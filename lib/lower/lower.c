@@ -232,18 +232,18 @@ static int to_copies(struct lower_ctx *c, struct ir_node *n)
  * type_as, atleast_Nd). */
 static int copies_input(struct lower_ctx *c, struct ir_node *n, uint32_t i)
 {
-	static const char *const eager_alias[] = {
-		"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
-		"aten::feature_alpha_dropout", "aten::type_as",
-		"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d",
+	static const enum aten_op eager_alias[] = {
+		OP_aten_dropout, OP_aten_feature_dropout, OP_aten_alpha_dropout,
+		OP_aten_feature_alpha_dropout, OP_aten_type_as,
+		OP_aten_atleast_1d, OP_aten_atleast_2d, OP_aten_atleast_3d,
 	};
-	if (!strcmp(n->kind, "aten::clone"))
+	if (n->op == OP_aten_clone)
 		return 1;
-	if (!strcmp(n->kind, "aten::to"))
+	if (n->op == OP_aten_to)
 		return to_copies(c, n);
 	for (size_t k = 0; k < sizeof(eager_alias) / sizeof(eager_alias[0]);
 	     k++)
-		if (!strcmp(n->kind, eager_alias[k]))
+		if (n->op == eager_alias[k])
 			return 0;
 	size_t cnt = 0;
 	const struct aten_schema *s = aten_schema_lookup(n->kind, &cnt);
@@ -280,7 +280,7 @@ static struct ir_attr *const_attr(struct lower_ctx *c, struct ir_node *n,
 				  int i)
 {
 	struct ir_node *p = producer(c, n, i);
-	if (!p || strcmp(p->kind, "prim::Constant"))
+	if (!p || p->op != OP_prim_Constant)
 		return NULL;
 	return ir_node_find_attr(p, "value");
 }
@@ -293,7 +293,7 @@ int lw_is_none(struct lower_ctx *c, struct ir_node *n, int i)
 	if (v->type->kind == IR_TYPE_NONE)
 		return 1;
 	struct ir_node *p = v->producer;
-	return p && !strcmp(p->kind, "prim::Constant") &&
+	return p && p->op == OP_prim_Constant &&
 	       !ir_node_find_attr(p, "value") &&
 	       v->type->kind != IR_TYPE_TENSOR;
 }
@@ -382,7 +382,7 @@ int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 		return l->n;
 	}
 	struct ir_node *p = producer(c, n, i);
-	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+	if (p && p->op == OP_prim_ListConstruct) {
 		if (p->ninputs > (uint32_t)max)
 			return -1;
 		for (uint32_t j = 0; j < p->ninputs; j++)
@@ -455,8 +455,8 @@ static struct lw_list *find_view(struct lower_ctx *c, struct ir_value *v)
 
 static int is_view_op(const struct ir_node *n)
 {
-	return (!strcmp(n->kind, "aten::slice") && n->ninputs == 5) ||
-	       (!strcmp(n->kind, "aten::select") && n->ninputs == 3);
+	return (n->op == OP_aten_slice && n->ninputs == 5) ||
+	       (n->op == OP_aten_select && n->ninputs == 3);
 }
 
 /* copy_ into a view that no record carries back (x.t(), x.view(...)[i]
@@ -532,7 +532,7 @@ static struct ir_value *view_indices(struct lower_ctx *c, struct ir_node *vn,
 	if (rc || !res[0])
 		return NULL;
 	idx = res[0];
-	if (!strcmp(vn->kind, "aten::select")) {
+	if (vn->op == OP_aten_select) {
 		idx = b_unsqueeze(c, idx, &d, 1);
 		*nvp = b_unsqueeze(c, *nvp, &d, 1);
 	}
@@ -591,7 +591,7 @@ int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
 		return l->n;
 	}
 	struct ir_node *p = x ? x->producer : NULL;
-	if (!p || strcmp(p->kind, "prim::ListConstruct") ||
+	if (!p || p->op != OP_prim_ListConstruct ||
 	    p->ninputs > (uint32_t)max)
 		return -1;
 	for (uint32_t j = 0; j < p->ninputs; j++) {
@@ -654,7 +654,7 @@ struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 	if (!v)
 		return NULL;
 	struct ir_node *p = v->producer;
-	if (p && !strcmp(p->kind, "prim::Constant")) {
+	if (p && p->op == OP_prim_Constant) {
 		struct ir_attr *a = ir_node_find_attr(p, "value");
 		return a ? scalar_const(c, a, v, IR_DTYPE_UNDEFINED, 0) : NULL;
 	}
@@ -663,7 +663,7 @@ struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 							  : NULL;
 	if (l && v->type->nelems && v->type->elems[0]->kind == IR_TYPE_INT)
 		return int_list_tensor(c, l);
-	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+	if (p && p->op == OP_prim_ListConstruct) {
 		int64_t k[64];
 		int cnt = lw_ints(c, n, i, k, 64, 0);
 		if (cnt >= 0)
@@ -1339,12 +1339,12 @@ static void replace_uses(struct ir_block *b, struct ir_node *from,
 static int list_update(const struct ir_node *m, const struct ir_value *l,
 		       struct ir_value **next)
 {
-	if (!strcmp(m->kind, "aten::append") && m->ninputs == 2 &&
+	if (m->op == OP_aten_append && m->ninputs == 2 &&
 	    m->inputs[0] == l && m->noutputs == 1) {
 		*next = m->outputs[0];
 		return 1;
 	}
-	if (!strcmp(m->kind, "prim::Loop"))
+	if (m->op == OP_prim_Loop)
 		for (uint32_t j = 2; j < m->ninputs; j++)
 			if (m->inputs[j] == l && j - 2 < m->noutputs) {
 				*next = m->outputs[j - 2];
@@ -1393,7 +1393,7 @@ static void carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
 		if (depth < 64)
 			for (uint32_t i = 0; i < n->nblocks; i++)
 				carry_lists(g, n->blocks[i], depth + 1);
-		if (strcmp(n->kind, "prim::Loop") || n->nblocks != 1)
+		if (n->op != OP_prim_Loop || n->nblocks != 1)
 			continue;
 		struct ir_block *body = n->blocks[0];
 		for (struct ir_node *m = body->first; m; m = m->next) {
@@ -1547,11 +1547,10 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 	}
 }
 
-static int is_prim_data(const char *kind)
+static int is_prim_data(enum aten_op op)
 {
-	return !strcmp(kind, "prim::Constant") ||
-	       !strcmp(kind, "prim::ListConstruct") ||
-	       !strcmp(kind, "prim::TupleConstruct");
+	return op == OP_prim_Constant || op == OP_prim_ListConstruct ||
+	       op == OP_prim_TupleConstruct;
 }
 
 /* An aten node must have every schema argument as an input (docs/ir.md):
@@ -1608,22 +1607,21 @@ static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
  * creation ops' device arguments ignore.  Returns 1 when n was one. */
 static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 {
-	const char *k = n->kind;
 	if (n->noutputs != 1)
 		return 0;
-	if (!strcmp(k, "aten::device") || !strcmp(k, "prim::device") ||
-	    !strcmp(k, "prim::layout") || !strcmp(k, "aten::layout")) {
+	if (n->op == OP_aten_device || n->op == OP_prim_device ||
+	    n->op == OP_prim_layout || n->op == OP_aten_layout) {
 		to_constant(c, n, 0, 0);
 		return 1;
 	}
-	if (!strcmp(k, "prim::is_cuda") || !strcmp(k, "aten::is_cuda") ||
-	    !strcmp(k, "prim::is_sparse") || !strcmp(k, "prim::is_quantized") ||
-	    !strcmp(k, "prim::is_mkldnn") || !strcmp(k, "prim::is_meta") ||
-	    !strcmp(k, "prim::requires_grad")) {
+	if (n->op == OP_prim_is_cuda || n->op == OP_aten_is_cuda ||
+	    n->op == OP_prim_is_sparse || n->op == OP_prim_is_quantized ||
+	    n->op == OP_prim_is_mkldnn || n->op == OP_prim_is_meta ||
+	    n->op == OP_prim_requires_grad) {
 		to_constant(c, n, 1, 0);
 		return 1;
 	}
-	if (!strcmp(k, "prim::dtype") && n->ninputs == 1) {
+	if (n->op == OP_prim_dtype && n->ninputs == 1) {
 		struct ir_value *x = lw_in(c, n, 0);
 		int64_t st = x ? torch_scalar_type(b_dtype(x)) : -1;
 		if (st < 0)
@@ -1641,17 +1639,17 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
  * Tensor result becomes a 0-d Long constant.  1 when n was folded. */
 static int fold_int_arith(struct lower_ctx *c, struct ir_node *n)
 {
-	static const char *const ops[] = {
-		"aten::add", "aten::sub", "aten::mul", "aten::floordiv",
-		"aten::floor_divide", "aten::remainder", "aten::neg",
-		"aten::Int", "prim::NumToTensor", "aten::ScalarImplicit",
+	static const enum aten_op ops[] = {
+		OP_aten_add, OP_aten_sub, OP_aten_mul, OP_aten_floordiv,
+		OP_aten_floor_divide, OP_aten_remainder, OP_aten_neg,
+		OP_aten_Int, OP_prim_NumToTensor, OP_aten_ScalarImplicit,
 	};
 	const char *k = n->kind;
 	int64_t a[3] = { 0, 0, 1 }, r;
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(k, ops[i]))
+		if (n->op == ops[i])
 			break;
 	if (i == sizeof(ops) / sizeof(ops[0]) || n->noutputs != 1 ||
 	    n->ninputs < 1 || n->ninputs > 3)
@@ -1669,18 +1667,18 @@ static int fold_int_arith(struct lower_ctx *c, struct ir_node *n)
 			return 0;
 	}
 	/* ints wrap as torch's int64_t does (intmath.h) */
-	if (!strcmp(k, "aten::add"))
+	if (n->op == OP_aten_add)
 		r = i64_wrap_add(a[0], i64_wrap_mul(a[1], a[2]));
-	else if (!strcmp(k, "aten::sub"))
+	else if (n->op == OP_aten_sub)
 		r = i64_wrap_sub(a[0], i64_wrap_mul(a[1], a[2]));
-	else if (!strcmp(k, "aten::mul"))
+	else if (n->op == OP_aten_mul)
 		r = i64_wrap_mul(a[0], a[1]);
-	else if (!strcmp(k, "aten::neg"))
+	else if (n->op == OP_aten_neg)
 		r = i64_wrap_neg(a[0]);
-	else if (!strcmp(k, "aten::remainder") ||
-		 !strcmp(k, "aten::floordiv") ||
-		 !strcmp(k, "aten::floor_divide")) {
-		int rem = !strcmp(k, "aten::remainder");
+	else if (n->op == OP_aten_remainder ||
+		 n->op == OP_aten_floordiv ||
+		 n->op == OP_aten_floor_divide) {
+		int rem = n->op == OP_aten_remainder;
 		if (a[1] == 0)
 			return 0;
 		/* INT64_MIN // -1 and % -1: torch dies with SIGFPE; refused */
@@ -1801,7 +1799,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	c->why = NULL;
 	const char *k = n->kind;
 
-	if (!strcmp(k, "prim::Constant")) {
+	if (n->op == OP_prim_Constant) {
 		struct ir_attr *a = ir_node_find_attr(n, "value");
 		if (a && a->kind == IR_ATTR_TENSOR && n->noutputs == 1) {
 			n->kind = "onnx::Constant";
@@ -1811,11 +1809,11 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		}
 		return;
 	}
-	if (is_prim_data(k))
+	if (is_prim_data(n->op))
 		return;
 	if (fold_meta(c, n) || fold_int_arith(c, n))
 		return;
-	if (!strcmp(k, "prim::ListUnpack") || !strcmp(k, "prim::TupleUnpack")) {
+	if (n->op == OP_prim_ListUnpack || n->op == OP_prim_TupleUnpack) {
 		struct ir_value *vals[256];
 		int cnt = lw_list(c, n, 0, vals, 256);
 		if (cnt != (int)n->noutputs) {
@@ -1827,12 +1825,12 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		ir_node_unlink(n);
 		return;
 	}
-	if (!strcmp(k, "prim::If")) {
+	if (n->op == OP_prim_If) {
 		lower_if(c, n);
 		ir_node_unlink(n);
 		return;
 	}
-	if (!strcmp(k, "prim::Loop")) {
+	if (n->op == OP_prim_Loop) {
 		lower_loop(c, n);
 		ir_node_unlink(n);
 		return;
@@ -1857,7 +1855,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		fn = node_symbolic(c, base, aten_op_id(base));
 		inplace = fn != NULL;
 	}
-	if (!strcmp(k, "aten::copy_"))
+	if (n->op == OP_aten_copy_)
 		inplace = fn != NULL;
 	if (inplace && in0 && !of_block(c, alias_root(c, in0))) {
 		fn = NULL;
@@ -1865,7 +1863,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	}
 	if (inplace && fn && in0 &&
 	    (views_ok(c, in0) ||
-	     (!strcmp(k, "aten::copy_") && copy_target_ok(c, in0))))
+	     (n->op == OP_aten_copy_ && copy_target_ok(c, in0))))
 		fn = NULL;
 	if (fn) {
 		struct ir_node *before = n->prev;
@@ -2045,7 +2043,7 @@ static int in_loop(struct lower_ctx *c)
 {
 	for (struct ir_block *b = c->blk; b && b->owner; b = b->owner->owner)
 		if (!strcmp(b->owner->kind, "onnx::Loop") ||
-		    !strcmp(b->owner->kind, "prim::Loop"))
+		    b->owner->op == OP_prim_Loop)
 			return 1;
 	return 0;
 }
@@ -2162,7 +2160,7 @@ static void add_tuple_returns(struct lower_ctx *c, struct ir_block *b,
 	for (uint32_t j = 0; j < p->ninputs; j++) {
 		struct ir_value *v = remap(c, p->inputs[j]);
 		struct ir_node *q = v->producer;
-		if (q && depth < 32 && !strcmp(q->kind, "prim::TupleConstruct"))
+		if (q && depth < 32 && q->op == OP_prim_TupleConstruct)
 			add_tuple_returns(c, b, q, depth + 1);
 		else if (v->type->kind != IR_TYPE_NONE)
 			ir_block_add_return(c->g, b, v);
@@ -2243,7 +2241,7 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 				ir_block_add_return(c->g, b, remap(c, l->vals[j]));
 			continue;
 		}
-		if (!b->owner && p && !strcmp(p->kind, "prim::TupleConstruct")) {
+		if (!b->owner && p && p->op == OP_prim_TupleConstruct) {
 			add_tuple_returns(c, b, p, 0);
 			continue;
 		}
@@ -2257,7 +2255,7 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 			tmp.inputs = &m;
 			tmp.ninputs = 1;
 			struct ir_value *t = m;
-			if (m->producer && is_prim_data(m->producer->kind))
+			if (m->producer && is_prim_data(m->producer->op))
 				t = lw_tensor(c, &tmp, 0);
 			if (!t)
 				t = m;
@@ -2266,12 +2264,12 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 			ir_block_add_return(c->g, b, t);
 			continue;
 		}
-		if (m != r || (p && is_prim_data(p->kind))) {
+		if (m != r || (p && is_prim_data(p->op))) {
 			struct ir_node tmp = { 0 };
 			tmp.inputs = &m;
 			tmp.ninputs = 1;
 			struct ir_value *t = m;
-			if (m->producer && is_prim_data(m->producer->kind))
+			if (m->producer && is_prim_data(m->producer->op))
 				t = lw_tensor(c, &tmp, 0);
 			if (t && defined_here(b, r)) {
 				/* r itself is defined already (an input or
@@ -2325,7 +2323,7 @@ static void cleanup_block(struct lower_ctx *c, struct ir_block *b)
 		for (uint32_t i = 0; i < n->nattrs; i++)
 			if (n->attrs[i].kind == IR_ATTR_GRAPH)
 				cleanup_block(c, n->attrs[i].u.g);
-		if (!is_prim_data(n->kind)) {
+		if (!is_prim_data(n->op)) {
 			/* dead ONNX nodes (a symbolic's spare constant) */
 			int used = 0;
 			for (uint32_t i = 0; i < n->noutputs; i++)

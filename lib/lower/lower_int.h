@@ -3,10 +3,12 @@
  * share: the lowering context, the graph builder, reading an aten node's
  * arguments, and the symbolic-function registry.
  *
- * Symbolic functions are data: one table per opset (symbolic_opset9.c, 11,
- * 13, 14, 17), each a sorted-or-not array of { "aten::op", fn }.  The
- * lookup for target opset T takes the entry of the greatest table version
- * <= T that has one, as torch's registry does.
+ * Symbolic functions are data: each symbolic_*.c file holds rows
+ * { op, from, to, prio, fn } (struct symbolic below) for the operators it
+ * implements, keyed by registry id (aten_op.h); the lookup for target opset
+ * T takes the row serving T of highest priority, the opset ranges written
+ * in the rows (a newer opset's form starts where the older one ends, as
+ * torch's registry picks the greatest version <= T).
  *
  * A symbolic reads its aten node (constants through lw_int() & co., tensor
  * inputs through lw_tensor()), emits ONNX nodes with the b_* builders

@@ -823,7 +823,8 @@ static int fft_any(struct lower_ctx *c, struct ir_node *n,
 	static int sym_##name(struct lower_ctx *c, struct ir_node *n,    \
 			      struct ir_value **out)                     \
 	{                                                                \
-		return fft_any(c, n, out, f, nd, "aten::" #name);        \
+		return fft_any(c, n, out, f, nd,                         \
+			       aten_op_name(OP_aten_##name));            \
 	}
 FFT_SYM(fft_fft, OP_FFT, 0)
 FFT_SYM(fft_ifft, OP_IFFT, 0)

@@ -1161,7 +1161,7 @@ static struct ir_value *adaptive_avg_axis(struct lower_ctx *c,
 	return apply_along(c, x, r, ax, a);
 }
 
-/* The spatial rank of a pooling op ("aten::adaptive_avg_pool2d": 2), -1
+/* The spatial rank of a pooling op (adaptive_avg_pool2d: 2), -1
  * when its name has none. */
 static int pool_rank(const char *kind)
 {
