@@ -1735,7 +1735,9 @@ int sym_upsample_linear9(struct lower_ctx *c, struct ir_node *n,
 /* split, split_with_sizes, squeeze, sum and unsqueeze serve every opset:
  * opset 13 moved their axes (Split's split) from attributes to inputs, and
  * the builders (build.c) emit either form by the target opset, where
- * torch's symbolic_opset13.py registers them again. */
+ * torch's symbolic_opset13.py registers them again.  A row with an upper
+ * opset (einsum, hardswish, layer_norm, tril, triu) ends where the newer
+ * form of symbolic_opset12/14/17.c begins. */
 static const struct symbolic opset9[] = {
 	{ OP_aten___and__, 0, 0, SYM_PRIO_BASE, sym_bool_and },
 	{ OP_aten___or__, 0, 0, SYM_PRIO_BASE, sym_bool_or },

@@ -534,6 +534,10 @@ int vision_repeat(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* The aten rows are SYM_PRIO_OVER: they win over symbolic_opset9.c's rows
+ * of the same ops at every opset, take the cases those decline (indices
+ * known only at run time, a list of sizes, ...) and call them for the
+ * rest. */
 static const struct symbolic vision[] = {
 	{ OP_aten_index, 0, 0, SYM_PRIO_OVER, vision_index },
 	{ OP_aten_repeat, 0, 0, SYM_PRIO_OVER, vision_repeat },
