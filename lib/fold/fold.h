@@ -112,6 +112,9 @@ struct fold_eval {
 /* The evaluator of `kind` ("onnx::Add"), or NULL when it is not
  * foldable.  *flags gets the kind's flags. */
 int (*fold_op_lookup(const char *kind, unsigned *flags))(struct fold_eval *e);
+/* The i-th foldable kind in the table's (sorted) order, NULL past the
+ * end. */
+const char *fold_op_kind(size_t i);
 
 /* A Constant node's value as an inline tensor (value, value_int(s),
  * value_float(s)), or NULL when it has none of those. */

@@ -665,28 +665,19 @@ enum ew {
 	EW_LOG, EW_RELU,
 };
 
-/* kind -> elementwise op, by name (part of the table below) */
-static const struct { const char *kind; enum ew op; } ew_ops[] = {
-	{ "onnx::Add", EW_ADD }, { "onnx::Sub", EW_SUB },
-	{ "onnx::Mul", EW_MUL }, { "onnx::Div", EW_DIV },
-	{ "onnx::Pow", EW_POW }, { "onnx::Equal", EW_EQ },
-	{ "onnx::Less", EW_LT }, { "onnx::Greater", EW_GT },
-	{ "onnx::LessOrEqual", EW_LE }, { "onnx::GreaterOrEqual", EW_GE },
-	{ "onnx::And", EW_AND }, { "onnx::Or", EW_OR }, { "onnx::Xor", EW_XOR },
-	{ "onnx::Sqrt", EW_SQRT }, { "onnx::Neg", EW_NEG },
-	{ "onnx::Abs", EW_ABS }, { "onnx::Reciprocal", EW_RECIP },
-	{ "onnx::Floor", EW_FLOOR }, { "onnx::Ceil", EW_CEIL },
-	{ "onnx::Not", EW_NOT }, { "onnx::Exp", EW_EXP },
-	{ "onnx::Log", EW_LOG }, { "onnx::Relu", EW_RELU },
+/* A row of the table (below): kind's evaluator and flags; ew, the enum ew
+ * of an elementwise kind (op_elementwise), -1 for the others. */
+typedef int (*fold_fn)(struct fold_eval *e);
+
+struct fold_op {
+	const char *kind;
+	fold_fn fn;
+	unsigned flags;
+	int ew;
 };
 
-static int ew_of(const char *kind)
-{
-	for (size_t i = 0; i < sizeof(ew_ops) / sizeof(ew_ops[0]); i++)
-		if (!strcmp(ew_ops[i].kind, kind))
-			return (int)ew_ops[i].op;
-	return -1;
-}
+/* The table's row of kind, NULL when none. */
+static const struct fold_op *find_op(const char *kind);
 
 /* float op; returns the result */
 static double ew_f(enum ew op, double a, double b)
@@ -751,7 +742,10 @@ static int ew_is_compare(enum ew op)
 
 static int op_elementwise(struct fold_eval *e)
 {
-	enum ew op = (enum ew)ew_of(e->n->kind);
+	const struct fold_op *row = find_op(e->n->kind);
+	if (!row || row->ew < 0)
+		return SKIP;
+	enum ew op = (enum ew)row->ew;
 	int unary = op >= EW_SQRT;
 	struct ir_tensor *a = in(e, 0), *b = unary ? a : in(e, 1);
 	struct bcast bc;
@@ -1138,71 +1132,79 @@ static int op_matmul(struct fold_eval *e)
 
 /* --- the table ---------------------------------------------------------- */
 
-typedef int (*fold_fn)(struct fold_eval *e);
-
-static const struct fold_op {
-	const char *kind;
-	fold_fn fn;
-	unsigned flags;
-} fold_ops[] = {
-	{ "onnx::Identity", op_identity, 0 },
-	{ "onnx::Reshape", op_reshape, 0 },
-	{ "onnx::Flatten", op_flatten, 0 },
-	{ "onnx::Squeeze", op_squeeze, 0 },
-	{ "onnx::Unsqueeze", op_unsqueeze, 0 },
-	{ "onnx::Transpose", op_transpose, 0 },
-	{ "onnx::Concat", op_concat, 0 },
-	{ "onnx::Slice", op_slice, 0 },
-	{ "onnx::Gather", op_gather, 0 },
-	{ "onnx::Expand", op_expand, 0 },
-	{ "onnx::Cast", op_cast, 0 },
-	{ "onnx::Where", op_where, 0 },
-	{ "onnx::Shape", op_shape, FOLD_OP_SHAPE_ONLY },
-	{ "onnx::Size", op_size, FOLD_OP_SHAPE_ONLY },
-	{ "onnx::ConstantOfShape", op_constant_of_shape, 0 },
-	{ "onnx::Range", op_range, 0 },
-	{ "onnx::ReduceSum", op_reduce_sum, 0 },
-	{ "onnx::ReduceProd", op_reduce_prod, 0 },
-	{ "onnx::ReduceMean", op_reduce_mean, 0 },
-	{ "onnx::ReduceMax", op_reduce_max, 0 },
-	{ "onnx::ReduceMin", op_reduce_min, 0 },
-	{ "onnx::MatMul", op_matmul, 0 },
-	/* elementwise: ew_ops[] says which */
-	{ "onnx::Add", op_elementwise, 0 },
-	{ "onnx::Sub", op_elementwise, 0 },
-	{ "onnx::Mul", op_elementwise, 0 },
-	{ "onnx::Div", op_elementwise, 0 },
-	{ "onnx::Pow", op_elementwise, 0 },
-	{ "onnx::Equal", op_elementwise, 0 },
-	{ "onnx::Less", op_elementwise, 0 },
-	{ "onnx::Greater", op_elementwise, 0 },
-	{ "onnx::LessOrEqual", op_elementwise, 0 },
-	{ "onnx::GreaterOrEqual", op_elementwise, 0 },
-	{ "onnx::And", op_elementwise, 0 },
-	{ "onnx::Or", op_elementwise, 0 },
-	{ "onnx::Xor", op_elementwise, 0 },
-	{ "onnx::Sqrt", op_elementwise, 0 },
-	{ "onnx::Neg", op_elementwise, 0 },
-	{ "onnx::Abs", op_elementwise, 0 },
-	{ "onnx::Reciprocal", op_elementwise, 0 },
-	{ "onnx::Floor", op_elementwise, 0 },
-	{ "onnx::Ceil", op_elementwise, 0 },
-	{ "onnx::Not", op_elementwise, 0 },
-	{ "onnx::Exp", op_elementwise, 0 },
-	{ "onnx::Log", op_elementwise, 0 },
-	{ "onnx::Relu", op_elementwise, 0 },
+/* Sorted by kind (strcmp order; test_fold.c checks it): found by binary
+ * search. */
+static const struct fold_op fold_ops[] = {
+	{ "onnx::Abs", op_elementwise, 0, EW_ABS },
+	{ "onnx::Add", op_elementwise, 0, EW_ADD },
+	{ "onnx::And", op_elementwise, 0, EW_AND },
+	{ "onnx::Cast", op_cast, 0, -1 },
+	{ "onnx::Ceil", op_elementwise, 0, EW_CEIL },
+	{ "onnx::Concat", op_concat, 0, -1 },
+	{ "onnx::ConstantOfShape", op_constant_of_shape, 0, -1 },
+	{ "onnx::Div", op_elementwise, 0, EW_DIV },
+	{ "onnx::Equal", op_elementwise, 0, EW_EQ },
+	{ "onnx::Exp", op_elementwise, 0, EW_EXP },
+	{ "onnx::Expand", op_expand, 0, -1 },
+	{ "onnx::Flatten", op_flatten, 0, -1 },
+	{ "onnx::Floor", op_elementwise, 0, EW_FLOOR },
+	{ "onnx::Gather", op_gather, 0, -1 },
+	{ "onnx::Greater", op_elementwise, 0, EW_GT },
+	{ "onnx::GreaterOrEqual", op_elementwise, 0, EW_GE },
+	{ "onnx::Identity", op_identity, 0, -1 },
+	{ "onnx::Less", op_elementwise, 0, EW_LT },
+	{ "onnx::LessOrEqual", op_elementwise, 0, EW_LE },
+	{ "onnx::Log", op_elementwise, 0, EW_LOG },
+	{ "onnx::MatMul", op_matmul, 0, -1 },
+	{ "onnx::Mul", op_elementwise, 0, EW_MUL },
+	{ "onnx::Neg", op_elementwise, 0, EW_NEG },
+	{ "onnx::Not", op_elementwise, 0, EW_NOT },
+	{ "onnx::Or", op_elementwise, 0, EW_OR },
+	{ "onnx::Pow", op_elementwise, 0, EW_POW },
+	{ "onnx::Range", op_range, 0, -1 },
+	{ "onnx::Reciprocal", op_elementwise, 0, EW_RECIP },
+	{ "onnx::ReduceMax", op_reduce_max, 0, -1 },
+	{ "onnx::ReduceMean", op_reduce_mean, 0, -1 },
+	{ "onnx::ReduceMin", op_reduce_min, 0, -1 },
+	{ "onnx::ReduceProd", op_reduce_prod, 0, -1 },
+	{ "onnx::ReduceSum", op_reduce_sum, 0, -1 },
+	{ "onnx::Relu", op_elementwise, 0, EW_RELU },
+	{ "onnx::Reshape", op_reshape, 0, -1 },
+	{ "onnx::Shape", op_shape, FOLD_OP_SHAPE_ONLY, -1 },
+	{ "onnx::Size", op_size, FOLD_OP_SHAPE_ONLY, -1 },
+	{ "onnx::Slice", op_slice, 0, -1 },
+	{ "onnx::Sqrt", op_elementwise, 0, EW_SQRT },
+	{ "onnx::Squeeze", op_squeeze, 0, -1 },
+	{ "onnx::Sub", op_elementwise, 0, EW_SUB },
+	{ "onnx::Transpose", op_transpose, 0, -1 },
+	{ "onnx::Unsqueeze", op_unsqueeze, 0, -1 },
+	{ "onnx::Where", op_where, 0, -1 },
+	{ "onnx::Xor", op_elementwise, 0, EW_XOR },
 };
+
+static int cmp_op(const void *key, const void *row)
+{
+	return strcmp((const char *)key, ((const struct fold_op *)row)->kind);
+}
+
+static const struct fold_op *find_op(const char *kind)
+{
+	return bsearch(kind, fold_ops, sizeof(fold_ops) / sizeof(fold_ops[0]),
+		       sizeof(fold_ops[0]), cmp_op);
+}
 
 int (*fold_op_lookup(const char *kind, unsigned *flags))(struct fold_eval *e)
 {
-	for (size_t i = 0; i < sizeof(fold_ops) / sizeof(fold_ops[0]); i++) {
-		if (!strcmp(fold_ops[i].kind, kind)) {
-			if (flags)
-				*flags = fold_ops[i].flags;
-			return fold_ops[i].fn;
-		}
-	}
-	return NULL;
+	const struct fold_op *r = find_op(kind);
+	if (r && flags)
+		*flags = r->flags;
+	return r ? r->fn : NULL;
+}
+
+const char *fold_op_kind(size_t i)
+{
+	return i < sizeof(fold_ops) / sizeof(fold_ops[0]) ? fold_ops[i].kind
+							   : NULL;
 }
 
 /* --- Constant nodes --------------------------------------------------- */

@@ -203,6 +203,7 @@ static void fold_to_const(struct lower_ctx *c, struct ir_node *n,
 	t->bytes.data = p;
 	t->bytes.len = es * (size_t)k;
 	n->kind = "onnx::Constant";
+	n->op = OP_NONE;
 	n->ninputs = 0;
 	n->nattrs = 0;
 	ir_node_add_attr(c->g, n, "value", IR_ATTR_TENSOR)->u.t = t;
@@ -956,27 +957,26 @@ static void infer_seq(struct lower_ctx *c, struct ir_node *n)
 	}
 }
 
-void b_infer(struct lower_ctx *c, struct ir_node *n)
-{
+/* What b_infer's families share: the node's first two inputs' shapes a and
+ * b, the output shape s and dtype dt they work out, scratch for ints. */
+struct infer {
 	struct shape s, a, b;
-	enum ir_dtype dt = n->ninputs ? b_dtype(n->inputs[0])
-				      : IR_DTYPE_UNDEFINED;
+	enum ir_dtype dt;
 	int64_t v[MAXR];
-	s.rank = -1;
-	if (n->ninputs)
-		shape_of(n->inputs[0], &a);
-	else
-		a.rank = -1;
-	if (n->ninputs > 1 && n->inputs[1])
-		shape_of(n->inputs[1], &b);
-	else
-		b.rank = -1;
+};
 
-	if (!strncmp(n->kind, "onnx::Sequence", 14) ||
-	    is_op(n, "|SplitToSequence|ConcatFromSequence|")) {
-		infer_seq(c, n);
-		return;
-	}
+/* A family's answer: not one of its ops, the outputs' types are inf's s and
+ * dt, or it set them itself (or left them). */
+enum infer_rc { INFER_NONE, INFER_SET, INFER_DONE };
+
+/* b_infer for the constant, elementwise ops that keep their input's shape and
+ * dtype, and the *Like generators. */
+static enum infer_rc infer_same_shape(struct lower_ctx *c,
+				      struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+
 	if (!strcmp(n->kind, "onnx::Constant")) {
 		struct ir_attr *at = ir_node_find_attr(n, "value");
 		if (at && at->kind == IR_ATTR_TENSOR) {
@@ -999,7 +999,27 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			 "Bernoulli|")) {
 		s = a;
 		dt = (enum ir_dtype)attr_i(n, "dtype", dt);
-	} else if (is_op(n, "|IsNaN|IsInf|")) {
+	} else {
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+/* b_infer for tests, quantization, random sampling, the loss, depth/space
+ * rearrangement, grid sampling and the selections (Compress, OneHot,
+ * Unique). */
+static enum infer_rc infer_special(struct lower_ctx *c,
+				   struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+	int64_t *v = inf->v;
+
+	if (is_op(n, "|IsNaN|IsInf|")) {
 		s = a;
 		dt = IR_DTYPE_BOOL;
 	} else if (is_op(n, "|QuantizeLinear|")) {
@@ -1046,7 +1066,7 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 		/* SoftmaxCrossEntropyLoss's log_prob: the input's shape */
 		for (uint32_t o = 1; o < n->noutputs; o++)
 			set_type(c, n->outputs[o], dt, &a);
-		return;
+		return INFER_DONE;
 	} else if (is_op(n, "|DepthToSpace|SpaceToDepth|")) {
 		int64_t bs = attr_i(n, "blocksize", 0);
 		int up = is_op(n, "|DepthToSpace|");
@@ -1128,8 +1148,25 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 		set_type(c, n->outputs[0], dt, &s);
 		for (uint32_t o = 1; o < n->noutputs; o++)
 			set_type(c, n->outputs[o], IR_DTYPE_INT64, &one);
-		return;
-	} else if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|")) {
+		return INFER_DONE;
+	} else {
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+/* b_infer for binary arithmetic and compares (broadcast), Where and Cast. */
+static enum infer_rc infer_broadcast(struct lower_ctx *c,
+				     struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+
+	if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|")) {
 		s = a;
 		for (uint32_t i = 1; i < n->ninputs; i++) {
 			shape_of(n->inputs[i], &b);
@@ -1148,7 +1185,26 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 	} else if (is_op(n, "|Cast|")) {
 		s = a;
 		dt = (enum ir_dtype)attr_i(n, "to", 0);
-	} else if (is_op(n, "|Shape|")) {
+	} else {
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+/* b_infer for Shape, Gather and the reshaping ops (Unsqueeze, Squeeze,
+ * Reshape, Transpose, Flatten). */
+static enum infer_rc infer_shape_ops(struct lower_ctx *c,
+				     struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+	int64_t *v = inf->v;
+
+	if (is_op(n, "|Shape|")) {
 		dt = IR_DTYPE_INT64;
 		s.rank = 1;
 		s.d[0] = a.rank >= 0 ? fixed(a.rank) : unknown();
@@ -1293,7 +1349,24 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			s.d[0] = p[0];
 			s.d[1] = p[1];
 		}
-	} else if (is_op(n, "|MatMul|")) {
+	} else {
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+/* b_infer for MatMul, Gemm, convolutions and poolings. */
+static enum infer_rc infer_linear_conv(struct lower_ctx *c,
+				       struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+
+	if (is_op(n, "|MatMul|")) {
 		if (a.rank >= 1 && b.rank >= 1) {
 			struct shape ba = a, bb = b;
 			ba.rank = a.rank >= 2 ? a.rank - 2 : 0;
@@ -1324,7 +1397,7 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			/* Indices: int64, the shape of output 0 */
 			set_type(c, n->outputs[0], dt, &s);
 			set_type(c, n->outputs[1], IR_DTYPE_INT64, &s);
-			return;
+			return INFER_DONE;
 		}
 	} else if (is_op(n, "|ConvTranspose|")) {
 		/* output = (in-1)*s - pb - pe + dil*(k-1) + outpad + 1 */
@@ -1358,7 +1431,26 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 		s = a;
 		for (int i = 2; i < s.rank; i++)
 			s.d[i] = fixed(1);
-	} else if (is_op(n, "|Concat|")) {
+	} else {
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+/* b_infer for Concat, reductions and ArgMax/ArgMin, Slice, Split and
+ * Einsum. */
+static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
+					 struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+	int64_t *v = inf->v;
+
+	if (is_op(n, "|Concat|")) {
 		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
 		s = a;
 		if (a.rank >= 0 && ax >= 0 && ax < a.rank) {
@@ -1494,7 +1586,7 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			}
 			set_type(c, n->outputs[o], dt, &s);
 		}
-		return;
+		return INFER_DONE;
 	} else if (is_op(n, "|Einsum|")) {
 		/* explicit "ab,bc->ac" without ellipses: letters to dims */
 		struct ir_attr *eq = ir_node_find_attr(n, "equation");
@@ -1539,7 +1631,26 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 				s.d[s.rank++] = at[ch];
 			}
 		}
-	} else if (is_op(n, "|GatherElements|")) {
+	} else {
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+/* b_infer for GatherElements, Expand, the creation ops (ConstantOfShape,
+ * Range), TopK, Pad, Resize, Tile and NonZero. */
+static enum infer_rc infer_creation(struct lower_ctx *c,
+				    struct ir_node *n, struct infer *inf)
+{
+	struct shape s = inf->s, a = inf->a, b = inf->b;
+	enum ir_dtype dt = inf->dt;
+	int64_t *v = inf->v;
+
+	if (is_op(n, "|GatherElements|")) {
 		s = b;
 	} else if (is_op(n, "|Expand|")) {
 		int k = b_const_ints(n->inputs[1], v, MAXR);
@@ -1590,7 +1701,7 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 			s.d[ax] = unknown();
 		set_type(c, n->outputs[0], dt, &s);
 		set_type(c, n->outputs[1], IR_DTYPE_INT64, &s);
-		return;
+		return INFER_DONE;
 	} else if (is_op(n, "|Pad|")) {
 		int k = attr_ints(n, "pads", v, MAXR);
 		if (k < 0 && n->ninputs > 1)
@@ -1615,11 +1726,54 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 		s.d[1] = unknown();
 		dt = IR_DTYPE_INT64;
 	} else {
-		/* unknown to inference: leave the outputs untyped */
-		for (uint32_t o = 0; o < n->noutputs; o++)
-			set_type(c, n->outputs[o], IR_DTYPE_UNDEFINED, NULL);
+		return INFER_NONE;
+	}
+	inf->s = s;
+	inf->a = a;
+	inf->b = b;
+	inf->dt = dt;
+	return INFER_SET;
+}
+
+void b_infer(struct lower_ctx *c, struct ir_node *n)
+{
+	static enum infer_rc (*const families[])(struct lower_ctx *,
+						  struct ir_node *,
+						  struct infer *) = {
+		infer_same_shape, infer_special, infer_broadcast,
+		infer_shape_ops, infer_linear_conv, infer_concat_reduce,
+		infer_creation,
+	};
+	struct infer f;
+	memset(&f, 0, sizeof(f));
+	f.dt = n->ninputs ? b_dtype(n->inputs[0]) : IR_DTYPE_UNDEFINED;
+	f.s.rank = -1;
+	if (n->ninputs)
+		shape_of(n->inputs[0], &f.a);
+	else
+		f.a.rank = -1;
+	if (n->ninputs > 1 && n->inputs[1])
+		shape_of(n->inputs[1], &f.b);
+	else
+		f.b.rank = -1;
+
+	if (!strncmp(n->kind, "onnx::Sequence", 14) ||
+	    is_op(n, "|SplitToSequence|ConcatFromSequence|")) {
+		infer_seq(c, n);
 		return;
 	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		enum infer_rc rc = families[i](c, n, &f);
+		if (rc == INFER_DONE)
+			return;
+		if (rc == INFER_SET) {
+			for (uint32_t o = 0; o < n->noutputs; o++)
+				set_type(c, n->outputs[o], f.dt,
+					 o == 0 ? &f.s : NULL);
+			return;
+		}
+	}
+	/* unknown to inference: leave the outputs untyped */
 	for (uint32_t o = 0; o < n->noutputs; o++)
-		set_type(c, n->outputs[o], dt, o == 0 ? &s : NULL);
+		set_type(c, n->outputs[o], IR_DTYPE_UNDEFINED, NULL);
 }

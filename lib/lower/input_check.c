@@ -185,23 +185,18 @@ static int conv_fits(struct lower_ctx *c, struct ir_node *n, int gi,
 
 int lower_check_inputs(struct lower_ctx *c, struct ir_node *n)
 {
-	const char *k = n->kind;
-
-	if (strncmp(k, "aten::", 6))
-		return 0;
-	k += 6;
-	if (!strcmp(k, "linear") && n->ninputs >= 2)
+	if (n->op == OP_aten_linear && n->ninputs >= 2)
 		return dtype_fits(c, n, 0, 1, "weight ") ||
 		       inner_fits(c, n, 0, 1, 1, "weight ");
-	if ((!strcmp(k, "matmul") || !strcmp(k, "mm") || !strcmp(k, "bmm")) &&
-	    n->ninputs >= 2) {
+	if ((n->op == OP_aten_matmul || n->op == OP_aten_mm ||
+	     n->op == OP_aten_bmm) && n->ninputs >= 2) {
 		/* the integer side is the one refused, else the left */
 		int bad = n->inputs[1]->weight ? 0 :
 			  is_tensor(n->inputs[0]) &&
 			  is_intlike(b_dtype(n->inputs[0])) ? 0 : 1;
 		const char *w = n->inputs[1 - bad]->weight ? "weight "
 							     : "other operand ";
-		for (int i = 0; !strcmp(k, "bmm") && i < 2; i++)
+		for (int i = 0; n->op == OP_aten_bmm && i < 2; i++)
 			if (is_tensor(n->inputs[i]) &&
 			    n->inputs[i]->type->rank >= 0 &&
 			    n->inputs[i]->type->rank != 3)
@@ -211,18 +206,19 @@ int lower_check_inputs(struct lower_ctx *c, struct ir_node *n)
 		       inner_fits(c, n, 0, 1, -2, n->inputs[1]->weight
 				  ? "weight " : "other operand ");
 	}
-	if (!strcmp(k, "addmm") && n->ninputs >= 3)
+	if (n->op == OP_aten_addmm && n->ninputs >= 3)
 		return dtype_fits(c, n, 1, 2, "weight ") ||
 		       inner_fits(c, n, 1, 2, 0, "other operand ");
-	if ((!strcmp(k, "conv1d") || !strcmp(k, "conv2d") ||
-	     !strcmp(k, "conv3d")) && n->ninputs >= 2)
+	if ((n->op == OP_aten_conv1d || n->op == OP_aten_conv2d ||
+	     n->op == OP_aten_conv3d) && n->ninputs >= 2)
 		return dtype_fits(c, n, 0, 1, "weight ") ||
 		       conv_fits(c, n, n->ninputs >= 7 ? 6 : -1, 0);
-	if ((!strcmp(k, "conv_transpose1d") || !strcmp(k, "conv_transpose2d") ||
-	     !strcmp(k, "conv_transpose3d")) && n->ninputs >= 2)
+	if ((n->op == OP_aten_conv_transpose1d ||
+	     n->op == OP_aten_conv_transpose2d ||
+	     n->op == OP_aten_conv_transpose3d) && n->ninputs >= 2)
 		return dtype_fits(c, n, 0, 1, "weight ") ||
 		       conv_fits(c, n, n->ninputs >= 7 ? 6 : -1, 1);
-	if ((!strcmp(k, "_convolution") || !strcmp(k, "convolution")) &&
+	if ((n->op == OP_aten__convolution || n->op == OP_aten_convolution) &&
 	    n->ninputs >= 9) {
 		int64_t tr;
 		if (!lw_int(c, n, 6, &tr))

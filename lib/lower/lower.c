@@ -15,10 +15,10 @@
  * chunk, size(), ListConstruct, append in straight-line code), so
  * ListUnpack and cat need no ONNX sequences; l.copy() and l[i] = v
  * update the element-wise record, and a list changed in an if's branch
- * gets its changed elements as outputs of the If (if_lists).  In-place
+ * gets its changed elements as outputs of the If (lw_if_lists).  In-place
  * ops (relu_) lower as their out-of-place form, later uses of the mutated
  * value in the same block reading the result; on a slice/select view the
- * result is scattered back into the base (write_back).  Writes follow
+ * result is scattered back into the base (lw_write_back).  Writes follow
  * torch's aliasing: a write reaches every value that aliases the written
  * one (x.detach(), x.contiguous(), views), never one that copies it
  * (x.clone()), though both read the same ONNX value until then (see
@@ -29,6 +29,7 @@
  * (list and view look-ups linear in the number of records).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,211 +37,86 @@
 #include "aten_schema.h"
 #include "intmath.h"
 #include "onnx_schema.h"
+#include "lower_driver.h"
 #include "lower_int.h"
 #include "symbolic_common.h"
 #include "weight_bytes.h"
 
-/* A list known element-wise, or (view != NULL) a view record: value
- * `list` is what the aten slice/select `view` took from its input 0, the
- * aten value `base`, so that an in-place op on it writes back into that
- * base. */
-struct lw_list {
-	struct ir_value *list;
-	struct ir_value **vals;
-	int n;
-	struct ir_node *view;
-	struct ir_value *base;
-	struct lw_list *next;
-};
-
-/* A copy record: aten value v is a new tensor whose value is snap, the
- * value its source had when it was made (y = x.clone()).  v->aux is snap
- * and remap() stops there, so that a later write into x, which moves x's
- * own aux on, leaves y as it was.  The record holds while v->aux is snap:
- * a write into y moves y->aux on, and y then aliases its new value. */
-struct lw_copy {
-	struct ir_value *v, *snap;
-	struct ir_block *blk; /* the block the copy was made in */
-	struct lw_copy *next;
-};
-
-static const struct symbolic_table *const tables[] = {
+const struct symbolic_table *const symbolic_tables[] = {
+	&symbolic_driver_table, &symbolic_opset9_table,
+	&symbolic_opset11_table, &symbolic_opset12_table,
+	&symbolic_opset14_table, &symbolic_opset17_table,
 	&symbolic_extra_math_table, &symbolic_extra_nn_table,
-	&symbolic_extra_shape_table,
-	&symbolic_fft_table,
-	&symbolic_driver_table, &symbolic_opset9_table, &symbolic_opset11_table,
-	&symbolic_opset12_table, &symbolic_opset13_table,
-	&symbolic_opset14_table,
-	&symbolic_opset17_table,
+	&symbolic_extra_shape_table, &symbolic_fft_table,
 	&symbolic_vision_table,
 };
+const size_t symbolic_ntables =
+	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);
 
-symbolic_fn symbolic_lookup(const char *kind, int opset)
+/* The index over every file's rows, built once: the rows of op are
+ * sym_rows[sym_first[op] .. sym_first[op + 1]). */
+static const struct symbolic *sym_rows[SYM_ROWS_MAX];
+static unsigned short sym_first[OP_COUNT + 1];
+static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
+
+static void sym_build_index(void)
 {
-	for (int t = (int)(sizeof(tables) / sizeof(tables[0])) - 1; t >= 0; t--) {
-		/* the opset-9 tables are the base for 7 and 8 too: what
-		 * they build is checked against the target opset */
-		int from = tables[t]->opset <= 9 ? LOWER_OPSET_MIN
-						 : tables[t]->opset;
-		if (from > opset)
-			continue;
-		for (size_t i = 0; i < tables[t]->count; i++)
-			if (!strcmp(tables[t]->entries[i].name, kind))
-				return tables[t]->entries[i].fn;
-	}
-	return NULL;
+	/* a counting sort by op (tests/unit/test_lower_symbolic.c checks
+	 * that every row fits and has a real op) */
+	unsigned short cnt[OP_COUNT + 1] = { 0 };
+	for (size_t t = 0; t < symbolic_ntables; t++)
+		for (size_t i = 0; i < symbolic_tables[t]->count; i++) {
+			enum aten_op op = symbolic_tables[t]->entries[i].op;
+			if (op > OP_NONE && op < OP_COUNT)
+				cnt[op + 1]++;
+		}
+	for (int op = 0; op < OP_COUNT; op++)
+		sym_first[op + 1] = (unsigned short)(sym_first[op] + cnt[op + 1]);
+	unsigned short at[OP_COUNT];
+	memcpy(at, sym_first, sizeof(at));
+	for (size_t t = 0; t < symbolic_ntables; t++)
+		for (size_t i = 0; i < symbolic_tables[t]->count; i++) {
+			const struct symbolic *r = &symbolic_tables[t]->entries[i];
+			if (r->op > OP_NONE && r->op < OP_COUNT &&
+			    at[r->op] < SYM_ROWS_MAX)
+				sym_rows[at[r->op]++] = r;
+		}
 }
 
-static int cmp_str(const void *a, const void *b)
+symbolic_fn symbolic_lookup(enum aten_op op, int opset)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	if (op <= OP_NONE || op >= OP_COUNT)
+		return NULL;
+	pthread_once(&sym_once, sym_build_index);
+	const struct symbolic *best = NULL;
+	for (unsigned i = sym_first[op]; i < sym_first[op + 1] &&
+	     i < SYM_ROWS_MAX; i++) {
+		const struct symbolic *r = sym_rows[i];
+		int from = r->from ? r->from : LOWER_OPSET_MIN;
+		int to = r->to ? r->to : LOWER_OPSET_MAX;
+		if (from <= opset && opset <= to &&
+		    (!best || r->prio > best->prio))
+			best = r;
+	}
+	return best ? best->fn : NULL;
 }
 
 void lower_list_ops(FILE *fp)
 {
-	const char *names[1024];
-	size_t n = 0;
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-		for (size_t i = 0; i < tables[t]->count && n < 1024; i++) {
-			size_t j;
-			/* complex::OP: symbolic_fft.c's internal names for an
-			 * op on a complex value, not operators of their own */
-			if (!strncmp(tables[t]->entries[i].name, "complex::", 9))
-				continue;
-			for (j = 0; j < n; j++)
-				if (!strcmp(names[j], tables[t]->entries[i].name))
-					break;
-			if (j == n)
-				names[n++] = tables[t]->entries[i].name;
-		}
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(fp, "%s:", names[i]);
+	/* ids are in the order of their names */
+	for (int op = OP_NONE + 1; op < OP_COUNT; op++) {
+		int any = 0;
 		for (int o = LOWER_OPSET_MIN; o <= LOWER_OPSET_MAX; o++)
-			if (symbolic_lookup(names[i], o))
+			if (symbolic_lookup((enum aten_op)op, o)) {
+				if (!any)
+					fprintf(fp, "%s:",
+						aten_op_name((enum aten_op)op));
+				any = 1;
 				fprintf(fp, " %d", o);
-		fputc('\n', fp);
+			}
+		if (any)
+			fputc('\n', fp);
 	}
-}
-
-/* --- aliases and copies -------------------------------------------------
- * Each aten value reads an ONNX value through its aux chain.  A link of
- * the chain is an alias (v is the same tensor as v->aux: x.detach(),
- * x.contiguous(), the result of an in-place op, a value after a write)
- * or a copy (v is a tensor of its own that holds v->aux's value: a copy
- * record).  A write into v redirects the last value of v's alias chain
- * (alias_root), so every alias of v sees the write, and no copy does. */
-
-static const struct lw_copy *find_copy(const struct lower_ctx *c,
-				       const struct ir_value *v)
-{
-	for (const struct lw_copy *k = c->copies; k; k = k->next)
-		if (k->v == v)
-			return k->snap == v->aux ? k : NULL;
-	return NULL;
-}
-
-/* v becomes a copy of snap (an ONNX value, remapped). */
-static void set_copy(struct lower_ctx *c, struct ir_value *v,
-		     struct ir_value *snap)
-{
-	struct lw_copy *k = ir_alloc(c->g, sizeof(*k));
-	k->v = v;
-	k->snap = snap;
-	k->blk = c->blk;
-	k->next = c->copies;
-	c->copies = k;
-	v->aux = snap;
-}
-
-/* The ONNX value aten value v reads now. */
-static struct ir_value *remap(const struct lower_ctx *c, struct ir_value *v)
-{
-	while (v && v->aux) {
-		if (c->copies && find_copy(c, v))
-			return v->aux;
-		v = v->aux;
-	}
-	return v;
-}
-
-/* The value a write into v redirects: the end of v's alias links. */
-static struct ir_value *alias_root(const struct lower_ctx *c,
-				   struct ir_value *v)
-{
-	while (v && v->aux && !(c->copies && find_copy(c, v)))
-		v = v->aux;
-	return v;
-}
-
-/* 1 when root (an alias_root) belongs to the block being lowered, so
- * that redirecting it does not leak out of a sub-block: a copy made
- * there, a value made there, a parameter of it, or anything at the top
- * level. */
-static int of_block(const struct lower_ctx *c, const struct ir_value *root)
-{
-	const struct lw_copy *k = c->copies ? find_copy(c, root) : NULL;
-	if (k)
-		return k->blk == c->blk;
-	if (root->producer)
-		return root->producer->owner == c->blk;
-	if (!c->blk->owner)
-		return 1;
-	for (uint32_t i = 0; i < c->blk->nparams; i++)
-		if (c->blk->params[i] == root)
-			return 1;
-	return 0;
-}
-
-/* The second bool of aten::to's overloads (non_blocking, copy) is copy. */
-static int to_copies(struct lower_ctx *c, struct ir_node *n)
-{
-	int nb = 0;
-	for (uint32_t i = 1; i < n->ninputs; i++) {
-		int64_t v;
-		if (!n->inputs[i] || n->inputs[i]->type->kind != IR_TYPE_BOOL)
-			continue;
-		if (++nb == 2)
-			return lw_int(c, n, (int)i, &v) && v;
-	}
-	return 0;
-}
-
-/* 1 when output i of aten node n is a tensor of its own in torch (the
- * symbolic returned an existing value for it): x.clone(), x.to(...,
- * copy=True), and ops whose schema gives a fresh result (torch.cat([x]),
- * x.repeat(1)) except those that return their input itself in eager
- * torch although their schema does not say so (dropout in eval mode,
- * type_as, atleast_Nd). */
-static int copies_input(struct lower_ctx *c, struct ir_node *n, uint32_t i)
-{
-	static const char *const eager_alias[] = {
-		"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
-		"aten::feature_alpha_dropout", "aten::type_as",
-		"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d",
-	};
-	if (!strcmp(n->kind, "aten::clone"))
-		return 1;
-	if (!strcmp(n->kind, "aten::to"))
-		return to_copies(c, n);
-	for (size_t k = 0; k < sizeof(eager_alias) / sizeof(eager_alias[0]);
-	     k++)
-		if (!strcmp(n->kind, eager_alias[k]))
-			return 0;
-	size_t cnt = 0;
-	const struct aten_schema *s = aten_schema_lookup(n->kind, &cnt);
-	int fresh = 0;
-	for (size_t k = 0; s && k < cnt; k++) {
-		int out = 0;
-		for (int a = 0; a < s[k].nargs; a++)
-			out |= aten_schema_arg(&s[k], a)->flags & ATEN_ARG_OUT;
-		if (out || (int)i >= s[k].nrets)
-			continue;
-		if (aten_schema_ret(&s[k], (int)i)->alias)
-			return 0;
-		fresh = 1;
-	}
-	return fresh;
 }
 
 /* --- arguments ----------------------------------------------------------- */
@@ -249,7 +125,7 @@ struct ir_value *lw_in(struct lower_ctx *c, struct ir_node *n, int i)
 {
 	if (i < 0 || (uint32_t)i >= n->ninputs)
 		return NULL;
-	return remap(c, n->inputs[i]);
+	return lw_remap(c, n->inputs[i]);
 }
 
 static struct ir_node *producer(struct lower_ctx *c, struct ir_node *n, int i)
@@ -262,7 +138,7 @@ static struct ir_attr *const_attr(struct lower_ctx *c, struct ir_node *n,
 				  int i)
 {
 	struct ir_node *p = producer(c, n, i);
-	if (!p || strcmp(p->kind, "prim::Constant"))
+	if (!p || p->op != OP_prim_Constant)
 		return NULL;
 	return ir_node_find_attr(p, "value");
 }
@@ -275,7 +151,7 @@ int lw_is_none(struct lower_ctx *c, struct ir_node *n, int i)
 	if (v->type->kind == IR_TYPE_NONE)
 		return 1;
 	struct ir_node *p = v->producer;
-	return p && !strcmp(p->kind, "prim::Constant") &&
+	return p && p->op == OP_prim_Constant &&
 	       !ir_node_find_attr(p, "value") &&
 	       v->type->kind != IR_TYPE_TENSOR;
 }
@@ -331,8 +207,6 @@ const char *lw_str(struct lower_ctx *c, struct ir_node *n, int i)
 	return NULL;
 }
 
-static struct lw_list *find_list(struct lower_ctx *c, struct ir_value *v);
-
 int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 	    int max, int bcast)
 {
@@ -353,7 +227,7 @@ int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 	}
 	struct ir_value *lv = lw_in(c, n, i);
 	struct lw_list *l = lv && lv->type->kind == IR_TYPE_LIST
-			    ? find_list(c, lv) : NULL;
+			    ? lw_find_list(c, lv) : NULL;
 	if (l) { /* known element-wise (changed since it was built) */
 		if (l->n > max)
 			return -1;
@@ -364,7 +238,7 @@ int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 		return l->n;
 	}
 	struct ir_node *p = producer(c, n, i);
-	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+	if (p && p->op == OP_prim_ListConstruct) {
 		if (p->ninputs > (uint32_t)max)
 			return -1;
 		for (uint32_t j = 0; j < p->ninputs; j++)
@@ -376,212 +250,6 @@ int lw_ints(struct lower_ctx *c, struct ir_node *n, int i, int64_t *v,
 	if (x && b_rank(x) == 1)
 		return b_const_ints(x, v, max);
 	return -1;
-}
-
-void lw_set_list(struct lower_ctx *c, struct ir_value *list,
-		 struct ir_value **vals, int n)
-{
-	struct lw_list *l = ir_alloc(c->g, sizeof(*l));
-	l->list = list;
-	l->vals = ir_alloc(c->g, sizeof(*vals) * (n ? n : 1));
-	memcpy(l->vals, vals, sizeof(*vals) * n);
-	l->n = n;
-	l->next = c->lists;
-	c->lists = l;
-}
-
-static struct lw_list *find_list(struct lower_ctx *c, struct ir_value *v)
-{
-	for (struct lw_list *l = c->lists; l; l = l->next)
-		if (l->list == v && !l->view)
-			return l;
-	return NULL;
-}
-
-/* --- in-place ops on views ------------------------------------------------
- * x[a:b, c] = y as torch records it: slice/select views of x, then an
- * in-place op (fill_, copy_, add_...) on the view.  As torch's
- * remove-inplace-ops pass does, the op lowers out of place and the result
- * is scattered back into the base (and into the base's base, up the
- * chain), whose later uses read the new value.  The positions come from
- * the view op itself, applied to the indices 0..size-1 of the dim it
- * works on: any start, end, step or index the view op's symbolic takes.
- */
-
-static void add_view(struct lower_ctx *c, struct ir_value *v,
-		     struct ir_node *vn, struct ir_value *base)
-{
-	struct lw_list *l = ir_alloc(c->g, sizeof(*l));
-	memset(l, 0, sizeof(*l));
-	l->list = v;
-	l->view = vn;
-	l->base = base;
-	l->next = c->lists;
-	c->lists = l;
-}
-
-/* The view record of aten value v or of a value it aliases (up to its
- * alias_root: a copy is no view), or NULL. */
-static struct lw_list *find_view(struct lower_ctx *c, struct ir_value *v)
-{
-	for (int depth = 0; v && depth < 4096; depth++) {
-		for (struct lw_list *l = c->lists; l; l = l->next)
-			if (l->list == v && l->view)
-				return l;
-		if (!v->aux || (c->copies && find_copy(c, v)))
-			break;
-		v = v->aux;
-	}
-	return NULL;
-}
-
-static int is_view_op(const struct ir_node *n)
-{
-	return (!strcmp(n->kind, "aten::slice") && n->ninputs == 5) ||
-	       (!strcmp(n->kind, "aten::select") && n->ninputs == 3);
-}
-
-/* copy_ into a view that no record carries back (x.t(), x.view(...)[i]
- * made by a reshaping op): refused rather than lost.  v: the aten value
- * written. */
-static int copy_target_ok(struct lower_ctx *c, struct ir_value *v)
-{
-	static const char *const views[] = {
-		"onnx::Slice", "onnx::Gather", "onnx::Reshape",
-		"onnx::Transpose", "onnx::Squeeze", "onnx::Unsqueeze",
-	};
-	struct ir_value *root = alias_root(c, v);
-	struct ir_node *p = root->producer;
-	if (!p || (c->copies && find_copy(c, root)) || find_view(c, v))
-		return 0;
-	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
-		if (!strcmp(p->kind, views[i]))
-			return lw_decline(c, "copy into a view");
-	return 0;
-}
-
-/* 0 when a write into aten value v can be carried back up its chain of
- * views: every base is of this block (its aux would leak out of a
- * sub-block). */
-static int views_ok(struct lower_ctx *c, struct ir_value *v)
-{
-	struct lw_list *rec;
-	for (int depth = 0; (rec = find_view(c, v)) != NULL; depth++) {
-		if (depth >= 64 || !of_block(c, alias_root(c, rec->base)))
-			return lw_decline(c, "in-place op on a view of a value "
-					  "from an enclosing block");
-		v = rec->base;
-	}
-	return 0;
-}
-
-/* The positions along dim d of base that view node vn takes, as indices
- * shaped like nv (the view's new value; for select with dim d put back as
- * size 1, *nvp unsqueezed alike). */
-static struct ir_value *view_indices(struct lower_ctx *c, struct ir_node *vn,
-				     struct ir_value *base, int64_t d,
-				     struct ir_value **nvp)
-{
-	int r = b_rank(base);
-	const struct ir_type *t = base->type;
-	struct ir_value *idx;
-	int64_t axes[64];
-	int k = 0;
-
-	if (t->kind == IR_TYPE_TENSOR && t->dims && t->dims[d].kind ==
-	    IR_DIM_FIXED && t->dims[d].value <= 65536) {
-		int64_t size = t->dims[d].value;
-		int64_t *v = ir_alloc(c->g, sizeof(*v) * (size ? size : 1));
-		for (int64_t i = 0; i < size; i++)
-			v[i] = i;
-		idx = b_const_i64s(c, v, (int)size, 1);
-	} else {
-		idx = sym_arange_count(c, b_dim(c, base, d));
-	}
-	if (!idx)
-		return NULL;
-	for (int i = 0; i < r; i++)
-		if (i != d)
-			axes[k++] = i;
-	if (k)
-		idx = b_unsqueeze(c, idx, axes, k);
-	/* the view op's own symbolic on the indices */
-	symbolic_fn fn = symbolic_lookup(vn->kind, c->opset);
-	struct ir_value *saved = vn->inputs[0], *res[2] = { NULL, NULL };
-	vn->inputs[0] = idx;
-	int rc = fn ? fn(c, vn, res) : 1;
-	vn->inputs[0] = saved;
-	if (rc || !res[0])
-		return NULL;
-	idx = res[0];
-	if (!strcmp(vn->kind, "aten::select")) {
-		idx = b_unsqueeze(c, idx, &d, 1);
-		*nvp = b_unsqueeze(c, *nvp, &d, 1);
-	}
-	return b_op2(c, "Expand", idx, b_op1(c, "Shape", *nvp));
-}
-
-/* Aten value v (this block's) was written: when v is a view, each base
- * up the chain gets v's new value scattered into the view's place, and
- * the base's alias_root reads the result. 0, or 1 with c->why. */
-static int write_back(struct lower_ctx *c, struct ir_value *v)
-{
-	struct lw_list *rec;
-	for (int depth = 0; (rec = find_view(c, v)) != NULL && depth < 64;
-	     depth++) {
-		struct ir_node *vn = rec->view;
-		struct ir_value *nv = remap(c, v);
-		struct ir_value *root = alias_root(c, rec->base);
-		struct ir_value *base = remap(c, root);
-		int64_t d;
-		int r = b_rank(base);
-		if (c->opset < 9)
-			return lw_decline(c, "writing into a view needs opset 9 "
-					  "(Scatter)");
-		if (r < 1 || !lw_int(c, vn, 1, &d))
-			return lw_decline(c, "writing into a view of unknown "
-					  "rank");
-		if (d < 0)
-			d += r;
-		if (d < 0 || d >= r)
-			return lw_decline(c, "writing into a view: bad dim");
-		struct ir_value *upd = b_cast(c, nv, b_dtype(base));
-		struct ir_value *idx = view_indices(c, vn, base, d, &upd);
-		if (!idx)
-			return lw_decline(c, "writing into a view: its "
-					  "positions are not known");
-		struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
-					   : "Scatter", 3,
-					   (struct ir_value *[]){ base, idx, upd },
-					   1);
-		b_attr_i(c, s, "axis", d);
-		root->aux = b_done(c, s);
-		v = rec->base;
-	}
-	return 0;
-}
-
-int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
-	    struct ir_value **v, int max)
-{
-	struct ir_value *x = lw_in(c, n, i);
-	struct lw_list *l = x ? find_list(c, x) : NULL;
-	if (l) {
-		if (l->n > max)
-			return -1;
-		memcpy(v, l->vals, sizeof(*v) * l->n);
-		return l->n;
-	}
-	struct ir_node *p = x ? x->producer : NULL;
-	if (!p || strcmp(p->kind, "prim::ListConstruct") ||
-	    p->ninputs > (uint32_t)max)
-		return -1;
-	for (uint32_t j = 0; j < p->ninputs; j++) {
-		v[j] = lw_tensor(c, p, (int)j);
-		if (!v[j])
-			return -1;
-	}
-	return (int)p->ninputs;
 }
 
 static struct ir_value *scalar_const(struct lower_ctx *c, struct ir_attr *a,
@@ -636,16 +304,16 @@ struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 	if (!v)
 		return NULL;
 	struct ir_node *p = v->producer;
-	if (p && !strcmp(p->kind, "prim::Constant")) {
+	if (p && p->op == OP_prim_Constant) {
 		struct ir_attr *a = ir_node_find_attr(p, "value");
 		return a ? scalar_const(c, a, v, IR_DTYPE_UNDEFINED, 0) : NULL;
 	}
 	/* an int list known element-wise, changed since it was built */
-	struct lw_list *l = v->type->kind == IR_TYPE_LIST ? find_list(c, v)
+	struct lw_list *l = v->type->kind == IR_TYPE_LIST ? lw_find_list(c, v)
 							  : NULL;
 	if (l && v->type->nelems && v->type->elems[0]->kind == IR_TYPE_INT)
 		return int_list_tensor(c, l);
-	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+	if (p && p->op == OP_prim_ListConstruct) {
 		int64_t k[64];
 		int cnt = lw_ints(c, n, i, k, 64, 0);
 		if (cnt >= 0)
@@ -793,10 +461,6 @@ static struct ir_type *merge_type(struct lower_ctx *c, struct ir_type *r,
 
 static void lower_block(struct lower_ctx *c, struct ir_block *b);
 static void lower_node(struct lower_ctx *c, struct ir_node *n);
-static struct ir_type *if_out_type(struct lower_ctx *c, struct ir_node *n,
-				   uint32_t which, const struct ir_type *t,
-				   const struct ir_type *e);
-
 static int is_new(struct ir_node *first, struct ir_node *stop,
 		  struct ir_node *x)
 {
@@ -908,7 +572,7 @@ static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 	ir_add_opset(c->g, "org.pytorch.aten", 1);
 }
 
-static void report(struct lower_ctx *c, struct ir_node *n, const char *why)
+void lw_report(struct lower_ctx *c, struct ir_node *n, const char *why)
 {
 	c->nunsupported++;
 	diag_error(c->d, "%s%s%s%s%s%s has no symbolic for opset %d%s%s",
@@ -916,124 +580,6 @@ static void report(struct lower_ctx *c, struct ir_node *n, const char *why)
 		   n->source ? " (" : "", n->source ? n->source : "",
 		   n->source ? ")" : "", c->opset, why ? ": " : "",
 		   why ? why : "");
-}
-
-/* The newest record of list v in chain l up to stop (exclusive). */
-static struct lw_list *list_in(struct lw_list *l, struct lw_list *stop,
-			       struct ir_value *v)
-{
-	for (; l && l != stop; l = l->next)
-		if (l->list == v && !l->view)
-			return l;
-	return NULL;
-}
-
-#define IF_LIST_MAX 64
-
-static int defined_in(struct ir_block *b, struct ir_value *v);
-
-/* After the branches of If nd (n the prim::If) were lowered, each from
- * c->lists, ending with after[0] and after[1]: a list of before the If
- * that a branch changed (l[i] = v) gets, per changed element, an output
- * of the If that each branch returns its element to, and the uses after
- * the If see those.  Returns the If node (a new one when outputs were
- * added). */
-static struct ir_node *if_lists(struct lower_ctx *c, struct ir_node *n,
-				struct ir_node *nd, struct lw_list **after)
-{
-	struct lw_list *l0 = c->lists, *mut[IF_LIST_MAX];
-	struct ir_value *tv[IF_LIST_MAX], *ev[IF_LIST_MAX];
-	int nm = 0, extra = 0, slot[IF_LIST_MAX], sel[IF_LIST_MAX];
-
-	for (int k = 0; k < 2; k++)
-		for (struct lw_list *l = after[k]; l && l != l0; l = l->next) {
-			if (l->view || !list_in(l0, NULL, l->list))
-				continue;
-			int j;
-			for (j = 0; j < nm; j++)
-				if (mut[j]->list == l->list)
-					break;
-			if (j == nm && nm < IF_LIST_MAX)
-				mut[nm++] = list_in(l0, NULL, l->list);
-		}
-	for (int m = 0; m < nm; m++) {
-		struct lw_list *o = mut[m];
-		struct lw_list *t = list_in(after[0], l0, o->list);
-		struct lw_list *e = list_in(after[1], l0, o->list);
-		struct ir_value **nv;
-		t = t ? t : o;
-		e = e ? e : o;
-		if (t->n != o->n || e->n != o->n) {
-			report(c, n, "a list changes length in an if");
-			return nd;
-		}
-		nv = ir_alloc(c->g, sizeof(*nv) * (o->n + 1));
-		for (int j = 0; j < o->n; j++) {
-			nv[j] = o->vals[j];
-			if (t->vals[j] == o->vals[j] && e->vals[j] == o->vals[j])
-				continue;
-			if (extra == IF_LIST_MAX) {
-				report(c, n, "too many list elements change "
-				       "in an if");
-				return nd;
-			}
-			tv[extra] = t->vals[j];
-			ev[extra] = e->vals[j];
-			slot[extra] = m;
-			sel[extra] = j;
-			extra++;
-		}
-		mut[m] = ir_alloc(c->g, sizeof(struct lw_list));
-		memset(mut[m], 0, sizeof(struct lw_list));
-		mut[m]->list = o->list;
-		mut[m]->vals = nv;
-		mut[m]->n = o->n;
-	}
-	if (extra) {
-		/* a new If with room for the extra outputs */
-		uint32_t no = n->noutputs;
-		struct ir_node *n2 = ir_node_new(c->g, NULL, "onnx::If", 1,
-						 no + (uint32_t)extra);
-		n2->scope = nd->scope;
-		n2->source = nd->source;
-		n2->inputs[0] = nd->inputs[0];
-		for (uint32_t a = 0; a < nd->nattrs; a++) {
-			struct ir_attr *at = ir_node_add_attr(c->g, n2,
-				nd->attrs[a].name, IR_ATTR_GRAPH);
-			at->u.g = nd->attrs[a].u.g;
-			at->u.g->owner = n2;
-		}
-		ir_block_insert_before(nd, n2);
-		ir_node_unlink(nd);
-		nd = n2;
-		struct ir_block *bl[2] = { nd->attrs[0].u.g, nd->attrs[1].u.g };
-		struct ir_node *savepos = c->pos;
-		struct ir_block *saveblk = c->blk;
-		for (int x = 0; x < extra; x++) {
-			struct ir_value *r[2] = { tv[x], ev[x] };
-			for (int k = 0; k < 2; k++) {
-				c->blk = bl[k];
-				c->pos = NULL;
-				if (!defined_in(bl[k], r[k]))
-					r[k] = b_op1(c, "Identity", r[k]);
-				ir_block_add_return(c->g, bl[k], r[k]);
-			}
-			c->blk = saveblk;
-			c->pos = savepos;
-			struct ir_type *ty = if_out_type(c, n, no + (uint32_t)x,
-							 r[0]->type, r[1]->type);
-			if (!ty)
-				return nd;
-			struct ir_value *ov = ir_value_new(c->g, NULL, ty);
-			ir_node_set_output(nd, no + (uint32_t)x, ov);
-			mut[slot[x]]->vals[sel[x]] = ov;
-		}
-	}
-	for (int m = 0; m < nm; m++) {
-		mut[m]->next = c->lists;
-		c->lists = mut[m];
-	}
-	return nd;
 }
 
 /* --- ifs ------------------------------------------------------------------
@@ -1168,7 +714,7 @@ static void inline_branch(struct lower_ctx *c, struct ir_node *n, int k)
 		return;
 	}
 	for (uint32_t i = 0; i < n->noutputs; i++) {
-		struct ir_value *r = remap(c, b->returns[i]);
+		struct ir_value *r = lw_remap(c, b->returns[i]);
 		if (r && r != n->outputs[i])
 			n->outputs[i]->aux = r;
 	}
@@ -1178,9 +724,9 @@ static void inline_branch(struct lower_ctx *c, struct ir_node *n, int k)
  * and e: one dtype (refused, returning NULL, when both are known and
  * differ), the shape where they agree (unknown dims where they do not, no
  * rank where the ranks differ). */
-static struct ir_type *if_out_type(struct lower_ctx *c, struct ir_node *n,
-				   uint32_t which, const struct ir_type *t,
-				   const struct ir_type *e)
+struct ir_type *lw_if_out_type(struct lower_ctx *c, struct ir_node *n,
+			       uint32_t which, const struct ir_type *t,
+			       const struct ir_type *e)
 {
 	if (t->kind != IR_TYPE_TENSOR || e->kind != IR_TYPE_TENSOR)
 		return t->kind == IR_TYPE_TENSOR || e->kind != IR_TYPE_TENSOR
@@ -1245,7 +791,7 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	struct ir_value *cond = lw_tensor(c, n, 0);
 	double known;
 	if (!cond || n->nblocks != 2) {
-		report(c, n, "malformed prim::If");
+		lw_report(c, n, "malformed prim::If");
 		return;
 	}
 	if (const_eval(cond, &known, 0)) {
@@ -1273,7 +819,7 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	save.nunsupported = c->nunsupported;
 	save.nmalformed = c->nmalformed;
 	*c = save;
-	nd = if_lists(c, n, nd, after);
+	nd = lw_if_lists(c, n, nd, after);
 	struct ir_block *tb = nd->attrs[0].u.g, *eb = nd->attrs[1].u.g;
 	for (uint32_t i = 0; i < n->noutputs; i++) {
 		struct ir_value *o = n->outputs[i];
@@ -1284,7 +830,7 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 		}
 		struct ir_type *t = tb->returns[i]->type;
 		if (i < eb->nreturns) {
-			t = if_out_type(c, n, i, t, eb->returns[i]->type);
+			t = lw_if_out_type(c, n, i, t, eb->returns[i]->type);
 			if (!t)
 				return;
 		}
@@ -1292,180 +838,11 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	}
 }
 
-/* --- lists changed in loops ---------------------------------------------
- * torch's graph appends to a list made before a loop from inside its body
- * (outs.append(y)); ONNX has no mutation, so, as torch's exporter does, the
- * list becomes a loop-carried value (an ONNX sequence): the loop takes it
- * as one more carried input, the body threads it through its appends (and
- * inner loops that carry it) and returns it, and the uses after the loop
- * read the loop's new output.  Inner loops first. */
-
-static void replace_uses(struct ir_block *b, struct ir_node *from,
-			 struct ir_value *old, struct ir_value *nv, int depth)
-{
-	for (struct ir_node *m = from; m; m = m->next) {
-		for (uint32_t i = 0; i < m->ninputs; i++)
-			if (m->inputs[i] == old)
-				m->inputs[i] = nv;
-		if (depth < 64)
-			for (uint32_t i = 0; i < m->nblocks; i++)
-				replace_uses(m->blocks[i], m->blocks[i]->first,
-					     old, nv, depth + 1);
-	}
-	for (uint32_t i = 0; i < b->nreturns; i++)
-		if (b->returns[i] == old)
-			b->returns[i] = nv;
-}
-
-/* 1 when m changes list l: append(l, x), or a loop carrying l. */
-static int list_update(const struct ir_node *m, const struct ir_value *l,
-		       struct ir_value **next)
-{
-	if (!strcmp(m->kind, "aten::append") && m->ninputs == 2 &&
-	    m->inputs[0] == l && m->noutputs == 1) {
-		*next = m->outputs[0];
-		return 1;
-	}
-	if (!strcmp(m->kind, "prim::Loop"))
-		for (uint32_t j = 2; j < m->ninputs; j++)
-			if (m->inputs[j] == l && j - 2 < m->noutputs) {
-				*next = m->outputs[j - 2];
-				return 1;
-			}
-	return 0;
-}
-
-static void carry_list(struct ir_graph *g, struct ir_node *n,
-		       struct ir_value *l)
-{
-	struct ir_block *b = n->blocks[0];
-	struct ir_value *p = ir_value_new(g, NULL, ir_type_copy(g, l->type));
-	struct ir_value *cur = p, *nx;
-	struct ir_value **ins = ir_alloc(g, sizeof(*ins) * (n->ninputs + 1));
-	struct ir_value **outs = ir_alloc(g, sizeof(*outs) *
-					  (n->noutputs + 1));
-	memcpy(ins, n->inputs, sizeof(*ins) * n->ninputs);
-	ins[n->ninputs] = l;
-	n->inputs = ins;
-	n->ninputs++;
-	ir_block_add_param(g, b, p);
-	for (struct ir_node *m = b->first; m; m = m->next) {
-		for (uint32_t i = 0; i < m->ninputs; i++)
-			if (m->inputs[i] == l)
-				m->inputs[i] = cur;
-		for (uint32_t i = 0; i < m->nblocks; i++)
-			replace_uses(m->blocks[i], m->blocks[i]->first, l, cur,
-				     0);
-		if (list_update(m, cur, &nx))
-			cur = nx;
-	}
-	ir_block_add_return(g, b, cur);
-	struct ir_value *o = ir_value_new(g, NULL, ir_type_copy(g, l->type));
-	if (n->noutputs)
-		memcpy(outs, n->outputs, sizeof(*outs) * n->noutputs);
-	n->outputs = outs;
-	n->noutputs++;
-	ir_node_set_output(n, n->noutputs - 1, o);
-	replace_uses(n->owner, n->next, l, o, 0);
-}
-
-static void carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
-{
-	for (struct ir_node *n = b->first; n; n = n->next) {
-		if (depth < 64)
-			for (uint32_t i = 0; i < n->nblocks; i++)
-				carry_lists(g, n->blocks[i], depth + 1);
-		if (strcmp(n->kind, "prim::Loop") || n->nblocks != 1)
-			continue;
-		struct ir_block *body = n->blocks[0];
-		for (struct ir_node *m = body->first; m; m = m->next) {
-			struct ir_value *l = NULL, *nx;
-			for (uint32_t i = 0; i < m->ninputs && !l; i++) {
-				struct ir_value *v = m->inputs[i];
-				int param = 0;
-				for (uint32_t j = 0; j < body->nparams; j++)
-					param |= body->params[j] == v;
-				if (v && !param && v->type->kind == IR_TYPE_LIST &&
-				    (!v->producer || v->producer->owner != body) &&
-				    list_update(m, v, &nx))
-					l = v;
-			}
-			if (l)
-				carry_list(g, n, l);
-		}
-	}
-}
-
-struct ir_value *lw_seq(struct lower_ctx *c, struct ir_node *n, int i)
-{
-	struct ir_value *v = lw_in(c, n, i), *el[256];
-	if (b_is_seq(v))
-		return v;
-	int k = lw_list(c, n, i, el, 256);
-	if (k < 0)
-		return NULL;
-	if (k == 0) {
-		struct ir_node *e = b_node(c, "SequenceEmpty", 0, NULL, 1);
-		enum ir_dtype dt = IR_DTYPE_UNDEFINED;
-		if (v && v->type->kind == IR_TYPE_LIST && v->type->nelems == 1)
-			dt = b_dtype_of_type(v->type->elems[0]);
-		if (dt != IR_DTYPE_UNDEFINED)
-			b_attr_i(c, e, "dtype", dt);
-		return b_done(c, e);
-	}
-	return b_done(c, b_node(c, "SequenceConstruct", k, el, 1));
-}
-
-/* After a loop body is lowered: a carried sequence that started as a
- * SequenceEmpty of unknown dtype gets the dtype the body inserts, and the
- * body's sequence ops are typed again. */
-static void fix_seq_dtypes(struct lower_ctx *c, struct ir_node *nd,
-			   struct ir_block *b)
-{
-	int changed = 0;
-	for (uint32_t i = 2; i < nd->ninputs && i < b->nreturns + 1; i++) {
-		struct ir_node *e = nd->inputs[i]->producer;
-		if (!e || strcmp(e->kind, "onnx::SequenceEmpty") ||
-		    (ir_node_find_attr(e, "dtype") &&
-		     e->outputs[0]->type->elems[0]->rank >= 0))
-			continue;
-		struct ir_value *r = b->returns[i - 1];
-		enum ir_dtype dt = IR_DTYPE_UNDEFINED;
-		int rank = -1;
-		for (int guard = 0; r && r->producer && guard < 256; guard++) {
-			struct ir_node *p = r->producer;
-			if (!strcmp(p->kind, "onnx::SequenceInsert") &&
-			    b_dtype(p->inputs[1]) != IR_DTYPE_UNDEFINED) {
-				dt = b_dtype(p->inputs[1]);
-				rank = b_rank(p->inputs[1]);
-				break;
-			}
-			if (strcmp(p->kind, "onnx::SequenceInsert") &&
-			    strcmp(p->kind, "onnx::Identity"))
-				break;
-			r = p->inputs[0];
-		}
-		if (dt == IR_DTYPE_UNDEFINED)
-			continue;
-		if (!ir_node_find_attr(e, "dtype"))
-			b_attr_i(c, e, "dtype", dt);
-		e->outputs[0]->type = b_seq_type(c, dt, rank);
-		b->params[i]->type = e->outputs[0]->type;
-		changed = 1;
-	}
-	if (!changed)
-		return;
-	for (struct ir_node *m = b->first; m; m = m->next)
-		if (!strncmp(m->kind, "onnx::Sequence", 14) ||
-		    !strcmp(m->kind, "onnx::ConcatFromSequence"))
-			b_infer(c, m);
-}
-
 static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 {
 	if (n->nblocks != 1 || n->ninputs < 2 ||
 	    n->blocks[0]->nparams != n->ninputs - 1) {
-		report(c, n, "malformed prim::Loop");
+		lw_report(c, n, "malformed prim::Loop");
 		return;
 	}
 	uint32_t ncar = n->ninputs - 2;
@@ -1476,7 +853,7 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 				    b_is_seq(v))) {
 			if (c->opset < 13) {
 				/* Loop carries sequences from opset 13 */
-				report(c, n, "a list carried through a loop "
+				lw_report(c, n, "a list carried through a loop "
 				       "needs ONNX Loop with sequences "
 				       "(opset 13)");
 				return;
@@ -1486,7 +863,7 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 			ins[i] = lw_tensor(c, n, (int)i);
 		}
 		if (!ins[i]) {
-			report(c, n, "a loop input is not a tensor");
+			lw_report(c, n, "a loop input is not a tensor");
 			return;
 		}
 	}
@@ -1516,7 +893,7 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 	save.lists = c->lists;
 	save.nunsupported = c->nunsupported;
 	*c = save;
-	fix_seq_dtypes(c, nd, b);
+	lw_fix_seq_dtypes(c, nd, b);
 	if (b->nreturns >= 1 && b_dtype(b->returns[0]) != IR_DTYPE_BOOL)
 		diag_warning(c->d, "loop condition is not a bool");
 	for (uint32_t i = 0; i < n->noutputs && i < ncar; i++) {
@@ -1529,11 +906,10 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 	}
 }
 
-static int is_prim_data(const char *kind)
+static int is_prim_data(enum aten_op op)
 {
-	return !strcmp(kind, "prim::Constant") ||
-	       !strcmp(kind, "prim::ListConstruct") ||
-	       !strcmp(kind, "prim::TupleConstruct");
+	return op == OP_prim_Constant || op == OP_prim_ListConstruct ||
+	       op == OP_prim_TupleConstruct;
 }
 
 /* An aten node must have every schema argument as an input (docs/ir.md):
@@ -1576,7 +952,8 @@ static int64_t torch_scalar_type(enum ir_dtype dt)
 static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
 			int64_t v)
 {
-	n->kind = "prim::Constant";
+	n->kind = aten_op_name(OP_prim_Constant);
+	n->op = OP_prim_Constant;
 	n->ninputs = 0;
 	n->nattrs = 0;
 	if (has_value)
@@ -1589,22 +966,21 @@ static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
  * creation ops' device arguments ignore.  Returns 1 when n was one. */
 static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 {
-	const char *k = n->kind;
 	if (n->noutputs != 1)
 		return 0;
-	if (!strcmp(k, "aten::device") || !strcmp(k, "prim::device") ||
-	    !strcmp(k, "prim::layout") || !strcmp(k, "aten::layout")) {
+	if (n->op == OP_aten_device || n->op == OP_prim_device ||
+	    n->op == OP_prim_layout || n->op == OP_aten_layout) {
 		to_constant(c, n, 0, 0);
 		return 1;
 	}
-	if (!strcmp(k, "prim::is_cuda") || !strcmp(k, "aten::is_cuda") ||
-	    !strcmp(k, "prim::is_sparse") || !strcmp(k, "prim::is_quantized") ||
-	    !strcmp(k, "prim::is_mkldnn") || !strcmp(k, "prim::is_meta") ||
-	    !strcmp(k, "prim::requires_grad")) {
+	if (n->op == OP_prim_is_cuda || n->op == OP_aten_is_cuda ||
+	    n->op == OP_prim_is_sparse || n->op == OP_prim_is_quantized ||
+	    n->op == OP_prim_is_mkldnn || n->op == OP_prim_is_meta ||
+	    n->op == OP_prim_requires_grad) {
 		to_constant(c, n, 1, 0);
 		return 1;
 	}
-	if (!strcmp(k, "prim::dtype") && n->ninputs == 1) {
+	if (n->op == OP_prim_dtype && n->ninputs == 1) {
 		struct ir_value *x = lw_in(c, n, 0);
 		int64_t st = x ? torch_scalar_type(b_dtype(x)) : -1;
 		if (st < 0)
@@ -1622,17 +998,17 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
  * Tensor result becomes a 0-d Long constant.  1 when n was folded. */
 static int fold_int_arith(struct lower_ctx *c, struct ir_node *n)
 {
-	static const char *const ops[] = {
-		"aten::add", "aten::sub", "aten::mul", "aten::floordiv",
-		"aten::floor_divide", "aten::remainder", "aten::neg",
-		"aten::Int", "prim::NumToTensor", "aten::ScalarImplicit",
+	static const enum aten_op ops[] = {
+		OP_aten_add, OP_aten_sub, OP_aten_mul, OP_aten_floordiv,
+		OP_aten_floor_divide, OP_aten_remainder, OP_aten_neg,
+		OP_aten_Int, OP_prim_NumToTensor, OP_aten_ScalarImplicit,
 	};
 	const char *k = n->kind;
 	int64_t a[3] = { 0, 0, 1 }, r;
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(k, ops[i]))
+		if (n->op == ops[i])
 			break;
 	if (i == sizeof(ops) / sizeof(ops[0]) || n->noutputs != 1 ||
 	    n->ninputs < 1 || n->ninputs > 3)
@@ -1650,18 +1026,18 @@ static int fold_int_arith(struct lower_ctx *c, struct ir_node *n)
 			return 0;
 	}
 	/* ints wrap as torch's int64_t does (intmath.h) */
-	if (!strcmp(k, "aten::add"))
+	if (n->op == OP_aten_add)
 		r = i64_wrap_add(a[0], i64_wrap_mul(a[1], a[2]));
-	else if (!strcmp(k, "aten::sub"))
+	else if (n->op == OP_aten_sub)
 		r = i64_wrap_sub(a[0], i64_wrap_mul(a[1], a[2]));
-	else if (!strcmp(k, "aten::mul"))
+	else if (n->op == OP_aten_mul)
 		r = i64_wrap_mul(a[0], a[1]);
-	else if (!strcmp(k, "aten::neg"))
+	else if (n->op == OP_aten_neg)
 		r = i64_wrap_neg(a[0]);
-	else if (!strcmp(k, "aten::remainder") ||
-		 !strcmp(k, "aten::floordiv") ||
-		 !strcmp(k, "aten::floor_divide")) {
-		int rem = !strcmp(k, "aten::remainder");
+	else if (n->op == OP_aten_remainder ||
+		 n->op == OP_aten_floordiv ||
+		 n->op == OP_aten_floor_divide) {
+		int rem = n->op == OP_aten_remainder;
 		if (a[1] == 0)
 			return 0;
 		/* INT64_MIN // -1 and % -1: torch dies with SIGFPE; refused */
@@ -1724,7 +1100,7 @@ static int opset_ok(struct lower_ctx *c, struct ir_node *before,
 /* After n's symbolic bound its outputs: an output that reads an
  * existing value (its symbolic returned one) aliases n's input 0 at the
  * aten level (so that a write into it finds input 0's alias chain), or is
- * a copy of that value (copies_input); the result of an in-place op is
+ * a copy of that value (lw_copies_input); the result of an in-place op is
  * its input 0, which now reads what the op computed: 0, or 1 with
  * c->why. */
 static int bind_aliases(struct lower_ctx *c, struct ir_node *n,
@@ -1735,29 +1111,39 @@ static int bind_aliases(struct lower_ctx *c, struct ir_node *n,
 		struct ir_value *o = n->outputs[i];
 		if (!out[i] || !o->aux || (inplace && i == 0))
 			continue;
-		if (o->type->kind == IR_TYPE_TENSOR && copies_input(c, n, i))
-			set_copy(c, o, remap(c, o));
-		else if (i == 0 && in0 && remap(c, in0) == remap(c, o))
+		if (o->type->kind == IR_TYPE_TENSOR && lw_copies_input(c, n, i))
+			lw_set_copy(c, o, lw_remap(c, o));
+		else if (i == 0 && in0 && lw_remap(c, in0) == lw_remap(c, o))
 			o->aux = in0;
 	}
 	if (!inplace || !n->noutputs || !out[0] || !in0)
 		return 0;
-	struct ir_value *o = n->outputs[0], *r = remap(c, o);
-	if (r == remap(c, in0)) {
+	struct ir_value *o = n->outputs[0], *r = lw_remap(c, o);
+	if (r == lw_remap(c, in0)) {
 		if (o->aux)
 			o->aux = in0; /* a no-op: the result is in0 */
 		return 0;
 	}
-	struct ir_value *root = alias_root(c, in0);
+	struct ir_value *root = lw_alias_root(c, in0);
 	if (o->aux) {
 		/* an existing value: in0 gets a copy of it, and the op's
 		 * result is in0 itself */
-		set_copy(c, root, r);
+		lw_set_copy(c, root, r);
 		o->aux = in0;
 	} else {
 		root->aux = o;
 	}
-	return write_back(c, in0);
+	return lw_write_back(c, in0);
+}
+
+/* The symbolic for a node of kind k and registry id op: the table's, or
+ * symbolic_fft.c's for its internal complex::OP kinds. */
+static symbolic_fn node_symbolic(struct lower_ctx *c, const char *k,
+				 enum aten_op op)
+{
+	if (op != OP_NONE)
+		return symbolic_lookup(op, c->opset);
+	return !strncmp(k, "complex::", 9) ? symbolic_fft_complex(k) : NULL;
 }
 
 static void lower_node(struct lower_ctx *c, struct ir_node *n)
@@ -1766,30 +1152,31 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	 * writes and what an alias output refers to */
 	struct ir_value *in0 = n->ninputs ? n->inputs[0] : NULL;
 	for (uint32_t i = 0; i < n->ninputs; i++)
-		n->inputs[i] = remap(c, n->inputs[i]);
+		n->inputs[i] = lw_remap(c, n->inputs[i]);
 	c->cur = n;
 	c->pos = n;
 	c->why = NULL;
 	const char *k = n->kind;
 
-	if (!strcmp(k, "prim::Constant")) {
+	if (n->op == OP_prim_Constant) {
 		struct ir_attr *a = ir_node_find_attr(n, "value");
 		if (a && a->kind == IR_ATTR_TENSOR && n->noutputs == 1) {
 			n->kind = "onnx::Constant";
+			n->op = OP_NONE;
 			n->outputs[0]->type = merge_type(c,
 				ir_tensor_type(c->g, a->u.t), n->outputs[0]->type);
 		}
 		return;
 	}
-	if (is_prim_data(k))
+	if (is_prim_data(n->op))
 		return;
 	if (fold_meta(c, n) || fold_int_arith(c, n))
 		return;
-	if (!strcmp(k, "prim::ListUnpack") || !strcmp(k, "prim::TupleUnpack")) {
+	if (n->op == OP_prim_ListUnpack || n->op == OP_prim_TupleUnpack) {
 		struct ir_value *vals[256];
 		int cnt = lw_list(c, n, 0, vals, 256);
 		if (cnt != (int)n->noutputs) {
-			report(c, n, "the list is not known element-wise");
+			lw_report(c, n, "the list is not known element-wise");
 			return;
 		}
 		for (int i = 0; i < cnt; i++)
@@ -1797,12 +1184,12 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		ir_node_unlink(n);
 		return;
 	}
-	if (!strcmp(k, "prim::If")) {
+	if (n->op == OP_prim_If) {
 		lower_if(c, n);
 		ir_node_unlink(n);
 		return;
 	}
-	if (!strcmp(k, "prim::Loop")) {
+	if (n->op == OP_prim_Loop) {
 		lower_loop(c, n);
 		ir_node_unlink(n);
 		return;
@@ -1817,24 +1204,25 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		ir_node_unlink(n);
 		return;
 	}
-	symbolic_fn fn = symbolic_lookup(k, c->opset);
+	symbolic_fn fn = node_symbolic(c, k, n->op);
 	int inplace = 0;
 	size_t klen = strlen(k);
 	if (!fn && klen > 2 && k[klen - 1] == '_' && k[klen - 2] != '_') {
 		/* x.relu_(): the out-of-place op, and later uses of x in this
 		 * block see the result (torch's remove-inplace-ops pass) */
-		fn = symbolic_lookup(ir_strndup(c->g, k, klen - 1), c->opset);
+		const char *base = ir_strndup(c->g, k, klen - 1);
+		fn = node_symbolic(c, base, aten_op_id(base));
 		inplace = fn != NULL;
 	}
-	if (!strcmp(k, "aten::copy_"))
+	if (n->op == OP_aten_copy_)
 		inplace = fn != NULL;
-	if (inplace && in0 && !of_block(c, alias_root(c, in0))) {
+	if (inplace && in0 && !lw_of_block(c, lw_alias_root(c, in0))) {
 		fn = NULL;
 		c->why = "in-place op on a value from an enclosing block";
 	}
 	if (inplace && fn && in0 &&
-	    (views_ok(c, in0) ||
-	     (!strcmp(k, "aten::copy_") && copy_target_ok(c, in0))))
+	    (lw_views_ok(c, in0) ||
+	     (n->op == OP_aten_copy_ && lw_copy_target_ok(c, in0))))
 		fn = NULL;
 	if (fn) {
 		struct ir_node *before = n->prev;
@@ -1848,12 +1236,12 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 					bind_output(c, n->outputs[i], out[i],
 						    first, n);
 			if (bind_aliases(c, n, in0, out, inplace)) {
-				report(c, n, c->why);
+				lw_report(c, n, c->why);
 				return;
 			}
-			if (is_view_op(n) && n->noutputs &&
-			    remap(c, n->outputs[0]) == n->outputs[0])
-				add_view(c, n->outputs[0], n, in0);
+			if (lw_is_view_op(n) && n->noutputs &&
+			    lw_remap(c, n->outputs[0]) == n->outputs[0])
+				lw_add_view(c, n->outputs[0], n, in0);
 			ir_node_unlink(n);
 			return;
 		}
@@ -1874,248 +1262,12 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	}
 	if (c->o->export_type == LOWER_EXPORT_ONNX_FALLTHROUGH)
 		return;
-	report(c, n, c->why);
+	lw_report(c, n, c->why);
 }
-
-/* aten::append(list, x): the list known element-wise gets x, for the
- * uses after it in the same block. */
-static int sym_append(struct lower_ctx *c, struct ir_node *n,
-		      struct ir_value **out)
-{
-	struct ir_value *vals[257];
-	struct ir_value *l = lw_in(c, n, 0);
-	int k = lw_list(c, n, 0, vals, 256);
-	if (b_is_seq(l) || (k < 0 && l && l->type->kind == IR_TYPE_LIST &&
-			    !l->producer)) {
-		/* a sequence (a loop-carried list): SequenceInsert */
-		struct ir_value *x = lw_tensor(c, n, 1);
-		if (!x)
-			return lw_decline(c, "the element is not a tensor");
-		out[0] = b_op2(c, "SequenceInsert", l, x);
-		return 0;
-	}
-	if (k < 0)
-		return lw_decline(c, "the list is not known element-wise");
-	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
-		return lw_decline(c, "a list from an enclosing block");
-	vals[k] = lw_tensor(c, n, 1);
-	if (!vals[k])
-		return lw_decline(c, "the element is not a tensor");
-	lw_set_list(c, l, vals, k + 1);
-	lw_set_list(c, n->outputs[0], vals, k + 1);
-	out[0] = NULL;
-	return 0;
-}
-
-/* aten::__getitem__(list, i) with a constant i, of a list known
- * element-wise (size(), split, ListConstruct...): the element. */
-static int sym_getitem(struct lower_ctx *c, struct ir_node *n,
-		       struct ir_value **out)
-{
-	struct ir_value *vals[256];
-	int64_t i;
-	int k;
-	if (n->ninputs != 2)
-		return lw_decline(c, "not a list");
-	struct ir_value *l = lw_in(c, n, 0);
-	if (b_is_seq(l) || (!lw_int(c, n, 1, &i) && l &&
-			    l->type->kind == IR_TYPE_LIST &&
-			    l->type->nelems == 1 &&
-			    l->type->elems[0]->kind == IR_TYPE_TENSOR)) {
-		/* SequenceAt: a sequence, or a dynamic index into a list
-		 * of tensors (made a sequence) */
-		struct ir_value *s = lw_seq(c, n, 0);
-		struct ir_value *ix = lw_scalar_as(c, n, 1, IR_DTYPE_INT64, 0);
-		if (!s || !ix)
-			return lw_decline(c, "the list is not known");
-		out[0] = b_op2(c, "SequenceAt", s, ix);
-		return 0;
-	}
-	if (!lw_int(c, n, 1, &i))
-		return lw_decline(c, "the index is not constant");
-	if ((k = lw_list(c, n, 0, vals, 256)) < 0) {
-		/* a list lowered to a 1-d tensor (size()): Gather */
-		struct ir_value *t = lw_in(c, n, 0);
-		if (!t || t->type->kind != IR_TYPE_TENSOR || b_rank(t) != 1)
-			return lw_decline(c, "the list is not known "
-					  "element-wise");
-		struct ir_node *gn = b_node(c, "Gather", 2,
-			(struct ir_value *[]){ t, b_const_i64(c, i) }, 1);
-		b_attr_i(c, gn, "axis", 0);
-		out[0] = b_done(c, gn);
-		return 0;
-	}
-	if (i < 0)
-		i += k;
-	if (i < 0 || i >= k)
-		return lw_decline(c, "the index is out of range");
-	out[0] = vals[i];
-	return 0;
-}
-
-/* aten::Delete(list, i) (`del l[i]`) with a constant i, of a list known
- * element-wise: the uses after it in the same block see the list without
- * that element. */
-static int sym_delete(struct lower_ctx *c, struct ir_node *n,
-		      struct ir_value **out)
-{
-	struct ir_value *vals[256];
-	struct ir_value *l = lw_in(c, n, 0);
-	int64_t i;
-	int k;
-	if (n->ninputs != 2 || !lw_int(c, n, 1, &i))
-		return lw_decline(c, "the index is not constant");
-	if ((k = lw_list(c, n, 0, vals, 256)) < 0)
-		return lw_decline(c, "the list is not known element-wise");
-	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
-		return lw_decline(c, "a list from an enclosing block");
-	if (i < 0)
-		i += k;
-	if (i < 0 || i >= k)
-		return lw_decline(c, "the index is out of range");
-	memmove(&vals[i], &vals[i + 1], sizeof(vals[0]) * (size_t)(k - i - 1));
-	lw_set_list(c, l, vals, k - 1);
-	return 0;
-}
-
-/* aten::len of a list: its length when known element-wise, else
- * SequenceLength of the sequence, or the length of a list lowered to a
- * 1-d tensor. */
-static int sym_len(struct lower_ctx *c, struct ir_node *n,
-		   struct ir_value **out)
-{
-	struct ir_value *vals[256];
-	struct ir_value *l = lw_in(c, n, 0);
-	int k = lw_list(c, n, 0, vals, 256);
-	if (k >= 0 && !b_is_seq(l)) {
-		out[0] = b_const_i64(c, k);
-		return 0;
-	}
-	if (b_is_seq(l)) {
-		out[0] = b_op1(c, "SequenceLength", l);
-		return 0;
-	}
-	struct ir_value *t = lw_tensor(c, n, 0);
-	if (!t || b_rank(t) < 1)
-		return lw_decline(c, "the list is not known");
-	out[0] = b_dim(c, t, 0);
-	return 0;
-}
-
-/* Ops with no ONNX meaning: dropped. */
-static int sym_drop(struct lower_ctx *c, struct ir_node *n,
-		    struct ir_value **out)
-{
-	return n->noutputs ? lw_decline(c, "has outputs") : 0;
-}
-
-/* 1 when the block being lowered is (inside) a loop body. */
-static int in_loop(struct lower_ctx *c)
-{
-	for (struct ir_block *b = c->blk; b && b->owner; b = b->owner->owner)
-		if (!strcmp(b->owner->kind, "onnx::Loop") ||
-		    !strcmp(b->owner->kind, "prim::Loop"))
-			return 1;
-	return 0;
-}
-
-/* aten::copy(list) (l.copy()): a new list of the same elements.  The
- * tensor form, copy(self, src, non_blocking) (x.copy_(src) made
- * functional, as trace and script record it), is copy_'s symbolic: src
- * as self's dtype and shape, a new tensor. */
-static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
-			 struct ir_value **out)
-{
-	struct ir_value *vals[256];
-	if (n->ninputs >= 2 && n->noutputs == 1 &&
-	    n->outputs[0]->type->kind != IR_TYPE_LIST) {
-		symbolic_fn f = symbolic_lookup("aten::copy_", c->opset);
-		return f ? f(c, n, out) : lw_decline(c, "no symbolic for copy_");
-	}
-	if (n->ninputs != 1 || n->noutputs != 1 ||
-	    n->outputs[0]->type->kind != IR_TYPE_LIST)
-		return lw_decline(c, "not a list");
-	int k = lw_list(c, n, 0, vals, 256);
-	if (k < 0)
-		return lw_decline(c, "the list is not known element-wise");
-	lw_set_list(c, n->outputs[0], vals, k);
-	out[0] = NULL;
-	return 0;
-}
-
-/* aten::list(l) (list(x.size())...): a new list of the same elements,
- * or the same 1-d tensor where the list is one (a dynamic size()). */
-static int sym_list_list(struct lower_ctx *c, struct ir_node *n,
-			 struct ir_value **out)
-{
-	struct ir_value *vals[256];
-	if (n->ninputs != 1 || n->noutputs != 1)
-		return lw_decline(c, "not a list");
-	int k = lw_list(c, n, 0, vals, 256);
-	if (k >= 0) {
-		lw_set_list(c, n->outputs[0], vals, k);
-		out[0] = NULL;
-		return 0;
-	}
-	struct ir_value *t = lw_in(c, n, 0);
-	if (!t || (t->type->kind != IR_TYPE_TENSOR && !b_is_seq(t)))
-		return lw_decline(c, "the list is not known");
-	out[0] = t;
-	return 0;
-}
-
-/* aten::_set_item(list, i, v) (l[i] = v), i constant, of a list known
- * element-wise: the uses after it see v there; in an if, the branches'
- * lists are merged by if_lists. */
-static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
-			struct ir_value **out)
-{
-	struct ir_value *vals[256];
-	int64_t i;
-	if (n->ninputs != 3)
-		return lw_decline(c, "not a list");
-	struct ir_value *l = lw_in(c, n, 0);
-	int k = lw_list(c, n, 0, vals, 256);
-	if (k < 0 || !l)
-		return lw_decline(c, "the list is not known element-wise");
-	if (!lw_int(c, n, 1, &i))
-		return lw_decline(c, "the index is not constant");
-	if (i < 0)
-		i += k;
-	if (i < 0 || i >= k)
-		return lw_decline(c, "the index is out of range");
-	if (in_loop(c))
-		return lw_decline(c, "a list changed in a loop");
-	struct ir_value *e = lw_tensor(c, n, 2);
-	if (!e)
-		return lw_decline(c, "the element is not a tensor or number");
-	vals[i] = e;
-	lw_set_list(c, l, vals, k);
-	for (uint32_t j = 0; j < n->noutputs; j++)
-		out[j] = NULL;
-	if (n->noutputs)
-		lw_set_list(c, n->outputs[0], vals, k);
-	return 0;
-}
-
-static const struct symbolic driver_ops[] = {
-	{ "aten::_set_item", sym_set_item },
-	{ "aten::copy", sym_list_copy },
-	{ "aten::Delete", sym_delete },
-	{ "aten::__getitem__", sym_getitem },
-	{ "aten::append", sym_append },
-	{ "aten::len", sym_len },
-	{ "aten::list", sym_list_list },
-	{ "aten::warn", sym_drop },
-};
-
-const struct symbolic_table symbolic_driver_table = {
-	9, driver_ops, sizeof(driver_ops) / sizeof(driver_ops[0]),
-};
 
 /* 1 when v is a parameter of b or made by a node of b (a subgraph must
  * return its own values: an outer one gets an Identity). */
-static int defined_in(struct ir_block *b, struct ir_value *v)
+int lw_defined_in(struct ir_block *b, struct ir_value *v)
 {
 	for (uint32_t i = 0; i < b->nparams; i++)
 		if (b->params[i] == v)
@@ -2129,9 +1281,9 @@ static void add_tuple_returns(struct lower_ctx *c, struct ir_block *b,
 			      struct ir_node *p, int depth)
 {
 	for (uint32_t j = 0; j < p->ninputs; j++) {
-		struct ir_value *v = remap(c, p->inputs[j]);
+		struct ir_value *v = lw_remap(c, p->inputs[j]);
 		struct ir_node *q = v->producer;
-		if (q && depth < 32 && !strcmp(q->kind, "prim::TupleConstruct"))
+		if (q && depth < 32 && q->op == OP_prim_TupleConstruct)
 			add_tuple_returns(c, b, q, depth + 1);
 		else if (v->type->kind != IR_TYPE_NONE)
 			ir_block_add_return(c->g, b, v);
@@ -2205,20 +1357,20 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 	b->nreturns = 0;
 	for (uint32_t i = 0; i < nret; i++) {
 		struct ir_value *r = rets[i];
-		struct lw_list *l = b->owner ? NULL : find_list(c, remap(c, r));
+		struct lw_list *l = b->owner ? NULL : lw_find_list(c, lw_remap(c, r));
 		struct ir_node *p = r->producer;
 		if (l) { /* a tuple output: its elements, flattened */
 			for (int j = 0; j < l->n; j++)
-				ir_block_add_return(c->g, b, remap(c, l->vals[j]));
+				ir_block_add_return(c->g, b, lw_remap(c, l->vals[j]));
 			continue;
 		}
-		if (!b->owner && p && !strcmp(p->kind, "prim::TupleConstruct")) {
+		if (!b->owner && p && p->op == OP_prim_TupleConstruct) {
 			add_tuple_returns(c, b, p, 0);
 			continue;
 		}
 		if (!b->owner && r->type->kind == IR_TYPE_NONE)
 			continue; /* torch drops None outputs */
-		struct ir_value *m = remap(c, r);
+		struct ir_value *m = lw_remap(c, r);
 		if (b->owner) {
 			/* a subgraph returns values of its own: a fresh
 			 * constant, or an Identity of an outer value */
@@ -2226,21 +1378,21 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 			tmp.inputs = &m;
 			tmp.ninputs = 1;
 			struct ir_value *t = m;
-			if (m->producer && is_prim_data(m->producer->kind))
+			if (m->producer && is_prim_data(m->producer->op))
 				t = lw_tensor(c, &tmp, 0);
 			if (!t)
 				t = m;
-			if (!defined_in(b, t))
+			if (!lw_defined_in(b, t))
 				t = b_op1(c, "Identity", t);
 			ir_block_add_return(c->g, b, t);
 			continue;
 		}
-		if (m != r || (p && is_prim_data(p->kind))) {
+		if (m != r || (p && is_prim_data(p->op))) {
 			struct ir_node tmp = { 0 };
 			tmp.inputs = &m;
 			tmp.ninputs = 1;
 			struct ir_value *t = m;
-			if (m->producer && is_prim_data(m->producer->kind))
+			if (m->producer && is_prim_data(m->producer->op))
 				t = lw_tensor(c, &tmp, 0);
 			if (t && defined_here(b, r)) {
 				/* r itself is defined already (an input or
@@ -2294,7 +1446,7 @@ static void cleanup_block(struct lower_ctx *c, struct ir_block *b)
 		for (uint32_t i = 0; i < n->nattrs; i++)
 			if (n->attrs[i].kind == IR_ATTR_GRAPH)
 				cleanup_block(c, n->attrs[i].u.g);
-		if (!is_prim_data(n->kind)) {
+		if (!is_prim_data(n->op)) {
 			/* dead ONNX nodes (a symbolic's spare constant) */
 			int used = 0;
 			for (uint32_t i = 0; i < n->noutputs; i++)
@@ -2378,7 +1530,7 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 	c.opset = o->opset;
 	clear_aux(g);
 	inline_scalar_weights(g);
-	carry_lists(g, g->top, 0);
+	lw_carry_lists(g, g->top, 0);
 	lower_block(&c, g->top);
 	if (c.nmalformed)
 		return EXIT_BAD_INPUT;

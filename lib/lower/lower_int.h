@@ -3,10 +3,12 @@
  * share: the lowering context, the graph builder, reading an aten node's
  * arguments, and the symbolic-function registry.
  *
- * Symbolic functions are data: one table per opset (symbolic_opset9.c, 11,
- * 13, 14, 17), each a sorted-or-not array of { "aten::op", fn }.  The
- * lookup for target opset T takes the entry of the greatest table version
- * <= T that has one, as torch's registry does.
+ * Symbolic functions are data: each symbolic_*.c file holds rows
+ * { op, from, to, prio, fn } (struct symbolic below) for the operators it
+ * implements, keyed by registry id (aten_op.h); the lookup for target opset
+ * T takes the row serving T of highest priority, the opset ranges written
+ * in the rows (a newer opset's form starts where the older one ends, as
+ * torch's registry picks the greatest version <= T).
  *
  * A symbolic reads its aten node (constants through lw_int() & co., tensor
  * inputs through lw_tensor()), emits ONNX nodes with the b_* builders
@@ -46,39 +48,60 @@ struct lower_ctx {
 typedef int (*symbolic_fn)(struct lower_ctx *c, struct ir_node *n,
 			   struct ir_value **out);
 
+/* One row of the symbolic table: op's symbolic fn for opsets from..to (0:
+ * LOWER_OPSET_MIN, 0: LOWER_OPSET_MAX).  Each symbolic_*.c file holds the
+ * rows of the operators it implements, one row per (operator, function);
+ * lower.c indexes them all by op once.  Of the rows that serve one (op,
+ * opset), the one of higher prio wins; no two of them have the same prio
+ * (tests/unit/test_lower_symbolic.c checks it).  A newer opset's form of an
+ * op is a row from that opset, the older row ending just before it. */
+enum {
+	SYM_PRIO_BASE = 0, /* the operator's symbolic */
+	SYM_PRIO_OVER = 1, /* a pre-check taken before the base row: handles
+			      the cases the base declines and calls the base
+			      function for the rest (symbolic_vision.c) */
+};
+
 struct symbolic {
-	const char *name; /* "aten::relu" */
+	enum aten_op op;
+	int from, to;
+	int prio;
 	symbolic_fn fn;
 };
 
 struct symbolic_table {
-	int opset;
 	const struct symbolic *entries;
 	size_t count;
 };
 
+/* The rows of each file; lower.c's symbolic_tables[] lists them all. */
 extern const struct symbolic_table symbolic_driver_table; /* lower.c */
 extern const struct symbolic_table symbolic_opset9_table;
 extern const struct symbolic_table symbolic_opset11_table;
 extern const struct symbolic_table symbolic_opset12_table;
-extern const struct symbolic_table symbolic_opset13_table;
 extern const struct symbolic_table symbolic_opset14_table;
 extern const struct symbolic_table symbolic_opset17_table;
 /* Symbolics for ops the opset tables do not have, one function each for
- * every opset (branching on c->opset); consulted last, so they never
- * replace an opset table's entry. */
+ * every opset (branching on c->opset). */
 extern const struct symbolic_table symbolic_extra_math_table;  /* symbolic_extra_math.c */
 extern const struct symbolic_table symbolic_extra_nn_table;    /* symbolic_extra_nn.c */
 extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra_shape.c */
 extern const struct symbolic_table symbolic_fft_table;         /* symbolic_fft.c */
 /* torchvision::* ops, and the index/where/split/unbind/repeat cases the
- * opset tables decline (symbolic_vision.c): consulted FIRST (the last
- * entry of lower.c's tables[]), each entry handling its own cases and
- * calling the opset tables' symbolic for the rest. */
+ * opset tables decline (symbolic_vision.c): rows of SYM_PRIO_OVER, each
+ * handling its own cases and calling the opset tables' symbolic for the
+ * rest. */
 extern const struct symbolic_table symbolic_vision_table;
+extern const struct symbolic_table *const symbolic_tables[];
+extern const size_t symbolic_ntables;
+#define SYM_ROWS_MAX 2048 /* rows lower.c's index holds */
 
-/* The symbolic for kind at opset, NULL when none. */
-symbolic_fn symbolic_lookup(const char *kind, int opset);
+/* The symbolic for op at opset, NULL when none. */
+symbolic_fn symbolic_lookup(enum aten_op op, int opset);
+/* The symbolic for the internal kind "complex::OP" (a user of a complex
+ * value that symbolic_fft.c renamed; such a node's op is OP_NONE), NULL
+ * when none (symbolic_fft.c). */
+symbolic_fn symbolic_fft_complex(const char *kind);
 
 /* --- builder (build.c) ------------------------------------------------- */
 

@@ -83,26 +83,31 @@ static int raw_complex(const struct ir_value *v)
 }
 
 /* users of a complex value that convert through complex::OP */
-static const char *const renamed[] = {
-	"abs", "mul", "mul_", "add", "add_", "sub", "sub_", "div", "div_",
-	"neg", "neg_", "clone", "contiguous", "detach", "resolve_conj",
-	"resolve_neg", "slice", "select", "unsqueeze", "squeeze", "permute",
-	"transpose", "reshape", "view", "flatten", "sum", "mean",
+static const enum aten_op renamed[] = {
+	OP_aten_abs, OP_aten_mul, OP_aten_mul_, OP_aten_add, OP_aten_add_,
+	OP_aten_sub, OP_aten_sub_, OP_aten_div, OP_aten_div_, OP_aten_neg,
+	OP_aten_neg_, OP_aten_clone, OP_aten_contiguous, OP_aten_detach,
+	OP_aten_resolve_conj, OP_aten_resolve_neg, OP_aten_slice,
+	OP_aten_select, OP_aten_unsqueeze, OP_aten_squeeze, OP_aten_permute,
+	OP_aten_transpose, OP_aten_reshape, OP_aten_view, OP_aten_flatten,
+	OP_aten_sum, OP_aten_mean,
 };
 
 /* ops of this file that take a complex input as it is */
-static const char *const own[] = {
-	"fft_fft", "fft_ifft", "fft_irfft", "fft_hfft", "fft_fft2",
-	"fft_ifft2", "fft_irfft2", "fft_hfft2", "fft_fftn", "fft_ifftn",
-	"fft_irfftn", "fft_hfftn", "view_as_real", "real", "imag", "angle",
-	"conj", "_conj", "conj_physical", "istft", "fft_fftshift",
-	"fft_ifftshift",
+static const enum aten_op own[] = {
+	OP_aten_fft_fft, OP_aten_fft_ifft, OP_aten_fft_irfft,
+	OP_aten_fft_hfft, OP_aten_fft_fft2, OP_aten_fft_ifft2,
+	OP_aten_fft_irfft2, OP_aten_fft_hfft2, OP_aten_fft_fftn,
+	OP_aten_fft_ifftn, OP_aten_fft_irfftn, OP_aten_fft_hfftn,
+	OP_aten_view_as_real, OP_aten_real, OP_aten_imag, OP_aten_angle,
+	OP_aten_conj, OP_aten__conj, OP_aten_conj_physical, OP_aten_istft,
+	OP_aten_fft_fftshift, OP_aten_fft_ifftshift,
 };
 
-static int in_list(const char *op, const char *const *l, size_t n)
+static int in_list(enum aten_op op, const enum aten_op *l, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(op, l[i]))
+		if (op == l[i])
 			return 1;
 	return 0;
 }
@@ -147,13 +152,14 @@ static int claim_from(struct lower_ctx *c, struct ir_block *b,
 		}
 		if (!strncmp(k, "complex::", 9))
 			continue;
-		if (!strncmp(k, "aten::", 6) &&
-		    in_list(k + 6, own, sizeof(own) / sizeof(own[0])))
+		if (in_list(m->op, own, sizeof(own) / sizeof(own[0])))
 			continue;
-		if (!strncmp(k, "aten::", 6) &&
-		    in_list(k + 6, renamed, sizeof(renamed) / sizeof(renamed[0]))) {
-			if (rename)
+		if (in_list(m->op, renamed, sizeof(renamed) / sizeof(renamed[0]))) {
+			if (rename) {
+				/* an internal kind, not an operator */
 				m->kind = ir_strfmt(c->g, "complex::%s", k + 6);
+				m->op = OP_NONE;
+			}
 			continue;
 		}
 		c->why = ir_strfmt(c->g, "its complex result is used by %s, "
@@ -817,7 +823,8 @@ static int fft_any(struct lower_ctx *c, struct ir_node *n,
 	static int sym_##name(struct lower_ctx *c, struct ir_node *n,    \
 			      struct ir_value **out)                     \
 	{                                                                \
-		return fft_any(c, n, out, f, nd, "aten::" #name);        \
+		return fft_any(c, n, out, f, nd,                         \
+			       aten_op_name(OP_aten_##name));            \
 	}
 FFT_SYM(fft_fft, OP_FFT, 0)
 FFT_SYM(fft_ifft, OP_IFFT, 0)
@@ -1768,40 +1775,52 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 }
 
 static const struct symbolic entries[] = {
-	{ "aten::fft_fft", sym_fft_fft },
-	{ "aten::fft_ifft", sym_fft_ifft },
-	{ "aten::fft_rfft", sym_fft_rfft },
-	{ "aten::fft_irfft", sym_fft_irfft },
-	{ "aten::fft_hfft", sym_fft_hfft },
-	{ "aten::fft_ihfft", sym_fft_ihfft },
-	{ "aten::fft_fft2", sym_fft_fft2 },
-	{ "aten::fft_ifft2", sym_fft_ifft2 },
-	{ "aten::fft_rfft2", sym_fft_rfft2 },
-	{ "aten::fft_irfft2", sym_fft_irfft2 },
-	{ "aten::fft_hfft2", sym_fft_hfft2 },
-	{ "aten::fft_ihfft2", sym_fft_ihfft2 },
-	{ "aten::fft_fftn", sym_fft_fftn },
-	{ "aten::fft_ifftn", sym_fft_ifftn },
-	{ "aten::fft_rfftn", sym_fft_rfftn },
-	{ "aten::fft_irfftn", sym_fft_irfftn },
-	{ "aten::fft_hfftn", sym_fft_hfftn },
-	{ "aten::fft_ihfftn", sym_fft_ihfftn },
-	{ "aten::fft_fftshift", sym_fftshift },
-	{ "aten::fft_ifftshift", sym_ifftshift },
-	{ "aten::fft_fftfreq", sym_fftfreq },
-	{ "aten::fft_rfftfreq", sym_rfftfreq },
-	{ "aten::view_as_real", sym_view_as_real },
-	{ "aten::view_as_complex", sym_view_as_complex },
-	{ "aten::real", sym_real },
-	{ "aten::imag", sym_imag },
-	{ "aten::angle", sym_angle },
-	{ "aten::conj", sym_conj },
-	{ "aten::_conj", sym_conj },
-	{ "aten::conj_physical", sym_conj },
-	{ "aten::complex", sym_complex },
-	{ "aten::polar", sym_polar },
-	{ "aten::stft", sym_stft },
-	{ "aten::istft", sym_istft },
+	{ OP_aten_fft_fft, 0, 0, SYM_PRIO_BASE, sym_fft_fft },
+	{ OP_aten_fft_ifft, 0, 0, SYM_PRIO_BASE, sym_fft_ifft },
+	{ OP_aten_fft_rfft, 0, 0, SYM_PRIO_BASE, sym_fft_rfft },
+	{ OP_aten_fft_irfft, 0, 0, SYM_PRIO_BASE, sym_fft_irfft },
+	{ OP_aten_fft_hfft, 0, 0, SYM_PRIO_BASE, sym_fft_hfft },
+	{ OP_aten_fft_ihfft, 0, 0, SYM_PRIO_BASE, sym_fft_ihfft },
+	{ OP_aten_fft_fft2, 0, 0, SYM_PRIO_BASE, sym_fft_fft2 },
+	{ OP_aten_fft_ifft2, 0, 0, SYM_PRIO_BASE, sym_fft_ifft2 },
+	{ OP_aten_fft_rfft2, 0, 0, SYM_PRIO_BASE, sym_fft_rfft2 },
+	{ OP_aten_fft_irfft2, 0, 0, SYM_PRIO_BASE, sym_fft_irfft2 },
+	{ OP_aten_fft_hfft2, 0, 0, SYM_PRIO_BASE, sym_fft_hfft2 },
+	{ OP_aten_fft_ihfft2, 0, 0, SYM_PRIO_BASE, sym_fft_ihfft2 },
+	{ OP_aten_fft_fftn, 0, 0, SYM_PRIO_BASE, sym_fft_fftn },
+	{ OP_aten_fft_ifftn, 0, 0, SYM_PRIO_BASE, sym_fft_ifftn },
+	{ OP_aten_fft_rfftn, 0, 0, SYM_PRIO_BASE, sym_fft_rfftn },
+	{ OP_aten_fft_irfftn, 0, 0, SYM_PRIO_BASE, sym_fft_irfftn },
+	{ OP_aten_fft_hfftn, 0, 0, SYM_PRIO_BASE, sym_fft_hfftn },
+	{ OP_aten_fft_ihfftn, 0, 0, SYM_PRIO_BASE, sym_fft_ihfftn },
+	{ OP_aten_fft_fftshift, 0, 0, SYM_PRIO_BASE, sym_fftshift },
+	{ OP_aten_fft_ifftshift, 0, 0, SYM_PRIO_BASE, sym_ifftshift },
+	{ OP_aten_fft_fftfreq, 0, 0, SYM_PRIO_BASE, sym_fftfreq },
+	{ OP_aten_fft_rfftfreq, 0, 0, SYM_PRIO_BASE, sym_rfftfreq },
+	{ OP_aten_view_as_real, 0, 0, SYM_PRIO_BASE, sym_view_as_real },
+	{ OP_aten_view_as_complex, 0, 0, SYM_PRIO_BASE, sym_view_as_complex },
+	{ OP_aten_real, 0, 0, SYM_PRIO_BASE, sym_real },
+	{ OP_aten_imag, 0, 0, SYM_PRIO_BASE, sym_imag },
+	{ OP_aten_angle, 0, 0, SYM_PRIO_BASE, sym_angle },
+	{ OP_aten_conj, 0, 0, SYM_PRIO_BASE, sym_conj },
+	{ OP_aten__conj, 0, 0, SYM_PRIO_BASE, sym_conj },
+	{ OP_aten_conj_physical, 0, 0, SYM_PRIO_BASE, sym_conj },
+	{ OP_aten_complex, 0, 0, SYM_PRIO_BASE, sym_complex },
+	{ OP_aten_polar, 0, 0, SYM_PRIO_BASE, sym_polar },
+	{ OP_aten_stft, 0, 0, SYM_PRIO_BASE, sym_stft },
+	{ OP_aten_istft, 0, 0, SYM_PRIO_BASE, sym_istft },
+};
+
+const struct symbolic_table symbolic_fft_table = {
+	entries, sizeof(entries) / sizeof(entries[0]),
+};
+
+/* The internal kinds complex::OP, by name: a small table of this file's
+ * own (they are no operators of the registry). */
+static const struct {
+	const char *name;
+	symbolic_fn fn;
+} complex_ops[] = {
 	{ "complex::abs", sym_c_abs },
 	{ "complex::neg", sym_c_neg },
 	{ "complex::mul", sym_c_mul },
@@ -1826,6 +1845,10 @@ static const struct symbolic entries[] = {
 	{ "complex::mean", sym_c_mean },
 };
 
-const struct symbolic_table symbolic_fft_table = {
-	9, entries, sizeof(entries) / sizeof(entries[0]),
-};
+symbolic_fn symbolic_fft_complex(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(complex_ops) / sizeof(complex_ops[0]); i++)
+		if (!strcmp(complex_ops[i].name, kind))
+			return complex_ops[i].fn;
+	return NULL;
+}

@@ -55,7 +55,7 @@ static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
 				    enum ir_dtype *dt)
 {
 	struct ir_node *p = n->inputs[0]->producer;
-	if (!p || strcmp(p->kind, "prim::ListConstruct") || !p->ninputs ||
+	if (!p || p->op != OP_prim_ListConstruct || !p->ninputs ||
 	    p->ninputs > 4096)
 		return NULL;
 	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * p->ninputs);

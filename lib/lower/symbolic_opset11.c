@@ -5,10 +5,10 @@
 #include "symbolic_common.h"
 
 static const struct symbolic opset11[] = {
-	{ "aten::gather", sym_gather11 },
-	{ "aten::cumsum", sym_cumsum11 },
+	{ OP_aten_gather, 11, 0, SYM_PRIO_BASE, sym_gather11 },
+	{ OP_aten_cumsum, 11, 0, SYM_PRIO_BASE, sym_cumsum11 },
 };
 
 const struct symbolic_table symbolic_opset11_table = {
-	11, opset11, sizeof(opset11) / sizeof(opset11[0]),
+	opset11, sizeof(opset11) / sizeof(opset11[0]),
 };

@@ -5,9 +5,9 @@
 #include "symbolic_common.h"
 
 static const struct symbolic opset12[] = {
-	{ "aten::einsum", sym_einsum12 },
+	{ OP_aten_einsum, 12, 0, SYM_PRIO_BASE, sym_einsum12 },
 };
 
 const struct symbolic_table symbolic_opset12_table = {
-	12, opset12, sizeof(opset12) / sizeof(opset12[0]),
+	opset12, sizeof(opset12) / sizeof(opset12[0]),
 };

@@ -5,11 +5,11 @@
 #include "symbolic_common.h"
 
 static const struct symbolic opset14[] = {
-	{ "aten::hardswish", sym_hardswish14 },
-	{ "aten::tril", sym_tril14 },
-	{ "aten::triu", sym_triu14 },
+	{ OP_aten_hardswish, 14, 0, SYM_PRIO_BASE, sym_hardswish14 },
+	{ OP_aten_tril, 14, 0, SYM_PRIO_BASE, sym_tril14 },
+	{ OP_aten_triu, 14, 0, SYM_PRIO_BASE, sym_triu14 },
 };
 
 const struct symbolic_table symbolic_opset14_table = {
-	14, opset14, sizeof(opset14) / sizeof(opset14[0]),
+	opset14, sizeof(opset14) / sizeof(opset14[0]),
 };

@@ -5,9 +5,9 @@
 #include "symbolic_common.h"
 
 static const struct symbolic opset17[] = {
-	{ "aten::layer_norm", sym_layer_norm17 },
+	{ OP_aten_layer_norm, 17, 0, SYM_PRIO_BASE, sym_layer_norm17 },
 };
 
 const struct symbolic_table symbolic_opset17_table = {
-	17, opset17, sizeof(opset17) / sizeof(opset17[0]),
+	opset17, sizeof(opset17) / sizeof(opset17[0]),
 };

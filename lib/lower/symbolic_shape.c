@@ -84,7 +84,7 @@ SYM(sym_flatten)
 SYM(sym_view)
 {
 	struct ir_value *shape;
-	if (!strcmp(n->kind, "aten::view") && n->ninputs == 2 &&
+	if (n->op == OP_aten_view && n->ninputs == 2 &&
 	    n->inputs[1] && n->inputs[1]->type->kind == IR_TYPE_INT) {
 		/* view.dtype (a bare ScalarType): a reinterpretation of the
 		 * bytes, which ONNX has no op for unless nothing changes */
@@ -938,7 +938,7 @@ SYM(sym_to)
 	struct ir_value *x = T(0), *a = IN(1);
 	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
 	if (a && a->type->kind == IR_TYPE_TENSOR &&
-	    !(a->producer && !strcmp(a->producer->kind, "prim::Constant")))
+	    !(a->producer && a->producer->op == OP_prim_Constant))
 		dt = b_dtype(a);
 	else if (a && a->type->kind == IR_TYPE_INT)
 		dt = dtype_arg(c, n, 1, IR_DTYPE_UNDEFINED);
@@ -1144,7 +1144,7 @@ static int pad_common(struct lower_ctx *c, struct ir_node *n,
 	if (ival >= 0 && !lw_is_none(c, n, ival) && !lw_float(c, n, ival, &v))
 		return lw_decline(c, "value not constant");
 	if (k < 0 && c->opset >= 11 && r > 0 && r <= 32 && lp &&
-	    !strcmp(lp->kind, "prim::ListConstruct") && lp->ninputs % 2 == 0 &&
+	    lp->op == OP_prim_ListConstruct && lp->ninputs % 2 == 0 &&
 	    (int)lp->ninputs / 2 <= r) {
 		/* pads computed at run time: Concat of the amounts, in
 		 * ONNX's order (begins of every dim, then ends) */
@@ -1187,7 +1187,7 @@ static int pad_common(struct lower_ctx *c, struct ir_node *n,
 		return 0;
 	}
 	if (k < 0 && c->opset < 11 && !strcmp(mode, "constant") && r > 0 &&
-	    r <= 32 && lp && !strcmp(lp->kind, "prim::ListConstruct") &&
+	    r <= 32 && lp && lp->op == OP_prim_ListConstruct &&
 	    lp->ninputs % 2 == 0 && (int)lp->ninputs / 2 <= r)
 		return pad_concat(c, lp, out, x, v);
 	if (k < 0 || k % 2 || r < 0 || k / 2 > r)
@@ -1249,7 +1249,7 @@ int sym_scale_factors(struct lower_ctx *c, struct ir_node *n, int i,
 			    n->inputs[i]->producer : NULL;
 	if (!p)
 		return 0;
-	if (!strcmp(p->kind, "prim::ListConstruct")) {
+	if (p->op == OP_prim_ListConstruct) {
 		if ((int)p->ninputs != sp)
 			return 0;
 		for (int j = 0; j < sp; j++)
@@ -1257,7 +1257,7 @@ int sym_scale_factors(struct lower_ctx *c, struct ir_node *n, int i,
 				return 0;
 		return 1;
 	}
-	if (strcmp(p->kind, "prim::Constant"))
+	if (p->op != OP_prim_Constant)
 		return 0;
 	for (uint32_t a = 0; a < p->nattrs; a++)
 		if (p->attrs[a].kind == IR_ATTR_FLOATS &&
@@ -1674,7 +1674,7 @@ SYM(sym_index)
 	 * advanced index) */
 	struct ir_node *p = IN(1) ? IN(1)->producer : NULL;
 	int at = -1;
-	if (!p || strcmp(p->kind, "prim::ListConstruct"))
+	if (!p || p->op != OP_prim_ListConstruct)
 		return lw_decline(c, "indices not a list");
 	for (uint32_t i = 0; i < p->ninputs; i++) {
 		if (lw_is_none(c, p, (int)i))

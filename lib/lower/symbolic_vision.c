@@ -233,7 +233,7 @@ int vision_index(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *ent[MAXI], *ix[MAXI];
 	int pos[MAXI], k = 0, ne, masks = 0, untyped = 0;
 
-	if (p && !strcmp(p->kind, "prim::ListConstruct")) {
+	if (p && p->op == OP_prim_ListConstruct) {
 		if (p->ninputs > MAXI)
 			return sym_index(c, n, out);
 		ne = (int)p->ninputs;
@@ -258,7 +258,7 @@ int vision_index(struct lower_ctx *c, struct ir_node *n,
 			untyped++;
 	}
 	if (untyped || nt == 0 || (nt == 1 && !masks && p &&
-				   !strcmp(p->kind, "prim::ListConstruct")))
+				   p->op == OP_prim_ListConstruct))
 		return sym_index(c, n, out);
 
 	struct ir_value *x = T(0);
@@ -407,10 +407,10 @@ int vision_split(struct lower_ctx *c, struct ir_node *n,
 	int64_t dim, one = 1, cs[256];
 	struct ir_value *l = lw_in(c, n, 1);
 	/* split_with_sizes, or split's int[] overload (script) */
-	int list = !strcmp(n->kind, "aten::split_with_sizes") ||
+	int list = n->op == OP_aten_split_with_sizes ||
 		   (l && (l->type->kind == IR_TYPE_LIST ||
-			  (l->producer && !strcmp(l->producer->kind,
-						  "prim::ListConstruct"))));
+			  (l->producer &&
+			   l->producer->op == OP_prim_ListConstruct)));
 	if (!list || lw_ints(c, n, 1, cs, 256, 0) >= 1 ||
 	    !lw_int(c, n, 2, &dim))
 		return sym_split(c, n, out);
@@ -476,7 +476,7 @@ int vision_split(struct lower_ctx *c, struct ir_node *n,
 static int unpack_count(struct ir_node *n, struct ir_value *v)
 {
 	for (struct ir_node *u = n->next; u; u = u->next)
-		if (!strcmp(u->kind, "prim::ListUnpack") && u->ninputs == 1 &&
+		if (u->op == OP_prim_ListUnpack && u->ninputs == 1 &&
 		    u->inputs[0] == v)
 			return (int)u->noutputs;
 	return -1;
@@ -534,18 +534,22 @@ int vision_repeat(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* The aten rows are SYM_PRIO_OVER: they win over symbolic_opset9.c's rows
+ * of the same ops at every opset, take the cases those decline (indices
+ * known only at run time, a list of sizes, ...) and call them for the
+ * rest. */
 static const struct symbolic vision[] = {
-	{ "aten::index", vision_index },
-	{ "aten::repeat", vision_repeat },
-	{ "aten::split", vision_split },
-	{ "aten::split_with_sizes", vision_split },
-	{ "aten::unbind", vision_unbind },
-	{ "aten::where", vision_where },
-	{ "torchvision::nms", vis_nms },
-	{ "torchvision::roi_align", vis_roi_align },
-	{ "torchvision::roi_pool", vis_roi_pool },
+	{ OP_aten_index, 0, 0, SYM_PRIO_OVER, vision_index },
+	{ OP_aten_repeat, 0, 0, SYM_PRIO_OVER, vision_repeat },
+	{ OP_aten_split, 0, 0, SYM_PRIO_OVER, vision_split },
+	{ OP_aten_split_with_sizes, 0, 0, SYM_PRIO_OVER, vision_split },
+	{ OP_aten_unbind, 0, 0, SYM_PRIO_OVER, vision_unbind },
+	{ OP_aten_where, 0, 0, SYM_PRIO_OVER, vision_where },
+	{ OP_torchvision_nms, 0, 0, SYM_PRIO_BASE, vis_nms },
+	{ OP_torchvision_roi_align, 0, 0, SYM_PRIO_BASE, vis_roi_align },
+	{ OP_torchvision_roi_pool, 0, 0, SYM_PRIO_BASE, vis_roi_pool },
 };
 
 const struct symbolic_table symbolic_vision_table = {
-	9, vision, sizeof(vision) / sizeof(vision[0]),
+	vision, sizeof(vision) / sizeof(vision[0]),
 };

@@ -98,6 +98,23 @@ static void test_table(void)
 	CHECK(flags == 0);
 }
 
+/* The table is in strcmp order (its binary search needs it), every kind in
+ * it is found, and names between or around them are not. */
+static void test_table_sorted(void)
+{
+	size_t n = 0;
+	for (const char *k; (k = fold_op_kind(n)); n++) {
+		if (n)
+			CHECK(strcmp(fold_op_kind(n - 1), k) < 0);
+		CHECK(fold_op_lookup(k, NULL) != NULL);
+	}
+	CHECK(n >= 40);
+	CHECK(fold_op_lookup("", NULL) == NULL);
+	CHECK(fold_op_lookup("onnx::A", NULL) == NULL);
+	CHECK(fold_op_lookup("onnx::Zzz", NULL) == NULL);
+	CHECK(fold_op_lookup("onnx::Addd", NULL) == NULL);
+}
+
 /* --- elements ------------------------------------------------------------- */
 
 static void test_half_round_trip(void)
@@ -357,6 +374,7 @@ static void test_passes(void)
 
 const struct unit_test unit_tests[] = {
 	UNIT(test_table),
+	UNIT(test_table_sorted),
 	UNIT(test_half_round_trip),
 	UNIT(test_int_wrap),
 	UNIT(test_int_div_truncates),
