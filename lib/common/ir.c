@@ -357,13 +357,18 @@ struct ir_value *ir_value_new(struct ir_graph *g, const char *name,
 
 /* --- nodes and blocks --------------------------------------------------- */
 
+void ir_node_set_kind(struct ir_node *n, const char *kind)
+{
+	n->kind = kind;
+	n->op = aten_op_id(kind);
+}
+
 struct ir_node *ir_node_new(struct ir_graph *g, struct ir_block *b,
 			    const char *kind, uint32_t ninputs,
 			    uint32_t noutputs)
 {
 	struct ir_node *n = ir_alloc(g, sizeof(*n));
-	n->kind = ir_strdup(g, kind);
-	n->op = aten_op_id(kind);
+	ir_node_set_kind(n, ir_strdup(g, kind));
 	n->ninputs = ninputs;
 	n->noutputs = noutputs;
 	if (ninputs)

@@ -220,9 +220,8 @@ struct ir_weight {
 struct ir_node {
 	const char *kind;   /* "domain::op": "aten::conv2d", "onnx::Conv" */
 	enum aten_op op;    /* kind's registry id (aten_op.h); OP_NONE for
-			       onnx:: and kinds the registry lacks.  Set
-			       where nodes are made and read: never assign
-			       kind alone */
+			       onnx:: and kinds the registry lacks.  Kind and
+			       id change together: ir_node_set_kind() */
 	const char *name;   /* node name (ONNX's NodeProto.name), may be NULL */
 	struct ir_value **inputs;
 	uint32_t ninputs;
@@ -348,6 +347,9 @@ const char *ir_fresh_name(struct ir_graph *g, const char *prefix);
 /* The value named `name`, or NULL.  Looks through every block. */
 struct ir_value *ir_find_value(struct ir_graph *g, const char *name);
 
+/* Gives n another kind (a string that lives as long as the graph) and the
+ * registry id that goes with it: the one way to rename a node. */
+void ir_node_set_kind(struct ir_node *n, const char *kind);
 /* A new node of `kind` with room for the given inputs and outputs (NULL
  * entries) appended to block b (NULL: not linked yet). */
 struct ir_node *ir_node_new(struct ir_graph *g, struct ir_block *b,

@@ -1536,8 +1536,7 @@ static int read_node(struct reader *r, const msgpack_object *o,
 		goto out;
 
 	n = ir_alloc(r->g, sizeof(*n));
-	n->kind = kind;
-	n->op = aten_op_id(kind);
+	ir_node_set_kind(n, kind);
 	n->extra = extra;
 	if ((v[6] && want_str(r, v[6], "node \"name\"", 0, &n->name)) ||
 	    (v[7] && want_str(r, v[7], "node \"scope\"", 0, &n->scope)) ||

@@ -2826,8 +2826,7 @@ static struct ir_node *parse_node_line(struct parser *ps, struct ir_block *b)
 		kind = ir_strndup(g, s, (size_t)(ps->p - s));
 	}
 	n = ir_node_new(g, NULL, "", 0, 0);
-	n->kind = kind;
-	n->op = aten_op_id(kind);
+	ir_node_set_kind(n, kind);
 	skip_sp(ps);
 	if (*ps->p == '[' && parse_attrs(ps, n) < 0)
 		goto out;

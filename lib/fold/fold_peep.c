@@ -617,7 +617,7 @@ static void fuse_nll(struct peep *p, struct ir_node *n)
 	if (r < 2 || (axis < 0 ? axis + r : axis) != 1 ||
 	    (p->opset < 13 && r != 2))
 		return;
-	n->kind = "onnx::SoftmaxCrossEntropyLoss";
+	ir_node_set_kind(n, "onnx::SoftmaxCrossEntropyLoss");
 	set_input(n, 0, x);
 	p->st->fused++;
 }

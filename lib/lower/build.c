@@ -202,7 +202,7 @@ static void fold_to_const(struct lower_ctx *c, struct ir_node *n,
 	}
 	t->bytes.data = p;
 	t->bytes.len = es * (size_t)k;
-	n->kind = "onnx::Constant";
+	ir_node_set_kind(n, "onnx::Constant");
 	n->op = OP_NONE;
 	n->ninputs = 0;
 	n->nattrs = 0;

@@ -952,8 +952,7 @@ static int64_t torch_scalar_type(enum ir_dtype dt)
 static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
 			int64_t v)
 {
-	n->kind = aten_op_name(OP_prim_Constant);
-	n->op = OP_prim_Constant;
+	ir_node_set_kind(n, aten_op_name(OP_prim_Constant));
 	n->ninputs = 0;
 	n->nattrs = 0;
 	if (has_value)
@@ -1161,8 +1160,7 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	if (n->op == OP_prim_Constant) {
 		struct ir_attr *a = ir_node_find_attr(n, "value");
 		if (a && a->kind == IR_ATTR_TENSOR && n->noutputs == 1) {
-			n->kind = "onnx::Constant";
-			n->op = OP_NONE;
+			ir_node_set_kind(n, "onnx::Constant");
 			n->outputs[0]->type = merge_type(c,
 				ir_tensor_type(c->g, a->u.t), n->outputs[0]->type);
 		}

@@ -157,8 +157,8 @@ static int claim_from(struct lower_ctx *c, struct ir_block *b,
 		if (in_list(m->op, renamed, sizeof(renamed) / sizeof(renamed[0]))) {
 			if (rename) {
 				/* an internal kind, not an operator */
-				m->kind = ir_strfmt(c->g, "complex::%s", k + 6);
-				m->op = OP_NONE;
+				ir_node_set_kind(m, ir_strfmt(c->g, "complex::%s",
+							      k + 6));
 			}
 			continue;
 		}
