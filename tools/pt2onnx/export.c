@@ -764,7 +764,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	struct diag quiet;
 	diag_init(&quiet, "pt2onnx");
 	quiet.quiet = 1;
-	struct zip *z = zip_open(model, &quiet);
+	/* only a regular file is probed: opening a FIFO would block here,
+	   before any stage runs (script reports what it is) */
+	struct stat mst;
+	struct zip *z = !stat(model, &mst) && S_ISREG(mst.st_mode)
+			? zip_open(model, &quiet) : NULL;
 	pt2 = z && pt2_probe(z);
 	zip_close(z);
 	if (pt2 && trace)
