@@ -19,6 +19,8 @@
  *   - NegativeLogLikelihoodLoss of LogSoftmax over axis 1 becomes
  *     SoftmaxCrossEntropyLoss (opset 12 and later; torch's
  *     fuseLogSoftmaxNllLoss);
+ *   - an RMSNorm written out (x * Reciprocal(Sqrt(ReduceMean(x^2) + eps))
+ *     [* weight]) becomes RMSNormalization (opset 23 and later);
  *   - common subexpressions: a node equal to an earlier one of its block
  *     (kind, inputs, attributes; Constant nodes by value) is dropped for
  *     it, as torch's CSE pass; random ops and nodes with subgraphs never.
@@ -622,6 +624,155 @@ static void fuse_nll(struct peep *p, struct ir_node *n)
 	p->st->fused++;
 }
 
+/* --- RMSNorm written out: RMSNormalization (opset 23) ------------------- */
+
+/* v's producer when it is an `kind` node of n's block whose output only
+ * this use reads, else NULL. */
+static struct ir_node *sole_producer(struct peep *p, const struct ir_node *n,
+				     const struct ir_value *v,
+				     const char *kind)
+{
+	struct ir_node *m = v ? v->producer : NULL;
+	if (!m || m->owner != n->owner || strcmp(m->kind, kind) ||
+	    m->noutputs != 1 || v->uses != 1 || returned(p, v))
+		return NULL;
+	return m;
+}
+
+/* a one-element float constant's value into *v */
+static int cst_scalar(struct peep *p, const struct ir_value *x,
+		      enum ir_dtype dt, double *v)
+{
+	const struct ir_tensor *t = cst(p, x);
+	if (!t || t->dtype != dt || ir_tensor_numel(t) != 1)
+		return 0;
+	*v = fold_get_f(t, 0);
+	return 1;
+}
+
+/* Whether Mul node n is x * Reciprocal(Sqrt(ReduceMean(x^2 over the last
+ * k axes, keepdims) + eps)) on a Float x: *x, *k and *eps set. x^2 is
+ * Pow(x, 2) or Mul(x, x); every intermediate is read only by the next. */
+static int rms_pattern(struct peep *p, struct ir_node *n, struct ir_value **x,
+		       int *k, double *eps)
+{
+	for (int side = 0; side < 2; side++) {
+		struct ir_value *xv = n->inputs[side], *rv = n->inputs[!side];
+		struct ir_node *rc = sole_producer(p, n, rv, "onnx::Reciprocal");
+		struct ir_node *sq = rc && rc->ninputs == 1
+			? sole_producer(p, rc, rc->inputs[0], "onnx::Sqrt") : NULL;
+		struct ir_node *ad = sq && sq->ninputs == 1
+			? sole_producer(p, sq, sq->inputs[0], "onnx::Add") : NULL;
+		int r = rank_of(xv);
+		if (!ad || ad->ninputs != 2 || r < 1 ||
+		    dtype_of(xv) != IR_DTYPE_FLOAT)
+			continue;
+		int mi = cst_scalar(p, ad->inputs[1], IR_DTYPE_FLOAT, eps) ? 0
+		       : cst_scalar(p, ad->inputs[0], IR_DTYPE_FLOAT, eps) ? 1
+		       : -1;
+		struct ir_node *rm = mi < 0 || *eps < 0 ? NULL
+			: sole_producer(p, ad, ad->inputs[mi], "onnx::ReduceMean");
+		if (!rm || rm->ninputs < 1 || attr_int(rm, "keepdims", 1) != 1 ||
+		    attr_int(rm, "noop_with_empty_axes", 0))
+			continue;
+		int64_t ax[MAXK];
+		int na = p->opset >= 18 ? (rm->ninputs > 1
+					   ? cst_ints(p, rm->inputs[1], ax) : -1)
+					: attr_ints(rm, "axes", ax);
+		if (na < 1 || na > r || norm_axes(ax, na, r))
+			continue;
+		/* the last na axes, in any order */
+		int64_t seen = 0;
+		for (int i = 0; i < na; i++)
+			if (ax[i] >= r - na && ax[i] < r && r - 1 - ax[i] < 63)
+				seen |= (int64_t)1 << (r - 1 - ax[i]);
+		if (seen != ((int64_t)1 << na) - 1)
+			continue;
+		struct ir_value *sv = rm->inputs[0];
+		struct ir_node *pw = sv ? sv->producer : NULL;
+		double two = 0;
+		if (!pw || pw->owner != n->owner || sv->uses != 1 ||
+		    returned(p, sv) || pw->ninputs != 2 || pw->inputs[0] != xv)
+			continue;
+		if (!(!strcmp(pw->kind, "onnx::Pow") &&
+		      cst_scalar(p, pw->inputs[1], IR_DTYPE_FLOAT, &two) &&
+		      two == 2) &&
+		    !(!strcmp(pw->kind, "onnx::Mul") && pw->inputs[1] == xv))
+			continue;
+		*x = xv;
+		*k = na;
+		return 1;
+	}
+	return 0;
+}
+
+/* From opset 23 an RMSNorm the model writes out (x * rsqrt(mean(x^2) +
+ * eps), as LLaMA's RMSNorm module does) becomes one RMSNormalization node:
+ * the same arithmetic in float (stash_type 1) on a Float x, with a scale of
+ * ones; a following Mul by a tensor of exactly the normalized shape (the
+ * module's weight) becomes that scale.  ONNX Runtime 1.30 matches the written-out form to
+ * float rounding (tests/596-fold-rmsnorm.bats). */
+static void fuse_rms(struct peep *p, struct ir_node *n)
+{
+	struct ir_value *x;
+	int k;
+	double eps;
+	if (p->opset < 23 || n->ninputs != 2 || n->noutputs != 1)
+		return;
+	/* the weight: Mul(RMSNormalization(x, ones), w) */
+	for (int side = 0; side < 2; side++) {
+		struct ir_value *y = n->inputs[side], *w = n->inputs[!side];
+		struct ir_node *q = sole_producer(p, n, y,
+						  "onnx::RMSNormalization");
+		const struct ir_tensor *one = q && q->ninputs == 2
+					      ? cst(p, q->inputs[1]) : NULL;
+		int same = one && dtype_of(w) == one->dtype &&
+			   rank_of(w) == one->rank;
+		for (int i = 0; same && i < one->rank; i++)
+			same = fixed_dim(w, i) == one->dims[i];
+		if (!same)
+			continue;
+		uint64_t cnt = ir_tensor_numel(one), i;
+		for (i = 0; i < cnt && fold_get_f(one, i) == 1; i++)
+			;
+		if (i < cnt)
+			continue;
+		set_input(q, 1, w);
+		/* n reads y alone: an Identity, which the walk drops next */
+		set_input(n, 0, y);
+		set_input(n, 1, NULL);
+		n->ninputs = 1;
+		ir_node_set_kind(n, "onnx::Identity");
+		return;
+	}
+	if (!rms_pattern(p, n, &x, &k, &eps))
+		return;
+	int r = rank_of(x);
+	int64_t dims[MAXK];
+	for (int i = 0; i < k; i++)
+		if ((dims[i] = fixed_dim(x, r - k + i)) < 0)
+			return;
+	struct ir_tensor *t = fold_tensor_alloc(p->g, IR_DTYPE_FLOAT, k, dims,
+						(uint64_t)1 << 26);
+	if (!t)
+		return;
+	for (uint64_t i = 0; i < ir_tensor_numel(t); i++)
+		fold_set_f(t, i, 1);
+	struct ir_node *cn = ir_node_new(p->g, NULL, "onnx::Constant", 0, 1);
+	ir_node_add_attr(p->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	struct ir_value *ones = ir_value_new(p->g, NULL,
+					     ir_tensor_type(p->g, t));
+	ir_node_set_output(cn, 0, ones);
+	cn->scope = n->scope;
+	ir_block_insert_before(n, cn);
+	set_input(n, 0, x);
+	set_input(n, 1, ones);
+	ir_node_set_kind(n, "onnx::RMSNormalization");
+	ir_node_add_attr(p->g, n, "axis", IR_ATTR_INT)->u.i = r - k;
+	ir_node_add_attr(p->g, n, "epsilon", IR_ATTR_FLOAT)->u.f = eps;
+	p->st->fused++;
+}
+
 /* --- common subexpressions ------------------------------------------------ */
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -839,6 +990,8 @@ static void peep_block(struct peep *p, struct ir_block *b)
 			resize_inputs(p, n);
 		} else if (!strcmp(n->kind, "onnx::NegativeLogLikelihoodLoss")) {
 			fuse_nll(p, n);
+		} else if (!strcmp(n->kind, "onnx::Mul")) {
+			fuse_rms(p, n);
 		}
 		if (n->noutputs == 1 && n->outputs[0] &&
 		    !strncmp(n->kind, "onnx::", 6)) {

@@ -14,7 +14,7 @@
 struct fold_peep_stats {
 	uint32_t identities; /* Identity and no-op nodes removed */
 	uint32_t slices;     /* Slice (Expand) nodes merged into the next */
-	uint32_t fused;      /* LogSoftmax + NLL fused */
+	uint32_t fused;      /* LogSoftmax + NLL, written-out RMSNorm fused */
 	uint32_t cse;        /* nodes merged into an equal earlier one */
 };
 

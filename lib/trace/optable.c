@@ -71,12 +71,14 @@ const struct trace_op *trace_find_op(enum aten_op op, int has_tensor,
 /* One line per operator some table runs, sorted by name (the registry's
  * ids are in name order): "aten::relu: cpu cuda".
  *
- * The rule for "cuda": the library was built with the CUDA backend.  An
- * op's function reaches a device only through struct gpu_backend's
- * primitives (and host copies through upload/download), and cuda.cu's
- * cu_init sets every one of them, so no op lacks a CUDA kernel.  What a
- * kernel refuses (a dtype, a rank: gpu_set_error) is known only when it
- * runs, on either backend, so it is not listed. */
+ * The rule for "cuda": the CUDA backend (lib/gpu/cuda*.cu, built where
+ * nvcc is found) runs it.  An op's function reaches a device only through
+ * struct gpu_backend's primitives (and host copies through
+ * upload/download), and cuda.cu's cu_init sets every one of them, so no op
+ * lacks a CUDA kernel; the list says so whether or not this binary has the
+ * backend built in (README's table, made from it, must not depend on the
+ * build).  What a kernel refuses (a dtype, a rank: gpu_set_error) is known
+ * only when it runs, on either backend, so it is not listed. */
 void trace_list_ops(FILE *fp)
 {
 	int op, g;
@@ -88,10 +90,6 @@ void trace_list_ops(FILE *fp)
 				break;
 		if (g == TRACE_NGROUPS)
 			continue;
-#ifdef PT2ONNX_HAVE_CUDA
 		fprintf(fp, "%s: cpu cuda\n", aten_op_name((enum aten_op)op));
-#else
-		fprintf(fp, "%s: cpu\n", aten_op_name((enum aten_op)op));
-#endif
 	}
 }
