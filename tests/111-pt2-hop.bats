@@ -96,6 +96,9 @@ PY
 	"$PYTHON" "$CASES" synthetic nest.pt2 nested
 	run -4 /usr/bin/time -f "%e %M" "$BINDIR/unpt2" nest.pt2 -o out.ir
 	[[ "${lines[0]}" == "unpt2: nest.pt2: synthetic/models/model.json: node "*": the program expands past 100000 calls (nested while_loop conditions)" ]]
-	[ "${lines[2]#* }" -lt 262144 ] # KiB
+	# KiB: 256 MiB (147 measured); under ASan (ASAN_OPTIONS set by make
+	# test-asan) its shadow memory and 256 MiB quarantine come on top
+	# (336 MiB measured), so 1 GiB there
+	[ "${lines[2]#* }" -lt "$([ -n "${ASAN_OPTIONS:-}" ] && echo 1048576 || echo 262144)" ]
 	[ ! -e out.ir ]
 }
