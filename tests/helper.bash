@@ -8,6 +8,9 @@ export LC_ALL=C
 TESTS_DIR="$(cd "$(dirname "${BATS_TEST_FILENAME}")" && pwd)"
 ROOT_DIR="$(cd "$TESTS_DIR/.." && pwd)"
 BINDIR="${PT2ONNX_BINDIR:-$ROOT_DIR/bin}"
+# the Python harnesses (tests/conformance/onnx_info.py) validate opsets
+# above python3-onnx's with this build's check, not with bin/'s
+export PT2ONNX_CHECK="${PT2ONNX_CHECK:-$BINDIR/check}"
 ORACLE_DIR="$TESTS_DIR/oracle"
 PYTHON=/usr/bin/python3
 
