@@ -253,6 +253,16 @@ struct ir_type *ir_type_copy(struct ir_graph *g, const struct ir_type *src)
 	return t;
 }
 
+int ir_dim_same(struct ir_dim a, struct ir_dim b)
+{
+	if (a.kind != b.kind)
+		return 0;
+	if (a.kind == IR_DIM_FIXED)
+		return a.value == b.value;
+	return a.kind == IR_DIM_SYMBOL && a.symbol && b.symbol &&
+	       !strcmp(a.symbol, b.symbol);
+}
+
 int ir_type_equal(const struct ir_type *a, const struct ir_type *b)
 {
 	if (a == b)

@@ -337,6 +337,9 @@ struct ir_type *ir_type_copy(struct ir_graph *g, const struct ir_type *t);
 const char *ir_type_spec(const struct ir_type *t, char *buf, size_t n);
 /* Deep equality; returns 1 when equal. */
 int ir_type_equal(const struct ir_type *a, const struct ir_type *b);
+/* Whether two dims are known to be the same: both fixed and equal, or the
+ * same symbol.  An unknown dim is the same as nothing. */
+int ir_dim_same(struct ir_dim a, struct ir_dim b);
 
 /* A new value named `name` (copied), or a fresh numbered name when NULL.
  * The name must not be in use: callers check with ir_find_value. */

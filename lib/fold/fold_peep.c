@@ -247,6 +247,19 @@ static int64_t fixed_dim(const struct ir_value *v, int i)
 	return t->dims[i].value;
 }
 
+/* A new onnx::Constant holding t, before pos. */
+static struct ir_value *new_const(struct peep *p, struct ir_node *pos,
+				  struct ir_tensor *t)
+{
+	struct ir_node *cn = ir_node_new(p->g, NULL, "onnx::Constant", 0, 1);
+	ir_node_add_attr(p->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	struct ir_value *o = ir_value_new(p->g, NULL, ir_tensor_type(p->g, t));
+	ir_node_set_output(cn, 0, o);
+	cn->scope = pos->scope;
+	ir_block_insert_before(pos, cn);
+	return o;
+}
+
 /* A new onnx::Constant holding the 1-d Long vector v[0..k), before pos. */
 static struct ir_value *new_ints(struct peep *p, struct ir_node *pos,
 				 const int64_t *v, int k)
@@ -255,13 +268,7 @@ static struct ir_value *new_ints(struct peep *p, struct ir_node *pos,
 	struct ir_tensor *t = fold_tensor_alloc(p->g, IR_DTYPE_INT64, 1, &d, 0);
 	for (int i = 0; i < k; i++)
 		fold_set_i(t, (uint64_t)i, v[i]);
-	struct ir_node *cn = ir_node_new(p->g, NULL, "onnx::Constant", 0, 1);
-	ir_node_add_attr(p->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
-	struct ir_value *o = ir_value_new(p->g, NULL, ir_tensor_type(p->g, t));
-	ir_node_set_output(cn, 0, o);
-	cn->scope = pos->scope;
-	ir_block_insert_before(pos, cn);
-	return o;
+	return new_const(p, pos, t);
 }
 
 /* --- no-op nodes --------------------------------------------------------- */
@@ -758,13 +765,7 @@ static void fuse_rms(struct peep *p, struct ir_node *n)
 		return;
 	for (uint64_t i = 0; i < ir_tensor_numel(t); i++)
 		fold_set_f(t, i, 1);
-	struct ir_node *cn = ir_node_new(p->g, NULL, "onnx::Constant", 0, 1);
-	ir_node_add_attr(p->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
-	struct ir_value *ones = ir_value_new(p->g, NULL,
-					     ir_tensor_type(p->g, t));
-	ir_node_set_output(cn, 0, ones);
-	cn->scope = n->scope;
-	ir_block_insert_before(n, cn);
+	struct ir_value *ones = new_const(p, n, t);
 	set_input(n, 0, x);
 	set_input(n, 1, ones);
 	ir_node_set_kind(n, "onnx::RMSNormalization");

@@ -620,14 +620,6 @@ static struct ir_dim unknown(void)
 	return d;
 }
 
-static int dim_eq(struct ir_dim a, struct ir_dim b)
-{
-	if (a.kind != b.kind || a.kind == IR_DIM_UNKNOWN)
-		return 0;
-	return a.kind == IR_DIM_FIXED ? a.value == b.value
-				      : !strcmp(a.symbol, b.symbol);
-}
-
 static int is_one(struct ir_dim a)
 {
 	return a.kind == IR_DIM_FIXED && a.value == 1;
@@ -637,7 +629,7 @@ static struct ir_dim bcast_dim(struct ir_dim a, struct ir_dim b)
 {
 	if (is_one(a))
 		return b;
-	if (is_one(b) || dim_eq(a, b))
+	if (is_one(b) || ir_dim_same(a, b))
 		return a;
 	if (a.kind == IR_DIM_FIXED)
 		return a;
@@ -1298,7 +1290,7 @@ static enum infer_rc infer_shape_ops(struct lower_ctx *c,
 					if (a.d[i].kind == IR_DIM_SYMBOL)
 						for (int j = 0; j < k; j++)
 							if (j != neg &&
-							    dim_eq(a.d[i], s.d[j]) &&
+							    ir_dim_same(a.d[i], s.d[j]) &&
 							    v[j] <= 0)
 								matched = 1;
 					if (matched)
@@ -1466,7 +1458,7 @@ static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
 				else
 					s.d[ax] = unknown();
 				for (int j = 0; j < a.rank; j++)
-					if (j != ax && !dim_eq(s.d[j], b.d[j]) &&
+					if (j != ax && !ir_dim_same(s.d[j], b.d[j]) &&
 					    s.d[j].kind != IR_DIM_FIXED)
 						s.d[j] = b.d[j];
 			}

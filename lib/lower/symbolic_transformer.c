@@ -348,23 +348,27 @@ static int eval_dropout(struct lower_ctx *c, struct ir_node *n, int i)
 	return 0;
 }
 
-/* Whether a's mask (if any) is one ONNX Runtime's Attention takes: rank 2
- * or 4, its last two dims the query's length and the key's, as they are
- * (ORT 1.30 broadcasts a mask's leading dims only: a (1, H, 1, S) mask is
- * refused at run time). */
+/* Whether dim i of x and dim j of y (negative: from the end) are known to
+ * be the same. */
 static int same_dim(const struct ir_value *x, int i, const struct ir_value *y,
 		    int j)
 {
-	const struct ir_dim *a = &x->type->dims[b_rank(x) + i],
-			    *b = &y->type->dims[b_rank(y) + j];
-	return a->kind == b->kind &&
-	       ((a->kind == IR_DIM_FIXED && a->value == b->value) ||
-		(a->kind == IR_DIM_SYMBOL && !strcmp(a->symbol, b->symbol)));
+	return ir_dim_same(x->type->dims[i < 0 ? b_rank(x) + i : i],
+			   y->type->dims[j < 0 ? b_rank(y) + j : j]);
 }
 
-static int fusable_mask(const struct attn *a)
+/* Whether a's rank-4 operands and mask (if any) are ones ONNX Runtime's
+ * Attention takes as torch does: one batch, key and value with the same
+ * heads and length (torch broadcasts other batch dims, ORT does not), and
+ * a mask of rank 2 or 4 whose last two dims are the query's length and the
+ * key's, as they are (ORT 1.30 broadcasts a mask's leading dims only: a
+ * (1, H, 1, S) mask is refused at run time). */
+static int fusable(const struct attn *a)
 {
 	int r = a->mask ? b_rank(a->mask) : 0;
+	if (!same_dim(a->q, 0, a->k, 0) || !same_dim(a->k, 0, a->v, 0) ||
+	    !same_dim(a->k, 1, a->v, 1) || !same_dim(a->k, 2, a->v, 2))
+		return 0;
 	return !a->mask || ((r == 2 || r == 4) &&
 			    same_dim(a->mask, -2, a->q, -2) &&
 			    same_dim(a->mask, -1, a->k, -2));
@@ -375,10 +379,11 @@ static int fusable_mask(const struct attn *a)
  * at every point this uses (checked against ONNX Runtime 1.30 at 23-26):
  * scale defaults to 1/sqrt(E) (scale > 0 here: a negative one is
  * decomposed), a bool mask's true entries take part and a float mask is
- * added (a mask fusable_mask() refuses is decomposed), is_causal is tril(ones(L, S)) (upper-left, as torch), key/value
+ * added, is_causal is tril(ones(L, S)) (upper-left, as torch), key/value
  * with fewer heads than the query are shared by groups of query heads (as
  * enable_gqa's repeat_interleave), and a row a bool mask drops entirely
- * is 0 (torch's math path from 2.5).  scale 0: the default. */
+ * is 0 (torch's math path from 2.5); what fusable() refuses is decomposed.
+ * scale 0: the default. */
 static struct ir_value *fused_attention(struct lower_ctx *c,
 					const struct attn *a, double scale)
 {
@@ -435,7 +440,7 @@ SYM(sym_scaled_dot_product_attention)
 					  "key/value heads");
 	}
 	if (c->opset >= 23 && (!have || scale > 0) && b_rank(a.q) == 4 &&
-	    b_rank(a.k) == 4 && b_rank(a.v) == 4 && fusable_mask(&a)) {
+	    b_rank(a.k) == 4 && b_rank(a.v) == 4 && fusable(&a)) {
 		out[0] = fused_attention(c, &a, have ? scale : 0);
 		return 0;
 	}

@@ -61,17 +61,6 @@ static struct ir_dim unknown(void)
 	return d;
 }
 
-static int dim_eq(struct ir_dim a, struct ir_dim b)
-{
-	if (a.kind != b.kind)
-		return 0;
-	if (a.kind == IR_DIM_FIXED)
-		return a.value == b.value;
-	if (a.kind == IR_DIM_SYMBOL)
-		return !strcmp(a.symbol, b.symbol);
-	return 0;
-}
-
 static void set_out(struct ir_graph *g, struct ir_node *n, uint32_t o,
 		    enum ir_dtype dt, int rank, const struct ir_dim *dims)
 {
@@ -185,7 +174,7 @@ static void broadcast(struct ir_graph *g, struct ir_node *n, int cmp)
 			dims[i] = db;
 		else if (db.kind == IR_DIM_FIXED && db.value == 1)
 			dims[i] = da;
-		else if (dim_eq(da, db))
+		else if (ir_dim_same(da, db))
 			dims[i] = da;
 		else if (da.kind == IR_DIM_FIXED && db.kind != IR_DIM_FIXED)
 			dims[i] = da.value == 1 ? db : da;
@@ -470,7 +459,7 @@ static void matmul(struct ir_graph *g, struct ir_node *n)
 		struct ir_dim db = ib >= 0 ? b->dims[ib] : fixed(1);
 		dims[i] = da.kind == IR_DIM_FIXED && da.value == 1 ? db :
 			db.kind == IR_DIM_FIXED && db.value == 1 ? da :
-			dim_eq(da, db) ? da : unknown();
+			ir_dim_same(da, db) ? da : unknown();
 	}
 	dims[r - 2] = a->dims[a->rank - 2];
 	dims[r - 1] = b->dims[b->rank - 1];
@@ -522,7 +511,7 @@ static void cat(struct ir_graph *g, struct ir_node *n)
 		else
 			sum += t->dims[ax].value;
 		for (i = 0; i < t0->rank; i++)
-			if (i != ax && !dim_eq(dims[i], t->dims[i]))
+			if (i != ax && !ir_dim_same(dims[i], t->dims[i]))
 				dims[i] = unknown();
 	}
 	dims[ax] = known ? fixed(sum) : unknown();
