@@ -11,6 +11,21 @@
  *
  * with the file left out when the diag has none.  Only tools exit.  Out
  * of memory follows the rule below (diag_out_of_memory).
+ *
+ * What a function returns, by layer (one convention each; the message is
+ * always in the diag, never only in the return value):
+ *  - a library function: 0, or -1 after reporting (`return diag_error()`);
+ *    a pointer-returning one, NULL after reporting.
+ *  - a stage's entry point (lower_graph, fold_graph, onnx_write_model,
+ *    the trace and script runs, the .pt2 and tool_io readers): an enum
+ *    exit_code (a reader returning a pointer sets *code), because the
+ *    class of failure (bad input, unsupported, I/O) is the tool's exit
+ *    status and only the stage knows it.
+ *  - a lowering rule (lib/lower's symbolic rows): 0 done, 1 declined with
+ *    a reason (lw_decline: the next row for the op is tried), -1 failed.
+ *  - the compute backend (lib/gpu): -1 with the reason in gpu_last_error(),
+ *    a thread-local string, since kernels have no diag; the caller (trace)
+ *    copies it into its diag (trace_gpu_error) at once.
  */
 #ifndef PT2ONNX_DIAG_H
 #define PT2ONNX_DIAG_H
