@@ -160,12 +160,24 @@ void report_write(FILE *fp, const struct report *r)
 			size_t oplen;
 			if (line_op(p, len, &op, &oplen)) {
 				if (!header)
-					fprintf(fp, "| op | message |\n"
-						"| --- | --- |\n");
+					fprintf(fp, "| op | scope | message |\n"
+						"| --- | --- | --- |\n");
 				header = 1;
 				fputs("| `", fp);
 				cell(fp, op, oplen);
 				fputs("` | ", fp);
+				/* "OP at SCOPE (source) ...", lower's form */
+				const char *sc = op + oplen, *end = p + len;
+				size_t sl = 0;
+				if (end - sc > 4 && !memcmp(sc, " at ", 4)) {
+					sc += 4;
+					while (sc + sl < end &&
+					       strncmp(sc + sl, " (", 2) &&
+					       strncmp(sc + sl, " has ", 5))
+						sl++;
+				}
+				cell(fp, sc, sl);
+				fputs(" | ", fp);
 				cell(fp, p, len);
 				fputs(" |\n", fp);
 			}
