@@ -774,8 +774,10 @@ struct export_run {
 	int nstats;
 	int failed;              /* index in stats, or -1 */
 	char *fail_messages;
+	struct ir_graph *front_g; /* the front stage's graph (ops' kinds) */
 	struct op_count *ops;
 	int nops;
+	int verify_child;        /* in verify_in_child's child */
 	char *verify_text;       /* --verify's lines, for the report */
 	size_t verify_len;
 };
@@ -815,6 +817,10 @@ static void verify_say(struct export_run *x, int show, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (x->verify_child) { /* the parent shows and keeps it */
+		fprintf(stderr, "%spt2onnx: %s\n", show ? "" : "\001", line);
+		return;
+	}
 	if (show)
 		fprintf(stderr, "pt2onnx: %s\n", line);
 	size_t n = strlen(line);
@@ -839,11 +845,11 @@ static void read_front(struct export_run *x)
 	fclose(f);
 	if (!g)
 		return;
+	x->front_g = g; /* the kinds point into it */
 	x->ops = report_count_ops(g, &x->nops);
 	if (!x->ops)
 		x->ops = xmalloc(sizeof(*x->ops)); /* none, but a graph */
 	prog.total = report_weight_bytes(g);
-	/* the kinds point into g: kept until exit */
 }
 
 static int stage_failed(struct export_run *x, struct stage *s)
@@ -853,6 +859,113 @@ static int stage_failed(struct export_run *x, struct stage *s)
 	fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no model "
 		"written\n", s->name, s->status);
 	return s->status;
+}
+
+/* Runs verify_ort in a child process of its own: ONNX Runtime, a large
+ * library that is not ours, then cannot take the wrapper down with it (a
+ * crash is a failed verification), its threads and memory end with the
+ * child, and its time and peak memory are measured as a stage's.  The
+ * child's standard error comes back through a pipe: shown, and kept for
+ * the report (a line marked VERIFY_QUIET only kept).  Its process group
+ * is ours to signal, as the stages' are. */
+#define VERIFY_QUIET '\001'
+static int verify_ort(struct diag *d, struct export_run *x);
+
+static int verify_in_child(struct diag *d, struct export_run *x)
+{
+	struct stage v;
+	int pfd[2];
+	sigset_t old;
+
+	memset(&v, 0, sizeof(v));
+	v.name = "verify";
+	if (pipe(pfd) != 0)
+		die(d, EXIT_IO, "pipe: %s", strerror(errno));
+	fflush(stderr);
+	block_signals(&old);
+	pid_t parent = getpid();
+	v.t0 = now();
+	pid_t pid = fork();
+	if (pid < 0)
+		die(d, EXIT_IO, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+		for (int i = 0; i < NFATAL; i++)
+			signal(fatal_sigs[i], SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(pfd[0]);
+		dup2(pfd[1], 2);
+		close(pfd[1]);
+		x->verify_child = 1;
+		int rc = verify_ort(d, x);
+		fflush(stderr);
+		_exit(rc); /* no atexit: ONNX Runtime's globals stay as they are */
+	}
+	setpgid(pid, pid);
+	group = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (caught)
+		kill(-pid, caught);
+	close(pfd[1]);
+	char buf[4096];
+	ssize_t n;
+	char *text = NULL;
+	size_t len = 0;
+	while ((n = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		text = xrealloc(text, len + (size_t)n + 1);
+		memcpy(text + len, buf, (size_t)n);
+		len += (size_t)n;
+		text[len] = 0;
+	}
+	close(pfd[0]);
+	int status;
+	while (wait4(pid, &status, 0, &v.ru) < 0)
+		if (errno != EINTR)
+			BUG("wait4: %s", strerror(errno));
+	group = 0;
+	v.t1 = now();
+	v.pid = pid;
+	v.status = WIFEXITED(status) ? WEXITSTATUS(status)
+		 : 128 + WTERMSIG(status);
+	add_stats(x, &v, 1, 1);
+	for (char *p = text; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		int quiet = *p == VERIFY_QUIET;
+		if (!quiet)
+			fprintf(stderr, "%.*s\n", (int)l, p);
+		/* the report keeps --verify's lines without "pt2onnx: " */
+		const char *q = p + quiet;
+		size_t ql = l - (size_t)quiet;
+		if (ql > 9 && !memcmp(q, "pt2onnx: ", 9)) {
+			q += 9;
+			ql -= 9;
+		}
+		x->verify_text = xrealloc(x->verify_text,
+					  x->verify_len + ql + 2);
+		memcpy(x->verify_text + x->verify_len, q, ql);
+		x->verify_len += ql;
+		x->verify_text[x->verify_len++] = '\n';
+		x->verify_text[x->verify_len] = 0;
+		p += l + (nl != NULL);
+	}
+	free(text);
+	if (caught)
+		return EXIT_IO;
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "pt2onnx: --verify: ONNX Runtime died of "
+			"signal %d; the model was written unverified\n",
+			WTERMSIG(status));
+		return EXIT_INVALID;
+	}
+	return v.status;
 }
 
 /* --verify: ONNX Runtime's outputs of the checked model against trace's
@@ -892,10 +1005,13 @@ static int verify_model(struct diag *d, struct export_run *x)
 		}
 		close(ref[0].err_fd);
 	}
+	return verify_in_child(d, x);
+}
 
-	struct rusage r0, r1;
-	getrusage(RUSAGE_SELF, &r0);
-	double t0 = now();
+/* ONNX Runtime's run and the comparison, in the child verify_in_child
+ * makes.  Returns its exit status. */
+static int verify_ort(struct diag *d, struct export_run *x)
+{
 	struct npy_array in[64], *out = NULL;
 	int nin = 0, nout = 0, rc = 0;
 	char path[2 * PATH_MAX];
@@ -972,20 +1088,6 @@ unload:
 out:
 	for (int i = 0; i < nin; i++)
 		npy_array_free(&in[i]);
-	getrusage(RUSAGE_SELF, &r1);
-	if (x->nstats < 8) {
-		struct stage_stat *s = &x->stats[x->nstats++];
-		s->name = "verify";
-		s->status = rc;
-		s->wall_s = now() - t0;
-		s->cpu_s = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) +
-			   (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) *
-			   1e-6 +
-			   (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
-			   (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) *
-			   1e-6;
-		s->maxrss_kb = r1.ru_maxrss;
-	}
 	return rc;
 }
 
@@ -1424,6 +1526,10 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		rc = EXIT_IO;
 	free_paths(st, 4, check_path);
 	free((char *)x.trace_path);
+	free(x.ops);
+	ir_graph_free(x.front_g);
+	free(x.fail_messages);
+	free(x.verify_text);
 	remove_tmpdir(plan.tmpdir);
 	if (caught)
 		die_of_caught();
