@@ -1091,13 +1091,15 @@ out:
 	return rc;
 }
 
-/* The summary line: output, opset, nodes, weights, time. */
-static void summary(const struct export_run *x)
+/* The summary line (output, opset, nodes, weights, time) into buf, from
+ * the model before it is published; "" when it cannot be read. */
+static void summary(const struct export_run *x, char *buf, size_t size)
 {
 	struct diag quiet;
 	Onnx__ModelProto *m = NULL;
 	diag_init(&quiet, "pt2onnx");
 	quiet.quiet = 1;
+	*buf = 0;
 	if (onnx_read_file(x->p->made, &m, &quiet) != ONNX_READ_OK || !m ||
 	    !m->graph) {
 		onnx_model_free(m);
@@ -1108,8 +1110,8 @@ static void summary(const struct export_run *x)
 		if (!m->opset_import[i]->domain ||
 		    !*m->opset_import[i]->domain)
 			opset = m->opset_import[i]->version;
-	fprintf(stderr, "pt2onnx: wrote %s: opset %lld, %zu nodes, %zu "
-		"weights, %.1f s\n", x->output, opset, m->graph->n_node,
+	snprintf(buf, size, "pt2onnx: wrote %s: opset %lld, %zu nodes, %zu "
+		 "weights, %.1f s\n", x->output, opset, m->graph->n_node,
 		m->graph->n_initializer, now() - x->start);
 	onnx_model_free(m);
 }
@@ -1188,8 +1190,9 @@ static int run_export(struct diag *d, struct export_run *x)
 	int vrc = x->verify ? verify_model(d, x) : 0;
 	if (caught)
 		return EXIT_IO;
+	char line[PATH_MAX + 128] = "";
 	if (x->summary && !vrc)
-		summary(x);
+		summary(x, line, sizeof(line));
 	/* the stages are done: a reader of -o - that goes away is a write
 	 * error (exit 5, temporaries removed), not death by SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);
@@ -1200,6 +1203,8 @@ static int run_export(struct diag *d, struct export_run *x)
 		rc = publish(d, side, p->side_to);
 	if (!rc)
 		rc = publish(d, p->made, x->output);
+	if (!rc)
+		fputs(line, stderr);
 	return rc ? rc : vrc;
 }
 
