@@ -34,7 +34,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
             $(patsubst %,-I%,$(wildcard lib/*)) -I$(O)/gen
-BASE_LDLIBS := -lprotobuf-c -lmsgpackc -ljansson -lz -lopenblas -lpthread -lm
+BASE_LDLIBS := -lprotobuf-c -lmsgpackc -ljansson -lz -lopenblas -lpthread -lm -ldl
 LDLIBS   := $(BASE_LDLIBS)
 
 ALL_CFLAGS += $(EXTRA_CFLAGS)

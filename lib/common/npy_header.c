@@ -1,12 +1,13 @@
 /*
  * npy_header.c - reads a .npy file's header (npy_header.h): magic, format
  * version, header length, and the dict's 'descr', 'fortran_order' and
- * 'shape'.
+ * 'shape'; and whole arrays (npy_load).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "npy_header.h"
 
@@ -139,4 +140,60 @@ int npy_header_read(FILE *f, const char *path, struct npy_header *h,
 	return rc;
 trunc:
 	return diag_error(d, "%s: truncated .npy file", path);
+}
+
+uint64_t npy_numel(const struct npy_header *h)
+{
+	uint64_t n = 1;
+
+	for (int i = 0; i < h->rank; i++)
+		n *= (uint64_t)h->dims[i];
+	return n;
+}
+
+int npy_load(const char *path, struct npy_array *a, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	long pos;
+	uint64_t need = 1;
+
+	memset(a, 0, sizeof(*a));
+	if (!f)
+		return diag_error(d, "%s: cannot open: %s", path,
+				  strerror(errno));
+	if (npy_header_read(f, path, &a->h, d))
+		goto fail;
+	size_t esz = ir_dtype_size(a->h.dtype);
+	for (int i = 0; i < a->h.rank; i++)
+		if (__builtin_mul_overflow(need, (uint64_t)a->h.dims[i], &need))
+			goto short_file;
+	pos = ftell(f);
+	if (pos < 0 || fstat(fileno(f), &st) || !esz ||
+	    __builtin_mul_overflow(need, esz, &need) ||
+	    (uint64_t)st.st_size - (uint64_t)pos < need)
+		goto short_file;
+	a->nbytes = (size_t)need;
+	a->data = malloc(a->nbytes ? a->nbytes : 1);
+	if (!a->data) {
+		diag_error(d, "%s: out of memory", path);
+		goto fail;
+	}
+	if (fread(a->data, 1, a->nbytes, f) != a->nbytes)
+		goto short_file;
+	fclose(f);
+	return 0;
+short_file:
+	diag_error(d, "%s: truncated .npy file", path);
+fail:
+	fclose(f);
+	npy_array_free(a);
+	return -1;
+}
+
+void npy_array_free(struct npy_array *a)
+{
+	free(a->data);
+	a->data = NULL;
+	a->nbytes = 0;
 }

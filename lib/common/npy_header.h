@@ -28,4 +28,21 @@ struct npy_header {
 int npy_header_read(FILE *f, const char *path, struct npy_header *h,
 		    struct diag *d);
 
+/* A whole array in memory: a .npy file's (npy_load) or ONNX Runtime's
+ * output (ort_dl.h).  data is malloc'd, nbytes long, C order. */
+struct npy_array {
+	struct npy_header h;
+	void *data;
+	size_t nbytes;
+};
+
+/* Elements of h's shape (1 for rank 0). */
+uint64_t npy_numel(const struct npy_header *h);
+
+/* Reads the .npy file at path, header and data (a file shorter than its
+ * shape is refused).  0, or -1 after reporting. */
+int npy_load(const char *path, struct npy_array *a, struct diag *d);
+
+void npy_array_free(struct npy_array *a);
+
 #endif

@@ -1037,6 +1037,8 @@ static struct gpu_tensor *make_input(struct interp *ip,
 	return t;
 }
 
+static int mkdir_p(const char *path);
+
 static int bind_inputs(struct interp *ip)
 {
 	const struct trace_options *o = ip->o;
@@ -1104,6 +1106,22 @@ static int bind_inputs(struct interp *ip)
 		if (!t)
 			return ip->code ? ip->code :
 			       given[k]->npy ? EXIT_BAD_INPUT : EXIT_IO;
+		if (o->save_inputs) { /* before the model can change it */
+			char path[4096];
+
+			if (mkdir_p(o->save_inputs)) {
+				diag_error(ip->ctx.d, "%s: cannot create: %s",
+					   o->save_inputs, strerror(errno));
+				gpu_free(t);
+				return EXIT_IO;
+			}
+			snprintf(path, sizeof(path), "%s/in%d.npy",
+				 o->save_inputs, k);
+			if (npy_write(path, t, ip->ctx.d)) {
+				gpu_free(t);
+				return EXIT_IO;
+			}
+		}
 		tv = tv_tensor(t);
 		if (!tv)
 			return EXIT_IO;

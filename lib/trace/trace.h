@@ -35,6 +35,8 @@ struct trace_options {
 	int ninputs;
 	uint64_t seed;            /* for filled inputs */
 	const char *save_outputs; /* directory for out<i>.npy, or NULL */
+	const char *save_inputs;  /* directory for in<i>.npy (forward's
+				     inputs in order, as run), or NULL */
 	int list_missing;         /* report every op without a kernel */
 	int randn;                /* filled float inputs: standard normal
 				     (default uniform in [-1, 1)) */

@@ -31,19 +31,27 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arena.h"
+#include "compare.h"
 #include "diag.h"
 #include "tool_opts.h"
 #include "export.h"
+#include "onnx_read.h"
+#include "ort_dl.h"
 #include "outfile.h"
+#include "report.h"
 #include "pt2.h"
 #include "version.h"
 #include "zip.h"
@@ -235,10 +243,35 @@ static const char export_usage[] =
 "      --external-data[=FILE]        weights in a side file\n"
 "      --export-modules-as-functions[=BOOL]\n"
 "                                    true is refused: not supported yet\n"
+"      --strip-doc-string[=BOOL]     no doc strings (the source lines) in\n"
+"                                    the model; default true, false with\n"
+"                                    --verbose, as torch 1.13\n"
+"      --verify[=BOOL]               run the model in ONNX Runtime and\n"
+"                                    compare its outputs with trace's on\n"
+"                                    the same inputs (below)\n"
+"      --report FILE                 a markdown report: the ops seen, the\n"
+"                                    failures with their scopes, time and\n"
+"                                    peak memory per stage (written also\n"
+"                                    when the export fails)\n"
+"      --profile[=BOOL]              time and peak memory per stage on\n"
+"                                    standard error\n"
 "  -v, --verbose[=BOOL]              print the exported graph (text IR,\n"
 "                                    weights as their size) to standard\n"
 "                                    error\n"
 "  -h, --help\n"
+"\n"
+"--verify loads libonnxruntime.so.1 with dlopen ($PT2ONNX_ORT_LIB if set,\n"
+"else the library path) and feeds the model the inputs trace ran on (the\n"
+"--input .npy files, or random ones of the given shapes, --seed); each\n"
+"output must be within rtol 1e-3, atol 1e-7 of trace's (torch's\n"
+"verification).  The model is written either way; the exit status is 1\n"
+"when it does not match or ONNX Runtime cannot run it, 4 when ONNX\n"
+"Runtime is not installed.\n"
+"\n"
+"On a terminal, an export that takes more than 2 s shows its progress on\n"
+"standard error, and a finished one a summary line (output, opset,\n"
+"nodes, weights, time), as it does with --verbose; otherwise pt2onnx\n"
+"prints nothing on success, as torch.\n"
 "\n"
 "torch's spellings work too: --opset_version for --opset-version (each\n"
 "option's underscore twin), and BOOL is True, False, true, false, 1 or 0,\n"
@@ -272,7 +305,93 @@ struct stage {
 	pid_t pid;
 	int err_fd;       /* read end of its stderr capture (a temp file) */
 	int status;       /* exit status, or 128 + the signal that ended it */
+	int reaped;
+	double t0, t1;    /* started, ended (now()) */
+	struct rusage ru; /* its own, from wait4 */
 };
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- progress on a terminal ------------------------------------------- */
+
+/* Shown on standard error, when it is a terminal, once the export has run
+ * PROGRESS_AFTER seconds: the stages still running and how much of the
+ * weights emit has written (the model file growing in our temporary
+ * directory, against the front stage's weights). */
+#define PROGRESS_AFTER 2.0
+
+static struct {
+	int on;
+	int shown;
+	double start;
+	const char *dir;   /* our temporary directory */
+	const char *base;  /* the model's name in it */
+	uint64_t total;    /* the front stage's weight bytes, 0: unknown */
+} prog;
+
+/* Bytes of the model emit is writing: BASE, or outfile's .BASE.XXXXXX. */
+static uint64_t bytes_written(void)
+{
+	DIR *dir = opendir(prog.dir);
+	struct dirent *e;
+	uint64_t sum = 0;
+	size_t bl = strlen(prog.base);
+
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir))) {
+		const char *n = e->d_name;
+		if (strcmp(n, prog.base) &&
+		    !(n[0] == '.' && !strncmp(n + 1, prog.base, bl) &&
+		      n[bl + 1] == '.'))
+			continue;
+		char path[PATH_MAX + 512];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", prog.dir, n);
+		if (stat(path, &st) == 0)
+			sum += (uint64_t)st.st_size;
+	}
+	closedir(dir);
+	return sum;
+}
+
+static void progress_tick(const struct stage *st, int n)
+{
+	double t = now() - prog.start;
+	char line[256];
+	size_t k = 0;
+
+	if (!prog.on || t < PROGRESS_AFTER)
+		return;
+	k += (size_t)snprintf(line, sizeof(line), "pt2onnx: %.0f s:", t);
+	for (int i = 0; i < n && k < sizeof(line); i++)
+		if (st[i].pid && !st[i].reaped)
+			k += (size_t)snprintf(line + k, sizeof(line) - k,
+					      " %s", st[i].name);
+	uint64_t w = bytes_written();
+	if (k < sizeof(line) && prog.total && w)
+		snprintf(line + k, sizeof(line) - k, ", weights %d%% written",
+			 w >= prog.total ? 100 : (int)(100 * w / prog.total));
+	else if (k < sizeof(line) && w)
+		snprintf(line + k, sizeof(line) - k, ", %.1f MB written",
+			 (double)w / 1e6);
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	prog.shown = 1;
+}
+
+/* Clears the progress line before anything else is printed. */
+static void progress_clear(void)
+{
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	prog.shown = 0;
+}
 
 /* Starts stage i of n reading from `in` (or our stdin when -1) and writing
  * to `out` (or our stdout when -1), in the stages' process group.  Runs
@@ -350,13 +469,15 @@ static int first_failure(const struct stage *st, int n)
 }
 
 /* Runs the stages as a pipeline and waits for all of them; returns the
- * index of the stage that failed first (first_failure), or -1.  When a
- * fatal signal has been caught (before or meanwhile), it has been passed
- * on to every stage; the caller checks `caught`. */
-static int run_pipeline(struct diag *d, struct stage *st, int n)
+ * index of the stage that failed first (first_failure), or -1.  The first
+ * reads in_file (NULL: nothing), the last writes to out_file (NULL: its
+ * capture).  When a fatal signal has been caught (before or meanwhile),
+ * it has been passed on to every stage; the caller checks `caught`. */
+static int run_pipeline(struct diag *d, struct stage *st, int n,
+			const char *in_file, const char *out_file)
 {
 	sigset_t old;
-	int prev = -1;
+	int prev = -1, last_out = -1;
 
 	for (int i = 0; i < n; i++) {
 		char tmpl[] = "/tmp/pt2onnx-stderr-XXXXXX";
@@ -368,20 +489,35 @@ static int run_pipeline(struct diag *d, struct stage *st, int n)
 		st[i].err_fd = efd;
 		st[i].pid = 0;
 		st[i].status = 0;
+		st[i].reaped = 0;
+		memset(&st[i].ru, 0, sizeof(st[i].ru));
+		st[i].t0 = st[i].t1 = 0;
 	}
 	/* the stages are not in the terminal's foreground group: they must
 	 * not touch it (SIGTTIN, SIGTTOU would stop them), so the first reads
 	 * nothing and the last one's output is collected with its messages */
-	prev = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	prev = open(in_file ? in_file : "/dev/null", O_RDONLY | O_CLOEXEC);
 	if (prev < 0)
-		die(d, EXIT_IO, "cannot open /dev/null: %s", strerror(errno));
-	st[n - 1].out_to_err = 1;
+		die(d, EXIT_IO, "cannot open '%s': %s",
+		    in_file ? in_file : "/dev/null", strerror(errno));
+	if (out_file) {
+		last_out = open(out_file, O_WRONLY | O_CREAT | O_TRUNC |
+				O_CLOEXEC, 0600);
+		if (last_out < 0)
+			die(d, EXIT_IO, "cannot create '%s': %s", out_file,
+			    strerror(errno));
+	} else {
+		st[n - 1].out_to_err = 1;
+	}
 	block_signals(&old);
 	group = 0;
 	for (int i = 0; i < n && !caught; i++) {
 		int pfd[2] = { -1, -1 };
 		if (i < n - 1 && pipe(pfd) != 0)
 			die(d, EXIT_IO, "pipe: %s", strerror(errno));
+		if (i == n - 1)
+			pfd[1] = last_out;
+		st[i].t0 = now();
 		start_stage(d, &st[i], prev, pfd[1], pfd[0], &old);
 		if (prev >= 0)
 			close(prev);
@@ -394,20 +530,62 @@ static int run_pipeline(struct diag *d, struct stage *st, int n)
 	sigprocmask(SIG_SETMASK, &old, NULL); /* a pending signal: now */
 	if (caught && group > 0)
 		kill(-group, caught);
+	int left = 0;
 	for (int i = 0; i < n; i++) {
-		int status;
-		if (!st[i].pid) {
+		if (st[i].pid)
+			left++;
+		else
 			st[i].status = 128 + (caught ? caught : SIGTERM);
+	}
+	/* reaped as they end, so that each one's time is its own */
+	while (left > 0) {
+		int status;
+		struct rusage ru;
+		pid_t pid = wait4(-group, &status, prog.on ? WNOHANG : 0, &ru);
+		if (pid == 0) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+			progress_tick(st, n);
+			nanosleep(&ts, NULL);
 			continue;
 		}
-		while (waitpid(st[i].pid, &status, 0) < 0)
-			if (errno != EINTR)
-				BUG("waitpid: %s", strerror(errno));
-		st[i].status = WIFEXITED(status) ? WEXITSTATUS(status)
-			     : 128 + WTERMSIG(status);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			BUG("wait4: %s", strerror(errno));
+		}
+		for (int i = 0; i < n; i++) {
+			if (st[i].pid != pid || st[i].reaped)
+				continue;
+			st[i].reaped = 1;
+			st[i].t1 = now();
+			st[i].ru = ru;
+			st[i].status = WIFEXITED(status) ? WEXITSTATUS(status)
+				     : 128 + WTERMSIG(status);
+			left--;
+		}
 	}
+	progress_clear();
 	group = 0;
 	return first_failure(st, n);
+}
+
+/* The whole of a stage's capture, malloc'd. */
+static char *read_all(int fd)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = xmalloc(cap);
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	buf[len] = 0;
+	return buf;
 }
 
 static void show_stderr(int fd)
@@ -434,7 +612,7 @@ static int is_bool_option(const char *name, size_t len)
 	static const char *const names[] = {
 		"do-constant-folding", "export-params",
 		"keep-initializers-as-inputs", "export-modules-as-functions",
-		"verbose",
+		"verbose", "verify", "profile", "strip-doc-string",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
@@ -576,23 +754,402 @@ static int plan_output(struct diag *d, struct outplan *p, const char *output,
 	return 0;
 }
 
-/* Runs the pipeline, checks the model and puts it in place.  Returns the
- * exit status; on a caught signal the caller dies of it. */
-static int run_export(struct diag *d, struct stage *st, const char *check_path,
-		      const struct outplan *p, const char *output, int verbose)
+/* What one export is asked for and what it measured. */
+struct export_run {
+	struct stage *st;        /* the four stages */
+	const char *check_path;
+	const char *trace_path;  /* --verify on the script path: the
+				    reference's trace */
+	const struct outplan *p;
+	const char *output, *model, *opset;
+	int verbose, trace;
+	int split;               /* the front stage writes front.ir first */
+	int verify, profile, summary;
+	const char *report;      /* --report FILE, or NULL */
+	const struct argv_buf *front, *dynx; /* --input, --dynamic-axes */
+	char front_ir[PATH_MAX + 16];
+	char verify_dir[PATH_MAX + 16];
+	double start;
+	struct stage_stat stats[8];
+	int nstats;
+	int failed;              /* index in stats, or -1 */
+	char *fail_messages;
+	struct ir_graph *front_g; /* the front stage's graph (ops' kinds) */
+	struct op_count *ops;
+	int nops;
+	int verify_child;        /* in verify_in_child's child */
+	char *verify_text;       /* --verify's lines, for the report */
+	size_t verify_len;
+};
+
+static void add_stats(struct export_run *x, const struct stage *st, int n,
+		      int ran)
 {
-	catch_signals();
-	signal(SIGPIPE, SIG_DFL); /* the stages' writes to a closed pipe */
-	int failed = run_pipeline(d, st, 4);
+	for (int i = 0; i < n && x->nstats < 8; i++) {
+		struct stage_stat *s = &x->stats[x->nstats++];
+		s->name = st[i].name;
+		s->status = ran && st[i].pid ? st[i].status : -1;
+		s->wall_s = st[i].t1 > st[i].t0 ? st[i].t1 - st[i].t0 : 0;
+		s->cpu_s = (double)st[i].ru.ru_utime.tv_sec +
+			   (double)st[i].ru.ru_utime.tv_usec * 1e-6 +
+			   (double)st[i].ru.ru_stime.tv_sec +
+			   (double)st[i].ru.ru_stime.tv_usec * 1e-6;
+		s->maxrss_kb = st[i].ru.ru_maxrss;
+	}
+}
+
+/* Notes a stage's failure: its messages are kept for the report. */
+static void note_failure(struct export_run *x, const struct stage *s)
+{
+	x->fail_messages = read_all(s->err_fd);
+	for (int i = 0; i < x->nstats; i++)
+		if (x->stats[i].name == s->name)
+			x->failed = i;
+}
+
+/* A line of --verify's, to standard error and to the report. */
+static void verify_say(struct export_run *x, int show, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void verify_say(struct export_run *x, int show, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (x->verify_child) { /* the parent shows and keeps it */
+		fprintf(stderr, "%spt2onnx: %s\n", show ? "" : "\001", line);
+		return;
+	}
+	if (show)
+		fprintf(stderr, "pt2onnx: %s\n", line);
+	size_t n = strlen(line);
+	x->verify_text = xrealloc(x->verify_text, x->verify_len + n + 2);
+	memcpy(x->verify_text + x->verify_len, line, n);
+	x->verify_len += n;
+	x->verify_text[x->verify_len++] = '\n';
+	x->verify_text[x->verify_len] = 0;
+}
+
+/* The front stage's graph, for the report's ops and progress's total. */
+static void read_front(struct export_run *x)
+{
+	struct diag quiet;
+	diag_init(&quiet, "pt2onnx");
+	quiet.quiet = 1;
+	FILE *f = fopen(x->front_ir, "rb");
+	if (!f)
+		return;
+	struct ir_source src = { f, x->front_ir };
+	struct ir_graph *g = ir_read(&src, &quiet);
+	fclose(f);
+	if (!g)
+		return;
+	x->front_g = g; /* the kinds point into it */
+	x->ops = report_count_ops(g, &x->nops);
+	if (!x->ops)
+		x->ops = xmalloc(sizeof(*x->ops)); /* none, but a graph */
+	prog.total = report_weight_bytes(g);
+}
+
+static int stage_failed(struct export_run *x, struct stage *s)
+{
+	note_failure(x, s);
+	show_stderr(s->err_fd);
+	fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no model "
+		"written\n", s->name, s->status);
+	return s->status;
+}
+
+/* Runs verify_ort in a child process of its own: ONNX Runtime, a large
+ * library that is not ours, then cannot take the wrapper down with it (a
+ * crash is a failed verification), its threads and memory end with the
+ * child, and its time and peak memory are measured as a stage's.  The
+ * child's standard error comes back through a pipe: shown, and kept for
+ * the report (a line marked VERIFY_QUIET only kept).  Its process group
+ * is ours to signal, as the stages' are. */
+#define VERIFY_QUIET '\001'
+static int verify_ort(struct diag *d, struct export_run *x);
+
+static int verify_in_child(struct diag *d, struct export_run *x)
+{
+	struct stage v;
+	int pfd[2];
+	sigset_t old;
+
+	memset(&v, 0, sizeof(v));
+	v.name = "verify";
+	if (pipe(pfd) != 0)
+		die(d, EXIT_IO, "pipe: %s", strerror(errno));
+	fflush(stderr);
+	block_signals(&old);
+	pid_t parent = getpid();
+	v.t0 = now();
+	pid_t pid = fork();
+	if (pid < 0)
+		die(d, EXIT_IO, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+		for (int i = 0; i < NFATAL; i++)
+			signal(fatal_sigs[i], SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(pfd[0]);
+		dup2(pfd[1], 2);
+		close(pfd[1]);
+		x->verify_child = 1;
+		int rc = verify_ort(d, x);
+		fflush(stderr);
+		_exit(rc); /* no atexit: ONNX Runtime's globals stay as they are */
+	}
+	setpgid(pid, pid);
+	group = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (caught)
+		kill(-pid, caught);
+	close(pfd[1]);
+	char buf[4096];
+	ssize_t n;
+	char *text = NULL;
+	size_t len = 0;
+	while ((n = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		text = xrealloc(text, len + (size_t)n + 1);
+		memcpy(text + len, buf, (size_t)n);
+		len += (size_t)n;
+		text[len] = 0;
+	}
+	close(pfd[0]);
+	int status;
+	while (wait4(pid, &status, 0, &v.ru) < 0)
+		if (errno != EINTR)
+			BUG("wait4: %s", strerror(errno));
+	group = 0;
+	v.t1 = now();
+	v.pid = pid;
+	v.status = WIFEXITED(status) ? WEXITSTATUS(status)
+		 : 128 + WTERMSIG(status);
+	add_stats(x, &v, 1, 1);
+	for (char *p = text; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		int quiet = *p == VERIFY_QUIET;
+		if (!quiet)
+			fprintf(stderr, "%.*s\n", (int)l, p);
+		/* the report keeps --verify's lines without "pt2onnx: " */
+		const char *q = p + quiet;
+		size_t ql = l - (size_t)quiet;
+		if (ql > 9 && !memcmp(q, "pt2onnx: ", 9)) {
+			q += 9;
+			ql -= 9;
+		}
+		x->verify_text = xrealloc(x->verify_text,
+					  x->verify_len + ql + 2);
+		memcpy(x->verify_text + x->verify_len, q, ql);
+		x->verify_len += ql;
+		x->verify_text[x->verify_len++] = '\n';
+		x->verify_text[x->verify_len] = 0;
+		p += l + (nl != NULL);
+	}
+	free(text);
 	if (caught)
 		return EXIT_IO;
-	if (failed >= 0) {
-		show_stderr(st[failed].err_fd);
-		fprintf(stderr, "pt2onnx: the %s stage failed (exit %d); no "
-			"model written\n", st[failed].name,
-			st[failed].status);
-		return st[failed].status;
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "pt2onnx: --verify: ONNX Runtime died of "
+			"signal %d; the model was written unverified\n",
+			WTERMSIG(status));
+		return EXIT_INVALID;
 	}
+	return v.status;
+}
+
+/* --verify: ONNX Runtime's outputs of the checked model against trace's
+ * outputs of the archive on the same inputs (the trace stage wrote both
+ * into verify_dir on the trace path; on the script path trace runs now).
+ * Returns 0, EXIT_INVALID when they differ or ONNX Runtime cannot run the
+ * model, EXIT_UNSUPPORTED when ONNX Runtime is not installed. */
+static int verify_model(struct diag *d, struct export_run *x)
+{
+	if (!x->trace) {
+		struct stage ref[1];
+		memset(ref, 0, sizeof(ref));
+		ref[0].name = "trace";
+		push(d, &ref[0].args, x->trace_path);
+		push(d, &ref[0].args, x->model);
+		for (int i = 0; i < x->front->n; i++)
+			push(d, &ref[0].args, x->front->v[i]);
+		for (int i = 0; i < x->dynx->n; i++)
+			push(d, &ref[0].args, x->dynx->v[i]);
+		push(d, &ref[0].args, "--save-inputs");
+		push(d, &ref[0].args, x->verify_dir);
+		push(d, &ref[0].args, "--save-outputs");
+		push(d, &ref[0].args, x->verify_dir);
+		push(d, &ref[0].args, "-o");
+		push(d, &ref[0].args, "/dev/null");
+		int failed = run_pipeline(d, ref, 1, NULL, NULL);
+		add_stats(x, ref, 1, 1);
+		if (caught)
+			return EXIT_IO;
+		if (failed >= 0) {
+			show_stderr(ref[0].err_fd);
+			verify_say(x, 1, "--verify: the trace stage could not "
+				   "compute the reference outputs (exit %d)",
+				   ref[0].status);
+			close(ref[0].err_fd);
+			return EXIT_INVALID;
+		}
+		close(ref[0].err_fd);
+	}
+	return verify_in_child(d, x);
+}
+
+/* ONNX Runtime's run and the comparison, in the child verify_in_child
+ * makes.  Returns its exit status. */
+static int verify_ort(struct diag *d, struct export_run *x)
+{
+	struct npy_array in[64], *out = NULL;
+	int nin = 0, nout = 0, rc = 0;
+	char path[2 * PATH_MAX];
+	for (; nin < 64; nin++) {
+		snprintf(path, sizeof(path), "%s/in%d.npy", x->verify_dir, nin);
+		if (access(path, F_OK) != 0)
+			break;
+		if (npy_load(path, &in[nin], d)) {
+			rc = EXIT_INVALID;
+			goto out;
+		}
+	}
+	struct ort_rt *rt = ort_load(NULL, d);
+	if (!rt) {
+		verify_say(x, 1, "--verify: cannot verify without ONNX "
+			   "Runtime; the model was written unverified");
+		rc = EXIT_UNSUPPORTED;
+		goto out;
+	}
+	if (ort_run_model(rt, x->p->made, in, nin, &out, &nout, d)) {
+		verify_say(x, 1, "--verify: ONNX Runtime %s cannot run the "
+			   "model", ort_version(rt));
+		rc = EXIT_INVALID;
+		goto unload;
+	}
+	int nbad = 0, nref = 0;
+	for (;; nref++) {
+		snprintf(path, sizeof(path), "%s/out%d.npy", x->verify_dir,
+			 nref);
+		if (access(path, F_OK) != 0)
+			break;
+		if (nref >= nout)
+			continue;
+		struct npy_array want;
+		struct compare_result cr;
+		if (npy_load(path, &want, d)) {
+			nbad++;
+			continue;
+		}
+		if (!compare_arrays(&out[nref], &want, COMPARE_RTOL,
+				    COMPARE_ATOL, &cr)) {
+			nbad++;
+			verify_say(x, 1, "--verify: output %d: %s", nref,
+				   cr.why);
+		} else {
+			verify_say(x, x->verbose, "--verify: output %d: %llu "
+				   "elements match (largest difference %.3g)",
+				   nref, (unsigned long long)cr.n, cr.max_abs);
+		}
+		npy_array_free(&want);
+	}
+	if (nref != nout) {
+		nbad++;
+		verify_say(x, 1, "--verify: the model has %d outputs, the "
+			   "trace %d", nout, nref);
+	}
+	if (nbad) {
+		verify_say(x, 1, "--verify: '%s' does not match the trace "
+			   "(ONNX Runtime %s, rtol %g, atol %g); it was "
+			   "written all the same", x->output, ort_version(rt),
+			   COMPARE_RTOL, COMPARE_ATOL);
+		rc = EXIT_INVALID;
+	} else {
+		verify_say(x, 1, "--verify: %d output%s match%s the trace "
+			   "(ONNX Runtime %s, rtol %g, atol %g)", nout,
+			   nout == 1 ? "" : "s", nout == 1 ? "es" : "",
+			   ort_version(rt), COMPARE_RTOL, COMPARE_ATOL);
+	}
+	for (int i = 0; i < nout; i++)
+		npy_array_free(&out[i]);
+	free(out);
+unload:
+	ort_unload(rt);
+out:
+	for (int i = 0; i < nin; i++)
+		npy_array_free(&in[i]);
+	return rc;
+}
+
+/* The summary line (output, opset, nodes, weights, time) into buf, from
+ * the model before it is published; "" when it cannot be read. */
+static void summary(const struct export_run *x, char *buf, size_t size)
+{
+	struct diag quiet;
+	Onnx__ModelProto *m = NULL;
+	diag_init(&quiet, "pt2onnx");
+	quiet.quiet = 1;
+	*buf = 0;
+	if (onnx_read_file(x->p->made, &m, &quiet) != ONNX_READ_OK || !m ||
+	    !m->graph) {
+		onnx_model_free(m);
+		return;
+	}
+	long long opset = 0;
+	for (size_t i = 0; i < m->n_opset_import; i++)
+		if (!m->opset_import[i]->domain ||
+		    !*m->opset_import[i]->domain)
+			opset = m->opset_import[i]->version;
+	snprintf(buf, size, "pt2onnx: wrote %s: opset %lld, %zu nodes, %zu "
+		 "weights, %.1f s\n", x->output, opset, m->graph->n_node,
+		m->graph->n_initializer, now() - x->start);
+	onnx_model_free(m);
+}
+
+/* Runs the pipeline, checks the model and puts it in place.  Returns the
+ * exit status; on a caught signal the caller dies of it. */
+static int run_export(struct diag *d, struct export_run *x)
+{
+	struct stage *st = x->st;
+	const struct outplan *p = x->p;
+	int failed;
+
+	catch_signals();
+	signal(SIGPIPE, SIG_DFL); /* the stages' writes to a closed pipe */
+	if (x->split) {
+		/* the front stage alone, its graph kept: the report's ops,
+		 * progress's weights, each stage's own time */
+		failed = run_pipeline(d, st, 1, NULL, x->front_ir);
+		add_stats(x, st, 1, 1);
+		if (caught)
+			return EXIT_IO;
+		if (failed >= 0) {
+			add_stats(x, st + 1, 3, 0);
+			return stage_failed(x, &st[0]);
+		}
+		read_front(x);
+		failed = run_pipeline(d, st + 1, 3, x->front_ir, NULL);
+		add_stats(x, st + 1, 3, 1);
+		if (failed >= 0)
+			failed++;
+	} else {
+		failed = run_pipeline(d, st, 4, NULL, NULL);
+		add_stats(x, st, 4, 1);
+	}
+	if (caught)
+		return EXIT_IO;
+	if (failed >= 0)
+		return stage_failed(x, &st[failed]);
 	for (int i = 0; i < 4; i++) {
 		show_stderr(st[i].err_fd); /* warnings */
 		close(st[i].err_fd);
@@ -605,25 +1162,37 @@ static int run_export(struct diag *d, struct stage *st, const char *check_path,
 	chk[0].name = "check";
 	chk[0].cwd = p->tmpdir;
 	/* its --print goes to stderr with the rest (run_pipeline) */
-	push(d, &chk[0].args, check_path);
-	if (verbose) {
+	push(d, &chk[0].args, x->check_path);
+	if (x->verbose) {
 		push(d, &chk[0].args, "--print");
 		push(d, &chk[0].args, "--weight-summary");
 	} else {
 		push(d, &chk[0].args, "-q");
 	}
 	push(d, &chk[0].args, strrchr(p->made, '/') + 1);
-	failed = run_pipeline(d, chk, 1);
+	failed = run_pipeline(d, chk, 1, NULL, NULL);
+	add_stats(x, chk, 1, 1);
 	if (caught)
 		return EXIT_IO;
 	if (failed >= 0) {
+		note_failure(x, &chk[0]);
 		show_stderr(chk[0].err_fd);
 		fprintf(stderr, "pt2onnx: '%s' failed the ONNX check; not "
-			"written\n", output);
+			"written\n", x->output);
 		return EXIT_INVALID;
 	}
-	if (verbose)
+	if (x->verbose)
 		show_stderr(chk[0].err_fd);
+	close(chk[0].err_fd);
+	/* verified before it is published (-o - leaves nothing to run), but
+	 * published whatever the outcome: the export itself succeeded, as
+	 * torch.onnx.export(verify=True) leaves the model it wrote */
+	int vrc = x->verify ? verify_model(d, x) : 0;
+	if (caught)
+		return EXIT_IO;
+	char line[PATH_MAX + 128] = "";
+	if (x->summary && !vrc)
+		summary(x, line, sizeof(line));
 	/* the stages are done: a reader of -o - that goes away is a write
 	 * error (exit 5, temporaries removed), not death by SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);
@@ -633,8 +1202,51 @@ static int run_export(struct diag *d, struct stage *st, const char *check_path,
 	if (access(side, F_OK) == 0)
 		rc = publish(d, side, p->side_to);
 	if (!rc)
-		rc = publish(d, p->made, output);
-	return rc;
+		rc = publish(d, p->made, x->output);
+	if (!rc)
+		fputs(line, stderr);
+	return rc ? rc : vrc;
+}
+
+/* --report and --profile, whatever the outcome.  0, or -1 when the
+ * report could not be written (reported). */
+static int write_reports(struct diag *d, struct export_run *x, int rc)
+{
+	double total = now() - x->start;
+	if (x->profile)
+		profile_write(stderr, x->stats, x->nstats, total);
+	if (!x->report)
+		return 0;
+	struct report r = {
+		.model = x->model, .output = x->output,
+		.front = x->st[0].name, .opset = x->opset,
+		.stats = x->stats, .nstats = x->nstats,
+		.ops = x->ops, .nops = x->nops, .failed = x->failed,
+		.fail_messages = x->fail_messages,
+		.verify = x->verify ? (x->verify_text ? x->verify_text : "")
+				    : NULL,
+		.rc = rc, .total_s = total,
+	};
+	for (int i = 0; i < x->nstats; i++)
+		if (x->stats[i].maxrss_kb > r.peak_kb)
+			r.peak_kb = x->stats[i].maxrss_kb;
+	struct outfile o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		die(d, EXIT_IO, "out of memory");
+	report_write(mem, &r);
+	fclose(mem);
+	int err = -1;
+	if (outfile_open(&o, x->report, d) == 0) {
+		if (outfile_write(&o, buf, len, d) == 0)
+			err = outfile_commit(&o, d);
+		else
+			outfile_abort(&o);
+	}
+	free(buf);
+	return err;
 }
 
 int export_main(int argc, char **argv, const char *(*find)(const char *))
@@ -649,12 +1261,15 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	struct argv_buf dynx = { { 0 }, 0 }, tracex = { { 0 }, 0 };
 	const char *external = NULL, *opset = PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT);
 	int want_external = 0;
+	int verify = 0, profile = 0, strip = -1; /* -1: not given */
+	const char *report = NULL;
 
 	enum {
 		OPT_SCRIPT = 256, OPT_TRACE, OPT_OPSET, OPT_IN_NAMES,
 		OPT_OUT_NAMES, OPT_DYN, OPT_FOLD, OPT_PARAMS, OPT_KEEP,
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
-		OPT_DEVICE, OPT_SEED, OPT_MODEL,
+		OPT_DEVICE, OPT_SEED, OPT_MODEL, OPT_REPORT, OPT_PROFILE,
+		OPT_VERIFY, OPT_STRIP,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -678,6 +1293,10 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "profile", optional_argument, NULL, OPT_PROFILE },
+		{ "verify", optional_argument, NULL, OPT_VERIFY },
+		{ "strip-doc-string", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", optional_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -735,6 +1354,13 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				    "functions is not supported yet");
 			break;
 		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
+		case OPT_REPORT: report = optarg; break;
+		case OPT_PROFILE: profile = parse_bool(&d, "profile", optarg);
+				  break;
+		case OPT_VERIFY: verify = parse_bool(&d, "verify", optarg);
+				 break;
+		case OPT_STRIP: strip = parse_bool(&d, "strip-doc-string",
+						   optarg); break;
 		case 'h': export_help(stdout); return EXIT_OK;
 		default:
 			return tool_bad_option("pt2onnx");
@@ -785,6 +1411,13 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	}
 	if (pt2)
 		dynx.n = 0;
+	if (verify && pt2)
+		die(&d, EXIT_USAGE, "--verify needs a TorchScript archive: "
+		    "'%s' is a torch.export archive, which trace cannot run "
+		    "for the reference outputs", model);
+	if (verify && !export_params)
+		die(&d, EXIT_USAGE, "--verify needs the weights in the model "
+		    "(not --export-params=false)");
 
 	const char *check_path = find("check");
 	if (!check_path)
@@ -844,6 +1477,10 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[3].args, "--no-export-params");
 	if (keep_inits)
 		push(&d, &st[3].args, "--keep-initializers-as-inputs");
+	/* torch 1.13 strips doc strings unless verbose (its export passes
+	 * strip_doc_string = not verbose) */
+	if (strip < 0 ? !verbose : strip)
+		push(&d, &st[3].args, "--strip-doc-string");
 	char ext[PATH_MAX + 32];
 	if (want_external) {
 		snprintf(ext, sizeof(ext), "--external-data=%s", plan.location);
@@ -852,8 +1489,52 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	push(&d, &st[2].args, "--data-file");
 	push(&d, &st[2].args, plan.datafile);
 
-	rc = run_export(&d, st, check_path, &plan, output, verbose);
+	struct export_run x;
+	memset(&x, 0, sizeof(x));
+	x.st = st;
+	x.check_path = check_path;
+	x.p = &plan;
+	x.output = output;
+	x.model = model;
+	x.opset = opset;
+	x.verbose = verbose;
+	x.trace = trace;
+	x.verify = verify;
+	x.profile = profile;
+	x.report = report;
+	x.front = &front;
+	x.dynx = &dynx;
+	x.failed = -1;
+	x.start = now();
+	/* progress and the summary only where a person reads them: torch
+	 * prints nothing by default, and scripts' stderr stays clean */
+	prog.on = isatty(STDERR_FILENO);
+	x.summary = verbose || prog.on;
+	prog.start = x.start;
+	prog.dir = plan.tmpdir;
+	prog.base = strrchr(plan.made, '/') + 1;
+	x.split = report || profile || verify || prog.on;
+	snprintf(x.front_ir, sizeof(x.front_ir), "%s/.front.ir", plan.tmpdir);
+	snprintf(x.verify_dir, sizeof(x.verify_dir), "%s/.verify",
+		 plan.tmpdir);
+	if (verify && trace) {
+		push(&d, &st[0].args, "--save-inputs");
+		push(&d, &st[0].args, x.verify_dir);
+		push(&d, &st[0].args, "--save-outputs");
+		push(&d, &st[0].args, x.verify_dir);
+	}
+	if (verify && !trace && !(x.trace_path = find("trace")))
+		die(&d, EXIT_UNSUPPORTED, "--verify needs the 'trace' stage, "
+		    "which is not built or installed");
+	rc = run_export(&d, &x);
+	if (!caught && write_reports(&d, &x, rc) && !rc)
+		rc = EXIT_IO;
 	free_paths(st, 4, check_path);
+	free((char *)x.trace_path);
+	free(x.ops);
+	ir_graph_free(x.front_g);
+	free(x.fail_messages);
+	free(x.verify_text);
 	remove_tmpdir(plan.tmpdir);
 	if (caught)
 		die_of_caught();

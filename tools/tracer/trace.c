@@ -58,6 +58,9 @@ static const char usage_text[] =
 "      --threads N         CPU threads (default: the cores)\n"
 "      --save-outputs DIR  write the outputs as DIR/out0.npy, out1.npy...\n"
 "                          (lists and tuples flattened)\n"
+"      --save-inputs DIR   write forward's inputs, as run, as DIR/in0.npy,\n"
+"                          in1.npy... (pt2onnx --verify feeds them to ONNX\n"
+"                          Runtime)\n"
 "      --list-missing      list every op the model uses that `trace` has\n"
 "                          no implementation for, and exit (4 if any)\n"
 "      --list-ops          the ops `trace` runs, one a line\n"
@@ -77,6 +80,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_SEED = 256, OPT_DYN, OPT_INPUT_NAMES, OPT_DEVICE, OPT_THREADS, OPT_SAVE,
+	OPT_SAVE_IN,
 	OPT_MISSING, OPT_RANDN, OPT_LIST_OPS,
 };
 
@@ -94,6 +98,7 @@ static const struct option long_options[] = {
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "save-outputs", required_argument, NULL, OPT_SAVE },
+	{ "save-inputs", required_argument, NULL, OPT_SAVE_IN },
 	{ "list-missing", no_argument, NULL, OPT_MISSING },
 	{ "randn", no_argument, NULL, OPT_RANDN },
 	{ "list-ops", no_argument, NULL, OPT_LIST_OPS },
@@ -217,6 +222,9 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			gpu_set_threads((int)u);
+			break;
+		case OPT_SAVE_IN:
+			to.save_inputs = optarg;
 			break;
 		case OPT_SAVE:
 			to.save_outputs = optarg;
