@@ -231,6 +231,10 @@ static const char export_usage[] =
 "      --operator-export-type TYPE   onnx, onnx_aten, onnx_aten_fallback,\n"
 "                                    onnx_fallthrough (default onnx)\n"
 "      --custom-opsets DOMAIN=VER    (repeatable)\n"
+"      --custom-symbolic FILE.so     custom symbolics from a plugin, which\n"
+"                                    override the built-in ones (as torch's\n"
+"                                    register_custom_op_symbolic; `lower\n"
+"                                    --plugin`, docs/plugins.md; repeatable)\n"
 "      --training MODE               eval, train or preserve (default eval)\n"
 "      --external-data[=FILE]        weights in a side file\n"
 "      --export-modules-as-functions[=BOOL]\n"
@@ -647,6 +651,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	int export_params = 1, keep_inits = 0;
 	struct argv_buf front = { { 0 }, 0 }, emitx = { { 0 }, 0 };
 	struct argv_buf dynx = { { 0 }, 0 }, tracex = { { 0 }, 0 };
+	struct argv_buf lowerx = { { 0 }, 0 };
 	const char *external = NULL, *opset = PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT);
 	int want_external = 0;
 
@@ -654,7 +659,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		OPT_SCRIPT = 256, OPT_TRACE, OPT_OPSET, OPT_IN_NAMES,
 		OPT_OUT_NAMES, OPT_DYN, OPT_FOLD, OPT_PARAMS, OPT_KEEP,
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
-		OPT_DEVICE, OPT_SEED, OPT_MODEL,
+		OPT_DEVICE, OPT_SEED, OPT_MODEL, OPT_SYMBOLIC,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -671,6 +676,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		  OPT_KEEP },
 		{ "operator-export-type", required_argument, NULL, OPT_OPX },
 		{ "custom-opsets", required_argument, NULL, OPT_CUSTOM },
+		{ "custom-symbolic", required_argument, NULL, OPT_SYMBOLIC },
 		{ "training", required_argument, NULL, OPT_TRAINING },
 		{ "external-data", optional_argument, NULL, OPT_EXTERNAL },
 		{ "export-modules-as-functions", optional_argument, NULL,
@@ -726,6 +732,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		case OPT_OPX: opx = optarg; break;
 		case OPT_CUSTOM: push(&d, &emitx, "--custom-opset");
 				 push(&d, &emitx, optarg); break;
+		case OPT_SYMBOLIC: push(&d, &lowerx, "--plugin");
+				   push(&d, &lowerx, optarg); break;
 		case OPT_TRAINING: training = optarg; break;
 		case OPT_EXTERNAL: want_external = 1; external = optarg; break;
 		case OPT_FUNCS: /* False is torch's default: nothing to do */
@@ -827,6 +835,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[1].args, "--training");
 		push(&d, &st[1].args, training);
 	}
+	for (int i = 0; i < lowerx.n; i++)
+		push(&d, &st[1].args, lowerx.v[i]);
 	if (!fold)
 		push(&d, &st[2].args, "--no-constant-folding");
 	if (!strcmp(output, "-") && refuse_terminal(stdout, 0, &d))
