@@ -23,13 +23,9 @@ static int myop(const struct pt2onnx_api *api, struct pt2onnx_ctx *ctx,
 		return api->decline(ctx, "expected one tensor in, one out");
 	if (api->make_node(ctx, "mynamespace", "myop", 1, &x, NULL, 0, 1, &y))
 		return api->decline(ctx, "make_node failed");
-	int rank = api->rank(x);
-	int64_t dims[16];
-	if (rank > 16)
-		rank = -1;
-	for (int d = 0; d < rank; d++)
-		dims[d] = api->dim(x, d);
-	api->set_type(ctx, y, api->dtype(x), rank, dims);
+	/* torch's myop keeps its input's dtype and shape (a dynamic axis
+	 * included); set_type() declares any other dtype and fixed shape */
+	api->set_type_like(ctx, y, x);
 	return api->set_output(ctx, 0, y);
 }
 

@@ -180,6 +180,21 @@ static void api_set_type(struct pt2onnx_ctx *x, struct pt2onnx_value *pv,
 	v->type = t;
 }
 
+static void api_set_type_like(struct pt2onnx_ctx *x, struct pt2onnx_value *v,
+			      const struct pt2onnx_value *like)
+{
+	if (!v || !like || V(like)->type->kind != IR_TYPE_TENSOR)
+		return;
+	const struct ir_type *l = V(like)->type;
+	struct ir_type *t = ir_type_new(x->c->g, IR_TYPE_TENSOR);
+	*t = *l;
+	if (l->rank > 0) {
+		t->dims = ir_alloc(x->c->g, sizeof(*t->dims) * (size_t)l->rank);
+		memcpy(t->dims, l->dims, sizeof(*t->dims) * (size_t)l->rank);
+	}
+	V(v)->type = t;
+}
+
 static struct pt2onnx_value *api_const_ints(struct pt2onnx_ctx *x,
 					    const int64_t *v, int n)
 {
@@ -294,6 +309,7 @@ static const struct pt2onnx_api plugin_api = {
 	.rank = api_rank,
 	.dim = api_dim,
 	.set_type = api_set_type,
+	.set_type_like = api_set_type_like,
 	.const_ints = api_const_ints,
 	.const_scalar = api_const_scalar,
 	.make_node = api_make_node,
@@ -369,9 +385,9 @@ int lower_plugin_load(struct lower_plugins *p, const char *file,
 		p->nrows = before;
 		dlclose(h);
 		return diag_error(d, "plugin '%s': %s", file,
-				  rc ? "pt2onnx_plugin_register failed" :
 				  r.bad ? "registered a malformed op name "
 					  "(not \"ns::name\") or opset range" :
+				  rc ? "pt2onnx_plugin_register failed" :
 				  "registered no symbolic");
 	}
 	p->handles = xrealloc(p->handles,

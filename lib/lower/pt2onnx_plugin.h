@@ -110,6 +110,10 @@ struct pt2onnx_api {
 	 * lower cannot infer */
 	void (*set_type)(struct pt2onnx_ctx *ctx, struct pt2onnx_value *v,
 			 int dtype, int rank, const int64_t *dims);
+	/* declares v's type to be like's: dtype and shape, named dynamic
+	 * dims ("batch") included; the usual case of an elementwise op */
+	void (*set_type_like)(struct pt2onnx_ctx *ctx, struct pt2onnx_value *v,
+			      const struct pt2onnx_value *like);
 	/* constants: a 1-d int64 tensor of n values; a 0-d scalar of dtype */
 	struct pt2onnx_value *(*const_ints)(struct pt2onnx_ctx *ctx,
 					    const int64_t *v, int n);
