@@ -237,8 +237,12 @@ static const char export_usage[] =
 "                                    --plugin`, docs/plugins.md; repeatable)\n"
 "      --training MODE               eval, train or preserve (default eval)\n"
 "      --external-data[=FILE]        weights in a side file\n"
-"      --export-modules-as-functions[=BOOL]\n"
-"                                    true is refused: not supported yet\n"
+"      --export-modules-as-functions[=BOOL|TYPES]\n"
+"                                    TYPES ('Block,Layer', or\n"
+"                                    'pkg.mod.Block' for domain pkg.mod):\n"
+"                                    each instance of those module types an\n"
+"                                    ONNX local function (opset 15+, with\n"
+"                                    --trace); true (every type) is refused\n"
 "  -v, --verbose[=BOOL]              print the exported graph (text IR,\n"
 "                                    weights as their size) to standard\n"
 "                                    error\n"
@@ -654,6 +658,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	struct argv_buf lowerx = { { 0 }, 0 };
 	const char *external = NULL, *opset = PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT);
 	int want_external = 0;
+	const char *functions = NULL; /* export_modules_as_functions types */
 
 	enum {
 		OPT_SCRIPT = 256, OPT_TRACE, OPT_OPSET, OPT_IN_NAMES,
@@ -737,10 +742,18 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		case OPT_TRAINING: training = optarg; break;
 		case OPT_EXTERNAL: want_external = 1; external = optarg; break;
 		case OPT_FUNCS: /* False is torch's default: nothing to do */
+			if (optarg && !is_bool_word(optarg)) {
+				functions = optarg;
+				break;
+			}
 			if (parse_bool(&d, "export-modules-as-functions",
 				       optarg))
 				die(&d, EXIT_UNSUPPORTED, "--export-modules-as-"
-				    "functions is not supported yet");
+				    "functions True (every module type, "
+				    "nested) is not supported yet: name the "
+				    "types, --export-modules-as-functions="
+				    "Block,Layer (with --trace)");
+			functions = NULL;
 			break;
 		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
 		case 'h': export_help(stdout); return EXIT_OK;
@@ -782,6 +795,15 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	if (pt2 && trace)
 		die(&d, EXIT_USAGE, "--trace does not apply to '%s': a "
 		    "torch.export archive is read, not run", model);
+	if (functions && (!trace || pt2))
+		die(&d, EXIT_UNSUPPORTED, "--export-modules-as-functions=%s "
+		    "needs --trace and a TorchScript archive: only trace "
+		    "writes the module scopes (M/Block[b1]) that say which "
+		    "nodes are one module's", functions);
+	if (functions) {
+		push(&d, &emitx, "--modules-as-functions");
+		push(&d, &emitx, functions);
+	}
 	if (pt2_model && !pt2)
 		die(&d, EXIT_USAGE, "--model applies to a torch.export archive "
 		    "(.pt2) only");
