@@ -5,6 +5,7 @@
  * of one type are the same function and that each call can stand where
  * its last node stood.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,7 @@ void onnx_fn_plan_release(struct onnx_fn_plan *p)
 {
 	for (uint32_t i = 0; i < p->ninst; i++) {
 		free(p->inst[i].type);
+		free(p->inst[i].fname);
 		free(p->inst[i].domain);
 		free(p->inst[i].scope);
 		free(p->inst[i].nodes);
@@ -421,26 +423,28 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 				     "trace's scopes name the types)",
 				     s[i].type);
 	}
-	/* one function per type: the first instance's nodes */
+	/* one function per group of identical instances of a type (as
+	 * torch's PartitionIdenticalScopes): the first one's nodes, named
+	 * Type, Type.1, ... in the order the groups first appear */
 	for (uint32_t x = 0; x < p->ninst; x++) {
 		struct onnx_fn_instance *in = &p->inst[x];
-		uint32_t f = 0;
-		while (f < x && strcmp(p->inst[f].type, in->type))
-			f++;
-		if (f == x) {
-			in->body = 1;
+		uint32_t f, groups = 0, at;
+		for (f = 0; f < x; f++) {
+			if (!p->inst[f].body || strcmp(p->inst[f].type, in->type))
+				continue;
+			if (same_body(&p->inst[f], in, &at))
+				break;
+			groups++;
+		}
+		in->fn = f;
+		if (f < x)
 			continue;
-		}
-		uint32_t at;
-		if (!same_body(&p->inst[f], in, &at)) {
-			diag_error(d, "--export-modules-as-functions: %s and %s "
-				   "differ (at node %u of %u): one function "
-				   "per type needs the same nodes (torch then "
-				   "adds attributes, which is not supported "
-				   "yet)", p->inst[f].scope, in->scope, at,
-				   p->inst[f].nnodes);
-			goto out;
-		}
+		in->body = 1;
+		size_t tl = strlen(in->type);
+		in->fname = xmalloc(tl + 12);
+		memcpy(in->fname, in->type, tl + 1);
+		if (groups)
+			snprintf(in->fname + tl, 12, ".%u", groups);
 	}
 	rc = 0;
 out:

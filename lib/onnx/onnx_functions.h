@@ -6,11 +6,13 @@
  * (FunctionProto) of that type, as torch 1.13 does.
  *
  * This file plans which nodes go where; onnx_write.c writes the calls
- * and the functions.  What it does not do is refused with one line, never
- * written differently: a selected type inside another selected instance
- * (torch nests the functions), instances of one type whose nodes differ
- * (torch adds attributes for what differs), control flow in an instance,
- * and a graph whose order cannot hold a call in one place.
+ * and the functions.  Instances of one type whose nodes differ get one
+ * function per group of identical ones (Type, Type.1, ...), as torch's.
+ * What it does not do is refused with one line, never written
+ * differently: a selected type inside another selected instance (torch
+ * nests the functions), control flow in an instance, and a graph whose
+ * order cannot hold a call in one place (a module called twice in one
+ * instance: a trace's scopes do not tell the calls apart).
  */
 #ifndef PT2ONNX_ONNX_FUNCTIONS_H
 #define PT2ONNX_ONNX_FUNCTIONS_H
@@ -32,8 +34,11 @@ struct onnx_fn_instance {
 	uint32_t nins;
 	const struct ir_value **outs; /* made, used outside, in node order */
 	uint32_t nouts;
-	int body;              /* 1: the first of its type, whose nodes are
+	int body;              /* 1: the first of its group, whose nodes are
 				  the function's body */
+	char *fname;           /* body: the function's name, Type or Type.N
+				  (one per group of identical instances) */
+	uint32_t fn;           /* the instance whose body it calls */
 };
 
 struct onnx_fn_plan {

@@ -942,7 +942,7 @@ static int plan_functions(struct writer *w)
 	for (uint32_t i = 0; i < w->fp.ninst; i++) {
 		const struct onnx_fn_instance *x = &w->fp.inst[i];
 		w->fn_names[i] = unique_node_name(w, afmt(&w->arena, "%s/%s",
-			scope_path(w, x->scope), x->type));
+			scope_path(w, x->scope), w->fp.inst[x->fn].fname));
 		add_opset_import(w, x->domain, 1);
 	}
 	return 0;
@@ -1438,7 +1438,7 @@ static struct pb_piece *call_piece(struct writer *w,
 	np.n_output = x->nouts;
 	np.output = value_names(w, x->outs, x->nouts);
 	np.name = (char *)w->fn_names[x - w->fp.inst];
-	np.op_type = x->type;
+	np.op_type = w->fp.inst[x->fn].fname;
 	np.domain = x->domain;
 	return pb_packed(&w->build, 1, &np.base);
 }
@@ -1452,7 +1452,7 @@ static struct pb_piece *function_piece(struct writer *w,
 	struct pb_piece *msg = pb_msg(&w->build, 25);
 	Onnx__FunctionProto fp;
 	onnx__function_proto__init(&fp);
-	fp.name = x->type;
+	fp.name = x->fname;
 	fp.domain = x->domain;
 	fp.n_input = x->nins;
 	fp.input = value_names(w, x->ins, x->nins);

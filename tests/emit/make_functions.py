@@ -5,7 +5,8 @@ blocks_traced.pt, and exported by torch.onnx.export itself with
 export_modules_as_functions={Block} at opset 15 (torch_block.onnx, the
 structure to compare with).  Inputs x3.npy and x5.npy (batch 3 and 5) and
 torch's outputs want3.npy, want5.npy.  Scaled runs Block-like modules whose
-instances differ in a constant (scale 2 and 3): scaled_traced.pt."""
+instances differ in a constant (scale 2 and 3): scaled_traced.pt, and its
+output on x3.npy, scaled_want3.npy."""
 import numpy as np
 import torch
 
@@ -62,3 +63,5 @@ with torch.no_grad():
         np.save(f"x{n}.npy", xn.numpy())
         np.save(f"want{n}.npy", m(xn).numpy())
 torch.jit.trace(Scaled(), x).save("scaled_traced.pt")
+with torch.no_grad():
+    np.save("scaled_want3.npy", Scaled()(torch.from_numpy(np.load("x3.npy"))).numpy())
