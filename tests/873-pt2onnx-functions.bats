@@ -74,6 +74,11 @@ onnx.save(m, "call.onnx")'
 		--opset-version 15 --export-modules-as-functions=Block -o m.onnx
 	[ "$output" = "pt2onnx: --export-modules-as-functions=Block needs --trace and a TorchScript archive: only trace writes the module scopes (M/Block[b1]) that say which nodes are one module's" ]
 	[ ! -e m.onnx ]
+	# the types as the next word, torch's underscore spelling
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
+		--opset_version 15 --export_modules_as_functions Block -o m.onnx
+	run -0 "$PYTHON" -c 'import onnx; assert [f.name for f in onnx.load("m.onnx").functions] == ["Block"]'
+	rm m.onnx
 	# False is torch's default
 	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
 		--export-modules-as-functions=False -o m.onnx

@@ -742,6 +742,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		case OPT_TRAINING: training = optarg; break;
 		case OPT_EXTERNAL: want_external = 1; external = optarg; break;
 		case OPT_FUNCS: /* False is torch's default: nothing to do */
+			/* "--export-modules-as-functions Block": the types
+			 * as the next word, when that is no file (the model) */
+			if (!optarg && optind < argc && argv[optind][0] != '-' &&
+			    access(argv[optind], F_OK) != 0)
+				optarg = argv[optind++];
 			if (optarg && !is_bool_word(optarg)) {
 				functions = optarg;
 				break;
