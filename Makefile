@@ -96,11 +96,21 @@ WRAPPER  := $(BINDIR)/pt2onnx
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRC))
 
-.PHONY: conformance conformance-fast conformance-check script-ops bench readme fuzz fuzz-smoke banned all check test test-full unit bats asan test-asan deps install clean example schemas
+.PHONY: plugins conformance conformance-fast conformance-check script-ops bench readme fuzz fuzz-smoke banned all check test test-full unit bats asan test-asan deps install clean example schemas
 .DELETE_ON_ERROR:
 .SECONDARY: $(GEN_C) $(GEN_H)
 
-all: $(TOOL_BINS) $(WRAPPER)
+all: $(TOOL_BINS) $(WRAPPER) plugins
+
+# the example `lower` plugins (docs/plugins.md): each examples/plugins/X.c
+# built on the public header alone into $(O)/examples/X.so
+PLUGIN_SRC := $(wildcard examples/plugins/*.c)
+PLUGINS  := $(patsubst examples/plugins/%.c,$(O)/examples/%.so,$(PLUGIN_SRC))
+plugins: $(PLUGINS)
+
+$(O)/examples/%.so: examples/plugins/%.c lib/lower/pt2onnx_plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -O2 -g -shared -fPIC -Ilib/lower -o $@ $<
 
 $(O)/gen/onnx.pb-c.c $(O)/gen/onnx.pb-c.h: third_party/onnx/onnx.proto
 	@mkdir -p $(O)/gen
@@ -224,6 +234,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/pt2onnx
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/libexec/pt2onnx/
 	install -m 755 $(WRAPPER) $(DESTDIR)$(PREFIX)/bin/pt2onnx
+	install -d $(DESTDIR)$(PREFIX)/include
+	install -m 644 lib/lower/pt2onnx_plugin.h $(DESTDIR)$(PREFIX)/include/
 
 # regenerate the committed schema tables.  lib/onnx/onnx_schemas.inc is
 # scripts/gen_onnx_schemas.py's output under onnx 1.23.1 (pip; opsets to

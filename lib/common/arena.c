@@ -51,6 +51,14 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
 void *arena_alloc(struct arena *a, size_t size)
 {
 	size_t need = (size + 15) & ~(size_t)15;

@@ -263,6 +263,56 @@ int ir_dim_same(struct ir_dim a, struct ir_dim b)
 	       !strcmp(a.symbol, b.symbol);
 }
 
+int ir_tensor_equal(const struct ir_tensor *a, const struct ir_tensor *b)
+{
+	if (a == b)
+		return 1;
+	if (a->dtype != b->dtype || a->rank != b->rank ||
+	    a->data_kind != IR_DATA_INLINE || b->data_kind != IR_DATA_INLINE ||
+	    a->dtype == IR_DTYPE_STRING || a->bytes.len != b->bytes.len)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return 0;
+	return !a->bytes.len || !memcmp(a->bytes.data, b->bytes.data,
+					a->bytes.len);
+}
+
+int ir_attr_equal(const struct ir_attr *a, const struct ir_attr *b)
+{
+	if (strcmp(a->name, b->name) || a->kind != b->kind ||
+	    a->count != b->count)
+		return 0;
+	switch (a->kind) {
+	case IR_ATTR_INT:
+		return a->u.i == b->u.i;
+	case IR_ATTR_FLOAT:
+		return !memcmp(&a->u.f, &b->u.f, sizeof(double));
+	case IR_ATTR_STRING:
+		return a->u.s.len == b->u.s.len &&
+		       (!a->u.s.len || !memcmp(a->u.s.data, b->u.s.data,
+					       a->u.s.len));
+	case IR_ATTR_TENSOR:
+		return ir_tensor_equal(a->u.t, b->u.t);
+	case IR_ATTR_INTS:
+		return !a->count || !memcmp(a->u.ints, b->u.ints,
+					    sizeof(int64_t) * a->count);
+	case IR_ATTR_FLOATS:
+		return !a->count || !memcmp(a->u.floats, b->u.floats,
+					    sizeof(double) * a->count);
+	case IR_ATTR_STRINGS:
+		for (uint32_t i = 0; i < a->count; i++)
+			if (a->u.strings[i].len != b->u.strings[i].len ||
+			    (a->u.strings[i].len &&
+			     memcmp(a->u.strings[i].data, b->u.strings[i].data,
+				    a->u.strings[i].len)))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int ir_type_equal(const struct ir_type *a, const struct ir_type *b)
 {
 	if (a == b)

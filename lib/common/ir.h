@@ -337,6 +337,12 @@ struct ir_type *ir_type_copy(struct ir_graph *g, const struct ir_type *t);
 const char *ir_type_spec(const struct ir_type *t, char *buf, size_t n);
 /* Deep equality; returns 1 when equal. */
 int ir_type_equal(const struct ir_type *a, const struct ir_type *b);
+/* 1 when two tensors hold the same inline data of the same dtype and dims
+ * (a REF or STRING tensor equals only itself). */
+int ir_tensor_equal(const struct ir_tensor *a, const struct ir_tensor *b);
+/* 1 when two attributes have the same name, kind and value (tensors by
+ * ir_tensor_equal; graphs never). */
+int ir_attr_equal(const struct ir_attr *a, const struct ir_attr *b);
 /* Whether two dims are known to be the same: both fixed and equal, or the
  * same symbol.  An unknown dim is the same as nothing. */
 int ir_dim_same(struct ir_dim a, struct ir_dim b);

@@ -789,56 +789,6 @@ static uint64_t str_hash(const char *s, size_t n, uint64_t h)
 	return h;
 }
 
-static int tensor_equal(const struct ir_tensor *a, const struct ir_tensor *b)
-{
-	if (a == b)
-		return 1;
-	if (a->dtype != b->dtype || a->rank != b->rank ||
-	    a->data_kind != IR_DATA_INLINE || b->data_kind != IR_DATA_INLINE ||
-	    a->dtype == IR_DTYPE_STRING || a->bytes.len != b->bytes.len)
-		return 0;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dims[i] != b->dims[i])
-			return 0;
-	return !a->bytes.len || !memcmp(a->bytes.data, b->bytes.data,
-					a->bytes.len);
-}
-
-static int attr_equal(const struct ir_attr *a, const struct ir_attr *b)
-{
-	if (strcmp(a->name, b->name) || a->kind != b->kind ||
-	    a->count != b->count)
-		return 0;
-	switch (a->kind) {
-	case IR_ATTR_INT:
-		return a->u.i == b->u.i;
-	case IR_ATTR_FLOAT:
-		return !memcmp(&a->u.f, &b->u.f, sizeof(double));
-	case IR_ATTR_STRING:
-		return a->u.s.len == b->u.s.len &&
-		       (!a->u.s.len || !memcmp(a->u.s.data, b->u.s.data,
-					       a->u.s.len));
-	case IR_ATTR_TENSOR:
-		return tensor_equal(a->u.t, b->u.t);
-	case IR_ATTR_INTS:
-		return !a->count || !memcmp(a->u.ints, b->u.ints,
-					    sizeof(int64_t) * a->count);
-	case IR_ATTR_FLOATS:
-		return !a->count || !memcmp(a->u.floats, b->u.floats,
-					    sizeof(double) * a->count);
-	case IR_ATTR_STRINGS:
-		for (uint32_t i = 0; i < a->count; i++)
-			if (a->u.strings[i].len != b->u.strings[i].len ||
-			    (a->u.strings[i].len &&
-			     memcmp(a->u.strings[i].data, b->u.strings[i].data,
-				    a->u.strings[i].len)))
-				return 0;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static int node_equal(const struct ir_node *a, const struct ir_node *b)
 {
 	if (strcmp(a->kind, b->kind) || a->ninputs != b->ninputs ||
@@ -858,7 +808,7 @@ static int node_equal(const struct ir_node *a, const struct ir_node *b)
 		for (j = 0; j < b->nattrs; j++)
 			if (!strcmp(a->attrs[i].name, b->attrs[j].name))
 				break;
-		if (j == b->nattrs || !attr_equal(&a->attrs[i], &b->attrs[j]))
+		if (j == b->nattrs || !ir_attr_equal(&a->attrs[i], &b->attrs[j]))
 			return 0;
 	}
 	return 1;

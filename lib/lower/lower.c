@@ -1222,18 +1222,27 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 	    (lw_views_ok(c, in0) ||
 	     (n->op == OP_aten_copy_ && lw_copy_target_ok(c, in0))))
 		fn = NULL;
-	if (fn) {
+	/* a plugin's symbolic first (it overrides), then the built-in one
+	 * when the plugin declines */
+	int plug = lower_plugin_has(c->o->plugins, k, c->opset);
+	for (int pass = plug ? 0 : 1; pass < 2; pass++) {
+		symbolic_fn f = pass ? fn : lower_plugin_symbolic;
+		if (!f)
+			continue;
+		int inpl = pass ? inplace : 0;
+		if (!pass)
+			c->why = NULL;
 		struct ir_node *before = n->prev;
 		struct ir_value **out = ir_alloc(c->g, sizeof(*out) *
 						 (n->noutputs + 1));
-		if (fn(c, n, out) == 0 && opset_ok(c, before, n)) {
+		if (f(c, n, out) == 0 && opset_ok(c, before, n)) {
 			struct ir_node *first = before ? before->next
 						       : c->blk->first;
 			for (uint32_t i = 0; i < n->noutputs; i++)
 				if (out[i])
 					bind_output(c, n->outputs[i], out[i],
 						    first, n);
-			if (bind_aliases(c, n, in0, out, inplace)) {
+			if (bind_aliases(c, n, in0, out, inpl)) {
 				lw_report(c, n, c->why);
 				return;
 			}

@@ -35,10 +35,13 @@ enum lower_training {
 	LOWER_TRAINING_PRESERVE,
 };
 
+struct lower_plugins; /* symbolics loaded from plugins (plugin.c) */
+
 struct lower_options {
 	int opset;                        /* target default-domain opset */
 	enum lower_export_type export_type;
 	enum lower_training training;
+	const struct lower_plugins *plugins; /* NULL: none */
 };
 
 /* Lowers g (level aten) to ONNX level at o->opset.  Returns an exit code
@@ -50,5 +53,17 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 /* Prints "aten::op: 9 11 13 ..." for every op with a symbolic: the opsets
  * (LOWER_OPSET_MIN..MAX) at which it converts. */
 void lower_list_ops(FILE *fp);
+
+/* Plugins (pt2onnx_plugin.h, plugin.c): custom symbolics from .so files,
+ * which take priority over the built-in ones.  lower_plugin_load() opens
+ * file (a bare name is one in the current directory), checks its ABI
+ * version and calls its register function: 0, or -1 after one line naming
+ * the file (cannot load, a missing symbol, another ABI version, a failed
+ * or empty registration).  The plugins' code stays loaded until
+ * lower_plugins_free(). */
+struct lower_plugins *lower_plugins_new(void);
+int lower_plugin_load(struct lower_plugins *p, const char *file,
+		      struct diag *d);
+void lower_plugins_free(struct lower_plugins *p);
 
 #endif

@@ -96,6 +96,13 @@ extern const struct symbolic_table *const symbolic_tables[];
 extern const size_t symbolic_ntables;
 #define SYM_ROWS_MAX 2048 /* rows lower.c's index holds */
 
+/* plugin.c: 1 when a plugin serves node kind `kind` at opset; the
+ * symbolic that calls it (same contract as a symbolic_fn). */
+int lower_plugin_has(const struct lower_plugins *p, const char *kind,
+		     int opset);
+int lower_plugin_symbolic(struct lower_ctx *c, struct ir_node *n,
+			  struct ir_value **out);
+
 /* The symbolic for op at opset, NULL when none. */
 symbolic_fn symbolic_lookup(enum aten_op op, int opset);
 /* The symbolic for the internal kind "complex::OP" (a user of a complex

@@ -47,6 +47,7 @@ struct ctx {
 	int no_opsets;             /* the model imports nothing (reported
 				      once, not for every node) */
 	int nproblems;
+	const Onnx__ModelProto *model; /* its local functions (IR 8+) */
 };
 
 /* A graph being checked: for messages and onnx's is_main_graph. */
@@ -966,6 +967,41 @@ static const struct onnx_schema *node_schema(const Onnx__NodeProto *n,
 	return v < 0 ? NULL : onnx_schema_find(S(n->domain), n->op_type, v);
 }
 
+/* The model's local function (domain, name), or NULL. */
+static const Onnx__FunctionProto *find_function(const struct ctx *c,
+						const char *domain,
+						const char *name)
+{
+	if (c->ir_version < 8 || !c->model)
+		return NULL;
+	for (size_t i = 0; i < c->model->n_functions; i++) {
+		const Onnx__FunctionProto *f = c->model->functions[i];
+		if (!strcmp(S(f->domain), domain) && !strcmp(S(f->name), name))
+			return f;
+	}
+	return NULL;
+}
+
+/* A node that calls a local function gives it at most as many inputs and
+ * outputs as the function declares (ONNX Runtime inlines it; onnx's
+ * checker leaves the call unchecked). */
+static void check_call(struct ctx *c, const Onnx__NodeProto *n,
+		       const char *nlabel)
+{
+	const Onnx__FunctionProto *f = find_function(c, S(n->domain),
+						     n->op_type);
+	if (!f)
+		return;
+	if (n->n_input > f->n_input)
+		problem(c, "%s: %zu inputs, but function %s of domain \"%s\" "
+			"takes %zu", nlabel, n->n_input, S(f->name),
+			S(f->domain), f->n_input);
+	if (n->n_output > f->n_output)
+		problem(c, "%s: %zu outputs, but function %s of domain \"%s\" "
+			"has %zu", nlabel, n->n_output, S(f->name),
+			S(f->domain), f->n_output);
+}
+
 /* onnx's check_node. */
 static void check_node(struct ctx *c, const Onnx__NodeProto *n,
 		       const char *nlabel, const struct gctx *g,
@@ -995,8 +1031,10 @@ static void check_node(struct ctx *c, const Onnx__NodeProto *n,
 		return;
 	const struct onnx_schema *sc = onnx_schema_find(domain, n->op_type, v);
 	if (!sc) {
-		if (!onnx_schema_builtin_domain(domain))
+		if (!onnx_schema_builtin_domain(domain)) {
+			check_call(c, n, nlabel);
 			return; /* custom domain: no schema to check against */
+		}
 		if (onnx_schema_known_op(domain, n->op_type))
 			problem(c, "%s: %s does not exist at opset %" PRId64
 				" of domain \"%s\" (no schema)", nlabel,
@@ -1204,7 +1242,7 @@ int onnx_check_model(const Onnx__ModelProto *m, const char *path,
 		     struct diag *d)
 {
 	char *dir = onnx_model_dir(path);
-	struct ctx c = { d, dir, 0, 0, 0 };
+	struct ctx c = { d, dir, 0, 0, 0, m };
 	int64_t known = onnx_schema_ir_version();
 
 	if (!m->has_ir_version || m->ir_version == 0) {
@@ -1275,8 +1313,18 @@ int onnx_check_model(const Onnx__ModelProto *m, const char *path,
 						   f->opset_import[j]->version);
 			}
 		}
-		for (size_t i = 0; i < m->n_functions; i++)
-			check_function(&c, m->functions[i], &all);
+		for (size_t i = 0; i < m->n_functions; i++) {
+			const Onnx__FunctionProto *f = m->functions[i];
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(S(m->functions[j]->domain),
+					    S(f->domain)) &&
+				    !strcmp(S(m->functions[j]->name),
+					    S(f->name)))
+					problem(&c, "model: function %s of domain "
+						"\"%s\" is given twice",
+						S(f->name), S(f->domain));
+			check_function(&c, f, &all);
+		}
 		opsets_release(&all);
 	}
 	opsets_release(&ops);

@@ -20,6 +20,7 @@
  * tensor headers) and one 1 MiB chunk; time linear in nodes + weight
  * bytes.
  */
+#include "onnx_functions.h"
 #include "onnx_write.h"
 
 #include <stdarg.h>
@@ -211,6 +212,8 @@ struct writer {
 	int relaxed;             /* a dynamic axis replaced a fixed dim:
 				    intermediate shapes are stale */
 	uint32_t nsub;           /* subgraphs built, for torch's names */
+	struct onnx_fn_plan fp;  /* export_modules_as_functions */
+	const char **fn_names;   /* each instance's call node name */
 };
 
 /* Records the exit code of the first failure; returns -1. */
@@ -918,6 +921,33 @@ static int plan_io_types(struct writer *w)
 	return bad;
 }
 
+/* export_modules_as_functions (onnx_functions.c): the instances, their
+ * call nodes' names (torch's "/b1/Block") and their domains' imports. */
+static int plan_functions(struct writer *w)
+{
+	if (!w->o->nfunction_types)
+		return 0;
+	if (w->opset < 15) {
+		diag_error(w->d, "--export-modules-as-functions needs opset 15 "
+			   "or later (local functions), not %lld",
+			   (long long)w->opset);
+		return fail(w, EXIT_USAGE);
+	}
+	int rc = onnx_fn_plan(w->g, w->o->function_types,
+			      w->o->nfunction_types, &w->fp, w->d);
+	if (rc)
+		return fail(w, rc);
+	w->fn_names = arena_alloc(&w->arena, sizeof(*w->fn_names) *
+					     (w->fp.ninst + 1));
+	for (uint32_t i = 0; i < w->fp.ninst; i++) {
+		const struct onnx_fn_instance *x = &w->fp.inst[i];
+		w->fn_names[i] = unique_node_name(w, afmt(&w->arena, "%s/%s",
+			scope_path(w, x->scope), w->fp.inst[x->fn].fname));
+		add_opset_import(w, x->domain, 1);
+	}
+	return 0;
+}
+
 static int plan(struct writer *w)
 {
 	const struct ir_graph *g = w->g;
@@ -947,7 +977,7 @@ static int plan(struct writer *w)
 	    plan_sub_returns(w, g->top))
 		return -1;
 	name_identities(w, g->top);
-	if (plan_io_types(w))
+	if (plan_io_types(w) || plan_functions(w))
 		return -1;
 	return plan_dynamic_axes(w);
 }
@@ -1306,7 +1336,17 @@ static struct pb_piece *attr_piece(struct writer *w, const struct ir_node *n,
 	return msg;
 }
 
+static struct pb_piece *node_piece_as(struct writer *w,
+				      const struct ir_node *n, uint32_t field);
+
 static struct pb_piece *node_piece(struct writer *w, const struct ir_node *n)
+{
+	return node_piece_as(w, n, 1);
+}
+
+/* NodeProto of n as field `field` (1 in a graph, 7 in a function). */
+static struct pb_piece *node_piece_as(struct writer *w,
+				      const struct ir_node *n, uint32_t field)
 {
 	struct arena *a = &w->build;
 	Onnx__NodeProto np, tail;
@@ -1350,10 +1390,10 @@ static struct pb_piece *node_piece(struct writer *w, const struct ir_node *n)
 		}
 		np.doc_string = tail.doc_string;
 		np.domain = tail.domain;
-		return pb_packed(a, 1, &np.base);
+		return pb_packed(a, field, &np.base);
 	}
 	/* input, output, name, op_type (1-4); attributes (5); doc, domain */
-	struct pb_piece *msg = pb_msg(a, 1);
+	struct pb_piece *msg = pb_msg(a, field);
 	pb_append(msg, pb_packed(a, 0, &np.base));
 	for (uint32_t i = 0; i < n->nattrs; i++)
 		pb_append(msg, attr_piece(w, n, &n->attrs[i]));
@@ -1378,6 +1418,54 @@ static struct pb_piece *identity_piece(struct writer *w, const char *in,
 	return pb_packed(&w->build, 1, &np.base);
 }
 
+static char **value_names(struct writer *w, const struct ir_value *const *v,
+			  uint32_t n)
+{
+	char **out = arena_alloc(&w->build, sizeof(char *) * (n + 1));
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (char *)vname(w, v[i]);
+	return out;
+}
+
+/* The node that calls instance x's function. */
+static struct pb_piece *call_piece(struct writer *w,
+				   const struct onnx_fn_instance *x)
+{
+	Onnx__NodeProto np;
+	onnx__node_proto__init(&np);
+	np.n_input = x->nins;
+	np.input = value_names(w, x->ins, x->nins);
+	np.n_output = x->nouts;
+	np.output = value_names(w, x->outs, x->nouts);
+	np.name = (char *)w->fn_names[x - w->fp.inst];
+	np.op_type = w->fp.inst[x->fn].fname;
+	np.domain = x->domain;
+	return pb_packed(&w->build, 1, &np.base);
+}
+
+/* FunctionProto (ModelProto field 25) of the instance x whose nodes are
+ * its type's body: its inputs and outputs under their graph names, the
+ * model's opset imports. */
+static struct pb_piece *function_piece(struct writer *w,
+				       const struct onnx_fn_instance *x)
+{
+	struct pb_piece *msg = pb_msg(&w->build, 25);
+	Onnx__FunctionProto fp;
+	onnx__function_proto__init(&fp);
+	fp.name = x->fname;
+	fp.domain = x->domain;
+	fp.n_input = x->nins;
+	fp.input = value_names(w, x->ins, x->nins);
+	fp.n_output = x->nouts;
+	fp.output = value_names(w, x->outs, x->nouts);
+	fp.n_opset_import = w->nopsets;
+	fp.opset_import = w->opsets;
+	pb_append(msg, pb_packed(&w->build, 0, &fp.base));
+	for (uint32_t i = 0; i < x->nnodes; i++)
+		pb_append(msg, node_piece_as(w, x->nodes[i], 7));
+	return msg;
+}
+
 /* Value infos for the node outputs of b that are not its outputs. */
 static void collect_value_info(struct writer *w, const struct ir_block *b,
 			       Onnx__ValueInfoProto ***out, size_t *n)
@@ -1391,7 +1479,9 @@ static void collect_value_info(struct writer *w, const struct ir_block *b,
 		for (uint32_t i = 0; i < nd->noutputs; i++) {
 			const struct ir_value *v = nd->outputs[i];
 			if (!v || ptrmap_get(&w->direct, v) ||
-			    !has_known_type(v->type))
+			    !has_known_type(v->type) ||
+			    (b == w->g->top && w->fp.ninst &&
+			     onnx_fn_hidden(&w->fp, v)))
 				continue;
 			/* shapes computed for a size now dynamic are
 			   stale: the runtime infers them again */
@@ -1436,9 +1526,16 @@ static struct pb_piece *graph_piece(struct writer *w, uint32_t field,
 	Onnx__GraphProto head, tail;
 	size_t cap = 0;
 
-	/* nodes (1), then the Identity nodes for the outputs */
-	for (const struct ir_node *n = b->first; n; n = n->next)
-		pb_append(msg, node_piece(w, n));
+	/* nodes (1), a module function's call where its last node was,
+	 * then the Identity nodes for the outputs */
+	for (const struct ir_node *n = b->first; n; n = n->next) {
+		const struct onnx_fn_instance *x = main && w->fp.ninst
+			? onnx_fn_of(&w->fp, n) : NULL;
+		if (!x)
+			pb_append(msg, node_piece(w, n));
+		else if (n == x->nodes[x->nnodes - 1])
+			pb_append(msg, call_piece(w, x));
+	}
 	for (uint32_t i = 0; i < b->nreturns; i++)
 		if (rp[i].node_name)
 			pb_append(msg, identity_piece(w, vname(w, b->returns[i]),
@@ -1525,6 +1622,9 @@ static struct pb_piece *model_piece(struct writer *w)
 		tail.metadata_props[i] = entry(w, g->props[i].key,
 					       g->props[i].value);
 	pb_append(msg, pb_packed(a, 0, &tail.base));
+	for (uint32_t i = 0; i < w->fp.ninst; i++)
+		if (w->fp.inst[i].body)
+			pb_append(msg, function_piece(w, &w->fp.inst[i]));
 	return msg;
 }
 
@@ -1725,6 +1825,7 @@ done:
 	strset_release(&w.node_used);
 	strmap_release(&w.next_sfx);
 	strmap_release(&w.node_sfx);
+	onnx_fn_plan_release(&w.fp);
 	free(w.ext_path);
 	free(w.sym_from);
 	free(w.sym_to);

@@ -74,6 +74,11 @@ struct onnx_write_options {
 				     tensor_data_allowed() allows (emit) */
 	char **weight_dirs;       /* its folders (real paths, malloc'd) */
 	uint32_t nweight_dirs;
+	char **function_types;    /* export_modules_as_functions: module
+				     types ("Block", "pkg.mod.Block") whose
+				     instances become local functions
+				     (onnx_functions.h); opset 15+ */
+	uint32_t nfunction_types;
 };
 
 /* Defaults: export params, no renames, no external data, the 2 GB limit

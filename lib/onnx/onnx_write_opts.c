@@ -56,6 +56,7 @@ void onnx_write_options_release(struct onnx_write_options *o)
 	free(o->producer_name);
 	free(o->producer_version);
 	free_names(o->weight_dirs, o->nweight_dirs);
+	free_names(o->function_types, o->nfunction_types);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -71,14 +72,6 @@ int onnx_write_options_allow_weights(struct onnx_write_options *o,
 				  (o->nweight_dirs + 1));
 	o->weight_dirs[o->nweight_dirs++] = real;
 	return 0;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
-	p[n] = 0;
-	return p;
 }
 
 /* --- a tokenizer for Python literals -------------------------------------- */

@@ -56,6 +56,13 @@ static const char usage_text[] =
 "      --producer-version V     default '" PT2ONNX_VERSION "'\n"
 "      --strip-doc-string       write no doc strings (node doc strings are\n"
 "                               the IR's doc, else its source location)\n"
+"      --modules-as-functions TYPES\n"
+"                               torch's export_modules_as_functions with a\n"
+"                               set of module types ('Block,Layer', or\n"
+"                               'pkg.mod.Block': domain pkg.mod, else\n"
+"                               'local'): each instance (by its nodes'\n"
+"                               trace scopes) becomes a call of one ONNX\n"
+"                               local function per type; opset 15+\n"
 "      --weights-from PATH      a folder (or file) whose weights may be\n"
 "                               read, besides the current folder, the IR\n"
 "                               file's, torch archives and fold's data\n"
@@ -85,11 +92,13 @@ enum {
 	OPT_PRODUCER_VERSION,
 	OPT_STRIP_DOC,
 	OPT_WEIGHTS_FROM,
+	OPT_FUNCTIONS,
 };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "input-names", required_argument, NULL, OPT_INPUT_NAMES },
+	{ "modules-as-functions", required_argument, NULL, OPT_FUNCTIONS },
 	{ "output-names", required_argument, NULL, OPT_OUTPUT_NAMES },
 	{ "dynamic-axes", required_argument, NULL, OPT_DYNAMIC_AXES },
 	{ "opset", required_argument, NULL, OPT_OPSET },
@@ -137,6 +146,12 @@ int main(int argc, char **argv)
 		case OPT_OUTPUT_NAMES:
 			if (onnx_write_parse_names(&o.output_names,
 						   &o.noutput_names, optarg, &d))
+				goto usage;
+			break;
+		case OPT_FUNCTIONS:
+			if (onnx_write_parse_names(&o.function_types,
+						   &o.nfunction_types, optarg,
+						   &d))
 				goto usage;
 			break;
 		case OPT_DYNAMIC_AXES:

@@ -35,6 +35,10 @@ static const char usage_text[] =
 "                               onnx_aten_fallback (ATen where no symbolic),\n"
 "                               onnx_fallthrough (left as they are)\n"
 "  --training MODE              eval (default), train, preserve\n"
+"  --plugin FILE.so             load custom symbolics from a plugin (a C ABI,\n"
+"                               pt2onnx_plugin.h; docs/plugins.md); they\n"
+"                               take priority over the built-in ones;\n"
+"                               repeatable, the last loaded wins\n"
 "  --list-ops                   print 'aten::op: opsets...' for every op\n"
 "                               with a symbolic, and exit\n"
 "  -o, --output FILE            default '-': standard output (binary is\n"
@@ -44,16 +48,19 @@ static const char usage_text[] =
 "  -h, --help                   this text\n"
 "  -V, --version                the version\n"
 "\n"
-"Exit status: 0 written, 2 usage, 3 malformed input, 4 unsupported ops,\n"
+"Exit status: 0 written, 2 usage (a plugin that cannot be loaded too),\n"
+"3 malformed input, 4 unsupported ops, "
 "5 I/O error.\n";
 
-enum { OPT_OPSET = 256, OPT_EXPORT_TYPE, OPT_TRAINING, OPT_LIST_OPS };
+enum { OPT_OPSET = 256, OPT_EXPORT_TYPE, OPT_TRAINING, OPT_LIST_OPS,
+       OPT_PLUGIN };
 
 static const struct option long_options[] = {
 	{ "opset", required_argument, NULL, OPT_OPSET },
 	{ "operator-export-type", required_argument, NULL, OPT_EXPORT_TYPE },
 	{ "training", required_argument, NULL, OPT_TRAINING },
 	{ "list-ops", no_argument, NULL, OPT_LIST_OPS },
+	{ "plugin", required_argument, NULL, OPT_PLUGIN },
 	{ "output", required_argument, NULL, 'o' },
 	{ "text", no_argument, NULL, 'S' },
 	{ "force", no_argument, NULL, 'f' },
@@ -61,6 +68,9 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* file scope: reachable until exit on every return path */
+static struct lower_plugins *plugins;
 
 static int pick(const char *arg, const char *const *names, int n)
 {
@@ -82,7 +92,7 @@ int main(int argc, char **argv)
 	static const char *const modes[] = { "eval", "train", "preserve" };
 	struct diag d;
 	struct lower_options o = { PT2ONNX_OPSET_DEFAULT, LOWER_EXPORT_ONNX,
-				   LOWER_TRAINING_EVAL };
+				   LOWER_TRAINING_EVAL, NULL };
 	struct tool_out out = TOOL_OUT_INIT;
 	int c, k;
 
@@ -124,6 +134,15 @@ int main(int argc, char **argv)
 		case OPT_LIST_OPS:
 			lower_list_ops(stdout);
 			return EXIT_OK;
+		case OPT_PLUGIN:
+			if (!plugins)
+				plugins = lower_plugins_new();
+			if (lower_plugin_load(plugins, optarg, &d)) {
+				lower_plugins_free(plugins);
+				return EXIT_USAGE;
+			}
+			o.plugins = plugins;
+			break;
 		default:
 			k = tool_option("lower", usage_text, c, optarg, &out);
 			if (k != TOOL_OPT_CONTINUE)
@@ -140,11 +159,14 @@ int main(int argc, char **argv)
 	int rc;
 	struct ir_graph *g = tool_read_ir(optind < argc ? argv[optind] : "-",
 					  &d, &rc);
-	if (!g)
+	if (!g) {
+		lower_plugins_free(plugins);
 		return rc;
+	}
 	rc = lower_graph(g, &o, &d);
 	if (rc == EXIT_OK)
 		rc = tool_write_ir(g, out.output, out.text, out.force, &d);
 	ir_graph_free(g);
+	lower_plugins_free(plugins);
 	return rc;
 }

@@ -239,10 +239,18 @@ static const char export_usage[] =
 "      --operator-export-type TYPE   onnx, onnx_aten, onnx_aten_fallback,\n"
 "                                    onnx_fallthrough (default onnx)\n"
 "      --custom-opsets DOMAIN=VER    (repeatable)\n"
+"      --custom-symbolic FILE.so     custom symbolics from a plugin, which\n"
+"                                    override the built-in ones (as torch's\n"
+"                                    register_custom_op_symbolic; `lower\n"
+"                                    --plugin`, docs/plugins.md; repeatable)\n"
 "      --training MODE               eval, train or preserve (default eval)\n"
 "      --external-data[=FILE]        weights in a side file\n"
-"      --export-modules-as-functions[=BOOL]\n"
-"                                    true is refused: not supported yet\n"
+"      --export-modules-as-functions[=BOOL|TYPES]\n"
+"                                    TYPES ('Block,Layer', or\n"
+"                                    'pkg.mod.Block' for domain pkg.mod):\n"
+"                                    each instance of those module types an\n"
+"                                    ONNX local function (opset 15+, with\n"
+"                                    --trace); true (every type) is refused\n"
 "      --strip-doc-string[=BOOL]     no doc strings (the source lines) in\n"
 "                                    the model; default true, false with\n"
 "                                    --verbose, as torch 1.13\n"
@@ -1259,17 +1267,19 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	int export_params = 1, keep_inits = 0;
 	struct argv_buf front = { { 0 }, 0 }, emitx = { { 0 }, 0 };
 	struct argv_buf dynx = { { 0 }, 0 }, tracex = { { 0 }, 0 };
+	struct argv_buf lowerx = { { 0 }, 0 };
 	const char *external = NULL, *opset = PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT);
 	int want_external = 0;
 	int verify = 0, profile = 0, strip = -1; /* -1: not given */
 	const char *report = NULL;
+	const char *functions = NULL; /* export_modules_as_functions types */
 
 	enum {
 		OPT_SCRIPT = 256, OPT_TRACE, OPT_OPSET, OPT_IN_NAMES,
 		OPT_OUT_NAMES, OPT_DYN, OPT_FOLD, OPT_PARAMS, OPT_KEEP,
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
 		OPT_DEVICE, OPT_SEED, OPT_MODEL, OPT_REPORT, OPT_PROFILE,
-		OPT_VERIFY, OPT_STRIP,
+		OPT_VERIFY, OPT_STRIP, OPT_SYMBOLIC,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -1286,6 +1296,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		  OPT_KEEP },
 		{ "operator-export-type", required_argument, NULL, OPT_OPX },
 		{ "custom-opsets", required_argument, NULL, OPT_CUSTOM },
+		{ "custom-symbolic", required_argument, NULL, OPT_SYMBOLIC },
 		{ "training", required_argument, NULL, OPT_TRAINING },
 		{ "external-data", optional_argument, NULL, OPT_EXTERNAL },
 		{ "export-modules-as-functions", optional_argument, NULL,
@@ -1345,13 +1356,28 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		case OPT_OPX: opx = optarg; break;
 		case OPT_CUSTOM: push(&d, &emitx, "--custom-opset");
 				 push(&d, &emitx, optarg); break;
+		case OPT_SYMBOLIC: push(&d, &lowerx, "--plugin");
+				   push(&d, &lowerx, optarg); break;
 		case OPT_TRAINING: training = optarg; break;
 		case OPT_EXTERNAL: want_external = 1; external = optarg; break;
 		case OPT_FUNCS: /* False is torch's default: nothing to do */
+			/* "--export-modules-as-functions Block": the types
+			 * as the next word, when that is no file (the model) */
+			if (!optarg && optind < argc && argv[optind][0] != '-' &&
+			    access(argv[optind], F_OK) != 0)
+				optarg = argv[optind++];
+			if (optarg && !is_bool_word(optarg)) {
+				functions = optarg;
+				break;
+			}
 			if (parse_bool(&d, "export-modules-as-functions",
 				       optarg))
 				die(&d, EXIT_UNSUPPORTED, "--export-modules-as-"
-				    "functions is not supported yet");
+				    "functions True (every module type, "
+				    "nested) is not supported yet: name the "
+				    "types, --export-modules-as-functions="
+				    "Block,Layer (with --trace)");
+			functions = NULL;
 			break;
 		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
 		case OPT_REPORT: report = optarg; break;
@@ -1400,6 +1426,15 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	if (pt2 && trace)
 		die(&d, EXIT_USAGE, "--trace does not apply to '%s': a "
 		    "torch.export archive is read, not run", model);
+	if (functions && (!trace || pt2))
+		die(&d, EXIT_UNSUPPORTED, "--export-modules-as-functions=%s "
+		    "needs --trace and a TorchScript archive: only trace "
+		    "writes the module scopes (M/Block[b1]) that say which "
+		    "nodes are one module's", functions);
+	if (functions) {
+		push(&d, &emitx, "--modules-as-functions");
+		push(&d, &emitx, functions);
+	}
 	if (pt2_model && !pt2)
 		die(&d, EXIT_USAGE, "--model applies to a torch.export archive "
 		    "(.pt2) only");
@@ -1460,6 +1495,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[1].args, "--training");
 		push(&d, &st[1].args, training);
 	}
+	for (int i = 0; i < lowerx.n; i++)
+		push(&d, &st[1].args, lowerx.v[i]);
 	if (!fold)
 		push(&d, &st[2].args, "--no-constant-folding");
 	if (!strcmp(output, "-") && refuse_terminal(stdout, 0, &d))

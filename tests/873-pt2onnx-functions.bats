@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# 873-pt2onnx-functions.bats - pt2onnx --export-modules-as-functions=TYPES
+# on a traced torch 1.13 model (tests/emit/make_functions.py): the model's
+# structure is torch.onnx.export's own with export_modules_as_functions=
+# {Block} (functions, calls, their names and inputs, opset imports), ONNX
+# Runtime (which inlines the functions) matches torch at batch 3 and 5;
+# instances of one type that differ are one function per group of
+# identical ones (Type, Type.1), as torch's; what is not supported is
+# refused in one line with no output: True, the script path.
+# bats file_tags=tier:standard
+
+load helper
+
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+	export FIX="$BATS_FILE_TMPDIR/fix"
+	FIXTURE_DEST="$FIX" fixture_run "$TESTS_DIR/emit/make_functions.py"
+}
+
+@test "functions: the structure of torch's export with export_modules_as_functions={Block}" {
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[batch:3,4]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions=__main__.Block -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 "$PYTHON" - "$FIX/torch_block.onnx" <<'PY'
+import sys, onnx
+ours, theirs = onnx.load("m.onnx"), onnx.load(sys.argv[1])
+def imports(m):
+    return sorted((o.domain, o.version) for o in m.opset_import)
+assert imports(ours) == imports(theirs), (imports(ours), imports(theirs))
+def calls(m):
+    # weights keep their names; activations' names differ
+    return [(n.domain, n.op_type, n.name, len(n.input), list(n.input[1:]),
+             len(n.output)) for n in m.graph.node]
+assert calls(ours) == calls(theirs), (calls(ours), calls(theirs))
+def funcs(m):
+    return [(f.domain, f.name, len(f.input), len(f.output),
+             [(n.domain, n.op_type) for n in f.node]) for f in m.functions]
+assert funcs(ours) == funcs(theirs), (funcs(ours), funcs(theirs))
+PY
+}
+
+@test "functions: ONNX Runtime runs the model and matches torch at batch 3 and 5" {
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[batch:3,4]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions=Block -o m.onnx
+	run -0 check m.onnx
+	for n in 3 5; do
+		run -0 ort_run m.onnx "out$n" x="$FIX/x$n.npy"
+		run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare "out$n"/*.npy "$FIX/want$n.npy" 1e-5
+	done
+}
+
+@test "functions: a call with an input too many is refused by check and by ONNX Runtime" {
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
+		--opset-version 15 --export-modules-as-functions=Block -o m.onnx
+	"$PYTHON" -c '
+import onnx
+m = onnx.load("m.onnx")
+m.graph.node[0].input.append("b1.fc.bias")
+onnx.save(m, "call.onnx")'
+	run -1 check call.onnx
+	[[ "$output" == *'node "/b1/Block" (Block): 4 inputs, but function Block of domain "local" takes 3'* ]]
+	run ort_run call.onnx out x="$FIX/x3.npy"
+	[ "$status" -ne 0 ]
+}
+
+@test "functions: True and the script path are refused in one line, no output" {
+	run -4 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
+		--opset-version 15 --export-modules-as-functions -o m.onnx
+	[ "$output" = "pt2onnx: --export-modules-as-functions True (every module type, nested) is not supported yet: name the types, --export-modules-as-functions=Block,Layer (with --trace)" ]
+	run -4 pt2onnx "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
+		--opset-version 15 --export-modules-as-functions=Block -o m.onnx
+	[ "$output" = "pt2onnx: --export-modules-as-functions=Block needs --trace and a TorchScript archive: only trace writes the module scopes (M/Block[b1]) that say which nodes are one module's" ]
+	[ ! -e m.onnx ]
+	# the types as the next word, torch's underscore spelling
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
+		--opset_version 15 --export_modules_as_functions Block -o m.onnx
+	run -0 "$PYTHON" -c 'import onnx; assert [f.name for f in onnx.load("m.onnx").functions] == ["Block"]'
+	rm m.onnx
+	# False is torch's default
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
+		--export-modules-as-functions=False -o m.onnx
+	run -0 "$PYTHON" -c 'import onnx; assert not onnx.load("m.onnx").functions'
+}
+
+@test "functions: instances that differ are one function per group (Scale, Scale.1); ORT matches torch" {
+	run -0 pt2onnx --trace "$FIX/scaled_traced.pt" -i 'x=f32[3,4]' \
+		--opset-version 15 --export-modules-as-functions=Scale -o s.onnx
+	run -0 onnx_checker s.onnx
+	run -0 check s.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("s.onnx")
+assert [f.name for f in m.functions] == ["Scale", "Scale.1"], m.functions
+assert [(n.op_type, n.name) for n in m.graph.node] == [("Scale", "/s1/Scale"), ("Scale.1", "/s2/Scale.1")], m.graph.node'
+	run -0 ort_run s.onnx out x="$FIX/x3.npy"
+	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy "$FIX/scaled_want3.npy" 1e-6
+}
