@@ -259,10 +259,8 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	} else if (!strcmp(device, "auto")) {
-		to.backend = gpu_backend_available(GPU_BACKEND_CUDA) ?
-			     gpu_backend_get(GPU_BACKEND_CUDA) : NULL;
-		if (!to.backend)
-			to.backend = gpu_backend_get(GPU_BACKEND_CPU);
+		/* chosen once the model's weights are known (auto_device) */
+		to.backend = gpu_backend_get(GPU_BACKEND_CPU);
 	} else {
 		diag_error(&d, "--device '%s': expected cuda, cpu or auto",
 			   device);
@@ -274,12 +272,9 @@ int main(int argc, char **argv)
 		tool_release(&t);
 		return EXIT_UNSUPPORTED;
 	}
-	if (verbose)
-		fprintf(stderr, "trace: device %s (%s)\n", to.backend->name,
-			strcmp(device, "auto") ? "--device" :
-			to.backend->id == GPU_BACKEND_CUDA ?
-			"auto: a CUDA device is present" :
-			"auto: no CUDA device, the CPU");
+	if (verbose && strcmp(device, "auto"))
+		fprintf(stderr, "trace: device %s (--device)\n",
+			to.backend->name);
 	if (access(argv[optind], R_OK) != 0) {
 		diag_error(&d, "%s: %s", argv[optind], strerror(errno));
 		tool_release(&t);
@@ -341,6 +336,8 @@ int main(int argc, char **argv)
 	}
 	to.inputs = t.in;
 	to.ninputs = t.nin;
+	if (!strcmp(device, "auto"))
+		to.backend = auto_device(g, t.sin, t.nsin, verbose);
 	r = trace_run(g, &to, &d, &code);
 	if (!r && to.backend->id == GPU_BACKEND_CUDA && code == EXIT_IO &&
 	    strstr(gpu_last_error(), "out of") &&
