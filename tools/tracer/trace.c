@@ -132,6 +132,40 @@ static int parse_u64(const char *s, uint64_t *out)
 	return errno || end == s || *end || *s == '-' ? -1 : 0;
 }
 
+/* --device auto: gpu_auto_backend on g's weight bytes and the inputs'
+ * batch (the largest fixed first dim).  CUDA is probed (which starts it)
+ * only when the estimate would take it. */
+static const struct gpu_backend *auto_device(const struct ir_graph *g,
+					     const struct script_input *in,
+					     int nin, int verbose)
+{
+	uint64_t wb = 0;
+	int64_t batch = 1;
+	int cuda = 0;
+	char why[256];
+
+	for (const struct ir_weight *w = g->weights; w; w = w->next)
+		wb += ir_tensor_numel(w->tensor) *
+		      (uint64_t)ir_dtype_size(w->tensor->dtype);
+	for (int i = 0; i < nin; i++)
+		if (in[i].rank > 0 && in[i].dims[0].kind == IR_DIM_FIXED &&
+		    in[i].dims[0].value > batch)
+			batch = in[i].dims[0].value;
+#ifdef PT2ONNX_HAVE_CUDA
+	/* as if CUDA were there; probed only when it would be taken */
+	cuda = gpu_auto_backend(wb, batch, gpu_threads(), 1, NULL, 0) !=
+		       GPU_BACKEND_CUDA ||
+	       gpu_backend_available(GPU_BACKEND_CUDA);
+#endif
+	enum gpu_backend_id b = gpu_auto_backend(wb, batch, gpu_threads(),
+						 cuda, why, sizeof why);
+	if (verbose)
+		fprintf(stderr, "trace: device %s (%s)\n", gpu_backend_name(b),
+			why);
+	return gpu_backend_get(b) ? gpu_backend_get(b)
+				  : gpu_backend_get(GPU_BACKEND_CPU);
+}
+
 int main(int argc, char **argv)
 {
 	struct diag d;
