@@ -275,9 +275,11 @@ script-ops: all
 		--json tests/conformance/script_ops.json
 	$(PY) tests/conformance/report.py
 
-# pt2onnx against torch.onnx.export, regenerating docs/benchmarks.md
+# pt2onnx against torch.onnx.export, regenerating docs/benchmarks.md;
+# BENCH_ARGS=--series adds the scaling series (0.1 to 10 GB, bench/README.md)
+BENCH_ARGS ?=
 bench: all
-	$(PY) bench/bench.py run
+	$(PY) bench/bench.py run $(BENCH_ARGS)
 	$(PY) bench/bench.py report
 
 # refresh README.md's generated sections (tool options, operator table)
