@@ -41,6 +41,17 @@ from common import PY, env_for_torch, error_line, measured_run, read_json, write
 RESULTS = os.path.join(HERE, "results.json")
 MODELS = ("resnet50", "vit_b_16", "gpt2")
 BIG = "transformer_2p7gb"
+# the scaling series (--series): GPT-style decoders (vocab 32000) of about
+# 0.1, 0.7, 2.7 and 10 GB of fp32 weights on disk, every layer its own
+# random values; BIG is the 2.7 GB one
+SCALE = {"scale_0p1gb": dict(vocab=32000, n_ctx=512, d=512, heads=8, layers=3),
+         "scale_0p7gb": dict(vocab=32000, n_ctx=512, d=1024, heads=16, layers=12),
+         "scale_10gb": dict(vocab=32000, n_ctx=512, d=4096, heads=32, layers=12)}
+SERIES = ("scale_0p1gb", "scale_0p7gb", BIG, "scale_10gb")
+# torch.onnx.export's data limit (RLIMIT_DATA, GiB) for archives over 8 GB:
+# past it, torch fails with an out-of-memory error recorded as such, rather
+# than the kernel's OOM killer choosing among the machine's processes
+TORCH_DATA_GB = 18
 
 
 # --- in a child: build one archive -------------------------------------------
@@ -56,6 +67,8 @@ def build(work, name):
         b = Z.bench_gpt()()
     elif name == BIG:
         b = Z.bench_big_transformer()()
+    elif name in SCALE:
+        b = Z.gpt_build(**SCALE[name])()
     else:
         raise SystemExit(f"bench.py: unknown model {name}")
     d = os.path.join(work, name)
@@ -78,6 +91,10 @@ def build(work, name):
 # --- in a child: torch.onnx.export of an archive --------------------------------
 def torch_export(archive, out, opset, meta_path):
     t0 = time.perf_counter()
+    if os.path.getsize(archive) > 8 << 30:
+        import resource
+        lim = TORCH_DATA_GB << 30
+        resource.setrlimit(resource.RLIMIT_DATA, (lim, lim))
     import numpy as np
     import torch
     try:
@@ -153,6 +170,8 @@ def run(args):
     names = [n for n in args.models.split(",") if n]
     if args.big and BIG not in names:
         names.append(BIG)
+    if args.series:
+        names += [n for n in SERIES if n not in names]
     res = read_json(RESULTS, {"models": {}})
     res["machine"] = {"cpus": os.cpu_count(), "mem_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30),
                       "kernel": platform.release()}
@@ -175,6 +194,10 @@ def run(args):
                "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         tmp = os.path.join(d, "copy.tmp")
         row["cp"] = measure(["cp", archive, tmp], max(rep, 3), 3600, agg="min", cleanup=[tmp])
+        # the floor with emit's durability: the copy fsynced (coreutils'
+        # `sync FILE`), as emit fsyncs its output before renaming it
+        row["cp_fsync"] = measure(["sh", "-c", 'cp "$0" "$1" && sync "$1"', archive, tmp], max(rep, 3), 3600,
+                                  agg="min", cleanup=[tmp])
         rm(tmp)
         # each exporter writes into a directory of its own: over 2 GB, the
         # weights go to external-data files beside the .onnx
@@ -186,7 +209,7 @@ def run(args):
             row["torch"]["onnx_bytes"] = du(od)
         rm(od)
         pt = args.pt2onnx
-        for path in ("trace", "script"):
+        for path in args.paths.split(","):
             out = os.path.join(od, f"pt2onnx_{path}.onnx")
             cmd = [pt, archive, "-o", out, "--opset-version", str(args.opset), f"--{path}"]
             for i in meta["inputs"]:
@@ -210,8 +233,8 @@ def run(args):
         write_json(RESULTS, res)
         t, c = row["torch"], row["cp"]
         print(f"[bench] {name}: cp {c['wall_s']}s, torch.onnx.export {t['wall_s']}s {t['rss_kb'] // 1024} MB"
-              f"{'' if t['ok'] else ' FAILED'}, pt2onnx trace {'ok' if row['trace'].get('ok') else 'failed'}, "
-              f"script {'ok' if row['script'].get('ok') else 'failed'}", file=sys.stderr, flush=True)
+              f"{'' if t['ok'] else ' FAILED'}, pt2onnx trace {'ok' if row.get('trace', {}).get('ok') else 'not run or failed'}, "
+              f"script {'ok' if row.get('script', {}).get('ok') else 'failed'}", file=sys.stderr, flush=True)
     return 0
 
 
@@ -244,6 +267,8 @@ def report(args):
     w("|" + "---|" * 19)
     fails = []
     for name, r in res["models"].items():
+        if name in SCALE:  # the series' own table, below
+            continue
         t, c = r.get("torch", {}), r.get("cp", {})
         cells = [name, f"{r['params'] / 1e6:.0f}M", f"{r['weight_bytes'] / 1e9:.2f} GB",
                  f"{r['archive_bytes'] / 1e9:.2f} GB", str(r.get("opset", "")), f"{c.get('wall_s', '–')}"]
@@ -254,7 +279,9 @@ def report(args):
             fails.append(f"- {name}, torch.onnx.export: {t.get('error', '')}")
         for path in ("trace", "script"):
             p = r.get(path, {})
-            if p.get("ok"):
+            if path not in r:  # not measured (--paths)
+                cells += ["not run", "–", "–", "–", "–"]
+            elif p.get("ok"):
                 cells += [str(p["wall_s"]), f"{p['rss_kb'] * 1024 / 1e6:.0f} MB",
                           fmt_ratio(p["wall_s"], t.get("wall_s") if t.get("ok") else None),
                           fmt_ratio(p["rss_kb"], t.get("rss_kb") if t.get("ok") else None),
@@ -268,6 +295,41 @@ def report(args):
         w("Failures (first error line):")
         w("")
         L.extend(fails)
+        w("")
+    series = [(n, res["models"][n]) for n in SERIES if n in res["models"]]
+    if series:
+        w("## The scaling series")
+        w("")
+        w("GPT-style decoders of about 0.1, 0.7, 2.7 and 10 GB on disk (`bench.py run --series`), pt2onnx's script "
+          "path, side by side with `cp` and torch.onnx.export in one run per model. Issue 17's targets: at most "
+          "1.5x `cp` + 50 ms and 64 MB of peak RSS for every model, time per GB flat from 0.7 GB up. `cp` and "
+          "`cp` + fsync are the fastest of at least 3 runs, pt2onnx the median of --repeat (one run over 1 GiB), "
+          "torch one run over 1 GiB. Over 8 GB torch.onnx.export runs under an 18 GiB data limit "
+          "(RLIMIT_DATA): a failure there is it running out of memory, measured.")
+        w("")
+        w("| model | archive | cp s | cp + fsync s | torch.onnx.export s | pt2onnx s | peak RSS | ÷ cp | "
+          "≤ 1.5x cp + 50 ms | ÷ (cp + fsync) | ≤ 64 MB | ÷ torch | pt2onnx s/GB | cp s/GB | load |")
+        w("|" + "---|" * 15)
+        for name, r in series:
+            t, c, p = r.get("torch", {}), r.get("cp", {}), r.get("script", {})
+            cf = r.get("cp_fsync", {})
+            gb = r["archive_bytes"] / 1e9
+            ok = p.get("ok")
+            tt = f"{t['wall_s']}" if t.get("ok") else f"failed: {t.get('error', '?')[:60]}"
+            w("| " + " | ".join([
+                name, f"{gb:.2f} GB", f"{c.get('wall_s', '–')}", f"{cf.get('wall_s', '–')}", tt,
+                f"{p['wall_s']}" if ok else "failed", f"{p['rss_kb'] * 1024 / 1e6:.0f} MB" if ok else "–",
+                fmt_ratio(p.get("wall_s"), c.get("wall_s")) if ok else "–",
+                ("yes" if p["wall_s"] <= 1.5 * c["wall_s"] + 0.05 else "no") if ok and c.get("wall_s") else "–",
+                fmt_ratio(p.get("wall_s"), cf.get("wall_s")) if ok and cf.get("wall_s") else "–",
+                ("yes" if p["rss_kb"] * 1024 <= 64e6 else "no") if ok else "–",
+                fmt_ratio(p.get("wall_s"), t.get("wall_s")) if ok and t.get("ok") else "–",
+                f"{p['wall_s'] / gb:.3f}" if ok else "–", f"{c['wall_s'] / gb:.3f}" if c.get("wall_s") else "–",
+                f"{r.get('load', '?')} to {r.get('load_end', '?')}"]) + " |")
+        missing = [n for n in SERIES if n not in res["models"]]
+        if missing:
+            w("")
+            w("Not measured yet: " + ", ".join(missing) + ".")
         w("")
     w("The bars (docs: BRIEF §6): the script path at least 10x faster than torch.onnx.export on the same "
       "archive (time ÷ torch ≤ 0.1); a 2.7 GB model in under 2x the time of copying its archive (time ÷ cp ≤ 2) "
@@ -297,6 +359,10 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("--models", default=",".join(MODELS))
     r.add_argument("--big", action="store_true", help=f"also {BIG} (~2.7 GB of weights; ~8 GB of disk while it runs)")
+    r.add_argument("--series", action="store_true",
+                   help="also the scaling series " + ", ".join(SERIES) + " (~30 GB of disk while it runs)")
+    r.add_argument("--paths", default="trace,script",
+                   help="pt2onnx's paths to measure (the trace path runs the model: RAM as its weights)")
     r.add_argument("--repeat", type=int, default=3)
     r.add_argument("--repeat-big", type=int, default=1, help="pt2onnx runs of models over 1 GiB (torch: 1)")
     r.add_argument("--opset", type=int, default=17)

@@ -2,7 +2,7 @@
 # install-deps.sh - installs what pt2onnx needs to build and test on Debian
 # 12 (run as root; `make deps` calls it).  Build: a C compiler, make,
 # protobuf-c, msgpack-c, zlib.  Tests and oracles only: bats, GNU parallel
-# (bats --jobs), python3-onnx,
+# (bats --jobs), strace (605 sees the kernel copy), python3-onnx,
 # python3-numpy, python3-torch and python3-torchvision (the oracles that build
 # real models), libonnx-testdata, graphviz, clang (fuzzing), Node.js with
 # ONNX Runtime from npm.  The tools themselves need none of the test packages at run time.
@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 BUILD_PKGS="build-essential pkg-config libprotobuf-c-dev protobuf-c-compiler libmsgpack-dev libjansson-dev zlib1g-dev libopenblas-dev"
-TEST_PKGS="bats parallel python3 python3-onnx python3-numpy python3-torch python3-torchvision libonnx-testdata graphviz clang libclang-rt-14-dev nodejs npm"
+TEST_PKGS="bats parallel python3 python3-onnx python3-numpy python3-torch python3-torchvision libonnx-testdata graphviz strace clang libclang-rt-14-dev nodejs npm"
 
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do

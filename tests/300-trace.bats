@@ -312,10 +312,14 @@ assert a.shape == (2, 10) and a.dtype == np.float32, (a.shape, a.dtype)'
 	run -2 trace "$EX/cnn.pt" -i "x=f32[1,3,8,8]" --device cuda -o x.ir
 	[[ "$output" == *"--device cuda"* ]]
 	[ ! -e x.ir ]
-	# auto falls back to the CPU; -v says which and why
+	# auto takes the CPU for a model this small (CUDA's start-up would
+	# dominate, device or not); -v says which and why, through pt2onnx too
 	run -0 --separate-stderr trace -v "$EX/cnn.pt" -i "x=f32[1,3,8,8]" -o x.ir
-	[[ "$stderr" == *"device cpu (auto: no CUDA device"* ]]
+	[[ "$stderr" == *"device cpu (auto: the CPU, CUDA's start-up would dominate; "*" batch 1, "* ]]
 	[ -s x.ir ]
+	run -0 --separate-stderr pt2onnx -v "$EX/cnn.pt" --trace -i "x=f32[1,3,8,8]" -o x.onnx
+	[[ "$stderr" == *"device cpu (auto: the CPU, CUDA's start-up would dominate; "* ]]
+	[ -s x.onnx ]
 }
 
 @test "trace: an op with no implementation: exit 4; --list-missing lists it" {

@@ -72,11 +72,15 @@ assert np.allclose(b, a, rtol=1e-4, atol=1e-4 * np.abs(a).max())'
 }
 
 # bats test_tags=gpu
-@test "trace cuda: --device auto takes the GPU and -v says so" {
+@test "trace cuda: --device auto takes the CPU for a small model, CUDA for a large batch, and -v says why" {
 	need_cuda
 	run -0 --separate-stderr trace -v "$EX/cnn.pt" -i "x=f32[1,3,8,8]" \
 		--device auto -o x.ir
-	[[ "$stderr" == *"device cuda (auto: a CUDA device is present)"* ]]
+	[[ "$stderr" == *"device cpu (auto: the CPU, CUDA's start-up would dominate"* ]]
+	[ -s "$M/resnet18.pt" ]
+	run -0 --separate-stderr trace -v "$M/resnet18.pt" \
+		-i "x=f32[4096,3,32,32]" --threads 1 --device auto -o x.ir
+	[[ "$stderr" == *"device cuda (auto: CUDA, the work outweighs its start-up"* ]]
 	run -0 --separate-stderr trace -v "$EX/cnn.pt" -i "x=f32[1,3,8,8]" \
 		--device cpu -o x.ir
 	[[ "$stderr" == *"device cpu (--device)"* ]]

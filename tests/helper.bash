@@ -361,3 +361,30 @@ sizes_export() {
 		return 1
 	sizes_ort "$name" "$name.onnx" "out"
 }
+
+# tests/420 and 605: transb_export NAME [pt2onnx options]: NAME.onnx from
+# tests/lower/transb_models.py's NAME.pt by the trace path, onnx.checker,
+# ONNX Runtime on NAME_in_K.npy compared with torch's NAME_want_K.npy
+transb_export() {
+	local name=$1 f k=0 ins=() feeds=() n
+	shift
+	fixture_run "$TESTS_DIR/lower/transb_models.py" || return 1
+	for f in "${name}"_in_*.npy; do
+		ins+=(--input "$f")
+	done
+	pt2onnx "$name.pt" --trace "${ins[@]}" "$@" -o "$name.onnx" || return 1
+	onnx_checker "$name.onnx" || return 1
+	for n in $("$PYTHON" -c "import onnx, sys; print(' '.join(i.name for i in onnx.load(sys.argv[1]).graph.input))" "$name.onnx"); do
+		feeds+=("$n=${name}_in_$k.npy")
+		k=$((k + 1))
+	done
+	rm -rf "out_$name"
+	ort_run "$name.onnx" "out_$name" "${feeds[@]}" > /dev/null || return 1
+	k=0
+	for n in $("$PYTHON" -c "import onnx, sys; print(' '.join(o.name for o in onnx.load(sys.argv[1]).graph.output))" "$name.onnx"); do
+		"$PYTHON" "$ORACLE_DIR/reference.py" compare \
+			"out_$name/$n.npy" "${name}_want_$k.npy" 1e-5 || return 1
+		k=$((k + 1))
+	done
+	[ ! -f "${name}_want_$k.npy" ] && [ "$k" -gt 0 ]
+}

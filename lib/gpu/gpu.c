@@ -399,6 +399,41 @@ int gpu_backend_available(enum gpu_backend_id b)
 	return gpu_backend_get(b) != NULL;
 }
 
+/* The estimates of gpu_auto_backend, calibrated on a 16-core H100
+ * machine (issue 17): a 680M-parameter GPT (2.73 GB, batch 1) traced in
+ * 0.67 s on the CPU and 0.9-1.4 s on CUDA; resnet50 (0.1 GB) in 0.18 s
+ * and 0.49 s. */
+#define AUTO_CUDA_START_S 0.3       /* CUDA's context and first kernels */
+#define AUTO_CPU_BPS_THREAD 0.25e9  /* weight bytes x batch per s, a thread */
+#define AUTO_H2D_BPS 3e9            /* weights to the device, from a file */
+#define AUTO_GPU_BPS 50e9           /* weight bytes x batch per s on CUDA */
+
+enum gpu_backend_id gpu_auto_backend(uint64_t weight_bytes, int64_t batch,
+				     int threads, int cuda_present,
+				     char *why, size_t n)
+{
+	double work = (double)weight_bytes * (double)(batch > 1 ? batch : 1);
+	double cpu = work / (AUTO_CPU_BPS_THREAD * (threads > 1 ? threads : 1));
+	double cuda = AUTO_CUDA_START_S + (double)weight_bytes / AUTO_H2D_BPS +
+		      work / AUTO_GPU_BPS;
+	enum gpu_backend_id b = cuda_present && cuda < cpu ? GPU_BACKEND_CUDA
+							   : GPU_BACKEND_CPU;
+
+	if (why && n)
+		snprintf(why, n, "auto: %s; %.1f MB of weights, batch %lld, "
+			 "estimated cpu %.3f s on %d threads, cuda %.3f s "
+			 "with %.1f s start-up",
+			 !cuda_present ? "no CUDA device, the CPU" :
+			 b == GPU_BACKEND_CUDA ? "CUDA, the work outweighs its "
+						 "start-up" :
+			 "the CPU, CUDA's start-up would dominate",
+			 (double)weight_bytes / 1e6, (long long)(batch > 1 ?
+								 batch : 1),
+			 cpu, threads > 1 ? threads : 1, cuda,
+			 AUTO_CUDA_START_S);
+	return b;
+}
+
 static int gpu_nthreads; /* 0: not decided yet */
 
 static int default_threads(void)

@@ -111,6 +111,16 @@ const struct gpu_backend *gpu_cpu_backend(void);
 #ifdef PT2ONNX_HAVE_CUDA
 const struct gpu_backend *gpu_cuda_backend(void);
 #endif
+/* --device auto: the backend a trace of a model should run on, from its
+ * weight bytes and batch (the work estimate: every weight is read and used
+ * about once per sample, so CPU time ~ weight_bytes x batch / threads) and
+ * whether CUDA is present.  CUDA costs start-up (~0.3 s measured on an
+ * H100) and copying the weights to the device; it is chosen only when that
+ * and its own compute are estimated to take less than the CPU would.
+ * why (n bytes, may be NULL) gets one line saying which and why. */
+enum gpu_backend_id gpu_auto_backend(uint64_t weight_bytes, int64_t batch,
+				     int threads, int cuda_present,
+				     char *why, size_t n);
 /* Threads the CPU backend may use (default: the cores; PT2ONNX_THREADS). */
 void gpu_set_threads(int n);
 int gpu_threads(void);

@@ -362,6 +362,78 @@ struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, t);
 }
 
+/* 1 when Gemm of opset c->opset computes in dt (what ONNX Runtime's CPU
+ * Gemm runs: float and double). */
+static int gemm_dtype_ok(const struct lower_ctx *c, enum ir_dtype dt)
+{
+	return c->opset >= 11 &&
+	       (dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE);
+}
+
+struct ir_value *b_untransposed2(const struct ir_value *v)
+{
+	const struct ir_node *t = v ? v->producer : NULL;
+	if (!t || strcmp(t->kind, "onnx::Transpose") || t->ninputs != 1 ||
+	    t->noutputs != 1 || b_rank(t->inputs[0]) != 2)
+		return NULL;
+	const struct ir_attr *a = ir_node_find_attr(t, "perm");
+	if (a && (a->kind != IR_ATTR_INTS || a->count != 2 ||
+		  a->u.ints[0] != 1 || a->u.ints[1] != 0))
+		return NULL;
+	return t->inputs[0];
+}
+
+/* Gemm(x, w) with transB=1, C = b when b (else none). */
+static struct ir_value *gemm_t(struct lower_ctx *c, struct ir_value *x,
+			       struct ir_value *w, struct ir_value *b)
+{
+	struct ir_value *in[3] = { x, w, b };
+	struct ir_node *g = b_node(c, "Gemm", b ? 3 : 2, in, 1);
+	if (b) {
+		b_attr_f(c, g, "alpha", 1);
+		b_attr_f(c, g, "beta", 1);
+	}
+	b_attr_i(c, g, "transB", 1);
+	return b_done(c, g);
+}
+
+#define LINEAR_RANK_MAX 16
+
+struct ir_value *b_linear(struct lower_ctx *c, struct ir_value *x,
+			  struct ir_value *w, struct ir_value *b)
+{
+	int r = b_rank(x);
+	int64_t k = b_dim_size(x, -1), nout = b_dim_size(w, 0);
+	int64_t rows = 1, back[LINEAR_RANK_MAX];
+	int ok = b_rank(w) == 2 && gemm_dtype_ok(c, b_dtype(x)) &&
+		 b_dtype(w) == b_dtype(x);
+
+	/* rank 2 with a bias: Gemm's C at every opset, as before */
+	if (r == 2 && (b || ok))
+		return gemm_t(c, x, w, b);
+	ok = ok && r > 2 && r <= LINEAR_RANK_MAX && k >= 0 && nout >= 0;
+	for (int i = 0; ok && i < r - 1; i++) {
+		int64_t d = b_dim_size(x, i);
+		if (d < 0 || (d && rows > INT64_MAX / d))
+			ok = 0;
+		else
+			rows *= (back[i] = d);
+	}
+	if (!ok) {
+		static const int64_t perm[2] = { 1, 0 };
+		struct ir_value *y = b_op2(c, "MatMul", x,
+					   b_transpose(c, w, perm, 2));
+		return b ? b_op2(c, "Add", y, b) : y;
+	}
+	int64_t flat[2] = { rows, k };
+	back[r - 1] = nout;
+	struct ir_value *y = gemm_t(c, b_op2(c, "Reshape", x,
+					     b_const_i64s(c, flat, 2, 1)),
+				    w, NULL);
+	y = b_op2(c, "Reshape", y, b_const_i64s(c, back, r, 1));
+	return b ? b_op2(c, "Add", y, b) : y;
+}
+
 struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,
 			       const int64_t *dims, int rank, enum ir_dtype dt)
 {

@@ -152,6 +152,18 @@ struct ir_value *b_const_bool(struct lower_ctx *c, int v);
 /* Transpose of x (rank entries of perm). */
 struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
 			     const int64_t *perm, int rank);
+/* x @ w^T (+ b when b), w [N, K] as torch's Linear keeps it.  Gemm with
+ * transB=1 reads w as it is, so its bytes reach the output untouched (a
+ * Transpose of it would make emit write a transposed copy).  x of rank 2:
+ * one Gemm, C = b.  Higher rank with fixed dims: Reshape to [rows, K],
+ * Gemm, Reshape back, Add b (ONNX Runtime's MatMul of a 2-d weight is the
+ * same one GEMM over the rows, so the outputs are the same bits).  Gemm
+ * only from opset 11 (C optional) and for Float/Double; otherwise, or with
+ * dims not fixed, MatMul by Transpose(w) (fold transposes it once). */
+struct ir_value *b_linear(struct lower_ctx *c, struct ir_value *x,
+			  struct ir_value *w, struct ir_value *b);
+/* w when v is Transpose(w) of a rank-2 w with perm [1, 0], else NULL. */
+struct ir_value *b_untransposed2(const struct ir_value *v);
 /* A constant of the given dims (any rank) from v in row-major order:
  * Double when dt is Double, else Float. */
 struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,

@@ -660,50 +660,40 @@ static int sym_log_softmax(struct lower_ctx *c, struct ir_node *n,
 
 /* --- linear algebra ------------------------------------------------------ */
 
+/* matmul/mm of x by t(w) (a rank-2 Transpose): b_linear's Gemm with
+ * transB=1 reads w untouched; else MatMul. */
 static int sym_matmul(struct lower_ctx *c, struct ir_node *n,
 		      struct ir_value **out)
 {
-	out[0] = b_op2(c, "MatMul", T(0), T(1));
+	struct ir_value *x = T(0), *w = b_untransposed2(T(1));
+	int r = b_rank(x);
+	out[0] = w && r >= 2 ? b_linear(c, x, w, NULL)
+			     : b_op2(c, "MatMul", x, T(1));
 	return 0;
-}
-
-static struct ir_value *transpose2(struct lower_ctx *c, struct ir_value *w)
-{
-	static const int64_t perm[2] = { 1, 0 };
-	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
-	b_attr_ints(c, t, "perm", perm, 2);
-	return b_done(c, t);
 }
 
 static int sym_linear(struct lower_ctx *c, struct ir_node *n,
 		      struct ir_value **out)
 {
-	struct ir_value *x = T(0), *w = T(1);
-	struct ir_value *b = lw_is_none(c, n, 2) ? NULL : T(2);
-	if (b_rank(x) == 2 && b) {
-		struct ir_node *g = b_node(c, "Gemm", 3,
-					   (struct ir_value *[]){ x, w, b }, 1);
-		b_attr_f(c, g, "alpha", 1);
-		b_attr_f(c, g, "beta", 1);
-		b_attr_i(c, g, "transB", 1);
-		out[0] = b_done(c, g);
-		return 0;
-	}
-	struct ir_value *y = b_op2(c, "MatMul", x, transpose2(c, w));
-	out[0] = b ? b_op2(c, "Add", y, b) : y;
+	out[0] = b_linear(c, T(0), T(1), lw_is_none(c, n, 2) ? NULL : T(2));
 	return 0;
 }
 
+/* Gemm; mat2 = t(w) is read as w with transB=1 (untouched bytes). */
 static int sym_addmm(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out)
 {
 	double beta = 1, alpha = 1;
 	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
 		return lw_decline(c, "alpha or beta is not constant");
+	struct ir_value *w = b_untransposed2(T(2));
 	struct ir_node *g = b_node(c, "Gemm", 3,
-				   (struct ir_value *[]){ T(1), T(2), T(0) }, 1);
+				   (struct ir_value *[]){ T(1), w ? w : T(2),
+							  T(0) }, 1);
 	b_attr_f(c, g, "alpha", alpha);
 	b_attr_f(c, g, "beta", beta);
+	if (w)
+		b_attr_i(c, g, "transB", 1);
 	out[0] = b_done(c, g);
 	return 0;
 }

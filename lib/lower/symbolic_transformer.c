@@ -21,17 +21,6 @@
 #define IN(i) lw_in(c, n, (i))
 #define T(i) lw_tensor(c, n, (i))
 
-/* x @ w^T + b (b may be NULL) */
-static struct ir_value *linear(struct lower_ctx *c, struct ir_value *x,
-			       struct ir_value *w, struct ir_value *b)
-{
-	static const int64_t perm[2] = { 1, 0 };
-	struct ir_node *t = b_node(c, "Transpose", 1, &w, 1);
-	b_attr_ints(c, t, "perm", perm, 2);
-	struct ir_value *y = b_op2(c, "MatMul", x, b_done(c, t));
-	return b ? b_op2(c, "Add", y, b) : y;
-}
-
 static struct ir_value *layer_norm(struct lower_ctx *c, struct ir_value *x,
 				   struct ir_value *w, struct ir_value *b,
 				   double eps)
@@ -166,9 +155,9 @@ static struct ir_value *attention(struct lower_ctx *c, struct mha *m,
 	struct ir_value *w[3], *b[3];
 	b_split(c, wqkv, 0, NULL, 3, w);
 	b_split(c, bqkv, 0, NULL, 3, b);
-	struct ir_value *qp = heads(c, linear(c, q, w[0], b[0]), m->h, d);
-	struct ir_value *kp = heads(c, linear(c, k, w[1], b[1]), m->h, d);
-	struct ir_value *vp = heads(c, linear(c, v, w[2], b[2]), m->h, d);
+	struct ir_value *qp = heads(c, b_linear(c, q, w[0], b[0]), m->h, d);
+	struct ir_value *kp = heads(c, b_linear(c, k, w[1], b[1]), m->h, d);
+	struct ir_value *vp = heads(c, b_linear(c, v, w[2], b[2]), m->h, d);
 	struct attn a = {
 		.q = qp, .k = kp, .v = vp, .mask = m->mask, .mask_drops = 1,
 		.qs = b_const_scalar(c, 1.0 / sqrt((double)d), dt, 0),
@@ -190,7 +179,7 @@ static struct ir_value *attention(struct lower_ctx *c, struct mha *m,
 	struct ir_value *o = b_transpose(c, pv, back, 4);
 	int64_t shape[3] = { 0, 0, m->e };
 	o = b_op2(c, "Reshape", o, b_const_i64s(c, shape, 3, 1));
-	return linear(c, o, wo, bo);
+	return b_linear(c, o, wo, bo);
 }
 
 /* the mask and mask_type arguments at im, it */
@@ -247,7 +236,7 @@ SYM(sym_transformer_encoder_layer_fwd)
 			return 1;
 		x = b_op2(c, "Add", x, y);
 		f = layer_norm(c, x, n2w, n2b, eps);
-		f = linear(c, activation(c, linear(c, f, w1, b1), (int)gelu),
+		f = b_linear(c, activation(c, b_linear(c, f, w1, b1), (int)gelu),
 			   w2, b2);
 		out[0] = b_op2(c, "Add", x, f);
 	} else {
@@ -255,7 +244,7 @@ SYM(sym_transformer_encoder_layer_fwd)
 		if (!a)
 			return 1;
 		x = layer_norm(c, b_op2(c, "Add", x, a), n1w, n1b, eps);
-		f = linear(c, activation(c, linear(c, x, w1, b1), (int)gelu),
+		f = b_linear(c, activation(c, b_linear(c, x, w1, b1), (int)gelu),
 			   w2, b2);
 		out[0] = layer_norm(c, b_op2(c, "Add", x, f), n2w, n2b, eps);
 	}

@@ -1596,6 +1596,36 @@ static void test_bench(void)
 	}
 }
 
+/* --device auto's choice (gpu_auto_backend) on the cases measured on a
+ * 16-core H100 machine (issue 17): resnet50 (0.1 GB) traced in 0.18 s on
+ * the CPU, 0.49 s on CUDA; a 680M GPT (2.73 GB) at batch 1 in 0.67 s and
+ * 0.9-1.4 s: both the CPU.  Without a device always the CPU; a batch that
+ * multiplies the work past CUDA's start-up and copy takes CUDA; fewer CPU
+ * threads make CUDA worth it sooner. */
+static void test_auto_device(void)
+{
+	char why[256];
+
+	CHECK_INT(gpu_auto_backend(102000000, 1, 16, 1, why, sizeof why),
+		  GPU_BACKEND_CPU);
+	CHECK(strstr(why, "the CPU, CUDA's start-up would dominate"));
+	CHECK(strstr(why, "102.0 MB of weights, batch 1"));
+	CHECK_INT(gpu_auto_backend(2730000000u, 1, 16, 1, NULL, 0),
+		  GPU_BACKEND_CPU);
+	CHECK_INT(gpu_auto_backend(2730000000u, 64, 16, 1, why, sizeof why),
+		  GPU_BACKEND_CUDA);
+	CHECK(strstr(why, "CUDA, the work outweighs its start-up"));
+	CHECK_INT(gpu_auto_backend(2730000000u, 64, 16, 0, why, sizeof why),
+		  GPU_BACKEND_CPU);
+	CHECK(strstr(why, "no CUDA device, the CPU"));
+	/* the same model and batch: on 1 thread the CPU's estimate grows */
+	CHECK_INT(gpu_auto_backend(2730000000u, 1, 1, 1, NULL, 0),
+		  GPU_BACKEND_CUDA);
+	/* nothing to compute: never worth CUDA's start-up */
+	CHECK_INT(gpu_auto_backend(0, 1000000, 1, 1, NULL, 0),
+		  GPU_BACKEND_CPU);
+}
+
 const struct unit_test unit_tests[] = {
 	UNIT(test_views),
 	UNIT(test_copy_casts),
@@ -1613,6 +1643,7 @@ const struct unit_test unit_tests[] = {
 	UNIT(test_resize),
 	UNIT(test_conv_big),
 	UNIT(test_pool_nan),
+	UNIT(test_auto_device),
 	UNIT(test_bench),
 	{ 0 }
 };

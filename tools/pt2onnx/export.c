@@ -1485,6 +1485,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		push(&d, &st[0].args, dynx.v[i]);
 	for (int i = 0; i < tracex.n; i++)
 		push(&d, &st[0].args, tracex.v[i]);
+	if (trace && verbose) /* trace says which device and why */
+		push(&d, &st[0].args, "-v");
 	push(&d, &st[1].args, "--opset");
 	push(&d, &st[1].args, opset);
 	if (opx) {

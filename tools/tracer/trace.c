@@ -53,8 +53,9 @@ static const char usage_text[] =
 "      --input-names LIST  the names --dynamic-axes gives the graph\n"
 "                          inputs, in order (as emit --input-names\n"
 "                          renames them)\n"
-"      --device DEV        cuda, cpu or auto (default: cuda when a GPU is\n"
-"                          present, else cpu)\n"
+"      --device DEV        cuda, cpu or auto (default auto: the CPU for\n"
+"                          a model whose work CUDA start-up would\n"
+"                          outweigh, else a GPU when present; -v says)\n"
 "      --threads N         CPU threads (default: the cores)\n"
 "      --save-outputs DIR  write the outputs as DIR/out0.npy, out1.npy...\n"
 "                          (lists and tuples flattened)\n"
@@ -135,6 +136,40 @@ static int parse_u64(const char *s, uint64_t *out)
 	errno = 0;
 	*out = strtoull(s, &end, 0);
 	return errno || end == s || *end || *s == '-' ? -1 : 0;
+}
+
+/* --device auto: gpu_auto_backend on g's weight bytes and the inputs'
+ * batch (the largest fixed first dim).  CUDA is probed (which starts it)
+ * only when the estimate would take it. */
+static const struct gpu_backend *auto_device(const struct ir_graph *g,
+					     const struct script_input *in,
+					     int nin, int verbose)
+{
+	uint64_t wb = 0;
+	int64_t batch = 1;
+	int cuda = 0;
+	char why[256];
+
+	for (const struct ir_weight *w = g->weights; w; w = w->next)
+		wb += ir_tensor_numel(w->tensor) *
+		      (uint64_t)ir_dtype_size(w->tensor->dtype);
+	for (int i = 0; i < nin; i++)
+		if (in[i].rank > 0 && in[i].dims[0].kind == IR_DIM_FIXED &&
+		    in[i].dims[0].value > batch)
+			batch = in[i].dims[0].value;
+#ifdef PT2ONNX_HAVE_CUDA
+	/* as if CUDA were there; probed only when it would be taken */
+	cuda = gpu_auto_backend(wb, batch, gpu_threads(), 1, NULL, 0) !=
+		       GPU_BACKEND_CUDA ||
+	       gpu_backend_available(GPU_BACKEND_CUDA);
+#endif
+	enum gpu_backend_id b = gpu_auto_backend(wb, batch, gpu_threads(),
+						 cuda, why, sizeof why);
+	if (verbose)
+		fprintf(stderr, "trace: device %s (%s)\n", gpu_backend_name(b),
+			why);
+	return gpu_backend_get(b) ? gpu_backend_get(b)
+				  : gpu_backend_get(GPU_BACKEND_CPU);
 }
 
 int main(int argc, char **argv)
@@ -267,10 +302,8 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	} else if (!strcmp(device, "auto")) {
-		to.backend = gpu_backend_available(GPU_BACKEND_CUDA) ?
-			     gpu_backend_get(GPU_BACKEND_CUDA) : NULL;
-		if (!to.backend)
-			to.backend = gpu_backend_get(GPU_BACKEND_CPU);
+		/* chosen once the model's weights are known (auto_device) */
+		to.backend = gpu_backend_get(GPU_BACKEND_CPU);
 	} else {
 		diag_error(&d, "--device '%s': expected cuda, cpu or auto",
 			   device);
@@ -282,12 +315,9 @@ int main(int argc, char **argv)
 		tool_release(&t);
 		return EXIT_UNSUPPORTED;
 	}
-	if (verbose)
-		fprintf(stderr, "trace: device %s (%s)\n", to.backend->name,
-			strcmp(device, "auto") ? "--device" :
-			to.backend->id == GPU_BACKEND_CUDA ?
-			"auto: a CUDA device is present" :
-			"auto: no CUDA device, the CPU");
+	if (verbose && strcmp(device, "auto"))
+		fprintf(stderr, "trace: device %s (--device)\n",
+			to.backend->name);
 	if (access(argv[optind], R_OK) != 0) {
 		diag_error(&d, "%s: %s", argv[optind], strerror(errno));
 		tool_release(&t);
@@ -349,6 +379,8 @@ int main(int argc, char **argv)
 	}
 	to.inputs = t.in;
 	to.ninputs = t.nin;
+	if (!strcmp(device, "auto"))
+		to.backend = auto_device(g, t.sin, t.nsin, verbose);
 	r = trace_run(g, &to, &d, &code);
 	if (!r && to.backend->id == GPU_BACKEND_CUDA && code == EXIT_IO &&
 	    strstr(gpu_last_error(), "out of") &&
