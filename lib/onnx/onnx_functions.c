@@ -428,7 +428,8 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 			 "the graph's output");
 	if (w.bad)
 		goto out;
-	qsort(w.esc, w.nesc, sizeof(*w.esc), cmp_ptr);
+	if (w.nesc)
+		qsort(w.esc, w.nesc, sizeof(*w.esc), cmp_ptr);
 	/* each instance's inputs and outputs; the Constants it uses are
 	 * copied to the front of its nodes */
 	for (uint32_t x = 0; x < p->ninst; x++) {
