@@ -153,3 +153,34 @@ PY
 	[[ "$output" == *'in function "Block": input #0'*'uses undefined value "nowhere"'* ]]
 	run -1 onnx_checker undef.onnx
 }
+
+@test "functions: a Constant fold shares between instances is copied into the function" {
+	cat > k.ir <<'IR'
+ir 1.0 onnx
+opset "" 15
+graph M(%x : Float(3, 4)):
+  %c : Float() = onnx::Constant[value=Float(){0.5}](), scope: M/Block[b1]
+  %0 : Float(3, 4) = onnx::Mul(%x, %c), scope: M/Block[b1]
+  %1 : Float(3, 4) = onnx::Mul(%0, %c), scope: M/Block[b2]
+  %2 : Float(3, 4) = onnx::Add(%1, %c), scope: M
+  return (%2)
+IR
+	run -0 emit --modules-as-functions Block k.ir -o k.onnx
+	run -0 onnx_checker k.onnx
+	run -0 check k.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("k.onnx")
+[f] = m.functions
+assert [n.op_type for n in f.node] == ["Constant", "Mul"] and len(f.input) == 1, f
+# the graph keeps it for the Add outside the blocks
+assert [n.op_type for n in m.graph.node] == ["Constant", "Block", "Block", "Add"], m.graph.node'
+	# used by the blocks only, it is in the function only
+	sed 's/onnx::Add(%1, %c)/onnx::Neg(%1)/' k.ir > k2.ir
+	run -0 emit --modules-as-functions Block k2.ir -o k2.onnx
+	run -0 onnx_checker k2.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("k2.onnx")
+assert [n.op_type for n in m.graph.node] == ["Block", "Block", "Neg"], m.graph.node'
+}

@@ -4,6 +4,8 @@
 # structure is torch.onnx.export's own with export_modules_as_functions=
 # {Block} (functions, calls, their names and inputs, opset imports), ONNX
 # Runtime (which inlines the functions) matches torch at batch 3 and 5;
+# torchvision's resnet18 with {BasicBlock}: torch's two functions (blocks
+# with and without downsampling) and the same grouping of its eight calls;
 # instances of one type that differ are one function per group of
 # identical ones (Type, Type.1), as torch's; what is not supported is
 # refused in one line with no output: True, the script path.
@@ -89,7 +91,10 @@ onnx.save(m, "call.onnx")'
 	run -0 pt2onnx --trace "$FIX/scaled_traced.pt" -i 'x=f32[3,4]' \
 		--opset-version 15 --export-modules-as-functions=Scale -o s.onnx
 	run -0 onnx_checker s.onnx
+	# a function of a domain of its own is checked as a function, whatever
+	# its name (Scale is also one of ONNX's old experimental ops)
 	run -0 check s.onnx
+	[ "$output" = "s.onnx: ok" ]
 	run -0 "$PYTHON" -c '
 import onnx
 m = onnx.load("s.onnx")
@@ -97,4 +102,31 @@ assert [f.name for f in m.functions] == ["Scale", "Scale.1"], m.functions
 assert [(n.op_type, n.name) for n in m.graph.node] == [("Scale", "/s1/Scale"), ("Scale.1", "/s2/Scale.1")], m.graph.node'
 	run -0 ort_run s.onnx out x="$FIX/x3.npy"
 	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy "$FIX/scaled_want3.npy" 1e-6
+}
+
+@test "functions: resnet18 with BasicBlock: torch's two functions and eight calls; ORT matches torch" {
+	need_torch torchvision
+	FIXTURE_DEST=r fixture_run "$TESTS_DIR/emit/make_resnet_functions.py"
+	run -0 pt2onnx --trace r/resnet18_traced.pt -i 'x=f32[batch:1,3,64,64]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions=torchvision.models.resnet.BasicBlock -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 check m.onnx
+	run -0 "$PYTHON" - r/torch_resnet18.onnx <<'PY'
+import sys, onnx
+ours, theirs = onnx.load("m.onnx"), onnx.load(sys.argv[1])
+def bodies(m):
+    return sorted((f.domain, [n.op_type for n in f.node]) for f in m.functions)
+assert bodies(ours) == bodies(theirs), (bodies(ours), bodies(theirs))
+def calls(m):
+    return [n.domain for n in m.graph.node if n.domain]
+assert calls(ours) == calls(theirs) and len(calls(ours)) == 8, (calls(ours), calls(theirs))
+# the same instances share a function in both (the names may differ)
+def grouping(m):
+    seen = {}
+    return [seen.setdefault(n.op_type, len(seen)) for n in m.graph.node if n.domain]
+assert grouping(ours) == grouping(theirs), (grouping(ours), grouping(theirs))
+PY
+	run -0 ort_run m.onnx out x=r/x.npy
+	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy r/want.npy 1e-4
 }

@@ -1015,7 +1015,8 @@ static void check_node(struct ctx *c, const Onnx__NodeProto *n,
 		problem(c, "%s: has no inputs and no outputs", nlabel);
 		return;
 	}
-	if (onnx_schema_experimental(n->op_type)) {
+	if (onnx_schema_builtin_domain(S(n->domain)) &&
+	    onnx_schema_experimental(n->op_type)) {
 		diag_warning(c->d, "%s: experimental op %s is not checked",
 			     nlabel, n->op_type);
 		return;

@@ -42,6 +42,14 @@ static const struct sel *find_sel(const struct sel *s, uint32_t n,
 	return NULL;
 }
 
+/* A Constant belongs to no instance: it stays in the graph, and each
+ * instance that uses it has a copy of its own (fold shares one Constant
+ * between modules; torch's functions each hold theirs). */
+static int is_const(const struct ir_node *nd)
+{
+	return nd && !nd->ninputs && !strcmp(nd->kind, "onnx::Constant");
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct ir_node *x = ((const struct onnx_fn_entry *)a)->n;
@@ -74,10 +82,58 @@ static int listed(const struct ir_value *const *l, uint32_t n,
 	return -1;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+int onnx_fn_dropped(const struct onnx_fn_plan *p, const struct ir_node *nd)
+{
+	return p->ndropped && bsearch(&nd, p->dropped, p->ndropped,
+				      sizeof(*p->dropped), cmp_ptr);
+}
+
 int onnx_fn_hidden(const struct onnx_fn_plan *p, const struct ir_value *v)
 {
 	const struct onnx_fn_instance *x = onnx_fn_of(p, v->producer);
-	return x && listed(x->outs, x->nouts, v) < 0;
+	return (x && listed(x->outs, x->nouts, v) < 0) ||
+	       onnx_fn_dropped(p, v->producer);
+}
+
+static void push_ptr(const void ***arr, uint32_t *n, const void *v)
+{
+	if (!(*n & (*n - 1)) || !*n)
+		*arr = xrealloc(*arr, sizeof(**arr) * (*n ? *n * 2 : 4));
+	(*arr)[(*n)++] = v;
+}
+
+/* The Constants that a node outside the instances (or its subgraphs, or
+ * the graph's outputs) uses, into *kept. */
+static void const_uses(const struct ir_block *b, const struct onnx_fn_plan *p,
+		       const void ***kept, uint32_t *nkept, int depth)
+{
+	if (depth > 64)
+		return;
+	for (const struct ir_node *n = b->first; n; n = n->next) {
+		if (!depth && onnx_fn_of(p, n))
+			continue;
+		for (uint32_t i = 0; i < n->ninputs; i++)
+			if (n->inputs[i] && is_const(n->inputs[i]->producer))
+				push_ptr(kept, nkept, n->inputs[i]->producer);
+		for (uint32_t a = 0; a < n->nattrs; a++) {
+			const struct ir_attr *t = &n->attrs[a];
+			if (t->kind == IR_ATTR_GRAPH)
+				const_uses(t->u.g, p, kept, nkept, depth + 1);
+			else if (t->kind == IR_ATTR_GRAPHS)
+				for (uint32_t k = 0; k < t->count; k++)
+					const_uses(t->u.graphs[k], p, kept,
+						   nkept, depth + 1);
+		}
+	}
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		if (is_const(b->returns[i]->producer))
+			push_ptr(kept, nkept, b->returns[i]->producer);
 }
 
 void onnx_fn_plan_release(struct onnx_fn_plan *p)
@@ -93,15 +149,10 @@ void onnx_fn_plan_release(struct onnx_fn_plan *p)
 	}
 	free(p->inst);
 	free(p->map);
+	free(p->dropped);
 	memset(p, 0, sizeof(*p));
 }
 
-static void push_ptr(const void ***arr, uint32_t *n, const void *v)
-{
-	if (!(*n & (*n - 1)) || !*n)
-		*arr = xrealloc(*arr, sizeof(**arr) * (*n ? *n * 2 : 4));
-	(*arr)[(*n)++] = v;
-}
 
 /* The instance a scope belongs to: its key length (the prefix through the
  * outermost selected component) and selection, 0 when none; -1 after a
@@ -227,7 +278,7 @@ static int64_t written_at(const struct walk *w, const struct ir_node *nd)
 static void note_use(struct walk *w, const struct ir_value *v, int64_t at,
 		     uint32_t user, const char *what)
 {
-	if (!v || !v->producer)
+	if (!v || !v->producer || is_const(v->producer))
 		return;
 	const struct onnx_fn_entry *e = entry_of(w->p, v->producer);
 	if (!e || e->inst == NO_INST || e->inst == user)
@@ -267,12 +318,6 @@ static void note_block_uses(struct walk *w, const struct ir_block *b,
 		note_use(w, b->returns[i], at, user, what);
 }
 
-static int cmp_ptr(const void *a, const void *b)
-{
-	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
-	return x < y ? -1 : x > y;
-}
-
 int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 		 struct onnx_fn_plan *p, struct diag *d)
 {
@@ -299,7 +344,7 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 		uint32_t inst = NO_INST;
 		size_t klen = 0;
 		const struct sel *hit = NULL;
-		int k = nd->scope && *nd->scope
+		int k = nd->scope && *nd->scope && !is_const(nd)
 			? scope_key(nd->scope, s, n, &klen, &hit, d) : 0;
 		if (k < 0)
 			goto out;
@@ -383,14 +428,26 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 			 "the graph's output");
 	if (w.bad)
 		goto out;
-	qsort(w.esc, w.nesc, sizeof(*w.esc), cmp_ptr);
-	/* each instance's inputs and outputs */
+	if (w.nesc)
+		qsort(w.esc, w.nesc, sizeof(*w.esc), cmp_ptr);
+	/* each instance's inputs and outputs; the Constants it uses are
+	 * copied to the front of its nodes */
 	for (uint32_t x = 0; x < p->ninst; x++) {
 		struct onnx_fn_instance *in = &p->inst[x];
-		for (uint32_t k = 0; k < in->nnodes; k++) {
+		const struct ir_node **consts = NULL;
+		uint32_t nconsts = 0, nreal = in->nnodes;
+		for (uint32_t k = 0; k < nreal; k++) {
 			const struct ir_node *nd = in->nodes[k];
 			for (uint32_t i = 0; i < nd->ninputs; i++) {
 				const struct ir_value *v = nd->inputs[i];
+				if (v && is_const(v->producer)) {
+					if (listed((const struct ir_value *const *)
+						   (const void *)consts, nconsts,
+						   (const void *)v->producer) < 0)
+						push_ptr((const void ***)&consts,
+							 &nconsts, v->producer);
+					continue;
+				}
 				if (!v || onnx_fn_of(p, v->producer) == in ||
 				    listed(in->ins, in->nins, v) >= 0)
 					continue;
@@ -405,6 +462,16 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 						 &in->nouts, v);
 			}
 		}
+		if (nconsts) {
+			const struct ir_node **all = xmalloc(sizeof(*all) *
+						(nconsts + nreal));
+			memcpy(all, consts, sizeof(*all) * nconsts);
+			memcpy(all + nconsts, in->nodes, sizeof(*all) * nreal);
+			free(in->nodes);
+			in->nodes = all;
+			in->nnodes = nconsts + nreal;
+		}
+		free(consts);
 		if (!in->nouts) {
 			diag_error(d, "--export-modules-as-functions: %s "
 				   "computes nothing the graph uses",
@@ -445,6 +512,27 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 		memcpy(in->fname, in->type, tl + 1);
 		if (groups)
 			snprintf(in->fname + tl, 12, ".%u", groups);
+	}
+	/* a Constant only instances use lives in their functions only */
+	{
+		const void **kept = NULL, **cand = NULL;
+		uint32_t nkept = 0, ncand = 0;
+		const_uses(top, p, &kept, &nkept, 0);
+		if (nkept)
+			qsort(kept, nkept, sizeof(*kept), cmp_ptr);
+		for (uint32_t x = 0; x < p->ninst; x++)
+			for (uint32_t k = 0; k < p->inst[x].nnodes; k++) {
+				const struct ir_node *c = p->inst[x].nodes[k];
+				if (is_const(c) && !(nkept &&
+				    bsearch(&c, kept, nkept, sizeof(*kept),
+					    cmp_ptr)))
+					push_ptr(&cand, &ncand, c);
+			}
+		if (ncand)
+			qsort(cand, ncand, sizeof(*cand), cmp_ptr);
+		p->dropped = (const struct ir_node **)cand;
+		p->ndropped = ncand;
+		free(kept);
 	}
 	rc = 0;
 out:

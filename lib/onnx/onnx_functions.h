@@ -47,6 +47,10 @@ struct onnx_fn_plan {
 	/* the instance of each node of the top block, by pointer (sorted) */
 	struct onnx_fn_entry { const struct ir_node *n; uint32_t inst; } *map;
 	uint32_t nmap;
+	/* Constants only instances use: in their functions, not the graph
+	 * (sorted by pointer; duplicates allowed) */
+	const struct ir_node **dropped;
+	uint32_t ndropped;
 };
 
 /* Plans the functions of g's top block for the module types types[0..n)
@@ -61,6 +65,8 @@ const struct onnx_fn_instance *onnx_fn_of(const struct onnx_fn_plan *p,
 /* 1 when v is made inside an instance and not one of its outputs (it
  * lives only in the function). */
 int onnx_fn_hidden(const struct onnx_fn_plan *p, const struct ir_value *v);
+/* 1 when nd is a Constant written only inside functions. */
+int onnx_fn_dropped(const struct onnx_fn_plan *p, const struct ir_node *nd);
 void onnx_fn_plan_release(struct onnx_fn_plan *p);
 
 #endif

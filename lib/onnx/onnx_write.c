@@ -1531,10 +1531,13 @@ static struct pb_piece *graph_piece(struct writer *w, uint32_t field,
 	for (const struct ir_node *n = b->first; n; n = n->next) {
 		const struct onnx_fn_instance *x = main && w->fp.ninst
 			? onnx_fn_of(&w->fp, n) : NULL;
-		if (!x)
+		if (x) {
+			if (n == x->nodes[x->nnodes - 1])
+				pb_append(msg, call_piece(w, x));
+		} else if (!(main && w->fp.ndropped &&
+			     onnx_fn_dropped(&w->fp, n))) {
 			pb_append(msg, node_piece(w, n));
-		else if (n == x->nodes[x->nnodes - 1])
-			pb_append(msg, call_piece(w, x));
+		}
 	}
 	for (uint32_t i = 0; i < b->nreturns; i++)
 		if (rp[i].node_name)
