@@ -87,6 +87,7 @@ extern const struct symbolic_table symbolic_extra_math_table;  /* symbolic_extra
 extern const struct symbolic_table symbolic_extra_nn_table;    /* symbolic_extra_nn.c */
 extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra_shape.c */
 extern const struct symbolic_table symbolic_fft_table;         /* symbolic_fft.c */
+extern const struct symbolic_table symbolic_long_tail_table;  /* symbolic_long_tail.c */
 /* torchvision::* ops, and the index/where/split/unbind/repeat cases the
  * opset tables decline (symbolic_vision.c): rows of SYM_PRIO_OVER, each
  * handling its own cases and calling the opset tables' symbolic for the

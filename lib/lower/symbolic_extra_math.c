@@ -53,7 +53,7 @@ static struct ir_value *as_float(struct lower_ctx *c, struct ir_value *x)
 }
 
 /* A tensor of dtype dt and shape `shape` (1-d Long) filled with v. */
-static struct ir_value *fill_shape(struct lower_ctx *c, struct ir_value *shape,
+struct ir_value *sym_fill_shape(struct lower_ctx *c, struct ir_value *shape,
 				   double v, enum ir_dtype dt)
 {
 	int64_t one = 1;
@@ -71,7 +71,7 @@ static struct ir_value *fill_shape(struct lower_ctx *c, struct ir_value *shape,
 	case IR_DTYPE_BOOL: p[0] = v != 0; break;
 	default: {
 		/* other dtypes: a Float fill cast */
-		struct ir_value *f = fill_shape(c, shape, v, IR_DTYPE_FLOAT);
+		struct ir_value *f = sym_fill_shape(c, shape, v, IR_DTYPE_FLOAT);
 		return f ? b_cast(c, f, dt) : NULL;
 	}
 	}
@@ -911,7 +911,7 @@ static SYM(sym_fill)
 				      dt == IR_DTYPE_INT32 ||
 				      dt == IR_DTYPE_BOOL)) {
 		/* a number: ConstantOfShape, as torch */
-		out[0] = fill_shape(c, b_op1(c, "Shape", x), f, dt);
+		out[0] = sym_fill_shape(c, b_op1(c, "Shape", x), f, dt);
 		if (out[0])
 			return 0;
 	}
@@ -928,7 +928,7 @@ static int new_fill(struct lower_ctx *c, struct ir_node *n,
 {
 	if (!shape)
 		return lw_decline(c, "size is not a list of ints");
-	out[0] = fill_shape(c, shape, v, dt == IR_DTYPE_UNDEFINED
+	out[0] = sym_fill_shape(c, shape, v, dt == IR_DTYPE_UNDEFINED
 						 ? IR_DTYPE_FLOAT : dt);
 	return out[0] ? 0 : 1;
 }
@@ -1022,7 +1022,7 @@ static SYM(sym_eye)
 		b_attr_i(c, cc, "axis", 0);
 		shape = b_done(c, cc);
 	}
-	struct ir_value *z = fill_shape(c, shape, 0, dt);
+	struct ir_value *z = sym_fill_shape(c, shape, 0, dt);
 	if (!z)
 		return 1;
 	out[0] = b_op1(c, "EyeLike", z);
@@ -1124,7 +1124,7 @@ static int random_shape(struct lower_ctx *c, struct ir_node *n,
 		struct ir_value *s = T(0);
 		if (!s)
 			return lw_decline(c, "size is not a list of ints");
-		struct ir_value *z = fill_shape(c, s, 0, dt);
+		struct ir_value *z = sym_fill_shape(c, s, 0, dt);
 		r = b_node(c, normal ? "RandomNormalLike" : "RandomUniformLike",
 			   1, &z, 1);
 		b_attr_i(c, r, "dtype", dt);

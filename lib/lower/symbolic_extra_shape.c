@@ -885,14 +885,16 @@ static int cross_common(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_x_cross) { return cross_common(c, n, out, 0); }
 static SYM(sym_x_linalg_cross) { return cross_common(c, n, out, 1); }
 
-static SYM(sym_x_diagonal)
+SYM(sym_x_diagonal)
 {
-	/* diagonal(self, offset, dim1, dim2) */
+	/* diagonal(self, offset, dim1, dim2); also diag(self, diagonal) of a
+	 * matrix (symbolic_long_tail.c): the inputs not given 0, 0, 1 */
 	struct ir_value *x = T(0);
 	int64_t off = 0, d1 = 0, d2 = 1, perm[MAXR], last = -1;
 	int r = b_rank(x), k = 0;
-	if (!lw_int(c, n, 1, &off) || !lw_int(c, n, 2, &d1) ||
-	    !lw_int(c, n, 3, &d2))
+	if ((n->ninputs > 1 && !lw_int(c, n, 1, &off)) ||
+	    (n->ninputs > 2 && !lw_int(c, n, 2, &d1)) ||
+	    (n->ninputs > 3 && !lw_int(c, n, 3, &d2)))
 		return lw_decline(c, "offset or dims not constant");
 	if (r < 2 || r > MAXR)
 		return lw_decline(c, "input rank unknown or below 2");

@@ -1,0 +1,214 @@
+/*
+ * ops_math_host.c - trace kernels for elementwise functions that have no
+ * entry in the device interface (lib/gpu/gpu.h) and are rare enough not
+ * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, logaddexp,
+ * logaddexp2, copysign, hypot, xlogy, and addr.  Each reads its inputs to
+ * the host as doubles, computes with C's math functions (what torch's CPU
+ * kernels call) and writes the result back in torch's result dtype, so it
+ * runs on either backend.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "trace_int.h"
+
+static int is_float(enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
+}
+
+static double sgn_of(double x)
+{
+	return (x > 0) - (x < 0) + (x != x ? x : 0);
+}
+
+static double unary_of(enum aten_op op, double x)
+{
+	switch (op) {
+	case OP_aten_erfc: case OP_aten_special_erfc: return erfc(x);
+	case OP_aten_exp2: case OP_aten_special_exp2: return exp2(x);
+	case OP_aten_deg2rad: return x * (M_PI / 180.0);
+	case OP_aten_rad2deg: return x * (180.0 / M_PI);
+	default: return sgn_of(x); /* sgn */
+	}
+}
+
+/* log(e^a + e^b) (base 2: log2(2^a + 2^b)), as torch's kernel: a where
+ * a == b is infinite */
+static double logaddexp_of(double a, double b, int two)
+{
+	double m = fmax(a, b), d = -fabs(a - b);
+	if (isinf(a) && a == b)
+		return a;
+	return two ? m + log1p(exp2(d)) / M_LN2 : m + log1p(exp(d));
+}
+
+static double binary_of(enum aten_op op, double a, double b)
+{
+	switch (op) {
+	case OP_aten_logaddexp: return logaddexp_of(a, b, 0);
+	case OP_aten_logaddexp2: return logaddexp_of(a, b, 1);
+	case OP_aten_copysign: return copysign(a, b);
+	case OP_aten_hypot: return hypot(a, b);
+	default: /* xlogy, special_xlogy */
+		if (isnan(b))
+			return NAN;
+		return a == 0 ? 0 : a * log(b);
+	}
+}
+
+static int op_unary_host(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	double *v;
+	enum ir_dtype dt;
+	int64_t cnt = 1;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	dt = n->op == OP_aten_sgn || is_float(x->dtype) ? x->dtype
+							: IR_DTYPE_FLOAT;
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	for (int64_t i = 0; i < cnt; i++)
+		v[i] = unary_of(n->op, v[i]);
+	y = trace_from_host(c, dt, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	free(v);
+	return trace_out(c, out, y);
+}
+
+/* a and b (tensors or numbers) broadcast, on the host as doubles; their
+ * float result dtype in *dt */
+static int pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
+		     enum ir_dtype *dt, int *rank, int64_t *dims,
+		     double **va, double **vb)
+{
+	struct gpu_tensor *at, *bt, *ae = NULL, *be = NULL;
+	int rc = -1;
+
+	*dt = trace_promote(a, b);
+	if (!is_float(*dt))
+		*dt = IR_DTYPE_FLOAT;
+	*va = *vb = NULL;
+	at = trace_as_tensor(c, a, IR_DTYPE_DOUBLE);
+	bt = at ? trace_as_tensor(c, b, IR_DTYPE_DOUBLE) : NULL;
+	if (!bt || trace_broadcast_dims(c, at, bt, rank, dims))
+		goto done;
+	ae = trace_expand(at, *rank, dims);
+	be = ae ? trace_expand(bt, *rank, dims) : NULL;
+	if (!be) {
+		trace_gpu_error(c);
+		goto done;
+	}
+	*va = trace_to_host(c, ae, IR_DTYPE_DOUBLE);
+	*vb = *va ? trace_to_host(c, be, IR_DTYPE_DOUBLE) : NULL;
+	rc = *vb ? 0 : -1;
+done:
+	gpu_free(at);
+	gpu_free(bt);
+	gpu_free(ae);
+	gpu_free(be);
+	if (rc) {
+		free(*va);
+		*va = NULL;
+	}
+	return rc;
+}
+
+static int op_binary_host(struct trace_ctx *c, const struct ir_node *n,
+			  struct tval **in, int nin, struct tval **out,
+			  int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1;
+	double *a, *b;
+	enum ir_dtype dt;
+	int rank;
+	struct gpu_tensor *y;
+
+	if (pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+		return -1;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	for (int64_t i = 0; i < cnt; i++)
+		a[i] = binary_of(n->op, a[i], b[i]);
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, a);
+	free(a);
+	free(b);
+	return trace_out(c, out, y);
+}
+
+/* addr(self, vec1, vec2, beta=1, alpha=1): beta * self + alpha *
+ * outer(vec1, vec2), self ignored when beta is 0 */
+static int op_addr(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *s, *v1, *v2, *se = NULL, *y;
+	double beta = 1, alpha = 1, *hs = NULL, *h1 = NULL, *h2 = NULL;
+	int64_t dims[2];
+	enum ir_dtype dt;
+
+	if (tv_get_tensor(c, in[0], 0, &s) || tv_get_tensor(c, in[1], 0, &v1) ||
+	    tv_get_tensor(c, in[2], 0, &v2))
+		return -1;
+	if ((nin > 3 && tv_get_float(c, in[3], &beta)) ||
+	    (nin > 4 && tv_get_float(c, in[4], &alpha)))
+		return -1;
+	if (v1->rank != 1 || v2->rank != 1)
+		return trace_error(c, "addr: vec1 and vec2 must be 1-d");
+	dt = trace_promote(in[1], in[2]);
+	{
+		struct tval sv = { .kind = TV_TENSOR, .refs = 1, .u.t = s };
+		struct gpu_tensor g = *v1;
+		struct tval pv = { .kind = TV_TENSOR, .refs = 1, .u.t = &g };
+
+		g.dtype = dt;
+		dt = trace_promote(&sv, &pv);
+	}
+	dims[0] = v1->dims[0];
+	dims[1] = v2->dims[0];
+	se = trace_expand(s, 2, dims);
+	if (!se)
+		return trace_error(c, "addr: self does not broadcast to the "
+				   "outer product's shape");
+	hs = trace_to_host(c, se, IR_DTYPE_DOUBLE);
+	h1 = hs ? trace_to_host(c, v1, IR_DTYPE_DOUBLE) : NULL;
+	h2 = h1 ? trace_to_host(c, v2, IR_DTYPE_DOUBLE) : NULL;
+	gpu_free(se);
+	y = NULL;
+	if (h2) {
+		for (int64_t i = 0; i < dims[0]; i++)
+			for (int64_t j = 0; j < dims[1]; j++) {
+				double p = alpha * h1[i] * h2[j];
+				hs[i * dims[1] + j] = beta == 0 ? p :
+					beta * hs[i * dims[1] + j] + p;
+			}
+		y = trace_from_host(c, dt, 2, dims, IR_DTYPE_DOUBLE, hs);
+	}
+	free(hs);
+	free(h1);
+	free(h2);
+	return h2 ? trace_out(c, out, y) : -1;
+}
+
+const struct trace_op trace_ops_math_host[] = {
+	{ OP_aten_erfc, op_unary_host, 0 },
+	{ OP_aten_special_erfc, op_unary_host, 0 },
+	{ OP_aten_exp2, op_unary_host, 0 },
+	{ OP_aten_special_exp2, op_unary_host, 0 },
+	{ OP_aten_deg2rad, op_unary_host, 0 },
+	{ OP_aten_rad2deg, op_unary_host, 0 },
+	{ OP_aten_sgn, op_unary_host, 0 },
+	{ OP_aten_logaddexp, op_binary_host, 0 },
+	{ OP_aten_logaddexp2, op_binary_host, 0 },
+	{ OP_aten_copysign, op_binary_host, 0 },
+	{ OP_aten_hypot, op_binary_host, 0 },
+	{ OP_aten_xlogy, op_binary_host, 0 },
+	{ OP_aten_special_xlogy, op_binary_host, 0 },
+	{ OP_aten_addr, op_addr, 0 },
+	{ OP_NONE, NULL, 0 },
+};
