@@ -575,6 +575,8 @@ static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 void lw_report(struct lower_ctx *c, struct ir_node *n, const char *why)
 {
 	c->nunsupported++;
+	if (!why)
+		why = sym_refusal(n->op);
 	diag_error(c->d, "%s%s%s%s%s%s has no symbolic for opset %d%s%s",
 		   n->kind, n->scope ? " at " : "", n->scope ? n->scope : "",
 		   n->source ? " (" : "", n->source ? n->source : "",

@@ -864,6 +864,188 @@ static int cum_ext(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_cummax) { return cum_ext(c, n, out, 1); }
 static SYM(sym_cummin) { return cum_ext(c, n, out, 0); }
 
+/* --- scatters into views, copies --------------------------------------------- */
+
+/* self with the slice [start, end) of dim replaced by src: Concat of
+ * self[:start], src, self[end:] (negative bounds count from the end) */
+static struct ir_value *splice(struct lower_ctx *c, struct ir_value *self,
+			       struct ir_value *src, int64_t d, int64_t start,
+			       int64_t end)
+{
+	struct ir_value *parts[3];
+	int np = 0;
+	enum ir_dtype dt = b_dtype(self);
+	if (start != 0)
+		parts[np++] = b_slice(c, self, 0, start, d, 1);
+	parts[np++] = b_cast(c, src, dt);
+	if (end != INT64_MAX)
+		parts[np++] = b_slice(c, self, end, INT64_MAX, d, 1);
+	if (np == 1)
+		return parts[0];
+	struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
+	b_attr_i(c, cn, "axis", d);
+	return b_done(c, cn);
+}
+
+static SYM(sym_select_scatter)
+{
+	/* select_scatter(self, src, dim, index) */
+	struct ir_value *x = T(0), *src = T(1);
+	int64_t d, i;
+	int r = b_rank(x);
+	if (!x || !src || r < 1)
+		return lw_decline(c, "the inputs are not tensors of known rank");
+	if (!lw_int(c, n, 2, &d) || !lw_int(c, n, 3, &i))
+		return lw_decline(c, "dim or index is not constant");
+	if (d < 0)
+		d += r;
+	if (d < 0 || d >= r)
+		return lw_decline(c, "dim out of range");
+	if (i < 0 && b_dim_size(x, d) >= 0)
+		i += b_dim_size(x, d);
+	if (i < -1 && b_dim_size(x, d) < 0)
+		return lw_decline(c, "a negative index into a dim of unknown size");
+	out[0] = splice(c, x, b_unsqueeze(c, src, &d, 1), d, i,
+			i == -1 ? INT64_MAX : i + 1);
+	return 0;
+}
+
+static SYM(sym_slice_scatter)
+{
+	/* slice_scatter(self, src, dim=0, start=None, end=None, step=1) */
+	struct ir_value *x = T(0), *src = T(1);
+	int64_t d = 0, st = 0, en = INT64_MAX, step = 1;
+	int r = b_rank(x);
+	if (!x || !src || r < 1)
+		return lw_decline(c, "the inputs are not tensors of known rank");
+	if ((NARGS > 2 && !lw_int(c, n, 2, &d)) ||
+	    (NARGS > 3 && !lw_is_none(c, n, 3) && !lw_int(c, n, 3, &st)) ||
+	    (NARGS > 4 && !lw_is_none(c, n, 4) && !lw_int(c, n, 4, &en)) ||
+	    (NARGS > 5 && !lw_int(c, n, 5, &step)))
+		return lw_decline(c, "dim, start, end or step is not constant");
+	if (step != 1)
+		return lw_decline(c, "slice_scatter with a step other than 1");
+	if (d < 0)
+		d += r;
+	if (d < 0 || d >= r)
+		return lw_decline(c, "dim out of range");
+	if (en >= INT64_MAX / 2)
+		en = INT64_MAX;
+	else if (en == 0 || (en < 0 && b_dim_size(x, d) < 0) ||
+		 (st < 0 && b_dim_size(x, d) < 0))
+		return lw_decline(c, "bounds the Concat form cannot place");
+	if (st < 0)
+		st += b_dim_size(x, d);
+	if (en < 0)
+		en += b_dim_size(x, d);
+	if (en != INT64_MAX && b_dim_size(x, d) >= 0 && en >= b_dim_size(x, d))
+		en = INT64_MAX;
+	out[0] = splice(c, x, src, d, st < 0 ? 0 : st, en);
+	return 0;
+}
+
+static SYM(sym_to_copy)
+{
+	/* _to_copy(self, dtype=None, layout, device, pin_memory,
+	 * non_blocking, memory_format): a Cast where dtype is given */
+	struct ir_value *x = T(0);
+	int64_t st;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (NARGS > 1 && !lw_is_none(c, n, 1)) {
+		if (!lw_int(c, n, 1, &st) ||
+		    lw_torch_dtype(st) == IR_DTYPE_UNDEFINED)
+			return lw_decline(c, "dtype is not a constant dtype");
+		x = b_cast(c, x, lw_torch_dtype(st));
+	}
+	out[0] = b_op1(c, "Identity", x);
+	return 0;
+}
+
+/* --- special functions ------------------------------------------------------- */
+
+static SYM(sym_ndtr)
+{
+	/* the standard normal CDF: (1 + erf(x / sqrt(2))) / 2 */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = float_type(c, n, 0, -1);
+	x = b_cast(c, x, dt);
+	struct ir_value *e = b_op1(c, "Erf", b_op2(c, "Mul", x, scal(c, M_SQRT1_2, dt)));
+	out[0] = b_op2(c, "Mul", b_op2(c, "Add", e, scal(c, 1, dt)), scal(c, 0.5, dt));
+	return 0;
+}
+
+static SYM(sym_sinc)
+{
+	/* sin(pi x) / (pi x), 1 at 0 */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = float_type(c, n, 0, -1);
+	x = b_cast(c, x, dt);
+	struct ir_value *px = b_op2(c, "Mul", x, scal(c, M_PI, dt));
+	struct ir_value *q = b_op2(c, "Div", b_op1(c, "Sin", px), px);
+	out[0] = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 0, dt)),
+		       scal(c, 1, dt), q);
+	return 0;
+}
+
+static SYM(sym_entr)
+{
+	/* -x log x for x > 0, 0 at 0, -inf below, NaN for NaN */
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = float_type(c, n, 0, -1);
+	x = b_cast(c, x, dt);
+	struct ir_value *zero = scal(c, 0, dt);
+	struct ir_value *v = b_op1(c, "Neg", b_op2(c, "Mul", x, b_op1(c, "Log", x)));
+	v = b_op3(c, "Where", b_op2(c, "Equal", x, zero), zero, v);
+	out[0] = b_op3(c, "Where", b_op2(c, "Less", x, zero),
+		       scal(c, -INFINITY, dt), v);
+	return 0;
+}
+
+/* Why lower has no symbolic for op, where it refuses on purpose (NULL
+ * otherwise): functions with no exact ONNX form (the gamma family,
+ * inverse error functions, Bessel functions, zeta), which a series or
+ * rational approximation would compute differently from torch;
+ * pt2onnx does not approximate them silently. */
+const char *sym_refusal(enum aten_op op)
+{
+	switch (op) {
+	case OP_aten_digamma:
+	case OP_aten_special_digamma:
+	case OP_aten_special_psi:
+	case OP_aten_lgamma:
+	case OP_aten_special_gammaln:
+	case OP_aten_polygamma:
+	case OP_aten_special_polygamma:
+	case OP_aten_mvlgamma:
+	case OP_aten_special_multigammaln:
+	case OP_aten_erfinv:
+	case OP_aten_special_erfinv:
+	case OP_aten_special_ndtri:
+	case OP_aten_i0:
+	case OP_aten_special_i0:
+	case OP_aten_special_i0e:
+	case OP_aten_special_i1:
+	case OP_aten_special_i1e:
+	case OP_aten_special_bessel_j0:
+	case OP_aten_special_erfcx:
+	case OP_aten_special_log_ndtr:
+	case OP_aten_special_zeta:
+	case OP_aten_igamma:
+	case OP_aten_igammac:
+		return "no exact ONNX form (pt2onnx does not approximate "
+		       "special functions)";
+	default:
+		return NULL;
+	}
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_cosh, 0, 0, SYM_PRIO_BASE, sym_cosh },
 	{ OP_aten_sinh, 0, 0, SYM_PRIO_BASE, sym_sinh },
@@ -929,6 +1111,13 @@ static const struct symbolic entries[] = {
 	{ OP_aten_logcumsumexp, 0, 0, SYM_PRIO_BASE, sym_logcumsumexp },
 	{ OP_aten_cummax, 0, 0, SYM_PRIO_BASE, sym_cummax },
 	{ OP_aten_cummin, 0, 0, SYM_PRIO_BASE, sym_cummin },
+	{ OP_aten_select_scatter, 0, 0, SYM_PRIO_BASE, sym_select_scatter },
+	{ OP_aten_slice_scatter, 0, 0, SYM_PRIO_BASE, sym_slice_scatter },
+	{ OP_aten__to_copy, 0, 0, SYM_PRIO_BASE, sym_to_copy },
+	{ OP_aten_special_ndtr, 0, 0, SYM_PRIO_BASE, sym_ndtr },
+	{ OP_aten_sinc, 11, 0, SYM_PRIO_BASE, sym_sinc },
+	{ OP_aten_special_sinc, 11, 0, SYM_PRIO_BASE, sym_sinc },
+	{ OP_aten_special_entr, 11, 0, SYM_PRIO_BASE, sym_entr },
 };
 
 const struct symbolic_table symbolic_long_tail_table = {

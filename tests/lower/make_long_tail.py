@@ -105,6 +105,31 @@ class Scans(torch.nn.Module):
                 torch.logcumsumexp(x, 2), torch.logcumsumexp(m, 0))
 
 
+class Core(torch.nn.Module):
+    """torch 2.x's core ATen operators that torch 1.13 can record too:
+    select_scatter (negative index), slice_scatter (start, end, negative
+    end, dim), _softmax, _log_softmax, _to_copy (dtype and none)"""
+    def forward(self, x, s, t, u):
+        return (torch.select_scatter(x, s, 1, 0), torch.select_scatter(x, s, 1, -1),
+                torch.slice_scatter(x, t, dim=1, start=1, end=3, step=1), torch.slice_scatter(x, u, dim=0, step=1),
+                torch.slice_scatter(x, t, dim=1, start=-3, end=-1, step=1), torch._softmax(x, 1, False),
+                torch._log_softmax(x, -1, False),
+                torch.ops.aten._to_copy(x, dtype=torch.float64),
+                torch.ops.aten._to_copy(x))
+
+
+class Special(torch.nn.Module):
+    """special_ndtr, sinc (0 included), special_entr (0, negative, NaN)"""
+    def forward(self, x, p):
+        return (torch.special.ndtr(x), torch.sinc(x), torch.special.sinc(p),
+                torch.special.entr(p))
+
+
+class Refused(torch.nn.Module):
+    def forward(self, x):
+        return torch.digamma(x) + torch.special.i0e(x)
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -135,6 +160,11 @@ cases = {
                         ("n", torch.randint(-3, 4, (4, 3)), None, [])]),
     "scans": (Scans(), [("x", r(2, 3, 4), None, []), ("m", r(4, 4) * 2, None, []),
                         ("p", r(5, 2) > 0, None, [])]),
+    "core": (Core(), [("x", r(4, 5, 3), None, []), ("s", r(4, 3), None, []),
+                      ("t", r(4, 2, 3), None, []), ("u", r(4, 5, 3), None, [])]),
+    "special": (Special(), [("x", torch.cat([r(11) * 3, torch.tensor([0.0])]), None, []),
+                            ("p", torch.tensor([0.0, 0.5, 1.0, 2.5, -1.0, float("nan"), 1e-3, 7.0]), None, [])]),
+    "refused": (Refused(), [("x", r(3).abs(), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
