@@ -2,7 +2,9 @@
 # 419-lower-long-tail-core.bats - issue 14's core ATen operators that
 # torch 1.13 records too (select_scatter, slice_scatter, _softmax,
 # _to_copy), the special functions with an exact ONNX form (special_ndtr,
-# sinc, special_entr), and the refusal of those with none (digamma,
+# sinc, special_entr), operators given run-time values (repeat_interleave
+# with tensor repeats, full, full_like, linspace, baddbmm), and the
+# refusal of those with no exact form (digamma,
 # special_i0e ...: lower says why, no model is written).  Models from
 # tests/lower/make_long_tail.py, compared with torch 1.13's outputs in
 # ONNX Runtime (tests/lower/opcases.bash) at opsets 13, 17 and 20.
@@ -36,4 +38,13 @@ load lower/opcases
 	[[ "$output" == *"aten::digamma"*"no exact ONNX form"* ]]
 	[[ "$output" == *"aten::special_i0e"*"no exact ONNX form"* ]]
 	[ ! -e r.onnx ]
+}
+
+@test "lower: run-time values: repeat_interleave with tensor repeats (and alone), full and full_like of an item(), linspace of run-time ends, baddbmm with run-time alpha and beta, 13 17 20; tensor repeats refused at 10" {
+	run all runtime 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	tool script runtime/scripted.pt -i x=f32[3,4] -i rep=i64[3] -i b1=f32[1,2,5] -i b2=f32[1,5,3] -i a=f32[2] -o r.air
+	run -4 tool lower --opset 10 r.air
+	[[ "$output" == *"aten::repeat_interleave"*"need opset 11"* ]]
 }

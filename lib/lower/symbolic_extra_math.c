@@ -1034,13 +1034,38 @@ static SYM(sym_linspace)
 	/* (start, end, steps, dtype, layout, device, pin_memory) */
 	double a, b;
 	int64_t steps;
-	if (!lw_float(c, n, 0, &a) || !lw_float(c, n, 1, &b) ||
-	    !lw_int(c, n, 2, &steps))
-		return lw_decline(c, "start, end and steps must be constant");
+	if (!lw_int(c, n, 2, &steps))
+		return lw_decline(c, "steps must be constant");
 	if (steps < 0 || steps > (1 << 20))
 		return lw_decline(c, "steps out of range");
 	enum ir_dtype dt = dtype_arg(c, n, 3, IR_DTYPE_FLOAT);
 	double *v = ir_alloc(c->g, sizeof(double) * (size_t)(steps ? steps : 1));
+	if (!lw_float(c, n, 0, &a) || !lw_float(c, n, 1, &b)) {
+		/* start or end known at run time: the same two halves, in
+		 * Double, from constant index vectors */
+		struct ir_value *va = lw_scalar_as(c, n, 0, IR_DTYPE_DOUBLE, 0);
+		struct ir_value *vb = lw_scalar_as(c, n, 1, IR_DTYPE_DOUBLE, 0);
+		if (!va || !vb || steps < 1)
+			return lw_decline(c, "start or end is not a number");
+		double *w = ir_alloc(c->g, sizeof(double) * (size_t)steps);
+		for (int64_t i = 0; i < steps; i++) {
+			v[i] = (double)i;
+			w[i] = (double)(steps - 1 - i);
+		}
+		struct ir_value *st = steps > 1 ? b_op2(c, "Div", b_op2(c, "Sub", vb, va),
+				scal(c, (double)(steps - 1), IR_DTYPE_DOUBLE))
+				: scal(c, 0, IR_DTYPE_DOUBLE);
+		struct ir_value *lo = b_op2(c, "Add", va, b_op2(c, "Mul", st,
+				const_floats(c, v, steps, IR_DTYPE_DOUBLE)));
+		struct ir_value *hi = b_op2(c, "Sub", vb, b_op2(c, "Mul", st,
+				const_floats(c, w, steps, IR_DTYPE_DOUBLE)));
+		/* torch fills the second half backwards from end */
+		struct ir_value *first = b_op2(c, "Less",
+				const_floats(c, v, steps, IR_DTYPE_DOUBLE),
+				scal(c, (double)(steps / 2), IR_DTYPE_DOUBLE));
+		out[0] = b_cast(c, where(c, first, lo, hi), dt);
+		return 0;
+	}
 	double step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
 	/* torch fills the second half backwards from end */
 	for (int64_t i = 0; i < steps; i++)

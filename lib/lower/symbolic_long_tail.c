@@ -298,9 +298,9 @@ static SYM(sym_bitwise_xor) { return bitwise(c, n, out, "Xor", "BitwiseXor"); }
 /* beta * self + alpha * prod, as torch's addmm family: self ignored when
  * beta is 0 (its NaNs too), the factors left out when 1. Inputs ibeta,
  * ialpha (-1: absent) are numbers (constant or not) or 0-d tensors. */
-static int beta_alpha(struct lower_ctx *c, struct ir_node *n,
-		      struct ir_value **out, struct ir_value *self,
-		      struct ir_value *prod, int ibeta, int ialpha)
+int sym_beta_alpha(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, struct ir_value *self,
+		   struct ir_value *prod, int ibeta, int ialpha)
 {
 	enum ir_dtype dt = b_dtype(prod);
 	double v;
@@ -357,7 +357,7 @@ static SYM(sym_addmv)
 	struct ir_value *s = T(0), *m = T(1), *v = T(2);
 	if (!s || !m || !v)
 		return lw_decline(c, "operands are not tensors");
-	return beta_alpha(c, n, out, s, b_op2(c, "MatMul", m, v), 3, 4);
+	return sym_beta_alpha(c, n, out, s, b_op2(c, "MatMul", m, v), 3, 4);
 }
 
 static SYM(sym_addr)
@@ -371,7 +371,7 @@ static SYM(sym_addr)
 		return lw_decline(c, "addr of bool vectors");
 	struct ir_value *p = b_op2(c, "Mul", b_unsqueeze(c, a, &one, 1),
 				   b_unsqueeze(c, b, &zero, 1));
-	return beta_alpha(c, n, out, s, p, 3, 4);
+	return sym_beta_alpha(c, n, out, s, p, 3, 4);
 }
 
 static SYM(sym_addbmm)
@@ -384,7 +384,7 @@ static SYM(sym_addbmm)
 		return lw_decline(c, "operands are not tensors");
 	struct ir_value *p = b_reduce(c, "ReduceSum", b_op2(c, "MatMul", a, b),
 				      &zero, 1, 0);
-	return beta_alpha(c, n, out, s, p, 3, 4);
+	return sym_beta_alpha(c, n, out, s, p, 3, 4);
 }
 
 /* --- matrix views ------------------------------------------------------------ */

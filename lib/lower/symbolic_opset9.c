@@ -699,7 +699,8 @@ static int sym_addmm(struct lower_ctx *c, struct ir_node *n,
 {
 	double beta = 1, alpha = 1;
 	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
-		return lw_decline(c, "alpha or beta is not constant");
+		return sym_beta_alpha(c, n, out, T(0),
+				      b_op2(c, "MatMul", T(1), T(2)), 3, 4);
 	struct ir_node *g = b_node(c, "Gemm", 3,
 				   (struct ir_value *[]){ T(1), T(2), T(0) }, 1);
 	b_attr_f(c, g, "alpha", alpha);
@@ -713,7 +714,8 @@ static int sym_baddbmm(struct lower_ctx *c, struct ir_node *n,
 {
 	double beta = 1, alpha = 1;
 	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
-		return lw_decline(c, "alpha or beta is not constant");
+		return sym_beta_alpha(c, n, out, T(0),
+				      b_op2(c, "MatMul", T(1), T(2)), 3, 4);
 	struct ir_value *s = T(0), *m = b_op2(c, "MatMul", T(1), T(2));
 	enum ir_dtype dt = b_dtype(m);
 	if (alpha != 1)

@@ -130,6 +130,18 @@ class Refused(torch.nn.Module):
         return torch.digamma(x) + torch.special.i0e(x)
 
 
+class Runtime(torch.nn.Module):
+    """operators given run-time values: repeat_interleave with tensor
+    repeats (and a dim), full / full_like of a value computed, linspace
+    of run-time ends, baddbmm with tensor alpha and beta"""
+    def forward(self, x, rep, b1, b2, a):
+        v = x.sum()
+        return (torch.repeat_interleave(x, rep, dim=0), torch.repeat_interleave(rep),
+                torch.full((2, 3), v.item()), torch.full_like(x, v.item()),
+                torch.linspace(v.item(), v.item() + 4.0, 5),
+                torch.baddbmm(x[:2, :3].unsqueeze(0), b1, b2, beta=a[0].item(), alpha=a[1].item()))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -165,6 +177,9 @@ cases = {
     "special": (Special(), [("x", torch.cat([r(11) * 3, torch.tensor([0.0])]), None, []),
                             ("p", torch.tensor([0.0, 0.5, 1.0, 2.5, -1.0, float("nan"), 1e-3, 7.0]), None, [])]),
     "refused": (Refused(), [("x", r(3).abs(), None, [])]),
+    "runtime": (Runtime(), [("x", r(3, 4), None, []), ("rep", torch.tensor([1, 0, 3]), None, []),
+                            ("b1", r(1, 2, 5), None, []), ("b2", r(1, 5, 3), None, []),
+                            ("a", torch.tensor([0.5, 2.0]), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
