@@ -3,7 +3,8 @@
 # torch 1.13 records too (select_scatter, slice_scatter, _softmax,
 # _to_copy), the special functions with an exact ONNX form (special_ndtr,
 # sinc, special_entr), operators given run-time values (repeat_interleave
-# with tensor repeats, full, full_like, linspace, baddbmm), and the
+# with tensor repeats, full, full_like, linspace, baddbmm), im2col and
+# max_unpool, and the
 # refusal of those with no exact form (digamma,
 # special_i0e ...: lower says why, no model is written).  Models from
 # tests/lower/make_long_tail.py, compared with torch 1.13's outputs in
@@ -27,7 +28,7 @@ load lower/opcases
 }
 
 @test "lower: special_ndtr, sinc and special_sinc (1 at 0), special_entr (0, -inf below 0, NaN), 13 17 20" {
-	PATHS="script:traced script:scripted" run all special 13 17 20
+	run all special 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
@@ -47,4 +48,13 @@ load lower/opcases
 	tool script runtime/scripted.pt -i x=f32[3,4] -i rep=i64[3] -i b1=f32[1,2,5] -i b2=f32[1,5,3] -i a=f32[2] -o r.air
 	run -4 tool lower --opset 10 r.air
 	[[ "$output" == *"aten::repeat_interleave"*"need opset 11"* ]]
+}
+
+@test "lower: im2col (F.unfold: dilation, padding, stride, unbatched) as a grouped Conv; max_unpool2d/3d (output_size) as ScatterElements, 13 17 20; max_unpool refused at 10" {
+	run all unfold 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	tool script unfold/scripted.pt -i x=f32[2,3,8,8] -i v=f32[1,2,4,4,6] -o u.air
+	run -4 tool lower --opset 10 u.air
+	[[ "$output" == *"aten::max_unpool2d"*"opset 10"* ]]
 }

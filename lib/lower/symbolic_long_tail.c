@@ -1008,6 +1008,88 @@ static SYM(sym_entr)
 	return 0;
 }
 
+/* --- im2col, max_unpool ------------------------------------------------------- */
+
+static SYM(sym_im2col)
+{
+	/* im2col(self, kernel_size, dilation, padding, stride): a grouped
+	 * Conv whose one-hot kernels pick each window position, as
+	 * F.unfold's [N, C*kh*kw, L] (channel-major, then kernel row, col) */
+	struct ir_value *x = T(0);
+	int64_t k[2], dil[2], pad[4], st[2], zero = 0;
+	int r = b_rank(x);
+	if (lw_ints(c, n, 1, k, 2, 2) != 2 || lw_ints(c, n, 2, dil, 2, 2) != 2 ||
+	    lw_ints(c, n, 3, pad, 2, 2) != 2 || lw_ints(c, n, 4, st, 2, 2) != 2)
+		return lw_decline(c, "sizes not constant");
+	if (r != 3 && r != 4)
+		return lw_decline(c, "input rank unknown or not 3 or 4");
+	if (!b_is_float(b_dtype(x)))
+		return lw_decline(c, "im2col of a non-float tensor");
+	int64_t ch = b_dim_size(x, r - 3), kk = k[0] * k[1];
+	if (ch < 1 || kk < 1 || ch * kk * kk > (1 << 24))
+		return lw_decline(c, "the channel count is not known");
+	if (r == 3)
+		x = b_unsqueeze(c, x, &zero, 1);
+	int64_t wd[4] = { ch * kk, 1, k[0], k[1] };
+	double *w = ir_alloc(c->g, sizeof(double) * (size_t)(ch * kk * kk));
+	memset(w, 0, sizeof(double) * (size_t)(ch * kk * kk));
+	for (int64_t o = 0; o < ch * kk; o++)
+		w[o * kk + o % kk] = 1;
+	struct ir_value *wt = b_cast(c, b_const_reals(c, w, wd, 4, b_dtype(x)),
+				     b_dtype(x));
+	pad[2] = pad[0];
+	pad[3] = pad[1];
+	struct ir_node *cv = b_node(c, "Conv", 2, (struct ir_value *[]){ x, wt }, 1);
+	b_attr_ints(c, cv, "kernel_shape", k, 2);
+	b_attr_ints(c, cv, "dilations", dil, 2);
+	b_attr_ints(c, cv, "pads", pad, 4);
+	b_attr_ints(c, cv, "strides", st, 2);
+	b_attr_i(c, cv, "group", ch);
+	int64_t shp[3] = { 0, ch * kk, -1 };
+	struct ir_value *y = b_op2(c, "Reshape", b_done(c, cv),
+				   b_const_i64s(c, shp, 3, 1));
+	out[0] = r == 3 ? b_squeeze(c, y, &zero, 1) : y;
+	return 0;
+}
+
+static SYM(sym_max_unpool)
+{
+	/* max_unpool2d(self, indices, output_size), max_unpool3d(self,
+	 * indices, output_size, stride, padding): each value written at its
+	 * index into its channel's flattened output (ScatterElements) */
+	struct ir_value *x = T(0), *idx = T(1);
+	int64_t os[3], m1 = -1, prod = 1;
+	int sp = n->op == OP_aten_max_unpool3d ? 3 : 2, r = b_rank(x);
+	if (!x || !idx)
+		return lw_decline(c, "the inputs are not tensors");
+	if (lw_ints(c, n, 2, os, 3, 0) != sp)
+		return lw_decline(c, "output_size is not constant");
+	if (r != sp + 2)
+		return lw_decline(c, "the input is not batched [N, C, ...]");
+	for (int i = 0; i < sp; i++)
+		prod *= os[i];
+	struct ir_value *nc = b_slice(c, b_op1(c, "Shape", x), 0, 2, 0, 1);
+	struct ir_value *tail[2] = { nc, b_const_i64s(c, &m1, 1, 1) };
+	struct ir_node *cn = b_node(c, "Concat", 2, tail, 1);
+	b_attr_i(c, cn, "axis", 0);
+	struct ir_value *flat = b_done(c, cn);
+	struct ir_value *xs = b_op2(c, "Reshape", x, flat);
+	struct ir_value *is = b_op2(c, "Reshape", b_cast(c, idx, IR_DTYPE_INT64), flat);
+	struct ir_value *zs[2] = { nc, b_const_i64s(c, &prod, 1, 1) };
+	cn = b_node(c, "Concat", 2, zs, 1);
+	b_attr_i(c, cn, "axis", 0);
+	struct ir_value *z = sym_fill_shape(c, b_done(c, cn), 0, b_dtype(x));
+	struct ir_node *sc = b_node(c, "ScatterElements", 3,
+				    (struct ir_value *[]){ z, is, xs }, 1);
+	b_attr_i(c, sc, "axis", 2);
+	struct ir_value *osv = b_const_i64s(c, os, sp, 1);
+	struct ir_value *shp[2] = { nc, osv };
+	cn = b_node(c, "Concat", 2, shp, 1);
+	b_attr_i(c, cn, "axis", 0);
+	out[0] = b_op2(c, "Reshape", b_done(c, sc), b_done(c, cn));
+	return 0;
+}
+
 /* Why lower has no symbolic for op, where it refuses on purpose (NULL
  * otherwise): functions with no exact ONNX form (the gamma family,
  * inverse error functions, Bessel functions, zeta), which a series or
@@ -1111,6 +1193,9 @@ static const struct symbolic entries[] = {
 	{ OP_aten_logcumsumexp, 0, 0, SYM_PRIO_BASE, sym_logcumsumexp },
 	{ OP_aten_cummax, 0, 0, SYM_PRIO_BASE, sym_cummax },
 	{ OP_aten_cummin, 0, 0, SYM_PRIO_BASE, sym_cummin },
+	{ OP_aten_im2col, 0, 0, SYM_PRIO_BASE, sym_im2col },
+	{ OP_aten_max_unpool2d, 11, 0, SYM_PRIO_BASE, sym_max_unpool },
+	{ OP_aten_max_unpool3d, 11, 0, SYM_PRIO_BASE, sym_max_unpool },
 	{ OP_aten_select_scatter, 0, 0, SYM_PRIO_BASE, sym_select_scatter },
 	{ OP_aten_slice_scatter, 0, 0, SYM_PRIO_BASE, sym_slice_scatter },
 	{ OP_aten__to_copy, 0, 0, SYM_PRIO_BASE, sym_to_copy },

@@ -1,8 +1,9 @@
 /*
  * ops_math_host.c - trace kernels for elementwise functions that have no
  * entry in the device interface (lib/gpu/gpu.h) and are rare enough not
- * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, logaddexp,
- * logaddexp2, copysign, hypot, xlogy, and addr.  Each reads its inputs to
+ * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
+ * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
+ * _to_copy and max_unpool2d/3d.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -30,6 +31,11 @@ static double unary_of(enum aten_op op, double x)
 	case OP_aten_exp2: case OP_aten_special_exp2: return exp2(x);
 	case OP_aten_deg2rad: return x * (M_PI / 180.0);
 	case OP_aten_rad2deg: return x * (180.0 / M_PI);
+	case OP_aten_special_ndtr: return 0.5 * erfc(-x * M_SQRT1_2);
+	case OP_aten_sinc: case OP_aten_special_sinc:
+		return x == 0 ? 1 : sin(M_PI * x) / (M_PI * x);
+	case OP_aten_special_entr:
+		return x > 0 ? -x * log(x) : x == 0 ? 0 : x < 0 ? -INFINITY : x;
 	default: return sgn_of(x); /* sgn */
 	}
 }
@@ -80,6 +86,39 @@ static int op_unary_host(struct trace_ctx *c, const struct ir_node *n,
 	y = trace_from_host(c, dt, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
 	free(v);
 	return trace_out(c, out, y);
+}
+
+/* _to_copy(self, dtype=None, ...): a copy, cast where dtype is given */
+static int op_to_copy(struct trace_ctx *c, const struct ir_node *n,
+		      struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	int64_t st;
+	enum ir_dtype dt;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	dt = x->dtype;
+	if (nin > 1 && in[1]->kind != TV_NONE) {
+		if (tv_get_int(c, in[1], &st))
+			return -1;
+		dt = tv_dtype_from_torch(st);
+		if (dt == IR_DTYPE_UNDEFINED)
+			return trace_error(c, "_to_copy: dtype %lld is not "
+					   "supported", (long long)st);
+	}
+	if (dt == x->dtype) {
+		/* a copy: x's elements through the host */
+		void *h = trace_to_host(c, x, IR_DTYPE_UNDEFINED);
+		struct gpu_tensor *y;
+
+		if (!h)
+			return -1;
+		y = trace_from_host(c, dt, x->rank, x->dims, dt, h);
+		free(h);
+		return trace_out(c, out, y);
+	}
+	return trace_out(c, out, trace_cast(c, x, dt));
 }
 
 /* a and b (tensors or numbers) broadcast, on the host as doubles; their
@@ -195,6 +234,67 @@ static int op_addr(struct trace_ctx *c, const struct ir_node *n,
 	return h2 ? trace_out(c, out, y) : -1;
 }
 
+/* max_unpool2d(self, indices, output_size), max_unpool3d(self, indices,
+ * output_size, stride, padding): zeros of [N, C, *output_size] with each
+ * value written at its index into its channel's flattened output */
+static int op_max_unpool(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *ix, *y;
+	int64_t os[3], dims[5], per = 1, cnt = 1, planes;
+	int sp = n->op == OP_aten_max_unpool3d ? 3 : 2, k;
+	double *hx, *hy;
+	int64_t *hi;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &ix))
+		return -1;
+	if (tv_get_ints(c, in[2], os, 3, &k))
+		return -1;
+	if (k != sp || x->rank != sp + 2 || ix->rank != x->rank)
+		return trace_error(c, "max_unpool: expects [N, C, ...] input and "
+				   "indices and %d output sizes", sp);
+	for (int i = 0; i < x->rank; i++) {
+		if (ix->dims[i] != x->dims[i])
+			return trace_error(c, "max_unpool: indices differ in shape "
+					   "from the input");
+		cnt *= x->dims[i];
+	}
+	for (int i = 0; i < sp; i++)
+		per *= os[i];
+	planes = x->dims[0] * x->dims[1];
+	dims[0] = x->dims[0];
+	dims[1] = x->dims[1];
+	for (int i = 0; i < sp; i++)
+		dims[2 + i] = os[i];
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	hi = hx ? trace_to_host(c, ix, IR_DTYPE_INT64) : NULL;
+	hy = hi ? calloc((size_t)(planes * per > 0 ? planes * per : 1),
+			  sizeof(double)) : NULL;
+	y = NULL;
+	if (hy) {
+		int64_t in_per = planes ? cnt / planes : 0;
+		for (int64_t i = 0; i < cnt; i++) {
+			int64_t j = hi[i];
+			if (j < 0 || j >= per) {
+				free(hx);
+				free(hi);
+				free(hy);
+				return trace_error(c, "max_unpool: invalid max index "
+						   "%lld (output of %lld values)",
+						   (long long)j, (long long)per);
+			}
+			hy[(i / in_per) * per + j] = hx[i];
+		}
+		y = trace_from_host(c, x->dtype, sp + 2, dims, IR_DTYPE_DOUBLE, hy);
+	} else if (hi) {
+		trace_error(c, "out of memory");
+	}
+	free(hx);
+	free(hi);
+	free(hy);
+	return y ? trace_out(c, out, y) : -1;
+}
+
 const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_erfc, op_unary_host, 0 },
 	{ OP_aten_special_erfc, op_unary_host, 0 },
@@ -203,6 +303,13 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_deg2rad, op_unary_host, 0 },
 	{ OP_aten_rad2deg, op_unary_host, 0 },
 	{ OP_aten_sgn, op_unary_host, 0 },
+	{ OP_aten_special_ndtr, op_unary_host, 0 },
+	{ OP_aten_sinc, op_unary_host, 0 },
+	{ OP_aten_special_sinc, op_unary_host, 0 },
+	{ OP_aten_special_entr, op_unary_host, 0 },
+	{ OP_aten__to_copy, op_to_copy, 0 },
+	{ OP_aten_max_unpool2d, op_max_unpool, 0 },
+	{ OP_aten_max_unpool3d, op_max_unpool, 0 },
 	{ OP_aten_logaddexp, op_binary_host, 0 },
 	{ OP_aten_logaddexp2, op_binary_host, 0 },
 	{ OP_aten_copysign, op_binary_host, 0 },

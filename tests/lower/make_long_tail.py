@@ -9,6 +9,7 @@
 import sys
 
 import torch
+import torch.nn.functional as F
 
 from opcases import write_case
 
@@ -142,6 +143,18 @@ class Runtime(torch.nn.Module):
                 torch.baddbmm(x[:2, :3].unsqueeze(0), b1, b2, beta=a[0].item(), alpha=a[1].item()))
 
 
+class Unfold(torch.nn.Module):
+    """im2col (F.unfold: kernel, dilation, padding, stride; batched and
+    not), max_unpool2d and max_unpool3d of max_pool's indices (with an
+    output_size larger than the pool's)"""
+    def forward(self, x, v):
+        y, i = F.max_pool2d(x, 2, return_indices=True)
+        z, j = F.max_pool3d(v, 2, stride=2, return_indices=True)
+        return (F.unfold(x, (2, 3)), F.unfold(x, 3, dilation=2, padding=1, stride=2),
+                F.unfold(x[0], 2), F.max_unpool2d(y, i, 2), F.max_unpool2d(y, i, 2, output_size=[9, 9]),
+                F.max_unpool3d(z, j, 2))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -180,6 +193,7 @@ cases = {
     "runtime": (Runtime(), [("x", r(3, 4), None, []), ("rep", torch.tensor([1, 0, 3]), None, []),
                             ("b1", r(1, 2, 5), None, []), ("b2", r(1, 5, 3), None, []),
                             ("a", torch.tensor([0.5, 2.0]), None, [])]),
+    "unfold": (Unfold(), [("x", r(2, 3, 8, 8), None, []), ("v", r(1, 2, 4, 4, 6), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
