@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # 419-lower-long-tail-core.bats - issue 14's core ATen operators that
 # torch 1.13 records too (select_scatter, slice_scatter, _softmax,
+# grid_sampler_2d, _cdist_forward, _local_scalar_dense, _adaptive_avg_pool,
 # _to_copy), the special functions with an exact ONNX form (special_ndtr,
 # sinc, special_entr), operators given run-time values (repeat_interleave
 # with tensor repeats, full, full_like, linspace, baddbmm), im2col and
@@ -57,4 +58,13 @@ load lower/opcases
 	tool script unfold/scripted.pt -i x=f32[2,3,8,8] -i v=f32[1,2,4,4,6] -o u.air
 	run -4 tool lower --opset 10 u.air
 	[[ "$output" == *"aten::max_unpool2d"*"opset 10"* ]]
+}
+
+@test "lower: grid_sampler_2d (modes, padding, align_corners), _cdist_forward (p 2, 1), _local_scalar_dense, _adaptive_avg_pool2d/3d on the three paths, 16 17 20; grid_sampler_2d refused at 13" {
+	run all core2 16 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	tool script core2/scripted.pt -i x=f32[1,2,5,6] -i g=f32[1,3,4,2] -i a=f32[2,4,3] -i b=f32[2,5,3] -o g.air
+	run -4 tool lower --opset 13 g.air
+	[[ "$output" == *"aten::grid_sampler_2d"*"needs opset 16"* ]]
 }

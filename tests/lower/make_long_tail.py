@@ -155,6 +155,18 @@ class Unfold(torch.nn.Module):
                 F.max_unpool3d(z, j, 2))
 
 
+class Core2(torch.nn.Module):
+    """more core ATen operators: grid_sampler_2d (bilinear, zeros;
+    nearest, border, align_corners), _cdist_forward, _local_scalar_dense,
+    _adaptive_avg_pool2d/3d"""
+    def forward(self, x, g, a, b):
+        return (torch.grid_sampler_2d(x, g, 0, 0, False), torch.grid_sampler_2d(x, g, 1, 1, True),
+                torch.ops.aten._cdist_forward(a, b, 2.0, None),
+                torch.ops.aten._cdist_forward(a, b, 1.0, None),
+                x * torch.ops.aten._local_scalar_dense(a.sum()),
+                torch._adaptive_avg_pool2d(x, [2, 3]), torch._adaptive_avg_pool3d(x, [1, 5, 3]))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -194,6 +206,8 @@ cases = {
                             ("b1", r(1, 2, 5), None, []), ("b2", r(1, 5, 3), None, []),
                             ("a", torch.tensor([0.5, 2.0]), None, [])]),
     "unfold": (Unfold(), [("x", r(2, 3, 8, 8), None, []), ("v", r(1, 2, 4, 4, 6), None, [])]),
+    "core2": (Core2(), [("x", r(1, 2, 5, 6), None, []), ("g", torch.rand(1, 3, 4, 2) * 2.2 - 1.1, None, []),
+                        ("a", r(2, 4, 3), None, []), ("b", r(2, 5, 3), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
