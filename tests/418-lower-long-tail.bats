@@ -68,11 +68,17 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: diagflat, diff (n, prepend, append, bool), dist (p 2 1 inf 0 3), cummax/cummin (last index of ties), logcumsumexp, 13 17 20; cummax refused at 11" {
-	PATHS="script:traced script:scripted" run all scans 13 17 20
+@test "lower: diagflat, dist (p 2 1 inf 0 3), cummax/cummin (last index of ties), logcumsumexp on the three paths, 13 17 20; cummax refused at 11" {
+	run all scans 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]
 	tool script scans/scripted.pt -i x=f32[2,3,4] -i m=f32[4,4] -i p=bool[5,2] -o s.air
 	run -4 tool lower --opset 11 s.air
 	[[ "$output" == *"aten::cummax"*"needs opset 12"* ]]
+}
+
+@test "lower: diff (n, dim, prepend, append, bool: Xor), scripted and traced archives, 13 17 20" {
+	PATHS="script:traced script:scripted" run all diffs 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
 }

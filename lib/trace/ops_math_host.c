@@ -3,7 +3,8 @@
  * entry in the device interface (lib/gpu/gpu.h) and are rare enough not
  * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
  * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
- * _to_copy and max_unpool2d/3d.  Each reads its inputs to
+ * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
+ * diagflat and dist.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -234,6 +235,145 @@ static int op_addr(struct trace_ctx *c, const struct ir_node *n,
 	return h2 ? trace_out(c, out, y) : -1;
 }
 
+/* outer, len, inner of x around dim d: x as [outer, len, inner] */
+static void around(const struct gpu_tensor *x, int d, int64_t *outer,
+		   int64_t *len, int64_t *inner)
+{
+	*outer = *inner = 1;
+	for (int i = 0; i < x->rank; i++) {
+		if (i < d)
+			*outer *= x->dims[i];
+		else if (i > d)
+			*inner *= x->dims[i];
+	}
+	*len = x->rank ? x->dims[d] : 1;
+}
+
+/* cummax / cummin(self, dim): the running extreme and the index of its
+ * last occurrence; a NaN, once met, stays (torch's kernel); and
+ * logcumsumexp(self, dim) */
+static int op_scan(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y, *iy = NULL;
+	int64_t dim, outer, len, inner, *hi = NULL;
+	int d, lse = n->op == OP_aten_logcumsumexp, mx = n->op == OP_aten_cummax;
+	double *h;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_int(c, in[1], &dim))
+		return -1;
+	if (trace_axis(c, dim, x->rank ? x->rank : 1, &d))
+		return -1;
+	if (lse && !is_float(x->dtype))
+		return trace_error(c, "logcumsumexp of an integer tensor");
+	around(x, d, &outer, &len, &inner);
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!h)
+		return -1;
+	if (!lse && !(hi = malloc(sizeof(*hi) * (size_t)(outer * len * inner + 1)))) {
+		free(h);
+		return trace_error(c, "out of memory");
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t k = 0; k < inner; k++) {
+			double cur = 0;
+			int64_t at = 0;
+			for (int64_t i = 0; i < len; i++) {
+				int64_t p = (o * len + i) * inner + k;
+				double v = h[p];
+				if (lse) {
+					cur = i ? logaddexp_of(cur, v, 0) : v;
+				} else if (!i || isnan(v) ||
+					   (!isnan(cur) && (mx ? v >= cur : v <= cur))) {
+					cur = v;
+					at = i;
+				}
+				h[p] = cur;
+				if (hi)
+					hi[p] = at;
+			}
+		}
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, h);
+	if (hi && y)
+		iy = trace_from_host(c, IR_DTYPE_INT64, x->rank, x->dims,
+				     IR_DTYPE_INT64, hi);
+	free(h);
+	free(hi);
+	if (lse)
+		return trace_out(c, out, y);
+	if (!iy) {
+		gpu_free(y);
+		return -1;
+	}
+	if (trace_out(c, out, y))
+		return -1;
+	return trace_out(c, out + 1, iy);
+}
+
+/* diagflat(self, offset=0): the flattened input on diagonal offset */
+static int op_diagflat(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	int64_t k = 0, cnt = 1, m, dims[2];
+	double *h, *hy;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_int(c, in[1], &k)))
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	m = cnt + (k < 0 ? -k : k);
+	dims[0] = dims[1] = m;
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	hy = h ? calloc((size_t)(m * m > 0 ? m * m : 1), sizeof(double)) : NULL;
+	y = NULL;
+	if (hy) {
+		for (int64_t i = 0; i < cnt; i++)
+			hy[(k >= 0 ? i : i - k) * m + (k >= 0 ? i + k : i)] = h[i];
+		y = trace_from_host(c, x->dtype, 2, dims, IR_DTYPE_DOUBLE, hy);
+	} else if (h) {
+		trace_error(c, "out of memory");
+	}
+	free(h);
+	free(hy);
+	return y ? trace_out(c, out, y) : -1;
+}
+
+/* dist(self, other, p=2): the p-norm of the broadcast difference */
+static int op_dist(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1;
+	double *a, *b, p = 2, acc = 0;
+	enum ir_dtype dt;
+	int rank;
+
+	if (nin > 2 && tv_get_float(c, in[2], &p))
+		return -1;
+	if (pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+		return -1;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	if (isinf(p))
+		acc = cnt ? fabs(a[0] - b[0]) : 0;
+	for (int64_t i = 0; i < cnt; i++) {
+		double d = fabs(a[i] - b[i]);
+		if (isinf(p))
+			acc = p > 0 ? fmax(acc, d) : fmin(acc, d);
+		else if (p == 0)
+			acc += d != 0;
+		else
+			acc += pow(d, p);
+	}
+	if (!isinf(p) && p != 0)
+		acc = pow(acc, 1 / p);
+	free(a);
+	free(b);
+	return trace_out(c, out, trace_from_host(c, dt, 0, NULL,
+						 IR_DTYPE_DOUBLE, &acc));
+}
+
 /* max_unpool2d(self, indices, output_size), max_unpool3d(self, indices,
  * output_size, stride, padding): zeros of [N, C, *output_size] with each
  * value written at its index into its channel's flattened output */
@@ -309,6 +449,11 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_special_entr, op_unary_host, 0 },
 	{ OP_aten__to_copy, op_to_copy, 0 },
 	{ OP_aten_max_unpool2d, op_max_unpool, 0 },
+	{ OP_aten_cummax, op_scan, 0 },
+	{ OP_aten_cummin, op_scan, 0 },
+	{ OP_aten_logcumsumexp, op_scan, 0 },
+	{ OP_aten_diagflat, op_diagflat, 0 },
+	{ OP_aten_dist, op_dist, 0 },
 	{ OP_aten_max_unpool3d, op_max_unpool, 0 },
 	{ OP_aten_logaddexp, op_binary_host, 0 },
 	{ OP_aten_logaddexp2, op_binary_host, 0 },

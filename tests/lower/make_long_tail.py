@@ -94,12 +94,11 @@ class Diags(torch.nn.Module):
 
 
 class Scans(torch.nn.Module):
-    """diagflat, diff (n, dim, prepend, append, bool), dist (p 2, 1, inf,
-    0, 3), cummax, cummin (ties: the last index), logcumsumexp"""
+    """diagflat, dist (p 2, 1, inf, 0, 3), cummax, cummin (ties: the last
+    index), logcumsumexp"""
     def forward(self, x, m, p):
-        return (torch.diagflat(m), torch.diagflat(x[0], 1), torch.diff(x),
-                torch.diff(x, 2, 2), torch.diff(x, dim=1, prepend=x[:, :2], append=x[:, :1] * 2),
-                torch.diff(p, dim=0), torch.dist(x[0], m[:3, :4]), torch.dist(x[0], m[:3, :4], 1),
+        return (torch.diagflat(m), torch.diagflat(x[0], 1), torch.diagflat(x[1, 0], -2),
+                torch.dist(x[0], m[:3, :4]), torch.dist(x[0], m[:3, :4], 1),
                 torch.dist(x, x * 2, float("inf")), torch.dist(x, x.round(), 0), torch.dist(x, m[0], 3),
                 torch.cummax(x, 1)[0], torch.cummax(x, 1)[1], torch.cummin(m, 0)[0],
                 torch.cummin(m, 0)[1], torch.cummax(m.round(), -1)[1],
@@ -167,6 +166,14 @@ class Core2(torch.nn.Module):
                 torch._adaptive_avg_pool2d(x, [2, 3]), torch._adaptive_avg_pool3d(x, [1, 5, 3]))
 
 
+class Diffs(torch.nn.Module):
+    """diff (n, dim, prepend, append, bool)"""
+    def forward(self, x, p):
+        return (torch.diff(x), torch.diff(x, 2, 2),
+                torch.diff(x, dim=1, prepend=x[:, :2], append=x[:, :1] * 2),
+                torch.diff(p, dim=0))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -208,6 +215,7 @@ cases = {
     "unfold": (Unfold(), [("x", r(2, 3, 8, 8), None, []), ("v", r(1, 2, 4, 4, 6), None, [])]),
     "core2": (Core2(), [("x", r(1, 2, 5, 6), None, []), ("g", torch.rand(1, 3, 4, 2) * 2.2 - 1.1, None, []),
                         ("a", r(2, 4, 3), None, []), ("b", r(2, 5, 3), None, [])]),
+    "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
