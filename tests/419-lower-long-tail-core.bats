@@ -22,8 +22,8 @@ setup_file() {
 OPCASES_GEN=make_long_tail.py
 load lower/opcases
 
-@test "lower: select_scatter (negative index), slice_scatter (bounds, dims), _softmax, _log_softmax, _to_copy; scripted and traced archives, 13 17 20" {
-	PATHS="script:traced script:scripted" run all core 13 17 20
+@test "lower: select_scatter (negative index), slice_scatter (bounds, dims), _softmax, _log_softmax, _to_copy on the three paths, 13 17 20" {
+	run all core 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

@@ -4,12 +4,13 @@
  * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
  * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
- * diagflat and dist.  Each reads its inputs to
+ * diagflat, dist, select_scatter and slice_scatter.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "trace_int.h"
@@ -374,6 +375,79 @@ static int op_dist(struct trace_ctx *c, const struct ir_node *n,
 						 IR_DTYPE_DOUBLE, &acc));
 }
 
+/* select_scatter(self, src, dim, index), slice_scatter(self, src, dim=0,
+ * start=None, end=None, step=1): a copy of self whose selected view is
+ * overwritten with src (trace_write_into) */
+static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
+			   struct tval **in, int nin, struct tval **out,
+			   int nout)
+{
+	struct gpu_tensor *x, *src, *y, *v;
+	int64_t dim = 0, start = 0, end = INT64_MAX, step = 1, idx = 0;
+	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS], off = 0, st = 1;
+	int sel = n->op == OP_aten_select_scatter, d, r;
+	void *h;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &src))
+		return -1;
+	if (sel ? tv_get_int(c, in[2], &dim) || tv_get_int(c, in[3], &idx)
+		: (nin > 2 && tv_get_int(c, in[2], &dim)) ||
+		  (nin > 3 && in[3]->kind != TV_NONE && tv_get_int(c, in[3], &start)) ||
+		  (nin > 4 && in[4]->kind != TV_NONE && tv_get_int(c, in[4], &end)) ||
+		  (nin > 5 && tv_get_int(c, in[5], &step)))
+		return -1;
+	if (x->rank < 1 || trace_axis(c, dim, x->rank, &d))
+		return -1;
+	int64_t len = x->dims[d];
+	if (sel) {
+		if (idx < -len || idx >= len)
+			return trace_error(c, "select_scatter: index %lld out of "
+					   "range for size %lld", (long long)idx,
+					   (long long)len);
+		start = idx < 0 ? idx + len : idx;
+	} else {
+		if (step < 1)
+			return trace_error(c, "slice_scatter: step must be positive");
+		start = start < 0 ? start + len : start;
+		end = end < 0 ? end + len : end;
+		start = start < 0 ? 0 : start > len ? len : start;
+		end = end < start ? start : end > len ? len : end;
+	}
+	/* y: a contiguous copy of x */
+	h = trace_to_host(c, x, IR_DTYPE_UNDEFINED);
+	if (!h)
+		return -1;
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, x->dtype, h);
+	free(h);
+	if (!y)
+		return -1;
+	r = 0;
+	for (int i = x->rank - 1; i >= 0; i--) {
+		strides[i] = st;
+		st *= x->dims[i];
+	}
+	for (int i = 0; i < x->rank; i++) {
+		if (i == d) {
+			off = start * strides[i];
+			if (sel)
+				continue;
+			dims[r] = (end - start + step - 1) / step;
+			strides[r++] = strides[i] * step;
+			continue;
+		}
+		dims[r] = x->dims[i];
+		strides[r++] = strides[i];
+	}
+	v = trace_view(c, y, r, dims, strides, y->offset + off);
+	if (!v || trace_write_into(c, v, src)) {
+		gpu_free(v);
+		gpu_free(y);
+		return -1;
+	}
+	gpu_free(v);
+	return trace_out(c, out, y);
+}
+
 /* max_unpool2d(self, indices, output_size), max_unpool3d(self, indices,
  * output_size, stride, padding): zeros of [N, C, *output_size] with each
  * value written at its index into its channel's flattened output */
@@ -454,6 +528,8 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_logcumsumexp, op_scan, 0 },
 	{ OP_aten_diagflat, op_diagflat, 0 },
 	{ OP_aten_dist, op_dist, 0 },
+	{ OP_aten_select_scatter, op_view_scatter, 0 },
+	{ OP_aten_slice_scatter, op_view_scatter, 0 },
 	{ OP_aten_max_unpool3d, op_max_unpool, 0 },
 	{ OP_aten_logaddexp, op_binary_host, 0 },
 	{ OP_aten_logaddexp2, op_binary_host, 0 },
