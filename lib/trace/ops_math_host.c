@@ -4,7 +4,7 @@
  * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
  * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
- * diagflat, dist, select_scatter and slice_scatter.  Each reads its inputs to
+ * diagflat, dist, diff, select_scatter and slice_scatter.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -448,6 +448,89 @@ static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+/* diff(self, n=1, dim=-1, prepend=None, append=None): prepend, self and
+ * append joined on dim, then n times x[1:] - x[:-1] (a logical xor for
+ * bool) */
+static int op_diff(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *t[3], *x, *y;
+	int64_t k = 1, dim = -1, outer, inner, len = 0, dims[GPU_MAX_DIMS];
+	int nt = 0, d;
+	double *h, *part;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_int(c, in[1], &k)) ||
+	    (nin > 2 && tv_get_int(c, in[2], &dim)))
+		return -1;
+	if (x->rank < 1 || k < 0 || trace_axis(c, dim, x->rank, &d))
+		return x->rank < 1 || k < 0 ?
+		       trace_error(c, "diff needs a tensor of 1 or more dims "
+				   "and n >= 0") : -1;
+	if (nin > 3 && in[3]->kind != TV_NONE && tv_get_tensor(c, in[3], 0, &t[nt++]))
+		return -1;
+	t[nt++] = x;
+	if (nin > 4 && in[4]->kind != TV_NONE && tv_get_tensor(c, in[4], 0, &t[nt++]))
+		return -1;
+	for (int i = 0; i < nt; i++) {
+		if (t[i]->rank != x->rank)
+			return trace_error(c, "diff: prepend and append need the "
+					   "input's rank");
+		for (int j = 0; j < x->rank; j++)
+			if (j != d && t[i]->dims[j] != x->dims[j])
+				return trace_error(c, "diff: prepend or append "
+						   "differs in size off dim");
+		len += t[i]->dims[d];
+	}
+	for (int j = 0; j < x->rank; j++)
+		dims[j] = x->dims[j];
+	dims[d] = len;
+	outer = inner = 1;
+	for (int j = 0; j < x->rank; j++) {
+		if (j < d)
+			outer *= dims[j];
+		else if (j > d)
+			inner *= dims[j];
+	}
+	h = malloc(sizeof(double) * (size_t)(outer * len * inner + 1));
+	if (!h)
+		return trace_error(c, "out of memory");
+	for (int i = 0, at = 0; i < nt; at += (int)t[i]->dims[d], i++) {
+		int64_t l = t[i]->dims[d];
+		part = trace_to_host(c, t[i], IR_DTYPE_DOUBLE);
+		if (!part) {
+			free(h);
+			return -1;
+		}
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t j = 0; j < l; j++)
+				for (int64_t q = 0; q < inner; q++)
+					h[(o * len + at + j) * inner + q] =
+						part[(o * l + j) * inner + q];
+		free(part);
+	}
+	/* each pass shortens dim by one, in place: row j = row j+1 - row j */
+	for (int64_t p = 0; p < k && len > 0; p++, len--)
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t j = 0; j + 1 < len; j++)
+				for (int64_t q = 0; q < inner; q++) {
+					double *a = &h[(o * dims[d] + j) * inner + q];
+					double b = h[(o * dims[d] + j + 1) * inner + q];
+					*a = x->dtype == IR_DTYPE_BOOL ?
+					     (double)((b != 0) != (*a != 0)) : b - *a;
+				}
+	/* compact rows [0, len) of each outer block */
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t j = 0; j < len; j++)
+			for (int64_t q = 0; q < inner; q++)
+				h[(o * len + j) * inner + q] =
+					h[(o * dims[d] + j) * inner + q];
+	dims[d] = len;
+	y = trace_from_host(c, x->dtype, x->rank, dims, IR_DTYPE_DOUBLE, h);
+	free(h);
+	return trace_out(c, out, y);
+}
+
 /* max_unpool2d(self, indices, output_size), max_unpool3d(self, indices,
  * output_size, stride, padding): zeros of [N, C, *output_size] with each
  * value written at its index into its channel's flattened output */
@@ -528,6 +611,7 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_logcumsumexp, op_scan, 0 },
 	{ OP_aten_diagflat, op_diagflat, 0 },
 	{ OP_aten_dist, op_dist, 0 },
+	{ OP_aten_diff, op_diff, 0 },
 	{ OP_aten_select_scatter, op_view_scatter, 0 },
 	{ OP_aten_slice_scatter, op_view_scatter, 0 },
 	{ OP_aten_max_unpool3d, op_max_unpool, 0 },
