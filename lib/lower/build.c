@@ -1230,7 +1230,8 @@ static enum infer_rc infer_broadcast(struct lower_ctx *c,
 	struct shape s = inf->s, a = inf->a, b = inf->b;
 	enum ir_dtype dt = inf->dt;
 
-	if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|")) {
+	if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|BitwiseAnd|"
+		  "BitwiseOr|BitwiseXor|")) {
 		s = a;
 		for (uint32_t i = 1; i < n->ninputs; i++) {
 			shape_of(n->inputs[i], &b);

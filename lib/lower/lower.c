@@ -48,7 +48,7 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_opset14_table, &symbolic_opset17_table,
 	&symbolic_extra_math_table, &symbolic_extra_nn_table,
 	&symbolic_extra_shape_table, &symbolic_fft_table,
-	&symbolic_vision_table,
+	&symbolic_vision_table, &symbolic_long_tail_table,
 };
 const size_t symbolic_ntables =
 	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);
@@ -575,6 +575,8 @@ static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 void lw_report(struct lower_ctx *c, struct ir_node *n, const char *why)
 {
 	c->nunsupported++;
+	if (!why)
+		why = sym_refusal(n->op);
 	diag_error(c->d, "%s%s%s%s%s%s has no symbolic for opset %d%s%s",
 		   n->kind, n->scope ? " at " : "", n->scope ? n->scope : "",
 		   n->source ? " (" : "", n->source ? n->source : "",

@@ -88,6 +88,18 @@ SYM(sym_layer_norm17); SYM(sym_hardswish14); SYM(sym_amax); SYM(sym_amin);
 SYM(sym_prod); SYM(sym_remainder); SYM(sym_var); SYM(sym_std);
 SYM(sym_flip); SYM(sym_norm); SYM(sym_linalg_vector_norm); SYM(sym_sdpa);
 SYM(sym_einsum12); SYM(sym_index);
+/* A tensor of dtype dt and shape `shape` (1-d Long) filled with v
+ * (ConstantOfShape; symbolic_extra_math.c). */
+struct ir_value *sym_fill_shape(struct lower_ctx *c, struct ir_value *shape,
+				double v, enum ir_dtype dt);
+/* beta * self + alpha * prod, torch's addmm family (symbolic_long_tail.c):
+ * inputs ibeta, ialpha (-1: absent) constant or run-time numbers; self
+ * dropped for a constant beta of 0. */
+int sym_beta_alpha(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **out, struct ir_value *self,
+		   struct ir_value *prod, int ibeta, int ialpha);
+/* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
+SYM(sym_x_diagonal);
 /* symbolic_transformer.c */
 SYM(sym_transformer_encoder_layer_fwd); SYM(sym_native_multi_head_attention);
 SYM(sym_scaled_dot_product_attention);

@@ -53,7 +53,7 @@ static struct ir_value *as_float(struct lower_ctx *c, struct ir_value *x)
 }
 
 /* A tensor of dtype dt and shape `shape` (1-d Long) filled with v. */
-static struct ir_value *fill_shape(struct lower_ctx *c, struct ir_value *shape,
+struct ir_value *sym_fill_shape(struct lower_ctx *c, struct ir_value *shape,
 				   double v, enum ir_dtype dt)
 {
 	int64_t one = 1;
@@ -71,7 +71,7 @@ static struct ir_value *fill_shape(struct lower_ctx *c, struct ir_value *shape,
 	case IR_DTYPE_BOOL: p[0] = v != 0; break;
 	default: {
 		/* other dtypes: a Float fill cast */
-		struct ir_value *f = fill_shape(c, shape, v, IR_DTYPE_FLOAT);
+		struct ir_value *f = sym_fill_shape(c, shape, v, IR_DTYPE_FLOAT);
 		return f ? b_cast(c, f, dt) : NULL;
 	}
 	}
@@ -911,7 +911,7 @@ static SYM(sym_fill)
 				      dt == IR_DTYPE_INT32 ||
 				      dt == IR_DTYPE_BOOL)) {
 		/* a number: ConstantOfShape, as torch */
-		out[0] = fill_shape(c, b_op1(c, "Shape", x), f, dt);
+		out[0] = sym_fill_shape(c, b_op1(c, "Shape", x), f, dt);
 		if (out[0])
 			return 0;
 	}
@@ -928,7 +928,7 @@ static int new_fill(struct lower_ctx *c, struct ir_node *n,
 {
 	if (!shape)
 		return lw_decline(c, "size is not a list of ints");
-	out[0] = fill_shape(c, shape, v, dt == IR_DTYPE_UNDEFINED
+	out[0] = sym_fill_shape(c, shape, v, dt == IR_DTYPE_UNDEFINED
 						 ? IR_DTYPE_FLOAT : dt);
 	return out[0] ? 0 : 1;
 }
@@ -1022,7 +1022,7 @@ static SYM(sym_eye)
 		b_attr_i(c, cc, "axis", 0);
 		shape = b_done(c, cc);
 	}
-	struct ir_value *z = fill_shape(c, shape, 0, dt);
+	struct ir_value *z = sym_fill_shape(c, shape, 0, dt);
 	if (!z)
 		return 1;
 	out[0] = b_op1(c, "EyeLike", z);
@@ -1034,13 +1034,38 @@ static SYM(sym_linspace)
 	/* (start, end, steps, dtype, layout, device, pin_memory) */
 	double a, b;
 	int64_t steps;
-	if (!lw_float(c, n, 0, &a) || !lw_float(c, n, 1, &b) ||
-	    !lw_int(c, n, 2, &steps))
-		return lw_decline(c, "start, end and steps must be constant");
+	if (!lw_int(c, n, 2, &steps))
+		return lw_decline(c, "steps must be constant");
 	if (steps < 0 || steps > (1 << 20))
 		return lw_decline(c, "steps out of range");
 	enum ir_dtype dt = dtype_arg(c, n, 3, IR_DTYPE_FLOAT);
 	double *v = ir_alloc(c->g, sizeof(double) * (size_t)(steps ? steps : 1));
+	if (!lw_float(c, n, 0, &a) || !lw_float(c, n, 1, &b)) {
+		/* start or end known at run time: the same two halves, in
+		 * Double, from constant index vectors */
+		struct ir_value *va = lw_scalar_as(c, n, 0, IR_DTYPE_DOUBLE, 0);
+		struct ir_value *vb = lw_scalar_as(c, n, 1, IR_DTYPE_DOUBLE, 0);
+		if (!va || !vb || steps < 1)
+			return lw_decline(c, "start or end is not a number");
+		double *w = ir_alloc(c->g, sizeof(double) * (size_t)steps);
+		for (int64_t i = 0; i < steps; i++) {
+			v[i] = (double)i;
+			w[i] = (double)(steps - 1 - i);
+		}
+		struct ir_value *st = steps > 1 ? b_op2(c, "Div", b_op2(c, "Sub", vb, va),
+				scal(c, (double)(steps - 1), IR_DTYPE_DOUBLE))
+				: scal(c, 0, IR_DTYPE_DOUBLE);
+		struct ir_value *lo = b_op2(c, "Add", va, b_op2(c, "Mul", st,
+				const_floats(c, v, steps, IR_DTYPE_DOUBLE)));
+		struct ir_value *hi = b_op2(c, "Sub", vb, b_op2(c, "Mul", st,
+				const_floats(c, w, steps, IR_DTYPE_DOUBLE)));
+		/* torch fills the second half backwards from end */
+		struct ir_value *first = b_op2(c, "Less",
+				const_floats(c, v, steps, IR_DTYPE_DOUBLE),
+				scal(c, (double)(steps / 2), IR_DTYPE_DOUBLE));
+		out[0] = b_cast(c, where(c, first, lo, hi), dt);
+		return 0;
+	}
 	double step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
 	/* torch fills the second half backwards from end */
 	for (int64_t i = 0; i < steps; i++)
@@ -1124,7 +1149,7 @@ static int random_shape(struct lower_ctx *c, struct ir_node *n,
 		struct ir_value *s = T(0);
 		if (!s)
 			return lw_decline(c, "size is not a list of ints");
-		struct ir_value *z = fill_shape(c, s, 0, dt);
+		struct ir_value *z = sym_fill_shape(c, s, 0, dt);
 		r = b_node(c, normal ? "RandomNormalLike" : "RandomUniformLike",
 			   1, &z, 1);
 		b_attr_i(c, r, "dtype", dt);

@@ -55,19 +55,25 @@ static struct ir_value *softmax_along(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, s);
 }
 
-static int sym_x_log_softmax(struct lower_ctx *c, struct ir_node *n,
-			     struct ir_value **out)
+/* _softmax / _log_softmax(self, dim, half_to_float): half_to_float
+ * computes a Half input in Float */
+static int x_softmax(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out, const char *op)
 {
-	/* _log_softmax(self, dim, half_to_float) */
 	struct ir_value *x = T(0);
-	int64_t dim;
+	int64_t dim, h2f = 0;
 	if (!x || !lw_int(c, n, 1, &dim))
 		return lw_decline(c, "dim not constant");
 	if (b_rank(x) < 0)
 		return lw_decline(c, "input rank unknown");
-	out[0] = softmax_along(c, x, dim, "LogSoftmax");
+	if (n->ninputs > 2 && lw_int(c, n, 2, &h2f) && h2f)
+		x = b_cast(c, x, IR_DTYPE_FLOAT);
+	out[0] = softmax_along(c, x, dim, op);
 	return 0;
 }
+
+static SYM(sym_x_log_softmax) { return x_softmax(c, n, out, "LogSoftmax"); }
+static SYM(sym_x_softmax) { return x_softmax(c, n, out, "Softmax"); }
 
 /* --- pooling with indices ----------------------------------------------- */
 
@@ -1109,6 +1115,7 @@ static SYM(sym_x_dequantize)
 
 static const struct symbolic entries[] = {
 	{ OP_aten__log_softmax, 0, 0, SYM_PRIO_BASE, sym_x_log_softmax },
+	{ OP_aten__softmax, 0, 0, SYM_PRIO_BASE, sym_x_softmax },
 	{ OP_aten__pad_circular, 0, 0, SYM_PRIO_BASE, sym_x_pad_circular },
 	{ OP_aten__upsample_bicubic2d_aa, 0, 0, SYM_PRIO_BASE, sym_x_upsample_aa },
 	{ OP_aten__upsample_bilinear2d_aa, 0, 0, SYM_PRIO_BASE, sym_x_upsample_aa },
@@ -1119,6 +1126,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_alpha_dropout, 0, 0, SYM_PRIO_BASE, sym_x_alpha_dropout },
 	{ OP_aten_binary_cross_entropy_with_logits, 0, 0, SYM_PRIO_BASE, sym_x_bce_with_logits },
 	{ OP_aten_cdist, 0, 0, SYM_PRIO_BASE, sym_x_cdist },
+	{ OP_aten__cdist_forward, 0, 0, SYM_PRIO_BASE, sym_x_cdist },
 	{ OP_aten_col2im, 0, 0, SYM_PRIO_BASE, sym_x_col2im },
 	{ OP_aten_conv_tbc, 0, 0, SYM_PRIO_BASE, sym_x_conv_tbc },
 	{ OP_aten_cosine_similarity, 0, 0, SYM_PRIO_BASE, sym_x_cosine_similarity },
@@ -1128,6 +1136,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_embedding_renorm, 0, 0, SYM_PRIO_BASE, sym_x_embedding_renorm },
 	{ OP_aten_feature_alpha_dropout, 0, 0, SYM_PRIO_BASE, sym_x_alpha_dropout },
 	{ OP_aten_grid_sampler, 0, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
+	{ OP_aten_grid_sampler_2d, 0, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
 	{ OP_aten_kl_div, 0, 0, SYM_PRIO_BASE, sym_x_kl_div },
 	{ OP_aten_max_pool1d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },
 	{ OP_aten_max_pool2d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },

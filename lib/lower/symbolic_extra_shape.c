@@ -468,14 +468,74 @@ static SYM(sym_x_one_hot)
 	return 0;
 }
 
+/* The indices repeat_interleave(repeats) gives (repeats a 1-d Long): for
+ * each output position p, how many running sums of repeats are <= p
+ * (CumSum and Range: opset 11). */
+static struct ir_value *repeat_index(struct lower_ctx *c, struct ir_value *rep)
+{
+	int64_t zero = 0, one = 1;
+	struct ir_value *cs = b_op2(c, "CumSum", rep, b_const_i64(c, 0));
+	struct ir_value *total = b_op2(c, "Gather", cs, b_const_i64(c, -1));
+	struct ir_value *p = sym_arange_count(c, total);
+	if (!p)
+		return NULL;
+	struct ir_value *le = b_op1(c, "Not", b_op2(c, "Greater",
+			b_unsqueeze(c, cs, &zero, 1), b_unsqueeze(c, p, &one, 1)));
+	return b_reduce(c, "ReduceSum", b_cast(c, le, IR_DTYPE_INT64), &one, 1, 0);
+}
+
+/* repeat_interleave.self_Tensor(self, repeats, dim, output_size) and
+ * repeat_interleave.Tensor(repeats, output_size): the index of
+ * repeat_index gathered from self along dim (the flattened self without
+ * a dim); one repeat count applies to every slice. */
+static int repeat_interleave_t(struct lower_ctx *c, struct ir_node *n,
+			       struct ir_value **out, int self)
+{
+	struct ir_value *x = self ? T(0) : NULL, *rep = T(self);
+	int64_t dim = 0, m1 = -1;
+	if (!rep)
+		return lw_decline(c, "repeats is not a tensor");
+	if (c->opset < 11)
+		return lw_decline(c, "repeats that are a tensor need opset 11 "
+			"(CumSum, Range)");
+	rep = b_op2(c, "Reshape", b_cast(c, rep, IR_DTYPE_INT64),
+		    b_const_i64s(c, &m1, 1, 1));
+	if (!self) {
+		out[0] = repeat_index(c, rep);
+		return out[0] ? 0 : lw_decline(c, "no index could be built");
+	}
+	if (n->ninputs < 3 || lw_is_none(c, n, 2))
+		x = flat(c, x);
+	else if (!lw_int(c, n, 2, &dim))
+		return lw_decline(c, "dim not constant");
+	int r = b_rank(x);
+	if (r < 1)
+		return lw_decline(c, "input rank unknown or 0");
+	dim = nd(dim, r);
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	rep = b_op2(c, "Expand", rep, dim1(c, x, dim));
+	struct ir_value *idx = repeat_index(c, rep);
+	if (!idx)
+		return lw_decline(c, "no index could be built");
+	struct ir_node *g = b_node(c, "Gather", 2, (struct ir_value *[]){ x, idx }, 1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
 /* repeat_interleave.self_int(self, repeats, dim, output_size) with a
  * constant repeats: Tile a new axis after dim, merge it into dim. */
 static SYM(sym_x_repeat_interleave)
 {
 	struct ir_value *x = T(0);
 	int64_t rep, dim, tile[MAXR + 1], mul[MAXR];
+	if (n->ninputs == 1 || (n->ninputs == 2 && lw_is_none(c, n, 1)))
+		return repeat_interleave_t(c, n, out, 0);
+	if (n->ninputs >= 2 && n->inputs[1]->type->kind == IR_TYPE_TENSOR)
+		return repeat_interleave_t(c, n, out, 1);
 	if (n->ninputs < 2 || n->inputs[1]->type->kind != IR_TYPE_INT)
-		return lw_decline(c, "repeats that are a tensor");
+		return lw_decline(c, "repeats that are neither an int nor a tensor");
 	if (!lw_int(c, n, 1, &rep) || rep < 0)
 		return lw_decline(c, "repeats not constant");
 	if (n->ninputs < 3 || lw_is_none(c, n, 2)) {
@@ -885,14 +945,16 @@ static int cross_common(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_x_cross) { return cross_common(c, n, out, 0); }
 static SYM(sym_x_linalg_cross) { return cross_common(c, n, out, 1); }
 
-static SYM(sym_x_diagonal)
+SYM(sym_x_diagonal)
 {
-	/* diagonal(self, offset, dim1, dim2) */
+	/* diagonal(self, offset, dim1, dim2); also diag(self, diagonal) of a
+	 * matrix (symbolic_long_tail.c): the inputs not given 0, 0, 1 */
 	struct ir_value *x = T(0);
 	int64_t off = 0, d1 = 0, d2 = 1, perm[MAXR], last = -1;
 	int r = b_rank(x), k = 0;
-	if (!lw_int(c, n, 1, &off) || !lw_int(c, n, 2, &d1) ||
-	    !lw_int(c, n, 3, &d2))
+	if ((n->ninputs > 1 && !lw_int(c, n, 1, &off)) ||
+	    (n->ninputs > 2 && !lw_int(c, n, 2, &d1)) ||
+	    (n->ninputs > 3 && !lw_int(c, n, 3, &d2)))
 		return lw_decline(c, "offset or dims not constant");
 	if (r < 2 || r > MAXR)
 		return lw_decline(c, "input rank unknown or below 2");

@@ -685,7 +685,8 @@ static int sym_addmm(struct lower_ctx *c, struct ir_node *n,
 {
 	double beta = 1, alpha = 1;
 	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
-		return lw_decline(c, "alpha or beta is not constant");
+		return sym_beta_alpha(c, n, out, T(0),
+				      b_op2(c, "MatMul", T(1), T(2)), 3, 4);
 	struct ir_value *w = b_untransposed2(T(2));
 	struct ir_node *g = b_node(c, "Gemm", 3,
 				   (struct ir_value *[]){ T(1), w ? w : T(2),
@@ -703,7 +704,8 @@ static int sym_baddbmm(struct lower_ctx *c, struct ir_node *n,
 {
 	double beta = 1, alpha = 1;
 	if (!lw_float(c, n, 3, &beta) || !lw_float(c, n, 4, &alpha))
-		return lw_decline(c, "alpha or beta is not constant");
+		return sym_beta_alpha(c, n, out, T(0),
+				      b_op2(c, "MatMul", T(1), T(2)), 3, 4);
 	struct ir_value *s = T(0), *m = b_op2(c, "MatMul", T(1), T(2));
 	enum ir_dtype dt = b_dtype(m);
 	if (alpha != 1)
@@ -1743,6 +1745,9 @@ static const struct symbolic opset9[] = {
 	{ OP_aten___range_length, 0, 0, SYM_PRIO_BASE, sym_range_length },
 	{ OP_aten_as_tensor, 0, 0, SYM_PRIO_BASE, sym_tensor },
 	{ OP_aten_item, 0, 0, SYM_PRIO_BASE, sym_identity },
+	{ OP_aten__local_scalar_dense, 0, 0, SYM_PRIO_BASE, sym_identity },
+	{ OP_aten__adaptive_avg_pool2d, 0, 0, SYM_PRIO_BASE, sym_adaptive_avg_pool },
+	{ OP_aten__adaptive_avg_pool3d, 0, 0, SYM_PRIO_BASE, sym_adaptive_avg_pool },
 	{ OP_aten_abs, 0, 0, SYM_PRIO_BASE, sym_abs },
 	{ OP_aten_adaptive_avg_pool1d, 0, 0, SYM_PRIO_BASE, sym_adaptive_avg_pool },
 	{ OP_aten_adaptive_avg_pool2d, 0, 0, SYM_PRIO_BASE, sym_adaptive_avg_pool },

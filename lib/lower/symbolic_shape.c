@@ -888,13 +888,34 @@ SYM(sym_ones)
 	return fill(c, s, 1, dtype_arg(c, n, 1, IR_DTYPE_FLOAT), out);
 }
 
+/* shape filled with input iv, a number known at run time, as dt */
+static int fill_runtime(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value *shape, int iv, enum ir_dtype dt,
+			struct ir_value **out)
+{
+	struct ir_value *v = lw_scalar_as(c, n, iv, dt, 0);
+	if (!v || !shape)
+		return lw_decline(c, "size or fill_value is not known");
+	out[0] = b_op2(c, "Expand", v, b_cast(c, shape, IR_DTYPE_INT64));
+	return 0;
+}
+
 SYM(sym_full)
 {
 	struct ir_value *s = T(0);
 	double v;
 	int f = 1;
-	if (!s || !lw_float(c, n, 1, &v))
-		return lw_decline(c, "size or fill_value not constant");
+	if (s && !lw_float(c, n, 1, &v)) {
+		const struct ir_type *t = IN(1) ? IN(1)->type : NULL;
+		f = !t || t->kind != IR_TYPE_INT;
+		if (t && t->kind == IR_TYPE_BOOL)
+			return fill_runtime(c, n, s, 1, dtype_arg(c, n, 2,
+					    IR_DTYPE_BOOL), out);
+		return fill_runtime(c, n, s, 1, dtype_arg(c, n, 2, f ?
+				    IR_DTYPE_FLOAT : IR_DTYPE_INT64), out);
+	}
+	if (!s)
+		return lw_decline(c, "size is not a list of ints");
 	lw_is_scalar(c, n, 1, &f);
 	return fill(c, s, v, dtype_arg(c, n, 2, f ? IR_DTYPE_FLOAT
 						  : IR_DTYPE_INT64), out);
@@ -926,7 +947,8 @@ SYM(sym_full_like)
 	struct ir_value *x = T(0);
 	double v;
 	if (!lw_float(c, n, 1, &v))
-		return lw_decline(c, "fill_value not constant");
+		return fill_runtime(c, n, b_op1(c, "Shape", x), 1,
+				    dtype_arg(c, n, 2, b_dtype(x)), out);
 	return fill(c, b_op1(c, "Shape", x), v, dtype_arg(c, n, 2, b_dtype(x)),
 		    out);
 }

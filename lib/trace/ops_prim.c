@@ -795,6 +795,7 @@ const struct trace_op trace_ops_prim[] = {
 	{ OP_aten_Bool, op_Bool, TRACE_OP_PYTHON },
 	{ OP_aten_ScalarImplicit, op_item, TRACE_OP_PYTHON },
 	{ OP_aten_item, op_item, TRACE_OP_PYTHON },
+	{ OP_aten__local_scalar_dense, op_item, TRACE_OP_PYTHON },
 	{ OP_aten___is__, op_is, TRACE_OP_PYTHON },
 	{ OP_aten___isnot__, op_is, TRACE_OP_PYTHON },
 	{ OP_aten___not__, op_not, TRACE_OP_PYTHON },

@@ -8,13 +8,12 @@
 #   make_opgaps.py NAME DIR   writes DIR/traced.pt, DIR/scripted.pt,
 #   DIR/meta.json (inputs: name, dtype spec, dynamic axes), DIR/inK/NAME.npy
 #   and DIR/outK/N.npy for each input set K (1, and 2 where dynamic).
-import json
-import os
 import sys
 
-import numpy as np
 import torch
 import torch.nn.functional as F
+
+from opcases import write_case
 
 torch.manual_seed(0)
 name, d = sys.argv[1], sys.argv[2]
@@ -224,30 +223,4 @@ cases["renorm"] = (Renorm(), [("idx", torch.tensor([[0, 2, 5], [2, 7, 7]]), torc
 cases["renorm_w"] = (RenormW(), [("idx", torch.tensor([[0, 2, 5], [2, 7, 7]]), None, []),
                                  ("w", r(10, 4), None, [])])
 m, ins = cases[name]
-m.eval()
-sets = [[t for _, t, _, _ in ins]]
-if any(t2 is not None for _, _, t2, _ in ins):
-    sets.append([t2 if t2 is not None else t for _, t, t2, _ in ins])
-os.makedirs(d, exist_ok=True)
-with torch.no_grad():
-    torch.jit.script(m).save(f"{d}/scripted.pt")
-    torch.jit.trace(m, tuple(sets[0])).save(f"{d}/traced.pt")
-spec = {torch.float32: "f32", torch.int64: "i64", torch.int32: "i32"}
-meta = {"inputs": [{"name": n, "dtype": spec[t.dtype], "shape": list(t.shape),
-                    "dynamic": dyn if len(sets) > 1 else []}
-                   for n, t, _, dyn in ins], "sets": len(sets),
-        # a traced archive fixes trip counts and item()s: set 2 is for the
-        # scripted archive only (as with torch.jit.trace)
-        "set2_scripted_only": name in ("loops", "misc")}
-with open(f"{d}/meta.json", "w") as f:
-    json.dump(meta, f)
-for k, args in enumerate(sets, 1):
-    os.makedirs(f"{d}/in{k}", exist_ok=True)
-    os.makedirs(f"{d}/out{k}", exist_ok=True)
-    for (n, _, _, _), t in zip(ins, args):
-        np.save(f"{d}/in{k}/{n}.npy", t.numpy())
-    with torch.no_grad():
-        out = m(*[t.clone() for t in args])
-    outs = list(out) if isinstance(out, tuple) else [out]
-    for j, o in enumerate(outs):
-        np.save(f"{d}/out{k}/{j}.npy", o.numpy())
+write_case(m, ins, d, name in ("loops", "misc"))

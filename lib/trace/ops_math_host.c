@@ -1,0 +1,626 @@
+/*
+ * ops_math_host.c - trace kernels for elementwise functions that have no
+ * entry in the device interface (lib/gpu/gpu.h) and are rare enough not
+ * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
+ * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
+ * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
+ * diagflat, dist, diff, select_scatter and slice_scatter.  Each reads its inputs to
+ * the host as doubles, computes with C's math functions (what torch's CPU
+ * kernels call) and writes the result back in torch's result dtype, so it
+ * runs on either backend.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "trace_int.h"
+
+static int is_float(enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
+}
+
+static double sgn_of(double x)
+{
+	return (x > 0) - (x < 0) + (x != x ? x : 0);
+}
+
+static double unary_of(enum aten_op op, double x)
+{
+	switch (op) {
+	case OP_aten_erfc: case OP_aten_special_erfc: return erfc(x);
+	case OP_aten_exp2: case OP_aten_special_exp2: return exp2(x);
+	case OP_aten_deg2rad: return x * (M_PI / 180.0);
+	case OP_aten_rad2deg: return x * (180.0 / M_PI);
+	case OP_aten_special_ndtr: return 0.5 * erfc(-x * M_SQRT1_2);
+	case OP_aten_sinc: case OP_aten_special_sinc:
+		return x == 0 ? 1 : sin(M_PI * x) / (M_PI * x);
+	case OP_aten_special_entr:
+		return x > 0 ? -x * log(x) : x == 0 ? 0 : x < 0 ? -INFINITY : x;
+	default: return sgn_of(x); /* sgn */
+	}
+}
+
+/* log(e^a + e^b) (base 2: log2(2^a + 2^b)), as torch's kernel: a where
+ * a == b is infinite */
+static double logaddexp_of(double a, double b, int two)
+{
+	double m = fmax(a, b), d = -fabs(a - b);
+	if (isinf(a) && a == b)
+		return a;
+	return two ? m + log1p(exp2(d)) / M_LN2 : m + log1p(exp(d));
+}
+
+static double binary_of(enum aten_op op, double a, double b)
+{
+	switch (op) {
+	case OP_aten_logaddexp: return logaddexp_of(a, b, 0);
+	case OP_aten_logaddexp2: return logaddexp_of(a, b, 1);
+	case OP_aten_copysign: return copysign(a, b);
+	case OP_aten_hypot: return hypot(a, b);
+	default: /* xlogy, special_xlogy */
+		if (isnan(b))
+			return NAN;
+		return a == 0 ? 0 : a * log(b);
+	}
+}
+
+static int op_unary_host(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	double *v;
+	enum ir_dtype dt;
+	int64_t cnt = 1;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	dt = n->op == OP_aten_sgn || is_float(x->dtype) ? x->dtype
+							: IR_DTYPE_FLOAT;
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	for (int64_t i = 0; i < cnt; i++)
+		v[i] = unary_of(n->op, v[i]);
+	y = trace_from_host(c, dt, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	free(v);
+	return trace_out(c, out, y);
+}
+
+/* _to_copy(self, dtype=None, ...): a copy, cast where dtype is given */
+static int op_to_copy(struct trace_ctx *c, const struct ir_node *n,
+		      struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	int64_t st;
+	enum ir_dtype dt;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	dt = x->dtype;
+	if (nin > 1 && in[1]->kind != TV_NONE) {
+		if (tv_get_int(c, in[1], &st))
+			return -1;
+		dt = tv_dtype_from_torch(st);
+		if (dt == IR_DTYPE_UNDEFINED)
+			return trace_error(c, "_to_copy: dtype %lld is not "
+					   "supported", (long long)st);
+	}
+	if (dt == x->dtype) {
+		/* a copy: x's elements through the host */
+		void *h = trace_to_host(c, x, IR_DTYPE_UNDEFINED);
+		struct gpu_tensor *y;
+
+		if (!h)
+			return -1;
+		y = trace_from_host(c, dt, x->rank, x->dims, dt, h);
+		free(h);
+		return trace_out(c, out, y);
+	}
+	return trace_out(c, out, trace_cast(c, x, dt));
+}
+
+/* a and b (tensors or numbers) broadcast, on the host as doubles; their
+ * float result dtype in *dt */
+static int pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
+		     enum ir_dtype *dt, int *rank, int64_t *dims,
+		     double **va, double **vb)
+{
+	struct gpu_tensor *at, *bt, *ae = NULL, *be = NULL;
+	int rc = -1;
+
+	*dt = trace_promote(a, b);
+	if (!is_float(*dt))
+		*dt = IR_DTYPE_FLOAT;
+	*va = *vb = NULL;
+	at = trace_as_tensor(c, a, IR_DTYPE_DOUBLE);
+	bt = at ? trace_as_tensor(c, b, IR_DTYPE_DOUBLE) : NULL;
+	if (!bt || trace_broadcast_dims(c, at, bt, rank, dims))
+		goto done;
+	ae = trace_expand(at, *rank, dims);
+	be = ae ? trace_expand(bt, *rank, dims) : NULL;
+	if (!be) {
+		trace_gpu_error(c);
+		goto done;
+	}
+	*va = trace_to_host(c, ae, IR_DTYPE_DOUBLE);
+	*vb = *va ? trace_to_host(c, be, IR_DTYPE_DOUBLE) : NULL;
+	rc = *vb ? 0 : -1;
+done:
+	gpu_free(at);
+	gpu_free(bt);
+	gpu_free(ae);
+	gpu_free(be);
+	if (rc) {
+		free(*va);
+		*va = NULL;
+	}
+	return rc;
+}
+
+static int op_binary_host(struct trace_ctx *c, const struct ir_node *n,
+			  struct tval **in, int nin, struct tval **out,
+			  int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1;
+	double *a, *b;
+	enum ir_dtype dt;
+	int rank;
+	struct gpu_tensor *y;
+
+	if (pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+		return -1;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	for (int64_t i = 0; i < cnt; i++)
+		a[i] = binary_of(n->op, a[i], b[i]);
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, a);
+	free(a);
+	free(b);
+	return trace_out(c, out, y);
+}
+
+/* addr(self, vec1, vec2, beta=1, alpha=1): beta * self + alpha *
+ * outer(vec1, vec2), self ignored when beta is 0 */
+static int op_addr(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *s, *v1, *v2, *se = NULL, *y;
+	double beta = 1, alpha = 1, *hs = NULL, *h1 = NULL, *h2 = NULL;
+	int64_t dims[2];
+	enum ir_dtype dt;
+
+	if (tv_get_tensor(c, in[0], 0, &s) || tv_get_tensor(c, in[1], 0, &v1) ||
+	    tv_get_tensor(c, in[2], 0, &v2))
+		return -1;
+	if ((nin > 3 && tv_get_float(c, in[3], &beta)) ||
+	    (nin > 4 && tv_get_float(c, in[4], &alpha)))
+		return -1;
+	if (v1->rank != 1 || v2->rank != 1)
+		return trace_error(c, "addr: vec1 and vec2 must be 1-d");
+	dt = trace_promote(in[1], in[2]);
+	{
+		struct tval sv = { .kind = TV_TENSOR, .refs = 1, .u.t = s };
+		struct gpu_tensor g = *v1;
+		struct tval pv = { .kind = TV_TENSOR, .refs = 1, .u.t = &g };
+
+		g.dtype = dt;
+		dt = trace_promote(&sv, &pv);
+	}
+	dims[0] = v1->dims[0];
+	dims[1] = v2->dims[0];
+	se = trace_expand(s, 2, dims);
+	if (!se)
+		return trace_error(c, "addr: self does not broadcast to the "
+				   "outer product's shape");
+	hs = trace_to_host(c, se, IR_DTYPE_DOUBLE);
+	h1 = hs ? trace_to_host(c, v1, IR_DTYPE_DOUBLE) : NULL;
+	h2 = h1 ? trace_to_host(c, v2, IR_DTYPE_DOUBLE) : NULL;
+	gpu_free(se);
+	y = NULL;
+	if (h2) {
+		for (int64_t i = 0; i < dims[0]; i++)
+			for (int64_t j = 0; j < dims[1]; j++) {
+				double p = alpha * h1[i] * h2[j];
+				hs[i * dims[1] + j] = beta == 0 ? p :
+					beta * hs[i * dims[1] + j] + p;
+			}
+		y = trace_from_host(c, dt, 2, dims, IR_DTYPE_DOUBLE, hs);
+	}
+	free(hs);
+	free(h1);
+	free(h2);
+	return h2 ? trace_out(c, out, y) : -1;
+}
+
+/* outer, len, inner of x around dim d: x as [outer, len, inner] */
+static void around(const struct gpu_tensor *x, int d, int64_t *outer,
+		   int64_t *len, int64_t *inner)
+{
+	*outer = *inner = 1;
+	for (int i = 0; i < x->rank; i++) {
+		if (i < d)
+			*outer *= x->dims[i];
+		else if (i > d)
+			*inner *= x->dims[i];
+	}
+	*len = x->rank ? x->dims[d] : 1;
+}
+
+/* cummax / cummin(self, dim): the running extreme and the index of its
+ * last occurrence; a NaN, once met, stays (torch's kernel); and
+ * logcumsumexp(self, dim) */
+static int op_scan(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y, *iy = NULL;
+	int64_t dim, outer, len, inner, *hi = NULL;
+	int d, lse = n->op == OP_aten_logcumsumexp, mx = n->op == OP_aten_cummax;
+	double *h;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_int(c, in[1], &dim))
+		return -1;
+	if (trace_axis(c, dim, x->rank ? x->rank : 1, &d))
+		return -1;
+	if (lse && !is_float(x->dtype))
+		return trace_error(c, "logcumsumexp of an integer tensor");
+	around(x, d, &outer, &len, &inner);
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!h)
+		return -1;
+	if (!lse && !(hi = malloc(sizeof(*hi) * (size_t)(outer * len * inner + 1)))) {
+		free(h);
+		return trace_error(c, "out of memory");
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t k = 0; k < inner; k++) {
+			double cur = 0;
+			int64_t at = 0;
+			for (int64_t i = 0; i < len; i++) {
+				int64_t p = (o * len + i) * inner + k;
+				double v = h[p];
+				if (lse) {
+					cur = i ? logaddexp_of(cur, v, 0) : v;
+				} else if (!i || isnan(v) ||
+					   (!isnan(cur) && (mx ? v >= cur : v <= cur))) {
+					cur = v;
+					at = i;
+				}
+				h[p] = cur;
+				if (hi)
+					hi[p] = at;
+			}
+		}
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, h);
+	if (hi && y)
+		iy = trace_from_host(c, IR_DTYPE_INT64, x->rank, x->dims,
+				     IR_DTYPE_INT64, hi);
+	free(h);
+	free(hi);
+	if (lse)
+		return trace_out(c, out, y);
+	if (!iy) {
+		gpu_free(y);
+		return -1;
+	}
+	if (trace_out(c, out, y))
+		return -1;
+	return trace_out(c, out + 1, iy);
+}
+
+/* diagflat(self, offset=0): the flattened input on diagonal offset */
+static int op_diagflat(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	int64_t k = 0, cnt = 1, m, dims[2];
+	double *h, *hy;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_int(c, in[1], &k)))
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	m = cnt + (k < 0 ? -k : k);
+	dims[0] = dims[1] = m;
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	hy = h ? calloc((size_t)(m * m > 0 ? m * m : 1), sizeof(double)) : NULL;
+	y = NULL;
+	if (hy) {
+		for (int64_t i = 0; i < cnt; i++)
+			hy[(k >= 0 ? i : i - k) * m + (k >= 0 ? i + k : i)] = h[i];
+		y = trace_from_host(c, x->dtype, 2, dims, IR_DTYPE_DOUBLE, hy);
+	} else if (h) {
+		trace_error(c, "out of memory");
+	}
+	free(h);
+	free(hy);
+	return y ? trace_out(c, out, y) : -1;
+}
+
+/* dist(self, other, p=2): the p-norm of the broadcast difference */
+static int op_dist(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1;
+	double *a, *b, p = 2, acc = 0;
+	enum ir_dtype dt;
+	int rank;
+
+	if (nin > 2 && tv_get_float(c, in[2], &p))
+		return -1;
+	if (pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+		return -1;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	if (isinf(p))
+		acc = cnt ? fabs(a[0] - b[0]) : 0;
+	for (int64_t i = 0; i < cnt; i++) {
+		double d = fabs(a[i] - b[i]);
+		if (isinf(p))
+			acc = p > 0 ? fmax(acc, d) : fmin(acc, d);
+		else if (p == 0)
+			acc += d != 0;
+		else
+			acc += pow(d, p);
+	}
+	if (!isinf(p) && p != 0)
+		acc = pow(acc, 1 / p);
+	free(a);
+	free(b);
+	return trace_out(c, out, trace_from_host(c, dt, 0, NULL,
+						 IR_DTYPE_DOUBLE, &acc));
+}
+
+/* select_scatter(self, src, dim, index), slice_scatter(self, src, dim=0,
+ * start=None, end=None, step=1): a copy of self whose selected view is
+ * overwritten with src (trace_write_into) */
+static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
+			   struct tval **in, int nin, struct tval **out,
+			   int nout)
+{
+	struct gpu_tensor *x, *src, *y, *v;
+	int64_t dim = 0, start = 0, end = INT64_MAX, step = 1, idx = 0;
+	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS], off = 0, st = 1;
+	int sel = n->op == OP_aten_select_scatter, d, r;
+	void *h;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &src))
+		return -1;
+	if (sel ? tv_get_int(c, in[2], &dim) || tv_get_int(c, in[3], &idx)
+		: (nin > 2 && tv_get_int(c, in[2], &dim)) ||
+		  (nin > 3 && in[3]->kind != TV_NONE && tv_get_int(c, in[3], &start)) ||
+		  (nin > 4 && in[4]->kind != TV_NONE && tv_get_int(c, in[4], &end)) ||
+		  (nin > 5 && tv_get_int(c, in[5], &step)))
+		return -1;
+	if (x->rank < 1 || trace_axis(c, dim, x->rank, &d))
+		return -1;
+	int64_t len = x->dims[d];
+	if (sel) {
+		if (idx < -len || idx >= len)
+			return trace_error(c, "select_scatter: index %lld out of "
+					   "range for size %lld", (long long)idx,
+					   (long long)len);
+		start = idx < 0 ? idx + len : idx;
+	} else {
+		if (step < 1)
+			return trace_error(c, "slice_scatter: step must be positive");
+		start = start < 0 ? start + len : start;
+		end = end < 0 ? end + len : end;
+		start = start < 0 ? 0 : start > len ? len : start;
+		end = end < start ? start : end > len ? len : end;
+	}
+	/* y: a contiguous copy of x */
+	h = trace_to_host(c, x, IR_DTYPE_UNDEFINED);
+	if (!h)
+		return -1;
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, x->dtype, h);
+	free(h);
+	if (!y)
+		return -1;
+	r = 0;
+	for (int i = x->rank - 1; i >= 0; i--) {
+		strides[i] = st;
+		st *= x->dims[i];
+	}
+	for (int i = 0; i < x->rank; i++) {
+		if (i == d) {
+			off = start * strides[i];
+			if (sel)
+				continue;
+			dims[r] = (end - start + step - 1) / step;
+			strides[r++] = strides[i] * step;
+			continue;
+		}
+		dims[r] = x->dims[i];
+		strides[r++] = strides[i];
+	}
+	v = trace_view(c, y, r, dims, strides, y->offset + off);
+	if (!v || trace_write_into(c, v, src)) {
+		gpu_free(v);
+		gpu_free(y);
+		return -1;
+	}
+	gpu_free(v);
+	return trace_out(c, out, y);
+}
+
+/* diff(self, n=1, dim=-1, prepend=None, append=None): prepend, self and
+ * append joined on dim, then n times x[1:] - x[:-1] (a logical xor for
+ * bool) */
+static int op_diff(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *t[3], *x, *y;
+	int64_t k = 1, dim = -1, outer, inner, len = 0, dims[GPU_MAX_DIMS];
+	int nt = 0, d;
+	double *h, *part;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_int(c, in[1], &k)) ||
+	    (nin > 2 && tv_get_int(c, in[2], &dim)))
+		return -1;
+	if (x->rank < 1 || k < 0 || trace_axis(c, dim, x->rank, &d))
+		return x->rank < 1 || k < 0 ?
+		       trace_error(c, "diff needs a tensor of 1 or more dims "
+				   "and n >= 0") : -1;
+	if (nin > 3 && in[3]->kind != TV_NONE && tv_get_tensor(c, in[3], 0, &t[nt++]))
+		return -1;
+	t[nt++] = x;
+	if (nin > 4 && in[4]->kind != TV_NONE && tv_get_tensor(c, in[4], 0, &t[nt++]))
+		return -1;
+	for (int i = 0; i < nt; i++) {
+		if (t[i]->rank != x->rank)
+			return trace_error(c, "diff: prepend and append need the "
+					   "input's rank");
+		for (int j = 0; j < x->rank; j++)
+			if (j != d && t[i]->dims[j] != x->dims[j])
+				return trace_error(c, "diff: prepend or append "
+						   "differs in size off dim");
+		len += t[i]->dims[d];
+	}
+	for (int j = 0; j < x->rank; j++)
+		dims[j] = x->dims[j];
+	dims[d] = len;
+	outer = inner = 1;
+	for (int j = 0; j < x->rank; j++) {
+		if (j < d)
+			outer *= dims[j];
+		else if (j > d)
+			inner *= dims[j];
+	}
+	h = malloc(sizeof(double) * (size_t)(outer * len * inner + 1));
+	if (!h)
+		return trace_error(c, "out of memory");
+	for (int i = 0, at = 0; i < nt; at += (int)t[i]->dims[d], i++) {
+		int64_t l = t[i]->dims[d];
+		part = trace_to_host(c, t[i], IR_DTYPE_DOUBLE);
+		if (!part) {
+			free(h);
+			return -1;
+		}
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t j = 0; j < l; j++)
+				for (int64_t q = 0; q < inner; q++)
+					h[(o * len + at + j) * inner + q] =
+						part[(o * l + j) * inner + q];
+		free(part);
+	}
+	/* each pass shortens dim by one, in place: row j = row j+1 - row j */
+	for (int64_t p = 0; p < k && len > 0; p++, len--)
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t j = 0; j + 1 < len; j++)
+				for (int64_t q = 0; q < inner; q++) {
+					double *a = &h[(o * dims[d] + j) * inner + q];
+					double b = h[(o * dims[d] + j + 1) * inner + q];
+					*a = x->dtype == IR_DTYPE_BOOL ?
+					     (double)((b != 0) != (*a != 0)) : b - *a;
+				}
+	/* compact rows [0, len) of each outer block */
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t j = 0; j < len; j++)
+			for (int64_t q = 0; q < inner; q++)
+				h[(o * len + j) * inner + q] =
+					h[(o * dims[d] + j) * inner + q];
+	dims[d] = len;
+	y = trace_from_host(c, x->dtype, x->rank, dims, IR_DTYPE_DOUBLE, h);
+	free(h);
+	return trace_out(c, out, y);
+}
+
+/* max_unpool2d(self, indices, output_size), max_unpool3d(self, indices,
+ * output_size, stride, padding): zeros of [N, C, *output_size] with each
+ * value written at its index into its channel's flattened output */
+static int op_max_unpool(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *ix, *y;
+	int64_t os[3], dims[5], per = 1, cnt = 1, planes;
+	int sp = n->op == OP_aten_max_unpool3d ? 3 : 2, k;
+	double *hx, *hy;
+	int64_t *hi;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &ix))
+		return -1;
+	if (tv_get_ints(c, in[2], os, 3, &k))
+		return -1;
+	if (k != sp || x->rank != sp + 2 || ix->rank != x->rank)
+		return trace_error(c, "max_unpool: expects [N, C, ...] input and "
+				   "indices and %d output sizes", sp);
+	for (int i = 0; i < x->rank; i++) {
+		if (ix->dims[i] != x->dims[i])
+			return trace_error(c, "max_unpool: indices differ in shape "
+					   "from the input");
+		cnt *= x->dims[i];
+	}
+	for (int i = 0; i < sp; i++)
+		per *= os[i];
+	planes = x->dims[0] * x->dims[1];
+	dims[0] = x->dims[0];
+	dims[1] = x->dims[1];
+	for (int i = 0; i < sp; i++)
+		dims[2 + i] = os[i];
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	hi = hx ? trace_to_host(c, ix, IR_DTYPE_INT64) : NULL;
+	hy = hi ? calloc((size_t)(planes * per > 0 ? planes * per : 1),
+			  sizeof(double)) : NULL;
+	y = NULL;
+	if (hy) {
+		int64_t in_per = planes ? cnt / planes : 0;
+		for (int64_t i = 0; i < cnt; i++) {
+			int64_t j = hi[i];
+			if (j < 0 || j >= per) {
+				free(hx);
+				free(hi);
+				free(hy);
+				return trace_error(c, "max_unpool: invalid max index "
+						   "%lld (output of %lld values)",
+						   (long long)j, (long long)per);
+			}
+			hy[(i / in_per) * per + j] = hx[i];
+		}
+		y = trace_from_host(c, x->dtype, sp + 2, dims, IR_DTYPE_DOUBLE, hy);
+	} else if (hi) {
+		trace_error(c, "out of memory");
+	}
+	free(hx);
+	free(hi);
+	free(hy);
+	return y ? trace_out(c, out, y) : -1;
+}
+
+const struct trace_op trace_ops_math_host[] = {
+	{ OP_aten_erfc, op_unary_host, 0 },
+	{ OP_aten_special_erfc, op_unary_host, 0 },
+	{ OP_aten_exp2, op_unary_host, 0 },
+	{ OP_aten_special_exp2, op_unary_host, 0 },
+	{ OP_aten_deg2rad, op_unary_host, 0 },
+	{ OP_aten_rad2deg, op_unary_host, 0 },
+	{ OP_aten_sgn, op_unary_host, 0 },
+	{ OP_aten_special_ndtr, op_unary_host, 0 },
+	{ OP_aten_sinc, op_unary_host, 0 },
+	{ OP_aten_special_sinc, op_unary_host, 0 },
+	{ OP_aten_special_entr, op_unary_host, 0 },
+	{ OP_aten__to_copy, op_to_copy, 0 },
+	{ OP_aten_max_unpool2d, op_max_unpool, 0 },
+	{ OP_aten_cummax, op_scan, 0 },
+	{ OP_aten_cummin, op_scan, 0 },
+	{ OP_aten_logcumsumexp, op_scan, 0 },
+	{ OP_aten_diagflat, op_diagflat, 0 },
+	{ OP_aten_dist, op_dist, 0 },
+	{ OP_aten_diff, op_diff, 0 },
+	{ OP_aten_select_scatter, op_view_scatter, 0 },
+	{ OP_aten_slice_scatter, op_view_scatter, 0 },
+	{ OP_aten_max_unpool3d, op_max_unpool, 0 },
+	{ OP_aten_logaddexp, op_binary_host, 0 },
+	{ OP_aten_logaddexp2, op_binary_host, 0 },
+	{ OP_aten_copysign, op_binary_host, 0 },
+	{ OP_aten_hypot, op_binary_host, 0 },
+	{ OP_aten_xlogy, op_binary_host, 0 },
+	{ OP_aten_special_xlogy, op_binary_host, 0 },
+	{ OP_aten_addr, op_addr, 0 },
+	{ OP_NONE, NULL, 0 },
+};

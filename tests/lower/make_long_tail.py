@@ -1,0 +1,221 @@
+# make_long_tail.py - the models of tests/418-lower-long-tail.bats and
+# 419: the long tail of aten operators (issue 14: elementwise functions
+# with no ONNX op of their own, fused products, matrix views, stacking and
+# flipping), each case one module of several operators, traced and
+# scripted by torch 1.13, with torch's eager outputs as the oracle
+# (opcases.py writes them).
+#
+#   make_long_tail.py NAME DIR
+import sys
+
+import torch
+import torch.nn.functional as F
+
+from opcases import write_case
+
+torch.manual_seed(0)
+name, d = sys.argv[1], sys.argv[2]
+r = torch.randn
+
+
+class Hyper(torch.nn.Module):
+    """hyperbolic functions and their inverses, trunc, frac, logit (with
+    and without eps), expm1, atan2 (zeros of both signs included)"""
+    def forward(self, x, a, u, y, z):
+        return (torch.cosh(x), torch.sinh(x), torch.acosh(a), torch.asinh(x),
+                torch.atanh(u), torch.trunc(x * 3), torch.fix(x * 3),
+                torch.frac(x * 3), torch.logit(u.abs()), torch.logit(u.abs(), 0.2),
+                torch.expm1(x), torch.atan2(y, z), torch.arctan2(x, y))
+
+
+class Funcs(torch.nn.Module):
+    """erfc, exp2, logaddexp(2), copysign (-0 included), deg2rad, rad2deg,
+    hypot, xlogy (x 0, y NaN), sgn, special_ aliases; integer inputs
+    promoted to Float"""
+    def forward(self, x, y, n):
+        return (torch.erfc(x), torch.exp2(x), torch.exp2(n),
+                torch.logaddexp(x, y), torch.logaddexp2(x, y),
+                torch.copysign(x, y), torch.copysign(n, -0.0), torch.deg2rad(x),
+                torch.rad2deg(x), torch.rad2deg(n), torch.hypot(x, y),
+                torch.xlogy(torch.relu(x), y), torch.xlogy(n, y.abs()), torch.sgn(x),
+                torch.special.erfc(y), torch.special.exp2(y), torch.special.xlogy(x, 2.0))
+
+
+class Products(torch.nn.Module):
+    """addcdiv (value), addmv, addbmm (beta, alpha; beta 0 drops self's
+    NaNs), addr"""
+    def forward(self, s, t1, t2, m, v, b1, b2, sm, w1, w2, sn):
+        return (torch.addcdiv(s, t1, t2), torch.addcdiv(s, t1, t2, value=-0.5),
+                torch.addmv(v[:4], m, v), torch.addmv(v[:4], m, v, beta=0.5, alpha=2.0),
+                torch.addbmm(sm, b1, b2), torch.addbmm(sm, b1, b2, beta=2.0, alpha=0.25),
+                torch.addbmm(sn, b1, b2, beta=0.0),
+                torch.addr(sm, w1, w2), torch.addr(sm, w1, w2, beta=-1.0, alpha=3.0))
+
+
+class Views(torch.nn.Module):
+    """mT, mH, adjoint, broadcast_to, atleast_1d/2d/3d of 0-d, 1-d and
+    2-d, hstack, vstack, dstack, column_stack of mixed ranks, fliplr,
+    flipud, rot90 of k 1, 2, 3, -1 and other dims"""
+    def forward(self, x, v, s, m):
+        return (x.mT, x.mH, x.adjoint(), torch.broadcast_to(v, (3, 4, 5)),
+                torch.atleast_1d(s), torch.atleast_2d(s), torch.atleast_3d(s),
+                torch.atleast_2d(v), torch.atleast_3d(v), torch.atleast_3d(m),
+                torch.atleast_1d(x), torch.hstack([v, v * 2]), torch.hstack([m, m]),
+                torch.vstack([v, v]), torch.vstack([m, v]), torch.dstack([v, v]),
+                torch.dstack([m, m * 3]), torch.column_stack([v, m.t()]),
+                torch.column_stack([v, v]), torch.fliplr(m), torch.flipud(x),
+                torch.rot90(m), torch.rot90(x, 2, [1, 2]), torch.rot90(x, 3, [2, 0]),
+                torch.rot90(x, -1))
+
+
+class BitsBool(torch.nn.Module):
+    def forward(self, p, q):
+        return (torch.bitwise_and(p, q), torch.bitwise_or(p, q),
+                torch.bitwise_xor(p, q), p & q, p | q, p ^ q)
+
+
+class BitsInt(torch.nn.Module):
+    def forward(self, i, j):
+        return (torch.bitwise_and(i, j), torch.bitwise_or(i, j),
+                torch.bitwise_xor(i, j), torch.bitwise_and(i, 6))
+
+
+class Diags(torch.nn.Module):
+    """diag of a vector (offsets 0, 2, -1) and of a matrix, diag_embed
+    (offset, batched), count_nonzero (all, a dim, dims), cumprod (dims,
+    a dtype, integers), argwhere"""
+    def forward(self, v, m, x, n):
+        return (torch.diag(v), torch.diag(v, 2), torch.diag(v, -1), torch.diag(m),
+                torch.diag(m, 1), torch.diag_embed(x), torch.diag_embed(x, -2),
+                torch.count_nonzero(x), torch.count_nonzero(x, 1),
+                torch.count_nonzero(x, (0, 2)), torch.cumprod(x, 1),
+                torch.cumprod(x, -1, dtype=torch.float64), torch.cumprod(n, 0),
+                torch.argwhere(x))
+
+
+class Scans(torch.nn.Module):
+    """diagflat, dist (p 2, 1, inf, 0, 3), cummax, cummin (ties: the last
+    index), logcumsumexp"""
+    def forward(self, x, m, p):
+        return (torch.diagflat(m), torch.diagflat(x[0], 1), torch.diagflat(x[1, 0], -2),
+                torch.dist(x[0], m[:3, :4]), torch.dist(x[0], m[:3, :4], 1),
+                torch.dist(x, x * 2, float("inf")), torch.dist(x, x.round(), 0), torch.dist(x, m[0], 3),
+                torch.cummax(x, 1)[0], torch.cummax(x, 1)[1], torch.cummin(m, 0)[0],
+                torch.cummin(m, 0)[1], torch.cummax(m.round(), -1)[1],
+                torch.logcumsumexp(x, 2), torch.logcumsumexp(m, 0))
+
+
+class Core(torch.nn.Module):
+    """torch 2.x's core ATen operators that torch 1.13 can record too:
+    select_scatter (negative index), slice_scatter (start, end, negative
+    end, dim), _softmax, _log_softmax, _to_copy (dtype and none)"""
+    def forward(self, x, s, t, u):
+        return (torch.select_scatter(x, s, 1, 0), torch.select_scatter(x, s, 1, -1),
+                torch.slice_scatter(x, t, dim=1, start=1, end=3, step=1), torch.slice_scatter(x, u, dim=0, step=1),
+                torch.slice_scatter(x, t, dim=1, start=-3, end=-1, step=1), torch._softmax(x, 1, False),
+                torch._log_softmax(x, -1, False),
+                torch.ops.aten._to_copy(x, dtype=torch.float64),
+                torch.ops.aten._to_copy(x))
+
+
+class Special(torch.nn.Module):
+    """special_ndtr, sinc (0 included), special_entr (0, negative, NaN)"""
+    def forward(self, x, p):
+        return (torch.special.ndtr(x), torch.sinc(x), torch.special.sinc(p),
+                torch.special.entr(p))
+
+
+class Refused(torch.nn.Module):
+    def forward(self, x):
+        return torch.digamma(x) + torch.special.i0e(x)
+
+
+class Runtime(torch.nn.Module):
+    """operators given run-time values: repeat_interleave with tensor
+    repeats (and a dim), full / full_like of a value computed, linspace
+    of run-time ends, baddbmm with tensor alpha and beta"""
+    def forward(self, x, rep, b1, b2, a):
+        v = x.sum()
+        return (torch.repeat_interleave(x, rep, dim=0), torch.repeat_interleave(rep),
+                torch.full((2, 3), v.item()), torch.full_like(x, v.item()),
+                torch.linspace(v.item(), v.item() + 4.0, 5),
+                torch.baddbmm(x[:2, :3].unsqueeze(0), b1, b2, beta=a[0].item(), alpha=a[1].item()))
+
+
+class Unfold(torch.nn.Module):
+    """im2col (F.unfold: kernel, dilation, padding, stride; batched and
+    not), max_unpool2d and max_unpool3d of max_pool's indices (with an
+    output_size larger than the pool's)"""
+    def forward(self, x, v):
+        y, i = F.max_pool2d(x, 2, return_indices=True)
+        z, j = F.max_pool3d(v, 2, stride=2, return_indices=True)
+        return (F.unfold(x, (2, 3)), F.unfold(x, 3, dilation=2, padding=1, stride=2),
+                F.unfold(x[0], 2), F.max_unpool2d(y, i, 2), F.max_unpool2d(y, i, 2, output_size=[9, 9]),
+                F.max_unpool3d(z, j, 2))
+
+
+class Core2(torch.nn.Module):
+    """more core ATen operators: grid_sampler_2d (bilinear, zeros;
+    nearest, border, align_corners), _cdist_forward, _local_scalar_dense,
+    _adaptive_avg_pool2d/3d"""
+    def forward(self, x, g, a, b):
+        return (torch.grid_sampler_2d(x, g, 0, 0, False), torch.grid_sampler_2d(x, g, 1, 1, True),
+                torch.ops.aten._cdist_forward(a, b, 2.0, None),
+                torch.ops.aten._cdist_forward(a, b, 1.0, None),
+                x * torch.ops.aten._local_scalar_dense(a.sum()),
+                torch._adaptive_avg_pool2d(x, [2, 3]), torch._adaptive_avg_pool3d(x, [1, 5, 3]))
+
+
+class Diffs(torch.nn.Module):
+    """diff (n, dim, prepend, append, bool)"""
+    def forward(self, x, p):
+        return (torch.diff(x), torch.diff(x, 2, 2),
+                torch.diff(x, dim=1, prepend=x[:, :2], append=x[:, :1] * 2),
+                torch.diff(p, dim=0))
+
+
+zy = r(4, 5)
+zy[0, :2] = 0.0
+zy[0, 1] = -0.0
+zz = r(4, 5)
+zz[0, 0] = 0.0
+zz[0, 1] = -0.0
+zz[1, 0] = -0.0
+cases = {
+    "hyper": (Hyper(), [("x", r(4, 5), r(2, 5), [0]), ("a", r(4, 5).abs() + 1, r(2, 5).abs() + 1, [0]),
+                        ("u", torch.rand(4, 5) * 1.8 - 0.9, torch.rand(2, 5) - 0.5, [0]),
+                        ("y", zy, r(2, 5), [0]), ("z", zz, r(2, 5), [0])]),
+    "funcs": (Funcs(), [("x", torch.cat([r(3, 5) * 2, torch.tensor([[0.0, -0.0, 1.0, 0.0, -2.0]])]), None, []),
+                        ("y", torch.cat([r(3, 5), torch.tensor([[1.0, -0.0, float("nan"), -0.0, 0.0]])]), None, []),
+                        ("n", torch.randint(-5, 5, (4, 5)), None, [])]),
+    "products": (Products(), [("s", r(3, 4), None, []), ("t1", r(3, 4), None, []),
+                              ("t2", r(3, 4).abs() + 0.5, None, []), ("m", r(4, 6), None, []),
+                              ("v", r(6), None, []), ("b1", r(5, 3, 2), None, []),
+                              ("b2", r(5, 2, 4), None, []), ("sm", r(3, 4), None, []),
+                              ("w1", r(3), None, []), ("w2", r(4), None, []),
+                              ("sn", torch.full((3, 4), float("nan")), None, [])]),
+    "views": (Views(), [("x", r(2, 3, 4), None, []), ("v", r(5), None, []),
+                        ("s", r(()), None, []), ("m", r(4, 5), None, [])]),
+    "bits_bool": (BitsBool(), [("p", r(3, 4) > 0, None, []), ("q", r(3, 4) > 0, None, [])]),
+    "bits_int": (BitsInt(), [("i", torch.randint(-20, 20, (3, 4)), None, []),
+                             ("j", torch.randint(-20, 20, (3, 4)), None, [])]),
+    "diags": (Diags(), [("v", r(4), None, []), ("m", r(3, 4), None, []),
+                        ("x", torch.tensor([[[0.0, 1.5, -2.0], [0.5, 0.0, 0.0]], [[3.0, -1.0, 0.0], [0.0, 2.0, 1.0]]]), None, []),
+                        ("n", torch.randint(-3, 4, (4, 3)), None, [])]),
+    "scans": (Scans(), [("x", r(2, 3, 4), None, []), ("m", r(4, 4) * 2, None, []),
+                        ("p", r(5, 2) > 0, None, [])]),
+    "core": (Core(), [("x", r(4, 5, 3), None, []), ("s", r(4, 3), None, []),
+                      ("t", r(4, 2, 3), None, []), ("u", r(4, 5, 3), None, [])]),
+    "special": (Special(), [("x", torch.cat([r(11) * 3, torch.tensor([0.0])]), None, []),
+                            ("p", torch.tensor([0.0, 0.5, 1.0, 2.5, -1.0, float("nan"), 1e-3, 7.0]), None, [])]),
+    "refused": (Refused(), [("x", r(3).abs(), None, [])]),
+    "runtime": (Runtime(), [("x", r(3, 4), None, []), ("rep", torch.tensor([1, 0, 3]), None, []),
+                            ("b1", r(1, 2, 5), None, []), ("b2", r(1, 5, 3), None, []),
+                            ("a", torch.tensor([0.5, 2.0]), None, [])]),
+    "unfold": (Unfold(), [("x", r(2, 3, 8, 8), None, []), ("v", r(1, 2, 4, 4, 6), None, [])]),
+    "core2": (Core2(), [("x", r(1, 2, 5, 6), None, []), ("g", torch.rand(1, 3, 4, 2) * 2.2 - 1.1, None, []),
+                        ("a", r(2, 4, 3), None, []), ("b", r(2, 5, 3), None, [])]),
+    "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
+}
+m, ins = cases[name]
+write_case(m, ins, d)
