@@ -361,3 +361,36 @@ sizes_export() {
 		return 1
 	sizes_ort "$name" "$name.onnx" "out"
 }
+
+# Forward arguments that are not tensors (tests/args/make_args_models.py,
+# issue 14).  args_build: the archives, specs, inputs and torch's outputs
+# of every case there into the current directory (cached, one build for
+# every file that uses them).
+args_build() {
+	fixture_run "$TESTS_DIR/args/make_args_models.py" all
+}
+
+# args_run STAGE PT NAME SPECFILE [OPSET]: STAGE (script or trace) PT with
+# one --input per line of SPECFILE | lower | fold | emit NAME-STAGE.onnx,
+# checked by onnx.checker, run by ONNX Runtime on NAME's inputs
+# (NAME.in.LEAF.npy, fed as graph input LEAF) and compared with torch's
+args_run() {
+	local stage=$1 pt=$2 name=$3 specf=$4 o=${5:-14} specs=() feeds=() l f
+	while IFS= read -r l; do
+		specs+=(-i "$l")
+	done < "$specf"
+	(set -o pipefail
+	 tool "$stage" "$pt" "${specs[@]}" | tool lower --opset "$o" |
+		tool fold | emit -o "$name-$stage.onnx") || return 1
+	onnx_checker "$name-$stage.onnx" || return 1
+	for f in "$name".in.*.npy; do
+		[ -e "$f" ] || continue
+		l=${f#"$name".in.}
+		feeds+=("${l%.npy}=$f")
+	done
+	rm -rf "out-$name-$stage"
+	ort_run "$name-$stage.onnx" "out-$name-$stage" "${feeds[@]}" \
+		> /dev/null || return 1
+	"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name" \
+		"out-$name-$stage" "$name-$stage.onnx"
+}
