@@ -394,3 +394,33 @@ args_run() {
 	"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name" \
 		"out-$name-$stage" "$name-$stage.onnx"
 }
+
+# Packed sequences (tests/args/make_packed_models.py).  packed_build: the
+# archives, inputs and torch's outputs per set of lengths (cached).
+packed_build() {
+	fixture_run "$TESTS_DIR/args/make_packed_models.py"
+}
+
+# packed_run STAGE PT NAME [OPSET]: STAGE (script or trace) PT on NAME's
+# first inputs (.npy) | lower | fold | emit NAME-STAGE.onnx, checked, then
+# run by ONNX Runtime on every set of lengths built, each compared with
+# torch's outputs
+packed_run() {
+	local stage=$1 pt=$2 name=$3 o=${4:-13} k feeds out=$3-$1.onnx
+	(set -o pipefail
+	 tool "$stage" "$pt" -i "x=$name-0.x.npy" \
+		-i "lengths=$name-0.lengths.npy" -i "h0=$name-0.h0.npy" |
+		tool lower --opset "$o" | tool fold | emit -o "$out") || return 1
+	onnx_checker "$out" || return 1
+	for k in 0 1 2 3; do
+		feeds=("x=$name-$k.x.npy" "lengths=$name-$k.lengths.npy")
+		"$PYTHON" -c 'import onnx, sys
+sys.exit("h0" not in [i.name for i in onnx.load(sys.argv[1]).graph.input])' \
+			"$out" && feeds+=("h0=$name-$k.h0.npy")
+		rm -rf "out-$out-$k"
+		ort_run "$out" "out-$out-$k" "${feeds[@]}" > /dev/null ||
+			return 1
+		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
+			"out-$out-$k" "$out" || return 1
+	done
+}

@@ -12,8 +12,8 @@
  *     is_autocast_enabled() False, prim::is_cuda/is_nested/... False
  *     (tensors on the CPU, not nested);
  *   - prim::dtype and is_floating_point of tensors of known dtype;
- *   - prim::device as the constant Device "cpu", str() of it, and the
- *     string ops on constants: len, find, format, ==, !=;
+ *   - prim::device as the constant Device "cpu", str() of it, t.cpu() as
+ *     t, and the string ops on constants: len, find, format, ==, !=;
  *   - all()/any() of a bool list whose elements are known, also a list
  *     built by appends in the same block (len() of such a list too).
  *
@@ -374,6 +374,9 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 	} else if (n->op == OP_prim_device && n->ninputs == 1 &&
 		   in0->type->kind == IR_TYPE_TENSOR) {
 		r = const_strk(g, n, IR_TYPE_DEVICE, "cpu", 3);
+	} else if (n->op == OP_aten_cpu && n->ninputs == 1 &&
+		   in0->type->kind == IR_TYPE_TENSOR) {
+		r = in0; /* already there (pad_packed_sequence's lengths) */
 	} else if (n->op == OP_aten_str && n->ninputs == 1) {
 		if ((s = const_str(in0, &sl, IR_TYPE_STR)))
 			r = in0;
