@@ -5,7 +5,8 @@
 # (script and --trace), on archives built by torch 1.13
 # (tests/args/make_args_models.py); ONNX Runtime's outputs against
 # torch's, the flattened inputs renamed by --input-names and given dynamic
-# axes by --dynamic-axes.
+# axes by --dynamic-axes; packed sequences (tests/args/make_packed_models.py)
+# through the wrapper.
 # bats file_tags=tier:standard
 
 load helper
@@ -72,6 +73,19 @@ print([(i.name, [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.di
 		run -0 ort "$n" "$n-s.onnx" "${feeds[@]}"
 		run -0 export_args "$n" "$n.s.pt" "$n.npyspec" "$n-t.onnx" --trace
 		run -0 ort "$n" "$n-t.onnx" "${feeds[@]}"
+	done
+}
+
+@test "pt2onnx args: packed sequences (RNN unsorted with h0, GRU sorted batch_first), script and --trace, four sets of lengths" {
+	packed_build
+	local n a
+	for n in rnn_unsorted_bi_h0 gru_sorted_bf_bi_2l; do
+		a=(-i "x=$n-0.x.npy" -i "lengths=$n-0.lengths.npy"
+		   -i "h0=$n-0.h0.npy")
+		run -0 pt2onnx "$n.s.pt" "${a[@]}" -o "$n-s.onnx"
+		run -0 packed_ort "$n" "$n-s.onnx"
+		run -0 pt2onnx "$n.t.pt" "${a[@]}" --trace -o "$n-t.onnx"
+		run -0 packed_ort "$n" "$n-t.onnx"
 	done
 }
 

@@ -403,15 +403,21 @@ packed_build() {
 
 # packed_run STAGE PT NAME [OPSET]: STAGE (script or trace) PT on NAME's
 # first inputs (.npy) | lower | fold | emit NAME-STAGE.onnx, checked, then
-# run by ONNX Runtime on every set of lengths built, each compared with
-# torch's outputs
+# packed_ort
 packed_run() {
-	local stage=$1 pt=$2 name=$3 o=${4:-13} k feeds out=$3-$1.onnx
+	local stage=$1 pt=$2 name=$3 o=${4:-13} out=$3-$1.onnx
 	(set -o pipefail
 	 tool "$stage" "$pt" -i "x=$name-0.x.npy" \
 		-i "lengths=$name-0.lengths.npy" -i "h0=$name-0.h0.npy" |
 		tool lower --opset "$o" | tool fold | emit -o "$out") || return 1
 	onnx_checker "$out" || return 1
+	packed_ort "$name" "$out"
+}
+
+# packed_ort NAME MODEL: MODEL run by ONNX Runtime on every set of lengths
+# built for NAME, each compared with torch's outputs
+packed_ort() {
+	local name=$1 out=$2 k feeds
 	for k in 0 1 2 3; do
 		feeds=("x=$name-$k.x.npy" "lengths=$name-$k.lengths.npy")
 		"$PYTHON" -c 'import onnx, sys
