@@ -67,5 +67,22 @@ print([i.name for i in onnx.load("scalars-script.onnx").graph.input])'
 	[[ "$output" == *"an empty item"* ]]
 	run -2 tool script scalars.s.pt -i 'x=f32[2,3]' -i n=int:x -o x.air
 	[[ "$output" == *"'x' is not an int"* ]]
+	cat > dict.py <<'PY'
+from typing import Dict
+
+import torch
+import torch.nn as nn
+
+
+class D(nn.Module):
+    def forward(self, d: Dict[str, torch.Tensor]):
+        return d["a"] + 1
+
+
+torch.jit.script(D()).save("dict.pt")
+PY
+	fixture_run dict.py
+	run -2 tool script dict.pt -i 'd=(f32[2],)' -o x.air
+	[[ "$output" == *"'d': the argument is a Dict, which --input cannot give"* ]]
 	[ ! -e x.air ]
 }

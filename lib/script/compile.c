@@ -1007,8 +1007,12 @@ static int input_misfit(const char *pname, const struct ts_type *ty,
 		     || in->kind == INPUT_SPEC_BOOL;
 	else if (!strcmp(tn, "NoneType") || !strcmp(tn, "None"))
 		ok = in->kind == INPUT_SPEC_NONE;
-	else if (strcmp(tn, "Any"))
-		ok = in->kind != INPUT_SPEC_TENSOR;
+	else if (!strcmp(tn, "Dict")) {
+		diag_error(d, "--input for '%s': the argument is a Dict, which "
+			   "--input cannot give", pname);
+		return 1;
+	} else if (strcmp(tn, "Any"))
+		ok = in->kind != INPUT_SPEC_TENSOR; /* a NamedTuple: a tuple */
 	if (ok)
 		return 0;
 	diag_error(d, "--input for '%s': the argument is of type %s, not %s",
