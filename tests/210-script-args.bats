@@ -86,3 +86,48 @@ PY
 	[[ "$output" == *"'d': the argument is a Dict, which --input cannot give"* ]]
 	[ ! -e x.air ]
 }
+
+@test "script args: a module whose methods name self otherwise (s, me), with a tuple argument; script and trace" {
+	need_torch
+	cat > sname.py <<'PY'
+from typing import Tuple
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class Sub(nn.Module):
+    def __init__(me):
+        super().__init__()
+        me.lin = nn.Linear(4, 3)
+
+    def forward(me, x):
+        return me.lin(x).relu()
+
+
+class Top(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.sub = Sub()
+        s.k = 2
+
+    def forward(s, x, hx: Tuple[torch.Tensor, torch.Tensor]):
+        return s.sub(x) * s.k + hx[0] - hx[1]
+
+
+torch.manual_seed(0)
+m = Top().eval()
+x, h, c = torch.randn(2, 4), torch.randn(2, 3), torch.randn(2, 3)
+torch.jit.script(m).save("sname.pt")
+for n, v in (("x", x), ("hx.0", h), ("hx.1", c)):
+    np.save(f"sname.in.{n}.npy", v.numpy())
+with torch.no_grad():
+    np.save("want_sname_0.npy", m(x, (h, c)).numpy())
+with open("sname.spec", "w") as f:
+    f.write("x=sname.in.x.npy\nhx=(sname.in.hx.0.npy,sname.in.hx.1.npy)\n")
+PY
+	fixture_run sname.py
+	args_run script sname.pt sname sname.spec
+	args_run trace sname.pt sname sname.spec
+}

@@ -954,6 +954,17 @@ static int apply_dynamic_axes(struct sc *c, struct ir_type *t,
 	return 0;
 }
 
+int sc_is_self_param(const struct ts_param *p, const struct modref *m)
+{
+	const struct pickle_value *o = m->obj;
+
+	if (!strcmp(p->name, "self"))
+		return 1;
+	return p->type && o && o->kind == PICKLE_OBJECT &&
+	       o->u.object->class_name &&
+	       !strcmp(p->type->name, o->u.object->class_name);
+}
+
 static const char *input_kind_name(enum input_spec_kind k)
 {
 	static const char *const names[] = {
@@ -1162,8 +1173,15 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 		struct cval *cv;
 		int k;
 
-		if (i == 0 && !strcmp(p->name, "self"))
+		if (i == 0 && sc_is_self_param(p, root)) {
+			if (strcmp(p->name, "self")) {
+				struct cval *sv = ir_alloc(c.g, sizeof(*sv));
+				sv->kind = CV_MODULE;
+				sv->mod = root;
+				env_set(&c, fr.env, p->name, sv);
+			}
 			continue;
+		}
 		for (k = 0; k < o->ninputs; k++)
 			if (o->inputs[k].name &&
 			    !strcmp(o->inputs[k].name, p->name)) {

@@ -921,11 +921,11 @@ struct cval *sc_inline(struct sc *c, const struct ts_def *def,
 		const struct ts_param *p = def->params[i];
 		struct cval *v = NULL;
 
-		if (i == 0 && self && !strcmp(p->name, "self")) {
+		if (i == 0 && self && sc_is_self_param(p, self)) {
 			struct cval *sv = ir_alloc(c->g, sizeof(*sv));
 			sv->kind = CV_MODULE;
 			sv->mod = self;
-			env_set(c, fr.env, "self", sv);
+			env_set(c, fr.env, p->name, sv);
 			continue;
 		}
 		if (ai < nargs)
