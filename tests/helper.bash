@@ -388,3 +388,72 @@ transb_export() {
 	done
 	[ ! -f "${name}_want_$k.npy" ] && [ "$k" -gt 0 ]
 }
+
+# Forward arguments that are not tensors (tests/args/make_args_models.py,
+# issue 14).  args_build: the archives, specs, inputs and torch's outputs
+# of every case there into the current directory (cached, one build for
+# every file that uses them).
+args_build() {
+	fixture_run "$TESTS_DIR/args/make_args_models.py" all
+}
+
+# args_run STAGE PT NAME SPECFILE [OPSET]: STAGE (script or trace) PT with
+# one --input per line of SPECFILE | lower | fold | emit NAME-STAGE.onnx,
+# checked by onnx.checker, run by ONNX Runtime on NAME's inputs
+# (NAME.in.LEAF.npy, fed as graph input LEAF) and compared with torch's
+args_run() {
+	local stage=$1 pt=$2 name=$3 specf=$4 o=${5:-14} specs=() feeds=() l f
+	while IFS= read -r l; do
+		specs+=(-i "$l")
+	done < "$specf"
+	(set -o pipefail
+	 tool "$stage" "$pt" "${specs[@]}" | tool lower --opset "$o" |
+		tool fold | emit -o "$name-$stage.onnx") || return 1
+	onnx_checker "$name-$stage.onnx" || return 1
+	for f in "$name".in.*.npy; do
+		[ -e "$f" ] || continue
+		l=${f#"$name".in.}
+		feeds+=("${l%.npy}=$f")
+	done
+	rm -rf "out-$name-$stage"
+	ort_run "$name-$stage.onnx" "out-$name-$stage" "${feeds[@]}" \
+		> /dev/null || return 1
+	"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name" \
+		"out-$name-$stage" "$name-$stage.onnx"
+}
+
+# Packed sequences (tests/args/make_packed_models.py).  packed_build: the
+# archives, inputs and torch's outputs per set of lengths (cached).
+packed_build() {
+	fixture_run "$TESTS_DIR/args/make_packed_models.py"
+}
+
+# packed_run STAGE PT NAME [OPSET]: STAGE (script or trace) PT on NAME's
+# first inputs (.npy) | lower | fold | emit NAME-STAGE.onnx, checked, then
+# packed_ort
+packed_run() {
+	local stage=$1 pt=$2 name=$3 o=${4:-13} out=$3-$1.onnx
+	(set -o pipefail
+	 tool "$stage" "$pt" -i "x=$name-0.x.npy" \
+		-i "lengths=$name-0.lengths.npy" -i "h0=$name-0.h0.npy" |
+		tool lower --opset "$o" | tool fold | emit -o "$out") || return 1
+	onnx_checker "$out" || return 1
+	packed_ort "$name" "$out"
+}
+
+# packed_ort NAME MODEL: MODEL run by ONNX Runtime on every set of lengths
+# built for NAME, each compared with torch's outputs
+packed_ort() {
+	local name=$1 out=$2 k feeds
+	for k in 0 1 2 3; do
+		feeds=("x=$name-$k.x.npy" "lengths=$name-$k.lengths.npy")
+		"$PYTHON" -c 'import onnx, sys
+sys.exit("h0" not in [i.name for i in onnx.load(sys.argv[1]).graph.input])' \
+			"$out" && feeds+=("h0=$name-$k.h0.npy")
+		rm -rf "out-$out-$k"
+		ort_run "$out" "out-$out-$k" "${feeds[@]}" > /dev/null ||
+			return 1
+		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
+			"out-$out-$k" "$out" || return 1
+	done
+}

@@ -1,5 +1,6 @@
 /*
- * input_spec.c - the one --input SPEC parser (see input_spec.h).
+ * input_spec.c - the one --input SPEC parser (see input_spec.h): tensors,
+ * .npy files, tuples and lists of them, numbers, bools and None.
  */
 #include "input_spec.h"
 
@@ -7,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The largest size a dim may be given: far over any tensor a trace can
  * allocate (rlimits.h), small enough that products stay in int64. */
@@ -23,6 +25,9 @@ void input_spec_release(struct input_spec *in)
 			free(in->symbols[i]);
 	free(in->symbols);
 	free(in->dims);
+	for (int i = 0; i < in->nitems; i++)
+		input_spec_release(&in->items[i]);
+	free(in->items);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -128,24 +133,71 @@ int input_spec_dims(const char *p, char close, const char *spec,
 	}
 }
 
-int input_spec_parse(const char *spec, unsigned flags, int max_rank,
-		     struct input_spec *in, struct diag *d)
+/* A number or a bool written as Python would (`3`, `0.5`, `true`,
+ * `False`) or with its kind (`int:3`, `float:0.5`, `bool:true`), or
+ * None (`none`, `None`).  1 when body is one (in set), 0 when it is not,
+ * -1 after reporting. */
+static int parse_scalar(const char *body, const char *spec,
+			struct input_spec *in, struct diag *d)
 {
-	const char *eq = strchr(spec, '='), *br = strchr(spec, '[');
-	const char *body = spec;
-	size_t n;
+	static const char *const kinds[] = { "int:", "float:", "bool:" };
+	size_t n = strlen(body);
+	int want = -1;
+	char *end;
+
+	if (n > 4 && !strcmp(body + n - 4, ".npy"))
+		return 0;
+	if (!strcmp(body, "none") || !strcmp(body, "None")) {
+		in->kind = INPUT_SPEC_NONE;
+		return 1;
+	}
+	for (int k = 0; k < 3; k++)
+		if (!strncmp(body, kinds[k], strlen(kinds[k]))) {
+			want = k;
+			body += strlen(kinds[k]);
+		}
+	if (want == 2 || (want < 0 && (!strcmp(body, "true") ||
+				       !strcmp(body, "false") ||
+				       !strcmp(body, "True") ||
+				       !strcmp(body, "False")))) {
+		in->kind = INPUT_SPEC_BOOL;
+		if (!strcasecmp(body, "true") || !strcmp(body, "1"))
+			in->ival = 1;
+		else if (strcasecmp(body, "false") && strcmp(body, "0"))
+			return diag_error(d, "--input '%s': '%s' is not a bool "
+					  "(true or false)", spec, body);
+		return 1;
+	}
+	if (want < 0 && !isdigit((unsigned char)*body) &&
+	    !((*body == '-' || *body == '.') &&
+	      isdigit((unsigned char)body[1])))
+		return 0;
+	errno = 0;
+	if (want == 0 || (want < 0 && !strpbrk(body, ".eE"))) {
+		long long v = strtoll(body, &end, 10);
+
+		in->kind = INPUT_SPEC_INT;
+		in->ival = v;
+	} else {
+		in->kind = INPUT_SPEC_FLOAT;
+		in->fval = strtod(body, &end);
+	}
+	if (errno || end == body || *end)
+		return diag_error(d, "--input '%s': '%s' is not %s", spec, body,
+				  in->kind == INPUT_SPEC_INT ? "an int" :
+				  "a float");
+	return 1;
+}
+
+/* A tensor: DTYPE[DIMS] or a .npy file. */
+static int parse_tensor(const char *body, const char *spec, unsigned flags,
+			int max_rank, struct input_spec *in, struct diag *d)
+{
+	const char *br;
+	size_t n = strlen(body);
 	int k;
 
-	memset(in, 0, sizeof(*in));
-	if (eq && (!br || eq < br)) {
-		if (eq == spec)
-			return diag_error(d, "--input '%s': empty name", spec);
-		in->name = strndup(spec, (size_t)(eq - spec));
-		if (!in->name)
-			return diag_error(d, "out of memory");
-		body = eq + 1;
-	}
-	n = strlen(body);
+	in->kind = INPUT_SPEC_TENSOR;
 	if (n > 4 && !strcmp(body + n - 4, ".npy")) {
 		in->npy = strdup(body);
 		return in->npy ? 0 : diag_error(d, "out of memory");
@@ -155,8 +207,10 @@ int input_spec_parse(const char *spec, unsigned flags, int max_rank,
 	in->dtype = ir_dtype_from_spec(body, n);
 	if (!in->dtype)
 		return diag_error(d, "--input '%s': unknown dtype '%.*s' (f32 "
-				  "f64 f16 bf16 i64 i32 i16 i8 u8 bool, or a "
-				  ".npy file)", spec, (int)n, body);
+				  "f64 f16 bf16 i64 i32 i16 i8 u8 bool, a .npy "
+				  "file, (A, B) a tuple, [A, B] a list, a "
+				  "number, true, false or none)", spec, (int)n,
+				  body);
 	if (!br)
 		return 0; /* a rank-0 tensor */
 	k = input_spec_dims(br + 1, ']', spec, flags, max_rank, in, d);
@@ -167,4 +221,123 @@ int input_spec_parse(const char *spec, unsigned flags, int max_rank,
 				  ", or NAME:SIZE for a dynamic axis" :
 				  " or names");
 	return k ? -1 : 0;
+}
+
+/* The length of the item at p: up to a ',' or an unmatched ')' or ']'. */
+static size_t item_len(const char *p)
+{
+	int depth = 0;
+	size_t n = 0;
+
+	for (; p[n]; n++) {
+		if (p[n] == '(' || p[n] == '[')
+			depth++;
+		else if ((p[n] == ')' || p[n] == ']') && depth-- == 0)
+			break;
+		else if (p[n] == ',' && depth == 0)
+			break;
+	}
+	return n;
+}
+
+static int parse_value(const char *body, const char *spec, unsigned flags,
+		       int max_rank, int depth, struct input_spec *in,
+		       struct diag *d);
+
+/* The items of a tuple `(A, B)` or a list `[A, B]` at body (its opening
+ * bracket), closed by the last character. */
+static int parse_items(const char *body, const char *spec, unsigned flags,
+		       int max_rank, int depth, struct input_spec *in,
+		       struct diag *d)
+{
+	char close = *body == '(' ? ')' : ']';
+	const char *p = body + 1;
+	size_t n = strlen(body);
+
+	in->kind = *body == '(' ? INPUT_SPEC_TUPLE : INPUT_SPEC_LIST;
+	if (body[n - 1] != close)
+		return diag_error(d, "--input '%s': '%c' without its '%c'",
+				  spec, *body, close);
+	for (;;) {
+		size_t len;
+		struct input_spec *ni;
+		char *item;
+		int rc;
+
+		while (*p == ' ')
+			p++;
+		if (*p == close && !p[1])
+			return 0;
+		len = item_len(p);
+		if (p[len] != ',' && !(p[len] == close && !p[len + 1]))
+			return diag_error(d, "--input '%s': unbalanced "
+					  "brackets", spec);
+		ni = realloc(in->items, sizeof(*ni) * (size_t)(in->nitems + 1));
+		if (!ni)
+			return diag_error(d, "out of memory");
+		in->items = ni;
+		memset(&ni[in->nitems], 0, sizeof(*ni));
+		in->nitems++;
+		while (len && p[len - 1] == ' ')
+			len--;
+		item = strndup(p, len);
+		if (!item)
+			return diag_error(d, "out of memory");
+		rc = parse_value(item, spec, flags, max_rank, depth + 1,
+				 &in->items[in->nitems - 1], d);
+		free(item);
+		if (rc)
+			return -1;
+		p += item_len(p);
+		if (*p == ',')
+			p++;
+	}
+}
+
+static int parse_value(const char *body, const char *spec, unsigned flags,
+		       int max_rank, int depth, struct input_spec *in,
+		       struct diag *d)
+{
+	int k;
+
+	if (depth > INPUT_SPEC_MAX_DEPTH)
+		return diag_error(d, "--input '%s': nested deeper than %d",
+				  spec, INPUT_SPEC_MAX_DEPTH);
+	if (!*body)
+		return diag_error(d, "--input '%s': an empty item", spec);
+	if (*body == '(' || *body == '[')
+		return parse_items(body, spec, flags, max_rank, depth, in, d);
+	k = parse_scalar(body, spec, in, d);
+	if (k)
+		return k < 0 ? -1 : 0;
+	return parse_tensor(body, spec, flags, max_rank, in, d);
+}
+
+int input_spec_parse(const char *spec, unsigned flags, int max_rank,
+		     struct input_spec *in, struct diag *d)
+{
+	const char *eq = strchr(spec, '='), *body = spec;
+	size_t open = strcspn(spec, "[(");
+
+	memset(in, 0, sizeof(*in));
+	if (eq && (size_t)(eq - spec) < open) {
+		if (eq == spec)
+			return diag_error(d, "--input '%s': empty name", spec);
+		in->name = strndup(spec, (size_t)(eq - spec));
+		if (!in->name)
+			return diag_error(d, "out of memory");
+		body = eq + 1;
+	}
+	return parse_value(body, spec, flags, max_rank, 0, in, d);
+}
+
+int input_spec_leaves(const struct input_spec *in)
+{
+	int n = 0;
+
+	if (in->kind == INPUT_SPEC_TENSOR)
+		return 1;
+	for (int i = 0; i < in->nitems; i++)
+		n += input_spec_leaves(&in->items[i]);
+	return n;
 }

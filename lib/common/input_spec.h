@@ -5,6 +5,14 @@
  * name (a symbol: a dynamic axis), `?` or `*` (unknown); a tool that runs
  * the model (trace) asks for INPUT_SPEC_RUN: every dim then needs a size,
  * a name written `batch:4`.
+ *
+ * The arguments torch.onnx.export takes besides tensors: a tuple
+ * `hx=(f32[1,2,3],f32[1,2,3])`, a list `xs=[f32[2],f32[2]]` (nested, items
+ * any of these, `.npy` files too), a number `n=3`, `f=0.5` (or
+ * `n=int:3`, `f=float:0.5`), a bool `b=true` (`bool:true`) and None
+ * (`none`).  A tuple or list is flattened into graph inputs, one a tensor
+ * leaf, named INPUT_SPEC_ITEM_NAME (`hx.0`, `hx.1`, nested `hx.0.1`), as
+ * torch.onnx.export flattens them; numbers, bools and None are constants.
  */
 #ifndef PT2ONNX_INPUT_SPEC_H
 #define PT2ONNX_INPUT_SPEC_H
@@ -16,8 +24,27 @@
 
 #define INPUT_SPEC_RUN 1u /* dims need sizes: `name:SIZE`, no `?` */
 
+/* The name of item i of a tuple or list argument named NAME. */
+#define INPUT_SPEC_ITEM_NAME "%s.%d"
+#define INPUT_SPEC_MAX_DEPTH 16 /* tuples in lists in tuples ... */
+
+enum input_spec_kind {
+	INPUT_SPEC_TENSOR = 0, /* npy, or dtype and dims */
+	INPUT_SPEC_TUPLE,      /* items */
+	INPUT_SPEC_LIST,       /* items */
+	INPUT_SPEC_INT,        /* ival */
+	INPUT_SPEC_FLOAT,      /* fval */
+	INPUT_SPEC_BOOL,       /* ival, 0 or 1 */
+	INPUT_SPEC_NONE,
+};
+
 struct input_spec {
-	char *name;          /* NULL: positional */
+	char *name;          /* NULL: positional (always, in items) */
+	enum input_spec_kind kind;
+	struct input_spec *items; /* a tuple's or list's, nitems of them */
+	int nitems;
+	int64_t ival;
+	double fval;
 	char *npy;           /* a .npy file, or NULL (then dtype and dims) */
 	enum ir_dtype dtype;
 	int rank;            /* 0 for `f32` or `f32[]` */
@@ -41,5 +68,8 @@ int input_spec_dims(const char *p, char close, const char *spec,
 		    struct diag *d);
 
 void input_spec_release(struct input_spec *in);
+
+/* The tensors of in (1 for a tensor; a tuple's or list's, all levels). */
+int input_spec_leaves(const struct input_spec *in);
 
 #endif

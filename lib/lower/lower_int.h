@@ -43,6 +43,8 @@ struct lower_ctx {
 	const char **custom_warned; /* ops warned about as custom nodes */
 	int ncustom_warned;
 	int nmalformed;        /* aten nodes not as docs/ir.md says */
+	struct lw_packed *packed; /* packed sequences lowered so far
+				     (symbolic_rnn.c) */
 };
 
 typedef int (*symbolic_fn)(struct lower_ctx *c, struct ir_node *n,

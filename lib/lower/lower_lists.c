@@ -3,7 +3,7 @@
  * followed element-wise (struct lw_list records), lists a branch of an if
  * changes (outputs of the If), lists appended to in a loop (carried ONNX
  * sequences), and the symbolics of the list operators (append, __getitem__,
- * len, _set_item, ...).
+ * len, _set_item, __contains__, ...).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -464,6 +464,38 @@ static int sym_len(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* aten::__contains__(list, x) (`x in l`) of a list of numbers known
+ * element-wise: Equal to each, Or'd (false for an empty list).  Strings
+ * are folded by the script stage when constant; anything else declined. */
+static int sym_contains(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	if (n->ninputs != 2 || n->inputs[0]->type->kind != IR_TYPE_LIST)
+		return lw_decline(c, "not a list");
+	int k = lw_list(c, n, 0, vals, 256);
+	if (k < 0 || b_is_seq(lw_in(c, n, 0)))
+		return lw_decline(c, "the list is not known element-wise");
+	struct ir_value *x = lw_tensor(c, n, 1), *r = NULL;
+	if (!x || b_rank(x) != 0)
+		return lw_decline(c, "the value is not a number");
+	for (int i = 0; i < k; i++) {
+		struct ir_value *e = vals[i];
+		if (!e || e->type->kind != IR_TYPE_TENSOR || b_rank(e) != 0)
+			return lw_decline(c, "an element is not a number");
+		enum ir_dtype dt = b_dtype(e) == IR_DTYPE_DOUBLE ||
+				   b_dtype(x) == IR_DTYPE_DOUBLE ||
+				   b_dtype(e) == IR_DTYPE_FLOAT ||
+				   b_dtype(x) == IR_DTYPE_FLOAT ?
+				   IR_DTYPE_DOUBLE : IR_DTYPE_INT64;
+		struct ir_value *eq = b_op2(c, "Equal", b_cast(c, e, dt),
+					    b_cast(c, x, dt));
+		r = r ? b_op2(c, "Or", r, eq) : eq;
+	}
+	out[0] = r ? r : b_const_bool(c, 0);
+	return 0;
+}
+
 /* Ops with no ONNX meaning: dropped. */
 static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
@@ -567,6 +599,7 @@ static const struct symbolic driver_ops[] = {
 	{ OP_aten___getitem__, 0, 0, SYM_PRIO_BASE, sym_getitem },
 	{ OP_aten_append, 0, 0, SYM_PRIO_BASE, sym_append },
 	{ OP_aten_len, 0, 0, SYM_PRIO_BASE, sym_len },
+	{ OP_aten___contains__, 0, 0, SYM_PRIO_BASE, sym_contains },
 	{ OP_aten_list, 0, 0, SYM_PRIO_BASE, sym_list_list },
 	{ OP_aten_warn, 0, 0, SYM_PRIO_BASE, sym_drop },
 };

@@ -246,21 +246,79 @@ static void layer_weights(struct lower_ctx *c, struct kcache *kc,
 	}
 }
 
+/* 1 when n is an RNN's .data overload (a packed sequence: data,
+ * batch_sizes, hx, params, ...), whose params (input 3) is a list where
+ * the .input overload has has_biases */
+static int packed_overload(const struct ir_node *n)
+{
+	return n->ninputs == 9 && n->inputs[3]->type &&
+	       n->inputs[3]->type->kind == IR_TYPE_LIST;
+}
+
+/* What a packed sequence is once lowered: _pack_padded_sequence's data
+ * (the padded input, time first) and batch_sizes (the lengths, int32),
+ * and an RNN's output on them (its padded Y).  Each is known by two
+ * values, the aten node's output and the symbolic's (lower.c binds one to
+ * the other; a later node reads either). */
+enum { PK_DATA, PK_RNN_OUT };
+struct lw_packed {
+	const struct ir_value *v[2], *lens[2];
+	int role;
+	struct lw_packed *next;
+};
+
+static void packed_add(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out, const struct ir_value *const *lens,
+		       int role)
+{
+	struct lw_packed *p = ir_alloc(c->g, sizeof(*p));
+	p->v[0] = n->outputs[0];
+	p->v[1] = out[0];
+	p->lens[0] = lens[0];
+	p->lens[1] = lens[1];
+	p->role = role;
+	p->next = c->packed;
+	c->packed = p;
+}
+
+/* The packing whose role value is input 0 of n and lengths input 1. */
+static const struct lw_packed *packed_find(const struct lower_ctx *c,
+					   const struct ir_node *n, int role)
+{
+	const struct ir_value *v = n->inputs[0], *l = n->inputs[1];
+	for (const struct lw_packed *p = c->packed; p; p = p->next)
+		if (p->role == role && (p->v[0] == v || p->v[1] == v) &&
+		    (p->lens[0] == l || p->lens[1] == l))
+			return p;
+	return NULL;
+}
+
 static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 		       struct ir_value **out, enum rnn_kind k)
 {
 	/* lstm.input(input, hx[], params[], has_biases, num_layers, dropout,
-	 * train, bidirectional, batch_first); gru/rnn: hx a tensor */
-	int64_t bias, layers, bidir, bfirst;
-	struct ir_value *x = T(0), *params[256], *hx[2];
+	 * train, bidirectional, batch_first); gru/rnn: hx a tensor.  The
+	 * .data overload (data, batch_sizes, hx, params, has_biases,
+	 * num_layers, dropout, train, bidirectional) of a packed sequence
+	 * runs on the padded input _pack_padded_sequence passed through,
+	 * its lengths ONNX's sequence_lens, as torch's ONNX passes
+	 * (pushPackingPastRnn, removeNopPacking) lower it. */
+	int64_t bias, layers, bidir, bfirst = 0;
+	struct ir_value *x = T(0), *params[256], *hx[2], *seq_lens = NULL;
+	int pk = packed_overload(n);
 	if (n->ninputs != 9)
-		return lw_decline(c, "only the .input overload (no packed "
-				  "sequences)");
-	if (!lw_int(c, n, 3, &bias) || !lw_int(c, n, 4, &layers) ||
-	    !lw_int(c, n, 7, &bidir) || !lw_int(c, n, 8, &bfirst))
+		return lw_decline(c, "not the .input or .data overload");
+	const struct lw_packed *pd = pk ? packed_find(c, n, PK_DATA) : NULL;
+	if (pk && !pd)
+		return lw_decline(c, "a packed sequence not made by "
+				  "pack_padded_sequence");
+	if (pk)
+		seq_lens = T(1);
+	if (!lw_int(c, n, 3 + pk, &bias) || !lw_int(c, n, 4 + pk, &layers) ||
+	    !lw_int(c, n, 7 + pk, &bidir) || (!pk && !lw_int(c, n, 8, &bfirst)))
 		return lw_decline(c, "has_biases, num_layers, bidirectional or "
 				  "batch_first not constant");
-	int np = lw_list(c, n, 2, params, 256);
+	int np = lw_list(c, n, 2 + pk, params, 256);
 	int dirs = bidir ? 2 : 1, per = bias ? 4 : 2;
 	if (np < 0 || layers < 1 || np != layers * dirs * per)
 		return lw_decline(c, "the parameters are not a list of "
@@ -269,10 +327,10 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "more than 64 layers");
 	int nh = k == RNN_LSTM ? 2 : 1;
 	if (k == RNN_LSTM) {
-		if (lw_list(c, n, 1, hx, 2) != 2)
+		if (lw_list(c, n, 1 + pk, hx, 2) != 2)
 			return lw_decline(c, "hx is not a list (h0, c0)");
 	} else {
-		hx[0] = T(1);
+		hx[0] = T(1 + pk);
 	}
 	if (!x || !hx[0] || (nh == 2 && !hx[1]) || b_rank(x) != 3)
 		return lw_decline(c, "the input is not (seq, batch, feature)");
@@ -303,6 +361,7 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 	struct kcache kc = { 0 };
 	for (int64_t l = 0; l < layers; l++) {
 		struct ir_value *in[7] = { x };
+		in[4] = seq_lens;
 		layer_weights(c, &kc, params + l * dirs * per, dirs, per, k,
 			      hid, in + 1);
 		for (int s = 0; s < nh; s++)
@@ -357,6 +416,82 @@ static int generic_rnn(struct lower_ctx *c, struct ir_node *n,
 	out[0] = x;
 	for (int s = 0; s < nh; s++)
 		out[1 + s] = concat0(c, hn[s], (int)layers);
+	if (pk)
+		packed_add(c, n, out, pd->lens, PK_RNN_OUT);
+	return 0;
+}
+
+/*
+ * Packed sequences, as torch 1.13's exporter has them (symbolic_opset9's
+ * _pack_padded_sequence and _pad_packed_sequence, then its ONNX passes
+ * pushPackingPastRnn and removeNopPacking): packing passes the padded
+ * input through (time first) with its lengths as int32, the RNN between
+ * takes them as sequence_lens (its Y is 0 past each length, its final
+ * states those at each length), and unpacking passes the RNN's Y through
+ * with the lengths.  Anything but an RNN on the packed data, or a padding
+ * value other than 0 (ONNX's RNNs pad with 0), is declined rather than
+ * made a model that differs from torch.
+ */
+/* The kind of a node from `from` on (nested blocks too; aten nodes not
+ * lowered yet) that reads v and is not an RNN or its dtype or device
+ * (the same packed or not), or NULL. */
+static const char *non_rnn_user(const struct ir_node *from,
+				const struct ir_value *v)
+{
+	for (const struct ir_node *u = from; u; u = u->next) {
+		int rnn = u->op == OP_aten_lstm || u->op == OP_aten_gru ||
+			  u->op == OP_aten_rnn_tanh || u->op == OP_aten_rnn_relu ||
+			  u->op == OP_prim_dtype || u->op == OP_prim_device;
+		for (uint32_t i = 0; i < u->ninputs && !rnn; i++)
+			if (u->inputs[i] == v)
+				return u->kind;
+		for (uint32_t b = 0; b < u->nblocks; b++) {
+			const char *k = non_rnn_user(u->blocks[b]->first, v);
+			if (k)
+				return k;
+		}
+	}
+	return NULL;
+}
+
+SYM(sym_pack_padded_sequence)
+{
+	/* _pack_padded_sequence(input, lengths, batch_first) -> (data,
+	 * batch_sizes) */
+	int64_t bf;
+	struct ir_value *x = T(0), *len = T(1);
+	if (!x || !len || b_rank(x) != 3)
+		return lw_decline(c, "the input is not 3-d");
+	if (!lw_int(c, n, 2, &bf))
+		return lw_decline(c, "batch_first not constant");
+	const char *other = non_rnn_user(n->next, n->outputs[0]);
+	if (other)
+		return lw_decline(c, ir_strfmt(c->g, "the packed data goes "
+					       "to %s, not an RNN", other));
+	out[0] = bf ? b_transpose(c, x, swap01, 3) : x;
+	out[1] = b_cast(c, len, IR_DTYPE_INT32);
+	const struct ir_value *lens[2] = { n->outputs[1], out[1] };
+	packed_add(c, n, out, lens, PK_DATA);
+	return 0;
+}
+
+SYM(sym_pad_packed_sequence)
+{
+	/* _pad_packed_sequence(data, batch_sizes, batch_first,
+	 * padding_value, total_length) -> (output, lengths) */
+	int64_t bf;
+	double pad;
+	if (!packed_find(c, n, PK_RNN_OUT))
+		return lw_decline(c, "the packed data is not an RNN's output "
+				  "on pack_padded_sequence's");
+	if (!lw_int(c, n, 2, &bf) || !lw_float(c, n, 3, &pad))
+		return lw_decline(c, "batch_first or padding_value not "
+				  "constant");
+	if (pad != 0)
+		return lw_decline(c, "padding_value not 0: ONNX's RNNs pad "
+				  "with 0");
+	out[0] = bf ? b_transpose(c, T(0), swap01, 3) : T(0);
+	out[1] = b_cast(c, T(1), IR_DTYPE_INT64);
 	return 0;
 }
 

@@ -954,6 +954,151 @@ static int apply_dynamic_axes(struct sc *c, struct ir_type *t,
 	return 0;
 }
 
+int sc_is_self_param(const struct ts_param *p, const struct modref *m)
+{
+	const struct pickle_value *o = m->obj;
+
+	if (!strcmp(p->name, "self"))
+		return 1;
+	return p->type && o && o->kind == PICKLE_OBJECT &&
+	       o->u.object->class_name &&
+	       !strcmp(p->type->name, o->u.object->class_name);
+}
+
+static const char *input_kind_name(enum input_spec_kind k)
+{
+	static const char *const names[] = {
+		[INPUT_SPEC_TENSOR] = "a tensor", [INPUT_SPEC_TUPLE] = "a tuple",
+		[INPUT_SPEC_LIST] = "a list", [INPUT_SPEC_INT] = "an int",
+		[INPUT_SPEC_FLOAT] = "a float", [INPUT_SPEC_BOOL] = "a bool",
+		[INPUT_SPEC_NONE] = "None",
+	};
+	return names[k];
+}
+
+/* Whether an argument of TorchScript type ty (NULL: not written) takes
+ * in: 0, or 1 after reporting that it does not. */
+static int input_misfit(const char *pname, const struct ts_type *ty,
+			const struct script_input *in, struct diag *d)
+{
+	const char *tn = ty ? ty->name : NULL;
+	int ok = 1;
+
+	if (!tn)
+		return 0;
+	if (!strcmp(tn, "Optional") && ty->nargs == 1)
+		return in->kind == INPUT_SPEC_NONE ? 0 :
+		       input_misfit(pname, ty->args[0], in, d);
+	if (!strcmp(tn, "Tensor"))
+		ok = in->kind == INPUT_SPEC_TENSOR;
+	else if (!strcmp(tn, "Tuple")) {
+		ok = in->kind == INPUT_SPEC_TUPLE;
+		if (ok && ty->bracketed && ty->nargs != in->nitems) {
+			diag_error(d, "--input for '%s': the argument is a "
+				   "tuple of %d items, not %d", pname,
+				   ty->nargs, in->nitems);
+			return 1;
+		}
+		for (int i = 0; ok && i < in->nitems && ty->bracketed; i++)
+			if (input_misfit(pname, ty->args[i], &in->items[i], d))
+				return 1;
+	} else if (!strcmp(tn, "List")) {
+		ok = in->kind == INPUT_SPEC_LIST;
+		for (int i = 0; ok && i < in->nitems && ty->nargs == 1; i++)
+			if (input_misfit(pname, ty->args[0], &in->items[i], d))
+				return 1;
+	} else if (!strcmp(tn, "int"))
+		ok = in->kind == INPUT_SPEC_INT;
+	else if (!strcmp(tn, "float"))
+		ok = in->kind == INPUT_SPEC_FLOAT || in->kind == INPUT_SPEC_INT;
+	else if (!strcmp(tn, "bool"))
+		ok = in->kind == INPUT_SPEC_BOOL;
+	else if (!strcmp(tn, "number") || !strcmp(tn, "Scalar"))
+		ok = in->kind == INPUT_SPEC_INT || in->kind == INPUT_SPEC_FLOAT
+		     || in->kind == INPUT_SPEC_BOOL;
+	else if (!strcmp(tn, "NoneType") || !strcmp(tn, "None"))
+		ok = in->kind == INPUT_SPEC_NONE;
+	else if (!strcmp(tn, "Dict")) {
+		diag_error(d, "--input for '%s': the argument is a Dict, which "
+			   "--input cannot give", pname);
+		return 1;
+	} else if (strcmp(tn, "Any"))
+		ok = in->kind != INPUT_SPEC_TENSOR; /* a NamedTuple: a tuple */
+	if (ok)
+		return 0;
+	diag_error(d, "--input for '%s': the argument is of type %s, not %s",
+		   pname, tn, input_kind_name(in->kind));
+	return 1;
+}
+
+/* The value of argument name given by in (of type ty, NULL: not written):
+ * its tensors graph inputs (a tuple's or list's named
+ * INPUT_SPEC_ITEM_NAME), its numbers, bools and None constants, as
+ * torch.onnx.export makes them.  NULL after reporting. */
+static struct cval *input_cval(struct sc *c, const struct script_input *in,
+			       const struct ts_type *ty, const char *name)
+{
+	struct ts_loc l0 = { 0, 0 };
+	int n = in->nitems;
+
+	if (ty && !strcmp(ty->name, "Optional") && ty->nargs == 1)
+		ty = ty->args[0];
+	switch (in->kind) {
+	case INPUT_SPEC_TENSOR: {
+		struct ir_type *t = input_type(c, in);
+		struct ir_value *v;
+
+		if (apply_dynamic_axes(c, t, name, c->g->top->nparams))
+			return NULL;
+		v = ir_value_new(c->g, ir_find_value(c->g, name) ? NULL : name,
+				 t);
+		ir_block_add_param(c->g, c->g->top, v);
+		return cv_value(c, v);
+	}
+	case INPUT_SPEC_TUPLE:
+	case INPUT_SPEC_LIST: {
+		struct cval **items = ir_alloc(c->g, sizeof(*items) *
+					       (size_t)(n + 1));
+		struct ir_value **vs = ir_alloc(c->g, sizeof(*vs) *
+						(size_t)(n + 1));
+		int tup = in->kind == INPUT_SPEC_TUPLE;
+
+		for (int i = 0; i < n; i++) {
+			const struct ts_type *et = !ty ? NULL :
+				tup && i < ty->nargs ? ty->args[i] :
+				!tup && ty->nargs == 1 ? ty->args[0] : NULL;
+
+			items[i] = input_cval(c, &in->items[i], et,
+					      ir_strfmt(c->g,
+							INPUT_SPEC_ITEM_NAME,
+							name, i));
+			if (!items[i])
+				return NULL;
+			if (!tup && !(vs[i] = sc_to_value(c, items[i], l0)))
+				return NULL;
+		}
+		if (tup)
+			return cv_tuple(c, items, n);
+		return cv_value(c, sc_list_of(c, vs, n, n || !ty ||
+					      ty->nargs != 1 ? NULL :
+					      sc_type_from_ts(c, ty->args[0]),
+					      l0));
+	}
+	case INPUT_SPEC_INT:
+		if (ty && !strcmp(ty->name, "float"))
+			return cv_value(c, sc_const_float(c, (double)in->ival,
+							  l0));
+		return cv_value(c, sc_const_int(c, in->ival, l0));
+	case INPUT_SPEC_FLOAT:
+		return cv_value(c, sc_const_float(c, in->fval, l0));
+	case INPUT_SPEC_BOOL:
+		return cv_value(c, sc_const_bool(c, (int)in->ival, l0));
+	case INPUT_SPEC_NONE:
+		return cv_value(c, sc_const_none(c, l0));
+	}
+	return NULL;
+}
+
 struct ir_graph *script_compile(struct torch_archive *ar,
 				const struct script_options *o,
 				struct diag *d, int *code)
@@ -1022,25 +1167,34 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 	/* graph inputs: the arguments but self */
 	for (i = 0; i < def->nparams; i++) {
 		const struct ts_param *p = def->params[i];
-		struct ir_type *t = NULL;
+		const struct script_input *in = NULL;
+		struct ir_type *t;
 		struct ir_value *v;
+		struct cval *cv;
 		int k;
 
-		if (i == 0 && !strcmp(p->name, "self"))
+		if (i == 0 && sc_is_self_param(p, root)) {
+			if (strcmp(p->name, "self")) {
+				struct cval *sv = ir_alloc(c.g, sizeof(*sv));
+				sv->kind = CV_MODULE;
+				sv->mod = root;
+				env_set(&c, fr.env, p->name, sv);
+			}
 			continue;
+		}
 		for (k = 0; k < o->ninputs; k++)
 			if (o->inputs[k].name &&
 			    !strcmp(o->inputs[k].name, p->name)) {
-				t = input_type(&c, &o->inputs[k]);
+				in = &o->inputs[k];
 				used_named++;
 			}
-		if (!t) {
+		if (!in) {
 			for (k = 0; k < o->ninputs; k++)
 				if (!o->inputs[k].name && k == npos)
-					t = input_type(&c, &o->inputs[k]);
+					in = &o->inputs[k];
 			npos++;
 		}
-		if (!t && p->def && o->ninputs > 0) {
+		if (!in && p->def && o->ninputs > 0) {
 			/* not given while others are: the default, as
 			 * torch.onnx.export's args leave trailing ones out */
 			struct cval *dv = sc_expr(&c, p->def);
@@ -1049,20 +1203,21 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 			env_set(&c, fr.env, p->name, dv);
 			continue;
 		}
-		if (!t && o->require_inputs &&
+		if (!in && o->require_inputs &&
 		    refuse_untyped_input(method, p, d)) {
 			c.code = EXIT_USAGE;
 			goto fail;
 		}
-		if (!t)
-			t = sc_type_from_ts(&c, p->type);
-		else if (p->type && strcmp(p->type->name, "Tensor") &&
-			 t->kind == IR_TYPE_TENSOR) {
-			diag_error(d, "--input for '%s': the argument is a %s, "
-				   "not a Tensor", p->name, p->type->name);
-			c.code = EXIT_USAGE;
-			goto fail;
+		if (in) {
+			if (input_misfit(p->name, p->type, in, d) ||
+			    !(cv = input_cval(&c, in, p->type, p->name))) {
+				c.code = EXIT_USAGE;
+				goto fail;
+			}
+			env_set(&c, fr.env, p->name, cv);
+			continue;
 		}
+		t = sc_type_from_ts(&c, p->type);
 		if (apply_dynamic_axes(&c, t, p->name, c.g->top->nparams)) {
 			c.code = EXIT_USAGE;
 			goto fail;

@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "input_spec.h"
 #include "ir.h"
 #include "onnx_write.h"
 #include "torch_archive.h"
@@ -36,9 +37,16 @@
 #define SCRIPT_MAX_RECURSION 2000 /* nested expressions and blocks, all
 				     inlined levels together */
 
-/* The type of one graph input given on the command line. */
+/* The type of one forward argument given on the command line: a tensor
+ * (kind INPUT_SPEC_TENSOR), or a tuple, list, number, bool or None
+ * (input_spec.h), whose tensors become graph inputs of their own. */
 struct script_input {
 	const char *name;      /* NULL: positional */
+	enum input_spec_kind kind;
+	struct script_input *items; /* a tuple's or list's */
+	int nitems;
+	int64_t ival;          /* int, bool */
+	double fval;           /* float */
 	struct ir_type *type;  /* allocated in the graph given to
 				  script_parse_input, or NULL */
 	enum ir_dtype dtype;   /* parsed form, see script_parse_input */
@@ -64,6 +72,13 @@ struct script_options {
  * Returns 0, or -1 after reporting.  Symbol names are malloc'd. */
 int script_parse_input(const char *spec, struct script_input *in,
 		       struct diag *d);
+/* The script input of a parsed spec (its text spec, for messages); run:
+ * is was parsed with INPUT_SPEC_RUN (trace's), its named dims are taken
+ * as their sizes and a .npy that cannot be read leaves the rank unknown
+ * (trace reports it when it reads it).  0, or -1 after reporting. */
+int script_input_from_spec(const struct input_spec *is, int run,
+			   const char *spec, struct script_input *in,
+			   struct diag *d);
 /* Frees what script_parse_input allocated (name, symbols); NULL is a
  * no-op. */
 void script_input_release(struct script_input *in);

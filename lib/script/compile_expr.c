@@ -22,7 +22,7 @@
 
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
 
-static struct cval *cv_tuple(struct sc *c, struct cval **items, int n)
+struct cval *cv_tuple(struct sc *c, struct cval **items, int n)
 {
 	struct cval *cv = ir_alloc(c->g, sizeof(*cv));
 
@@ -79,8 +79,8 @@ static unsigned kind_of(const struct cval *cv)
 	return kind_of_type(cv->v->type);
 }
 
-static struct ir_value *list_of(struct sc *c, struct ir_value **vs, int n,
-				struct ir_type *elem, struct ts_loc loc)
+struct ir_value *sc_list_of(struct sc *c, struct ir_value **vs, int n,
+			    struct ir_type *elem, struct ts_loc loc)
 {
 	struct ir_node *nd = sc_node(c, OP_prim_ListConstruct, n, 1, loc);
 	struct ir_type *t = ir_type_new(c->g, IR_TYPE_LIST);
@@ -128,7 +128,7 @@ static struct ir_value *default_value(struct sc *c, const struct aten_arg *a,
 			struct ir_value *vs[64];
 			for (i = 0; i < a->list_n && i < 64; i++)
 				vs[i] = sc_const_int(c, a->def_i, loc);
-			return list_of(c, vs, i, ir_type_new(c->g, IR_TYPE_INT),
+			return sc_list_of(c, vs, i, ir_type_new(c->g, IR_TYPE_INT),
 				       loc);
 		}
 		return sc_const_int(c, a->def_i, loc);
@@ -154,7 +154,7 @@ static struct ir_value *default_value(struct sc *c, const struct aten_arg *a,
 				k == IR_TYPE_BOOL ? sc_const_bool(c, (int)iv[i],
 								  loc) :
 				sc_const_float(c, fv[i], loc);
-		return list_of(c, vs, a->def_n, ir_type_new(c->g, k), loc);
+		return sc_list_of(c, vs, a->def_n, ir_type_new(c->g, k), loc);
 	}
 	default:
 		sc_error(c, loc, EXIT_UNSUPPORTED, "argument '%s' has no "
@@ -176,7 +176,7 @@ static struct ir_value *convert(struct sc *c, struct cval *cv,
 		for (i = 0; i < cv->n; i++)
 			if (!(items[i] = sc_to_value(c, cv->items[i], loc)))
 				return NULL;
-		return list_of(c, items, cv->n, NULL, loc);
+		return sc_list_of(c, items, cv->n, NULL, loc);
 	}
 	v = sc_to_value(c, cv, loc);
 	if (!v)
@@ -204,7 +204,7 @@ static struct ir_value *convert(struct sc *c, struct cval *cv,
 	case ATEN_CONV_BROADCAST:
 		for (i = 0; i < p->list_n && i < 64; i++)
 			vs[i] = v;
-		return list_of(c, vs, i, NULL, loc);
+		return sc_list_of(c, vs, i, NULL, loc);
 	case ATEN_CONV_TUPLE_TO_LIST: {
 		struct ir_type *t = v->type;
 		struct ir_node *n;
@@ -219,7 +219,7 @@ static struct ir_value *convert(struct sc *c, struct cval *cv,
 			n->outputs[i]->type = t->elems[i];
 			vs[i] = n->outputs[i];
 		}
-		return list_of(c, vs, i, NULL, loc);
+		return sc_list_of(c, vs, i, NULL, loc);
 	}
 	}
 	return v;
@@ -662,7 +662,7 @@ static struct cval *dict_list(struct sc *c, const struct cval *d, char what,
 		et = d->vtype;
 	if (!et && !d->n)
 		et = ir_type_new(c->g, IR_TYPE_UNKNOWN);
-	return cv_value(c, list_of(c, vs, d->n, et, loc));
+	return cv_value(c, sc_list_of(c, vs, d->n, et, loc));
 }
 
 /* Makes static dict d one value from here on (in its own block: see
@@ -921,11 +921,11 @@ struct cval *sc_inline(struct sc *c, const struct ts_def *def,
 		const struct ts_param *p = def->params[i];
 		struct cval *v = NULL;
 
-		if (i == 0 && self && !strcmp(p->name, "self")) {
+		if (i == 0 && self && sc_is_self_param(p, self)) {
 			struct cval *sv = ir_alloc(c->g, sizeof(*sv));
 			sv->kind = CV_MODULE;
 			sv->mod = self;
-			env_set(c, fr.env, "self", sv);
+			env_set(c, fr.env, p->name, sv);
 			continue;
 		}
 		if (ai < nargs)
@@ -1734,7 +1734,7 @@ static struct cval *expr1(struct sc *c, const struct ts_expr *e)
 		for (i = 0; i < e->u.list.n; i++)
 			if (!(vs[i] = sc_expr_value(c, e->u.list.items[i])))
 				return NULL;
-		return cv_value(c, list_of(c, vs, e->u.list.n, NULL, e->loc));
+		return cv_value(c, sc_list_of(c, vs, e->u.list.n, NULL, e->loc));
 	}
 	case TS_EXPR_UNARY: {
 		struct cval *a = sc_expr(c, e->u.unary.operand);

@@ -168,6 +168,14 @@ struct ir_value *sc_const_str(struct sc *c, const char *s, size_t len,
 			      struct ts_loc loc);
 struct ir_value *sc_const_none(struct sc *c, struct ts_loc loc);
 struct cval *cv_value(struct sc *c, struct ir_value *v);
+struct cval *cv_tuple(struct sc *c, struct cval **items, int n);
+/* 1 when p, a method's first parameter, is its module m: named self, or
+ * typed as m's class (python_print keeps the name the user wrote: `s`). */
+int sc_is_self_param(const struct ts_param *p, const struct modref *m);
+/* A prim::ListConstruct of vs[0..n), its items of type elem (NULL: the
+ * first's). */
+struct ir_value *sc_list_of(struct sc *c, struct ir_value **vs, int n,
+			    struct ir_type *elem, struct ts_loc loc);
 struct ir_value *sc_to_value(struct sc *c, struct cval *cv, struct ts_loc loc);
 struct cval *sc_module_attr(struct sc *c, struct modref *m, const char *name,
 			    struct ts_loc loc);

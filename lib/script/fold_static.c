@@ -12,8 +12,9 @@
  *     is_autocast_enabled() False, prim::is_cuda/is_nested/... False
  *     (tensors on the CPU, not nested);
  *   - prim::dtype and is_floating_point of tensors of known dtype;
- *   - prim::device as the constant Device "cpu", str() of it, and the
- *     string ops on constants: len, find, format, ==, !=;
+ *   - prim::device as the constant Device "cpu", str() of it, t.cpu() as
+ *     t, and the string ops on constants: len, find, format, ==, !=;
+ *   - `x in l` of constants, a list known element-wise (numbers or str);
  *   - all()/any() of a bool list whose elements are known, also a list
  *     built by appends in the same block (len() of such a list too).
  *
@@ -325,6 +326,20 @@ static struct ir_value *fold_format(struct ir_graph *g, struct ir_node *n)
 
 /* --- the folds ------------------------------------------------------------ */
 
+/* The value of an int, bool or float constant v; 1 when it is one. */
+static int num_const(const struct ir_value *v, double *out)
+{
+	int64_t i;
+
+	if (v->type->kind == IR_TYPE_FLOAT)
+		return script_const_float(v, out);
+	if ((v->type->kind != IR_TYPE_INT && v->type->kind != IR_TYPE_BOOL) ||
+	    !script_const_int(v, &i))
+		return 0;
+	*out = (double)i;
+	return 1;
+}
+
 struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 {
 	struct ir_value *r = NULL, *in0 = n->ninputs ? n->inputs[0] : NULL;
@@ -374,6 +389,9 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 	} else if (n->op == OP_prim_device && n->ninputs == 1 &&
 		   in0->type->kind == IR_TYPE_TENSOR) {
 		r = const_strk(g, n, IR_TYPE_DEVICE, "cpu", 3);
+	} else if (n->op == OP_aten_cpu && n->ninputs == 1 &&
+		   in0->type->kind == IR_TYPE_TENSOR) {
+		r = in0; /* already there (pad_packed_sequence's lengths) */
 	} else if (n->op == OP_aten_str && n->ninputs == 1) {
 		if ((s = const_str(in0, &sl, IR_TYPE_STR)))
 			r = in0;
@@ -406,6 +424,26 @@ struct ir_value *script_fold_static(struct ir_graph *g, struct ir_node *n)
 		int eq = sl == tl && !memcmp(s, t, sl);
 		r = const_intk(g, n, IR_TYPE_BOOL,
 			       n->op == OP_aten_eq ? eq : !eq);
+	} else if (n->op == OP_aten___contains__ && n->ninputs == 2 &&
+		   in0->type->kind == IR_TYPE_LIST) {
+		/* x in [a, b, ...]: constants against a constant */
+		struct ir_value *el[256];
+		int k = script_list_at(in0, n, el, 256), found = 0;
+		double xv, ev;
+		if (k < 0)
+			return NULL;
+		s = const_str(n->inputs[1], &sl, IR_TYPE_STR);
+		if (!s && !num_const(n->inputs[1], &xv))
+			return NULL;
+		for (int e = 0; e < k; e++) {
+			if (s && (t = const_str(el[e], &tl, IR_TYPE_STR)))
+				found |= sl == tl && !memcmp(s, t, sl);
+			else if (!s && num_const(el[e], &ev))
+				found |= ev == xv;
+			else
+				return NULL;
+		}
+		r = const_intk(g, n, IR_TYPE_BOOL, found);
 	} else if (ATEN_ONE_OF(n->op, OP_aten_all, OP_aten_any) &&
 		   n->ninputs == 1 &&
 		   in0->type->kind == IR_TYPE_LIST) {

@@ -767,6 +767,20 @@ static void sdpa(struct ir_graph *g, struct ir_node *n)
 	set_out(g, n, 0, q->dtype, q->rank, dims);
 }
 
+/* _pack_padded_sequence(input (T, B, *) or (B, T, *), lengths, ...) ->
+ * (data (sum of lengths, *), batch_sizes (T) Long), kept to a 3-d input */
+static void pack_padded(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *x = tin(n, 0);
+	struct ir_dim dims[2] = { unknown(), unknown() };
+
+	if (!x || x->rank != 3 || n->noutputs != 2)
+		return;
+	dims[1] = x->dims[2];
+	set_out(g, n, 0, x->dtype, 2, dims);
+	set_out(g, n, 1, IR_DTYPE_INT64, 1, dims);
+}
+
 typedef void shape_rule(struct ir_graph *g, struct ir_node *n);
 
 /* The script stage's column of the operator registry: each operator's shape
@@ -894,6 +908,7 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_special_entr] = unary,
 	[OP_aten_logcumsumexp] = unary,
 	[OP_aten_rms_norm] = unary,
+	[OP_aten__pack_padded_sequence] = pack_padded,
 };
 
 void script_infer_node(struct ir_graph *g, struct ir_node *n)

@@ -1,10 +1,12 @@
 /*
  * input.c - the graph inputs of `trace`: --input SPEC (parsed by
- * lib/common/input_spec.c, every dim with a size) and the
+ * lib/common/input_spec.c, every dim with a size; a tuple's or list's
+ * tensors one graph input each) and the
  * deterministic pseudo-random values of inputs given by dtype and shape
  * (trace.h).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,58 @@ void trace_input_release(struct trace_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/* The trace input of tensor spec is, named name (NULL: positional). */
+static int leaf_input(const struct input_spec *is, const char *name,
+		      struct trace_input *in, struct diag *d)
+{
+	memset(in, 0, sizeof(*in));
+	if ((name && !(in->name = strdup(name))) ||
+	    (is->npy && !(in->npy = strdup(is->npy))))
+		return diag_error(d, "out of memory");
+	in->dtype = is->dtype;
+	in->rank = is->rank;
+	for (int i = 0; i < is->rank; i++) {
+		in->dims[i] = is->dims[i];
+		if (is->symbols[i] &&
+		    !(in->symbols[i] = strdup(is->symbols[i])))
+			return diag_error(d, "out of memory");
+	}
+	return 0;
+}
+
+static int add_leaves(const struct input_spec *is, const char *name,
+		      struct trace_input **arr, int *n, struct diag *d)
+{
+	struct trace_input *na;
+
+	if (is->kind == INPUT_SPEC_TENSOR) {
+		na = realloc(*arr, sizeof(*na) * (size_t)(*n + 1));
+		if (!na)
+			return diag_error(d, "out of memory");
+		*arr = na;
+		(*n)++;
+		return leaf_input(is, name, &na[*n - 1], d);
+	}
+	for (int i = 0; i < is->nitems; i++) {
+		char *sub = NULL;
+		int rc;
+
+		if (name && asprintf(&sub, INPUT_SPEC_ITEM_NAME, name, i) < 0)
+			return diag_error(d, "out of memory");
+		rc = add_leaves(&is->items[i], sub, arr, n, d);
+		free(sub);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int trace_input_leaves(const struct input_spec *is, struct trace_input **arr,
+		       int *n, struct diag *d)
+{
+	return add_leaves(is, is->name, arr, n, d);
+}
+
 int trace_parse_input(const char *spec, struct trace_input *in,
 		      struct diag *d)
 {
@@ -32,18 +86,10 @@ int trace_parse_input(const char *spec, struct trace_input *in,
 
 	memset(in, 0, sizeof(*in));
 	rc = input_spec_parse(spec, INPUT_SPEC_RUN, GPU_MAX_DIMS, &is, d);
-	if (!rc) {
-		in->name = is.name;
-		in->npy = is.npy;
-		is.name = is.npy = NULL;
-		in->dtype = is.dtype;
-		in->rank = is.rank;
-		for (int i = 0; i < is.rank; i++) {
-			in->dims[i] = is.dims[i];
-			in->symbols[i] = is.symbols[i];
-			is.symbols[i] = NULL;
-		}
-	}
+	if (!rc && is.kind != INPUT_SPEC_TENSOR)
+		rc = diag_error(d, "--input '%s': not a tensor", spec);
+	if (!rc)
+		rc = leaf_input(&is, is.name, in, d);
 	input_spec_release(&is);
 	return rc;
 }

@@ -67,6 +67,15 @@ void trace_list_ops(FILE *fp);
 int trace_parse_input(const char *spec, struct trace_input *in,
 		      struct diag *d);
 
+/* The graph inputs of an argument's spec is (parsed with INPUT_SPEC_RUN):
+ * its tensors, a tuple's or list's each named INPUT_SPEC_ITEM_NAME after
+ * the argument (positional when it is), appended to (*arr)[0..*n); a
+ * number, bool or None has none (the script compiler makes it a
+ * constant).  0, or -1 after reporting. */
+struct input_spec;
+int trace_input_leaves(const struct input_spec *is, struct trace_input **arr,
+		       int *n, struct diag *d);
+
 /* Frees what trace_parse_input allocated. */
 void trace_input_release(struct trace_input *in);
 /* n pseudo-random values from `seed` for a tensor of dtype dt: floats

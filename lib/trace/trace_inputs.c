@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int trace_script_inputs(const struct trace_input *in, char *const *specs,
+int trace_script_inputs(const struct input_spec *specs, char *const *texts,
 			int n, struct script_input **out, struct diag *d)
 {
 	struct script_input *sin = calloc((size_t)n + 1, sizeof(*sin));
@@ -17,33 +17,9 @@ int trace_script_inputs(const struct trace_input *in, char *const *specs,
 	*out = sin;
 	if (!sin)
 		return diag_error(d, "out of memory");
-	for (int i = 0; i < n; i++) {
-		struct script_input *s = &sin[i];
-
-		if (in[i].npy) {
-			/* the header's dtype and shape; a bad file is
-			 * reported when it is read */
-			struct diag quiet = *d;
-
-			quiet.quiet = 1;
-			if (script_parse_input(specs[i], s, &quiet)) {
-				script_input_release(s);
-				memset(s, 0, sizeof(*s));
-				s->rank = -1;
-				if (in[i].name && !(s->name = strdup(in[i].name)))
-					return diag_error(d, "out of memory");
-			}
-			continue;
-		}
-		if (in[i].name && !(s->name = strdup(in[i].name)))
-			return diag_error(d, "out of memory");
-		s->dtype = in[i].dtype;
-		s->rank = in[i].rank;
-		for (int k = 0; k < in[i].rank; k++) {
-			s->dims[k].kind = IR_DIM_FIXED;
-			s->dims[k].value = in[i].dims[k];
-		}
-	}
+	for (int i = 0; i < n; i++)
+		if (script_input_from_spec(&specs[i], 1, texts[i], &sin[i], d))
+			return -1;
 	return 0;
 }
 

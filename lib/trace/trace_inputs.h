@@ -11,10 +11,11 @@
 #include "trace.h"
 
 /* The script inputs (n of them, *out malloc'd, each released with
- * script_input_release) for inputs in[0..n), whose --input texts are
- * specs[0..n): a .npy's dtype and shape come from its header, unknown when
- * it cannot be read (trace_run reports that).  0, or -1 after reporting. */
-int trace_script_inputs(const struct trace_input *in, char *const *specs,
+ * script_input_release) for the arguments specs[0..n) (parsed with
+ * INPUT_SPEC_RUN), whose --input texts are texts[0..n): a .npy's dtype
+ * and shape come from its header, unknown when it cannot be read
+ * (trace_run reports that).  0, or -1 after reporting. */
+int trace_script_inputs(const struct input_spec *specs, char *const *texts,
 			int n, struct script_input **out, struct diag *d);
 
 /* Gives the inputs the axes of dyn->dyn_axes name, by forward's parameter

@@ -110,6 +110,48 @@ static void test_input_spec(void)
 {
 	struct input_spec in;
 
+	/* tuples, lists, numbers, bools and None (issue 14) */
+	CHECK_INT(parse("hx=(f32[1,2,3], [i64[2],b.npy],)", 0, &in), 0);
+	CHECK_STR(in.name, "hx");
+	CHECK_INT(in.kind, INPUT_SPEC_TUPLE);
+	CHECK_INT(in.nitems, 2);
+	CHECK_INT(in.items[0].rank, 3);
+	CHECK_INT(in.items[1].kind, INPUT_SPEC_LIST);
+	CHECK_STR(in.items[1].items[1].npy, "b.npy");
+	CHECK_INT(input_spec_leaves(&in), 3);
+	input_spec_release(&in);
+	CHECK_INT(parse("n=3", 0, &in), 0);
+	CHECK_INT(in.kind, INPUT_SPEC_INT);
+	CHECK_INT(in.ival, 3);
+	input_spec_release(&in);
+	CHECK_INT(parse("f=float:-2", 0, &in), 0);
+	CHECK_INT(in.kind, INPUT_SPEC_FLOAT);
+	CHECK(in.fval == -2.0);
+	input_spec_release(&in);
+	CHECK_INT(parse("b=False", 0, &in), 0);
+	CHECK_INT(in.kind, INPUT_SPEC_BOOL);
+	CHECK_INT(in.ival, 0);
+	input_spec_release(&in);
+	CHECK_INT(parse("y=none", 0, &in), 0);
+	CHECK_INT(in.kind, INPUT_SPEC_NONE);
+	input_spec_release(&in);
+	CHECK_INT(parse("x=()", 0, &in), 0);
+	CHECK_INT(in.nitems, 0);
+	input_spec_release(&in);
+	CHECK_INT(parse("x=(f32[2]", 0, &in), -1);
+	input_spec_release(&in);
+	CHECK_INT(parse("x=[f32[2],,f32[2]]", 0, &in), -1);
+	input_spec_release(&in);
+	CHECK_INT(parse("x=(f32[2]))", 0, &in), -1);
+	input_spec_release(&in);
+	CHECK_INT(parse("n=int:1.5", 0, &in), -1);
+	input_spec_release(&in);
+	CHECK_INT(parse("b=bool:yes", 0, &in), -1);
+	input_spec_release(&in);
+	CHECK_INT(parse("x=((((((((((((((((((f32))))))))))))))))))", 0, &in),
+		  -1);
+	input_spec_release(&in);
+
 	CHECK_INT(parse("x=f32[batch,3,?]", 0, &in), 0);
 	CHECK_STR(in.name, "x");
 	CHECK_INT(in.rank, 3);

@@ -224,7 +224,9 @@ static const char export_usage[] =
 "                                    one to export (models/NAME.json)\n"
 "  -i, --input SPEC                  an input: x=f32[batch,3,224,224],\n"
 "                                    f32[1,3,224,224] (positional) or a .npy\n"
-"                                    file (repeatable; as torch's args)\n"
+"                                    file (repeatable; as torch's args);\n"
+"                                    a tuple hx=(f32[1,2,3],h.npy), a list\n"
+"                                    xs=[A,B], n=3, f=0.5, b=true, y=none\n"
 "      --opset-version N             ONNX opset, "
 	PT2ONNX_STR(PT2ONNX_OPSET_MIN) " to " PT2ONNX_STR(PT2ONNX_OPSET_MAX)
 	" (default " PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT) ", as torch 1.13)\n"

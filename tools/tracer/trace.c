@@ -23,6 +23,7 @@
 #include "tool_opts.h"
 #include "torch_archive.h"
 #include "trace.h"
+#include "input_spec.h"
 #include "trace_inputs.h"
 #include "version.h"
 
@@ -41,6 +42,9 @@ static const char usage_text[] =
 "                            f32[1,3,224,224]    positional\n"
 "                            x=input.npy         the values of a .npy file\n"
 "                            x=f32[batch:4,3,8,8] a dynamic axis of size 4\n"
+"                            hx=(f32[1,2,3],h.npy) a tuple, xs=[A,B] a list:\n"
+"                                                its tensors inputs hx.0, hx.1\n"
+"                            n=3, f=0.5, b=true, y=none  constants\n"
 "                          dtypes f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool;\n"
 "                          random floats are uniform in [-1, 1), ints in\n"
 "                          [0, 10)\n"
@@ -107,8 +111,10 @@ static const struct option long_options[] = {
 };
 
 struct tool {
-	struct trace_input *in;
-	char **specs;
+	struct input_spec *args; /* the --input arguments, nargs of them */
+	char **specs;            /* their texts */
+	int nargs;
+	struct trace_input *in;  /* their tensors, the graph's inputs */
 	int nin;
 	struct script_input *sin;
 	int nsin;
@@ -122,6 +128,9 @@ static void tool_release(struct tool *t)
 	for (i = 0; i < t->nin; i++)
 		trace_input_release(&t->in[i]);
 	free(t->in);
+	for (i = 0; i < t->nargs; i++)
+		input_spec_release(&t->args[i]);
+	free(t->args);
 	free(t->specs);
 	for (i = 0; i < t->nsin; i++)
 		script_input_release(&t->sin[i]);
@@ -195,23 +204,27 @@ int main(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'i': {
-			struct trace_input *in = realloc(t.in, sizeof(*in) *
-							 (size_t)(t.nin + 1));
+			struct input_spec *in = realloc(t.args, sizeof(*in) *
+							(size_t)(t.nargs + 1));
 			char **sp = in ? realloc(t.specs, sizeof(*sp) *
-						 (size_t)(t.nin + 1)) : NULL;
+						 (size_t)(t.nargs + 1)) : NULL;
 
 			if (in)
-				t.in = in;
+				t.args = in;
 			if (!in || !sp)
 				die(&d, EXIT_IO, "out of memory");
 			t.specs = sp;
-			t.specs[t.nin] = optarg;
-			if (trace_parse_input(optarg, &t.in[t.nin], &d)) {
-				trace_input_release(&t.in[t.nin]);
+			t.specs[t.nargs] = optarg;
+			if (input_spec_parse(optarg, INPUT_SPEC_RUN,
+					     GPU_MAX_DIMS, &t.args[t.nargs],
+					     &d) ||
+			    trace_input_leaves(&t.args[t.nargs], &t.in, &t.nin,
+					       &d)) {
+				t.nargs++;
 				tool_release(&t);
 				return EXIT_USAGE;
 			}
-			t.nin++;
+			t.nargs++;
 			break;
 		}
 		case 'm':
@@ -330,10 +343,10 @@ int main(int argc, char **argv)
 	}
 	d.file = argv[optind];
 	if (!list_missing) {
-		int bad = trace_script_inputs(t.in, t.specs, t.nin, &t.sin,
-					      &d);
+		int bad = trace_script_inputs(t.args, t.specs, t.nargs,
+					      &t.sin, &d);
 
-		t.nsin = t.sin ? t.nin : 0;
+		t.nsin = t.sin ? t.nargs : 0;
 		if (bad) {
 			torch_archive_close(ar);
 			tool_release(&t);
