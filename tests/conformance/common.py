@@ -14,7 +14,15 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PY = "/usr/bin/python3"
-OPSETS = (9, 13, 17)
+# the opsets pt2onnx is judged at: torch 1.13's three and the newer ones up
+# to the highest ONNX Runtime 1.30 runs (lib/common/version.h's
+# PT2ONNX_OPSET_MAX)
+OPSETS = (9, 13, 17, 18, 20, 23, 26)
+# torch.onnx.export 1.13 stops at 17: above, its columns are not applicable
+TORCH_OPSETS = tuple(v for v in OPSETS if v <= 17)
+# python3-onnx 1.12's checker stops at 17: above, pt2onnx's own check (onnx
+# 1.23.1's schemas) judges the model (onnx_info.py, checker_tool "check")
+ONNX_CHECKER_MAX = 17
 DEFAULT_WORK = os.path.join(ROOT, "build", "conformance")
 RESULTS = os.path.join(HERE, "results.json")
 STUB = os.path.join(HERE, "expecttest_stub")
@@ -44,6 +52,12 @@ RTOL = {"float32": 1e-4, "float16": 1e-2, "float64": 1e-7, "bfloat16": 1e-2}
 SPEC_DTYPE = {"float32": "f32", "float64": "f64", "float16": "f16",
               "int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8",
               "uint8": "u8", "bool": "bool", "bfloat16": "bf16"}
+
+
+def check_binary(pt2onnx):
+    """The check tool of the build under test: the one beside its pt2onnx
+    ($PT2ONNX_CHECK wins, as in tests/helper.bash)."""
+    return os.environ.get("PT2ONNX_CHECK") or os.path.join(os.path.dirname(os.path.abspath(pt2onnx)), "check")
 
 
 def env_for_torch():

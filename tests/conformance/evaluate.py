@@ -19,15 +19,21 @@ NODE = os.environ.get("NODE", "node")
 
 
 # --- the checker ------------------------------------------------------------
-def onnx_info(paths, timeout=600):
+def onnx_info(paths, timeout=600, check=None):
     """{path: info} for every path; a child that crashes on one file is
-    retried one file at a time so that the others still get an answer."""
+    retried one file at a time so that the others still get an answer.
+    check: pt2onnx's check tool of the build under test, which judges the
+    models above python3-onnx's opsets (1.12: 17; onnx_info.py says
+    "checker_tool": "check" for those)."""
     out = {}
     todo = list(paths)
+    env = dict(os.environ)
+    if check:
+        env["PT2ONNX_CHECK"] = check
     while todo:
         try:
             p = subprocess.run([PY, os.path.join(HERE, "onnx_info.py")] + todo,
-                               capture_output=True, text=True, timeout=timeout)
+                               capture_output=True, text=True, timeout=timeout, env=env)
             for line in p.stdout.splitlines():
                 try:
                     r = json.loads(line)

@@ -31,7 +31,7 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (DEFAULT_WORK, GEN_VERSION, HERE, OPSETS, PY, Lock, env_for_torch, error_line,  # noqa: E402
+from common import (DEFAULT_WORK, GEN_VERSION, HERE, PY, TORCH_OPSETS, Lock, env_for_torch, error_line,  # noqa: E402
                     first_line, log, measured_run, model_dir, read_json, safe_name, write_json)
 
 KEEP_ONNX_BYTES = 8 << 20   # torch's own .onnx files above this are deleted once judged (disk)
@@ -637,7 +637,8 @@ def main():
                                      "transformer,rnn,control_flow,reference,op,torch2,pt2")
     ap.add_argument("--only", help="comma-separated model names or regexes (op names too: aten::add)")
     ap.add_argument("--ops", type=int, help="at most N per-op models (in registry order)")
-    ap.add_argument("--opsets", default=",".join(map(str, OPSETS)))
+    # torch.onnx.export's opsets: 1.13 stops at 17 (pt2onnx's are run.py's)
+    ap.add_argument("--opsets", default=",".join(map(str, TORCH_OPSETS)))
     ap.add_argument("--jobs", type=int, default=1, help="models built at once (default 1)")
     ap.add_argument("--nice", type=int, default=0, help="niceness of the children")
     ap.add_argument("--op-timeout", type=int, default=120, help="seconds per per-op model")

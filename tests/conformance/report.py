@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import HERE, OPSETS, PATHS, RESULTS, ROOT, read_json  # noqa: E402
+from common import HERE, ONNX_CHECKER_MAX, OPSETS, PATHS, RESULTS, ROOT, TORCH_OPSETS, read_json  # noqa: E402
 
 SCRIPT_OPS = os.path.join(HERE, "script_ops.json")
 
@@ -138,6 +138,78 @@ def script_ops_section(L, so):
         w("")
 
 
+def newer_opsets_section(L, models):
+    """Every (model, path) that passes at 17 and not at a newer opset: the
+    done-when of issue 13 is that there is none to explain."""
+    w = L.append
+    newer = [v for v in OPSETS if v > 17]
+    if not newer:
+        return
+    w("## The newer opsets against 17")
+    w("")
+    w("pt2onnx (model, path) pairs that pass at opset 17 and fail at a newer one, and the reverse, per opset.")
+    w("")
+    w("| opset | pass at 17, fail here | fail at 17, pass here | not run here |")
+    w("|---|---|---|---|")
+    worse = []
+    for v in newer:
+        lost = gained = notrun = 0
+        for n, m in models.items():
+            for p, per in m.get("pt2onnx", {}).items():
+                a, b = per.get("17"), per.get(str(v))
+                if not a:
+                    continue
+                if not b:
+                    notrun += a.get("status") == "pass"
+                    continue
+                if a.get("status") == "pass" and b.get("status") != "pass":
+                    lost += 1
+                    worse.append(f"- `{n}` {PATH_LABEL[p]} opset {v}: {esc(b.get('error', b.get('status')))}")
+                elif b.get("status") == "pass" and a.get("status") != "pass":
+                    gained += 1
+        w(f"| {v} | {lost} | {gained} | {notrun} |")
+    w("")
+    if worse:
+        L.extend(worse)
+        w("")
+
+
+def fused_section(L, models):
+    """The fused operators pt2onnx emits per opset (run.py counts them in
+    each converted model), for the models that have any."""
+    w = L.append
+    rows = []
+    for n in sorted(models):
+        m = models[n]
+        for p, per in m.get("pt2onnx", {}).items():
+            if not any(r.get("fused") for r in per.values()):
+                continue
+            cells = []
+            for v in OPSETS:
+                r = per.get(str(v))
+                if not r or not r.get("converted"):
+                    cells.append(cell_pt(r))
+                    continue
+                fz = r.get("fused") or {}
+                cells.append((", ".join(f"{k} {c}" for k, c in sorted(fz.items())) or "none")
+                             + f" ({r.get('nodes', '?')} nodes{'' if r.get('status') == 'pass' else ', ✗'})")
+            rows.append(f"| {n} | {PATH_LABEL[p]} | " + " | ".join(cells) + " |")
+    if not rows:
+        return
+    w("## Fused operators per opset")
+    w("")
+    w("Models where pt2onnx emitted one of the newer opsets' fused operators (LayerNormalization, "
+      "GroupNormalization, Gelu, Attention, RMSNormalization): their count and the main graph's node count per "
+      "opset; ✗ marks a conversion that did not pass. Where a fused operator is not emitted, the decomposition is "
+      "kept (docs/opsets.md says why).")
+    w("")
+    hdr = "| model | path | " + " | ".join(f"opset {v}" for v in OPSETS) + " |"
+    w(hdr)
+    w("|" + "---|" * (hdr.count("|") - 1))
+    L.extend(rows)
+    w("")
+
+
 def esc_line(s):
     return s.replace("|", "\\|").replace("\n", " ")
 
@@ -166,6 +238,12 @@ def main():
     w(f"- results updated {meta.get('updated_at', '?')}; torch {meta.get('torch', '?')} (the oracle and the "
       f"baseline), python3-onnx {meta.get('onnx', '?')} (checker, full_check), onnxruntime-node "
       f"{meta.get('onnxruntime-node', '?')}; opsets {', '.join(map(str, OPSETS))}.")
+    w(f"- torch.onnx.export 1.13 stops at opset {max(TORCH_OPSETS)}: its columns at "
+      f"{', '.join(str(v) for v in OPSETS if v not in TORCH_OPSETS)} are **n/a** (not applicable, not failures); "
+      f"its per-model cells are opsets {'/'.join(map(str, TORCH_OPSETS))}.")
+    w(f"- The checker: python3-onnx's `check_model(full_check=True)` up to opset {ONNX_CHECKER_MAX} (the newest "
+      "its schemas know); above, pt2onnx's own `check` (`bin/check`, onnx 1.23.1's schemas; "
+      "`tests/conformance/onnx_info.py`).")
     fams = collections.Counter(m.get("family", "?") for m in models.values())
     w(f"- models in this file: {len(models)} ({', '.join(f'{f} {fams[f]}' for f in FAMILIES if fams[f])}).")
     if not lr.get("pt2onnx_found", True):
@@ -190,7 +268,8 @@ def main():
     w("## Totals per family and opset")
     w("")
     w("pass / applicable for each pt2onnx path, next to torch.onnx.export of the same archives "
-      "(traced archive / scripted archive).")
+      "(traced archive / scripted archive); · not run at that opset; n/a: torch.onnx.export 1.13 has no such "
+      "opset.")
     w("")
     hdr = "| family | models | opset | " + " | ".join(f"pt2onnx {PATH_LABEL[p]}" for p in PATHS) + \
           " | torch.onnx.export (traced .pt) | torch.onnx.export (scripted .pt) |"
@@ -210,10 +289,13 @@ def main():
                 ok = sum(r.get("status") == "pass" for r in app)
                 grand[(p, v, "pass")] += ok
                 grand[(p, v, "app")] += len(app)
-                cells.append(f"{ok}/{len(app)}")
+                cells.append(f"{ok}/{len(app)}" if rs else "·")  # ·: not run at this opset
             for arch in ("traced", "scripted"):
                 if f in NO_TORCH_EXPORT:
                     cells.append("–")
+                    continue
+                if v not in TORCH_OPSETS:
+                    cells.append("n/a")
                     continue
                 rs = [m.get("torch", {}).get(arch, {}).get(str(v)) for m in ms]
                 app = [m for m in ms if m.get("archives", {}).get(arch, {}).get("ok")]
@@ -224,9 +306,13 @@ def main():
             w(f"| {f} | {len(ms)} | {v} | " + " | ".join(cells) + " |")
     for v in OPSETS:
         cells = [f"**{grand[(p, v, 'pass')]}/{grand[(p, v, 'app')]}**" for p in PATHS]
-        cells += [f"**{grand[(a, v, 'pass')]}/{grand[(a, v, 'app')]}**" for a in ("traced", "scripted")]
+        cells += [f"**{grand[(a, v, 'pass')]}/{grand[(a, v, 'app')]}**" if v in TORCH_OPSETS else "n/a"
+                  for a in ("traced", "scripted")]
         w(f"| **all** | {len(models)} | {v} | " + " | ".join(cells) + " |")
     w("")
+
+    newer_opsets_section(L, models)
+    fused_section(L, models)
 
     # --- torch.onnx.export's own failures
     w("## torch.onnx.export's own failures")
@@ -240,7 +326,7 @@ def main():
         ms = [m for m in models.values() if f == "all" or m.get("family") == f]
         if not ms or f in NO_TORCH_EXPORT:
             continue
-        for v in OPSETS:
+        for v in TORCH_OPSETS:
             c = []
             for arch in ("traced", "scripted"):
                 rs = [m.get("torch", {}).get(arch, {}).get(str(v)) for m in ms]
@@ -254,7 +340,8 @@ def main():
     # --- the models
     w("## Models")
     w("")
-    w("pt2onnx columns: opsets " + "/".join(map(str, OPSETS)) + ". Nodes, time and RSS: pt2onnx against "
+    w("pt2onnx columns: opsets " + "/".join(map(str, OPSETS)) + "; torch.onnx.export columns: opsets "
+      + "/".join(map(str, TORCH_OPSETS)) + ". Nodes, time and RSS: pt2onnx against "
       "torch.onnx.export of the same archive at opset 17 (trace path vs traced archive), as ratios "
       "(wall time and peak RSS of the whole process, each its own child).")
     w("")
@@ -268,8 +355,8 @@ def main():
         for n in sorted(k for k, m in models.items() if m.get("family") == f):
             m = models[n]
             a = m.get("archives", {})
-            tr = "".join(torch_cell(m.get("torch", {}).get("traced", {}).get(str(v))) for v in OPSETS)
-            sc = "".join(torch_cell(m.get("torch", {}).get("scripted", {}).get(str(v))) for v in OPSETS)
+            tr = "".join(torch_cell(m.get("torch", {}).get("traced", {}).get(str(v))) for v in TORCH_OPSETS)
+            sc = "".join(torch_cell(m.get("torch", {}).get("scripted", {}).get(str(v))) for v in TORCH_OPSETS)
             pts = ["".join(cell_pt(m.get("pt2onnx", {}).get(p, {}).get(str(v))) for v in OPSETS) for p in PATHS]
             t17 = m.get("torch", {}).get("traced", {}).get("17", {})
             p17 = m.get("pt2onnx", {}).get("trace", {}).get("17", {})
@@ -301,7 +388,7 @@ def main():
           f"OpInfo sample inputs for {n_opinfo}, a hand-written model for {n_manual}, none for "
           f"{nop - n_opinfo - n_manual}. The operator appears in the traced or scripted graph for {n_in}. "
           "Columns: the opsets torch's registry has a symbolic for (from the lowest), torch.onnx.export of the "
-          "traced / scripted archive at " + "/".join(map(str, OPSETS)) + ", pt2onnx per path at "
+          "traced / scripted archive at " + "/".join(map(str, TORCH_OPSETS)) + ", pt2onnx per path at "
           + "/".join(map(str, OPSETS)) + ".")
         w("")
         hdr = ("| operator | inputs from | in graph | torch symbolic from | torch traced .pt | torch scripted .pt | "
@@ -314,8 +401,8 @@ def main():
             src = m.get("opinfo") or m.get("source_kind") or ("–" if m.get("stage") == "failed" else "")
             ing = ("T" if m.get("op_in_trace") else "") + ("S" if m.get("op_in_script") else "")
             reg = m.get("registry_opsets") or []
-            tr = "".join(torch_cell(m.get("torch", {}).get("traced", {}).get(str(v))) for v in OPSETS)
-            sc = "".join(torch_cell(m.get("torch", {}).get("scripted", {}).get(str(v))) for v in OPSETS)
+            tr = "".join(torch_cell(m.get("torch", {}).get("traced", {}).get(str(v))) for v in TORCH_OPSETS)
+            sc = "".join(torch_cell(m.get("torch", {}).get("scripted", {}).get(str(v))) for v in TORCH_OPSETS)
             pts = ["".join(cell_pt(m.get("pt2onnx", {}).get(p, {}).get(str(v))) for v in OPSETS) for p in PATHS]
             w(f"| `{esc(op)}` | {esc(src)} | {ing or '–'} | {reg[0] if reg else ''} | {tr} | {sc} | "
               + " | ".join(pts) + " |")
@@ -372,7 +459,7 @@ def main():
     for n in sorted(models):
         for arch, per in models[n].get("torch", {}).items():
             errs = collections.OrderedDict()
-            for v in OPSETS:
+            for v in TORCH_OPSETS:
                 r = per.get(str(v))
                 if r and not r.get("pass"):
                     errs.setdefault(r.get("error", "outputs differ"), []).append(str(v))

@@ -2,7 +2,7 @@
 """run.py - runs pt2onnx over the generated model set and judges the result.
 
     /usr/bin/python3 tests/conformance/run.py [--work DIR] [--subset fast]
-        [--family F] [--only NAMES] [--opsets 9,13,17] [--paths trace,...]
+        [--family F] [--only NAMES] [--opsets 9,13,17,18,20,23,26] [--paths trace,...]
         [--pt2onnx BIN] [--update] [--check] [--keep]
 
 Per model, per path (trace on the traced archive, script on the traced
@@ -29,9 +29,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (DEFAULT_WORK, OPSETS, PATH_ARCHIVE, PATHS, RESULTS, ROOT, SPEC_DTYPE, archive_name,  # noqa: E402
-                    error_line, first_line, log, measured_run, model_dir, read_json, safe_name)
+from common import (DEFAULT_WORK, ONNX_CHECKER_MAX, OPSETS, PATH_ARCHIVE, PATHS, RESULTS, ROOT, SPEC_DTYPE,  # noqa: E402
+                    TORCH_OPSETS, archive_name, check_binary, error_line, first_line, log, measured_run, model_dir, read_json, safe_name)
 from evaluate import OrtPool, onnx_info, run_sets  # noqa: E402
+
+
+# ONNX operators that replace a decomposition at the newer opsets
+FUSED_OPS = ("LayerNormalization", "GroupNormalization", "Gelu", "Attention", "RMSNormalization",
+             "RotaryEmbedding")
 
 
 def pt2onnx_cmd(binary, path, archive, opset, meta, mdir, out, set2):
@@ -186,11 +191,18 @@ def run_model(args, name, pool, family):
                 r["error"] = error_line(m["err"]) or (f"exit status {m['rc']}" if m["rc"] else "no output file")
             else:
                 r["converted"] = True
-                i = onnx_info([out]).get(out, {})
+                i = onnx_info([out], check=check_binary(args.pt2onnx)).get(out, {})
                 r["checker"] = bool(i.get("checker"))
+                if i.get("checker_tool"):
+                    r["checker_tool"] = i["checker_tool"]
                 for k in ("nodes", "nodes_all"):
                     if k in i:
                         r[k] = i[k]
+                # the fused operators of the newer opsets, counted: the
+                # evidence that a pattern became one node (report.py)
+                fused = {k: c for k, c in (i.get("op_types") or {}).items() if k in FUSED_OPS}
+                if fused:
+                    r["fused"] = fused
                 if not r["checker"]:
                     r["error"] = "checker: " + i.get("error", "")
                 sets = [1, 2] if set2 else [1]
@@ -268,6 +280,11 @@ def merge_results(args, baseline, run, todo, wall):
         old = merged["models"].get(n, {})
         if not any(r.get("torch", {}).values()) and old.get("torch"):
             r = dict(r, torch=old["torch"])
+        # the opsets (and paths) this run did not cover keep their results
+        pt = {p: dict(per) for p, per in (old.get("pt2onnx") or {}).items()}
+        for p, per in r.get("pt2onnx", {}).items():
+            pt.setdefault(p, {}).update(per)
+        r = dict(r, pt2onnx=pt)
         merged["models"][n] = r
     meta = dict(baseline.get("meta", {}))
     try:
@@ -277,6 +294,8 @@ def merge_results(args, baseline, run, todo, wall):
         pass
     meta.update(versions())
     meta["opsets"] = list(OPSETS)
+    meta["torch_opsets"] = list(TORCH_OPSETS)
+    meta["onnx_checker_max"] = ONNX_CHECKER_MAX
     meta["updated_at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     meta["last_run"] = {"models": len(todo), "subset": args.subset, "family": args.family, "only": args.only,
                         "wall_s": round(wall), "pt2onnx_found": os.path.exists(args.pt2onnx)}
