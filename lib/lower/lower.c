@@ -101,6 +101,22 @@ symbolic_fn symbolic_lookup(enum aten_op op, int opset)
 	return best ? best->fn : NULL;
 }
 
+int symbolic_next_opset(enum aten_op op, int opset)
+{
+	if (op <= OP_NONE || op >= OP_COUNT)
+		return 0;
+	pthread_once(&sym_once, sym_build_index);
+	int next = 0;
+	for (unsigned i = sym_first[op]; i < sym_first[op + 1] &&
+	     i < SYM_ROWS_MAX; i++) {
+		int from = sym_rows[i]->from ? sym_rows[i]->from
+					     : LOWER_OPSET_MIN;
+		if (from > opset && (!next || from < next))
+			next = from;
+	}
+	return next;
+}
+
 void lower_list_ops(FILE *fp)
 {
 	/* ids are in the order of their names */
@@ -577,6 +593,9 @@ void lw_report(struct lower_ctx *c, struct ir_node *n, const char *why)
 	c->nunsupported++;
 	if (!why)
 		why = sym_refusal(n->op);
+	int next = why ? 0 : symbolic_next_opset(n->op, c->opset);
+	if (next)
+		why = ir_strfmt(c->g, "needs opset %d", next);
 	diag_error(c->d, "%s%s%s%s%s%s has no symbolic for opset %d%s%s",
 		   n->kind, n->scope ? " at " : "", n->scope ? n->scope : "",
 		   n->source ? " (" : "", n->source ? n->source : "",

@@ -110,6 +110,9 @@ int lower_plugin_symbolic(struct lower_ctx *c, struct ir_node *n,
 
 /* The symbolic for op at opset, NULL when none. */
 symbolic_fn symbolic_lookup(enum aten_op op, int opset);
+/* The lowest opset above opset that op has a row for, 0 when none: what
+ * lower's "has no symbolic" line says an op needs. */
+int symbolic_next_opset(enum aten_op op, int opset);
 /* The symbolic for the internal kind "complex::OP" (a user of a complex
  * value that symbolic_fft.c renamed; such a node's op is OP_NONE), NULL
  * when none (symbolic_fft.c). */

@@ -1456,7 +1456,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_frobenius_norm, 0, 0, SYM_PRIO_BASE, sym_frobenius_norm },
 	{ OP_aten_linalg_norm, 0, 0, SYM_PRIO_BASE, sym_linalg_norm },
 	{ OP_aten_linalg_matrix_norm, 0, 0, SYM_PRIO_BASE, sym_linalg_matrix_norm },
-	{ OP_aten_linalg_det, 0, 0, SYM_PRIO_BASE, sym_linalg_det },
+	{ OP_aten_linalg_det, 11, 0, SYM_PRIO_BASE, sym_linalg_det },
 	{ OP_aten_logdet, 0, 0, SYM_PRIO_BASE, sym_logdet },
 	{ OP_aten_celu, 0, 0, SYM_PRIO_BASE, sym_celu },
 	{ OP_aten_selu, 0, 0, SYM_PRIO_BASE, sym_selu },

@@ -82,9 +82,24 @@ static void test_lookup_misses(void)
 	CHECK(symbolic_lookup(OP_aten_relu, LOWER_OPSET_MIN) != NULL);
 }
 
+/* what "has no symbolic for opset N" says an op needs: the lowest opset
+ * above N with a row (Col2Im is new in 18), none where rows cover N or
+ * the op has none */
+static void test_next_opset(void)
+{
+	CHECK(symbolic_lookup(OP_aten_col2im, 17) == NULL);
+	CHECK(symbolic_next_opset(OP_aten_col2im, 17) == 18);
+	CHECK(symbolic_next_opset(OP_aten_col2im, 9) == 18);
+	CHECK(symbolic_next_opset(OP_aten_col2im, 18) == 0);
+	CHECK(symbolic_next_opset(OP_aten_relu, LOWER_OPSET_MIN) == 0);
+	CHECK(symbolic_next_opset(OP_aten__cudnn_rnn, 9) == 0);
+	CHECK(symbolic_next_opset(OP_NONE, 9) == 0);
+}
+
 const struct unit_test unit_tests[] = {
 	UNIT(test_rows_are_operators),
 	UNIT(test_one_row_per_priority),
 	UNIT(test_lookup_misses),
+	UNIT(test_next_opset),
 	{ 0 },
 };
