@@ -48,7 +48,7 @@ assert len(n) == 1 and len(n[0].input) > 4 and n[0].input[4], n'
 	both t rnn_unsorted_bi_h0 lstm_sorted_2l
 }
 
-@test "packed: a padding value other than 0 and packed data read by another op are refused" {
+@test "packed: a padding value other than 0, packed data read by another op, and batch_sizes read otherwise are refused" {
 	need_torch
 	cat > bad.py <<'PY'
 import torch
@@ -72,10 +72,26 @@ class Data(nn.Module):
         return p.data * 2
 
 
+# batch_sizes (how many sequences are alive at each step) read for
+# something else than nn.LSTM's own zero state: the lowering makes it the
+# lengths, so the model would silently differ from torch
+class Sizes(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 3)
+
+    def forward(self, x, lengths):
+        p = pack_padded_sequence(x, lengths)
+        y, _ = self.rnn(p)
+        return pad_packed_sequence(y)[0] * p.batch_sizes.float().sum()
+
+
 torch.manual_seed(0)
 args = (torch.randn(5, 2, 4), torch.tensor([5, 3]))
 torch.jit.script(Pad()).save("pad.pt")
 torch.jit.trace(Data(), args).save("data.pt")
+torch.jit.script(Sizes()).save("sizes_s.pt")
+torch.jit.trace(Sizes(), args).save("sizes_t.pt")
 PY
 	fixture_run bad.py
 	run -0 tool script pad.pt -i 'x=f32[5,2,4]' -i 'lengths=i64[2]' -o pad.air
@@ -85,4 +101,10 @@ PY
 	run -4 tool lower data.air -o data.oir
 	[[ "$output" == *"aten::_pack_padded_sequence"*"the packed data goes to aten::mul, not an RNN"* ]]
 	[ ! -e pad.oir ] && [ ! -e data.oir ]
+	for a in sizes_s sizes_t; do
+		run -0 tool script $a.pt -i 'x=f32[5,2,4]' -i 'lengths=i64[2]' -o $a.air
+		run -4 tool lower $a.air -o $a.oir
+		[[ "$output" == *"aten::_pack_padded_sequence"*"batch_sizes is read by aten::"*", which would see the lengths instead"* ]]
+		[ ! -e $a.oir ]
+	done
 }

@@ -454,6 +454,100 @@ static const char *non_rnn_user(const struct ir_node *from,
 	return NULL;
 }
 
+static int is_rnn_op(enum aten_op op)
+{
+	return op == OP_aten_lstm || op == OP_aten_gru ||
+	       op == OP_aten_rnn_tanh || op == OP_aten_rnn_relu;
+}
+
+/* Where batch_sizes may go, since lowering makes it the lengths (torch's
+ * passes do the same): an RNN or _pad_packed_sequence; its size(0) into
+ * _pad_packed_sequence's total_length (ignored); and batch_sizes[0], the
+ * batch, through Int and size lists into zeros that only become an RNN's
+ * initial state (dropped as zeros, whatever their shape: nn.LSTM & co.
+ * build them so when given no state).  The kind of the first other
+ * reader, from `from` on (nested blocks too), or NULL. */
+enum bs_flow { BS_LENGTHS, BS_SIZE, BS_FIRST, BS_ZEROS };
+
+static const char *batch_sizes_misuse(struct lower_ctx *c,
+				      struct ir_node *from,
+				      const struct ir_value *v,
+				      enum bs_flow flow, int depth)
+{
+	if (depth > 16)
+		return "a chain of reads too deep to follow";
+	for (struct ir_node *u = from; u; u = u->next) {
+		for (uint32_t b = 0; b < u->nblocks; b++) {
+			const char *k = batch_sizes_misuse(c,
+							   u->blocks[b]->first,
+							   v, flow, depth);
+			if (k)
+				return k;
+		}
+		int reads = 0, at = -1;
+		for (uint32_t i = 0; i < u->ninputs; i++)
+			if (u->inputs[i] == v) {
+				reads = 1;
+				at = (int)i;
+			}
+		if (!reads)
+			continue;
+		enum bs_flow next;
+		int64_t k;
+		switch (flow) {
+		case BS_LENGTHS:
+			if (is_rnn_op(u->op) ||
+			    u->op == OP_aten__pad_packed_sequence ||
+			    u->op == OP_prim_dtype || u->op == OP_prim_device)
+				continue;
+			if (u->op == OP_aten_size && u->ninputs == 2)
+				next = BS_SIZE;
+			else if (u->op == OP_aten_select && u->ninputs == 3 &&
+				 lw_int(c, u, 1, &k) && k == 0 &&
+				 lw_int(c, u, 2, &k) && k == 0)
+				next = BS_FIRST;
+			else
+				return u->kind;
+			break;
+		case BS_SIZE:
+			if (u->op == OP_aten__pad_packed_sequence && at == 4)
+				continue;
+			if (u->op == OP_prim_NumToTensor ||
+			    u->op == OP_aten_Int || u->op == OP_aten_IntImplicit)
+				next = BS_SIZE;
+			else
+				return u->kind;
+			break;
+		case BS_FIRST:
+			if (u->op == OP_aten_Int || u->op == OP_aten_IntImplicit ||
+			    u->op == OP_prim_ListConstruct)
+				next = BS_FIRST;
+			else if (u->op == OP_aten_zeros && at == 0)
+				next = BS_ZEROS;
+			else
+				return u->kind;
+			break;
+		default: /* BS_ZEROS */
+			if (is_rnn_op(u->op) && at == 2)
+				continue;
+			if (u->op == OP_prim_ListConstruct ||
+			    u->op == OP_prim_TupleConstruct)
+				next = BS_ZEROS;
+			else
+				return u->kind;
+			break;
+		}
+		for (uint32_t o = 0; o < u->noutputs; o++) {
+			const char *r = batch_sizes_misuse(c, u->next,
+							   u->outputs[o],
+							   next, depth + 1);
+			if (r)
+				return r;
+		}
+	}
+	return NULL;
+}
+
 SYM(sym_pack_padded_sequence)
 {
 	/* _pack_padded_sequence(input, lengths, batch_first) -> (data,
@@ -468,6 +562,11 @@ SYM(sym_pack_padded_sequence)
 	if (other)
 		return lw_decline(c, ir_strfmt(c->g, "the packed data goes "
 					       "to %s, not an RNN", other));
+	other = batch_sizes_misuse(c, n->next, n->outputs[1], BS_LENGTHS, 0);
+	if (other)
+		return lw_decline(c, ir_strfmt(c->g, "batch_sizes is read by "
+					       "%s, which would see the "
+					       "lengths instead", other));
 	out[0] = bf ? b_transpose(c, x, swap01, 3) : x;
 	out[1] = b_cast(c, len, IR_DTYPE_INT32);
 	const struct ir_value *lens[2] = { n->outputs[1], out[1] };
