@@ -142,6 +142,12 @@ FUNARY(sym_acos, "Acos")
 FUNARY(sym_asin, "Asin")
 FUNARY(sym_atan, "Atan")
 FUNARY(sym_tan, "Tan")
+/* the hyperbolic ones are ONNX operators from opset 9 */
+FUNARY(sym_cosh, "Cosh")
+FUNARY(sym_sinh, "Sinh")
+FUNARY(sym_acosh, "Acosh")
+FUNARY(sym_asinh, "Asinh")
+FUNARY(sym_atanh, "Atanh")
 
 static int log_base(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out, double base)
@@ -1433,6 +1439,14 @@ static const struct symbolic entries[] = {
 	{ OP_aten_asin, 0, 0, SYM_PRIO_BASE, sym_asin },
 	{ OP_aten_atan, 0, 0, SYM_PRIO_BASE, sym_atan },
 	{ OP_aten_tan, 0, 0, SYM_PRIO_BASE, sym_tan },
+	{ OP_aten_cosh, 9, 0, SYM_PRIO_BASE, sym_cosh },
+	{ OP_aten_sinh, 9, 0, SYM_PRIO_BASE, sym_sinh },
+	{ OP_aten_acosh, 9, 0, SYM_PRIO_BASE, sym_acosh },
+	{ OP_aten_arccosh, 9, 0, SYM_PRIO_BASE, sym_acosh },
+	{ OP_aten_asinh, 9, 0, SYM_PRIO_BASE, sym_asinh },
+	{ OP_aten_arcsinh, 9, 0, SYM_PRIO_BASE, sym_asinh },
+	{ OP_aten_atanh, 9, 0, SYM_PRIO_BASE, sym_atanh },
+	{ OP_aten_arctanh, 9, 0, SYM_PRIO_BASE, sym_atanh },
 	{ OP_aten_log10, 0, 0, SYM_PRIO_BASE, sym_log10 },
 	{ OP_aten_log1p, 0, 0, SYM_PRIO_BASE, sym_log1p },
 	{ OP_aten_log2, 0, 0, SYM_PRIO_BASE, sym_log2 },

@@ -44,24 +44,6 @@ static struct ir_value *sign_set(struct lower_ctx *c, struct ir_value *v)
 
 /* --- elementwise ----------------------------------------------------------- */
 
-static int unary_f(struct lower_ctx *c, struct ir_node *n,
-		   struct ir_value **out, const char *op)
-{
-	struct ir_value *x = T(0);
-	if (!x)
-		return lw_decline(c, "the input is not a tensor");
-	out[0] = b_op1(c, op, b_cast(c, x, float_type(c, n, 0, -1)));
-	return 0;
-}
-
-#define UNARY_F(fn, op) \
-	static SYM(fn) { return unary_f(c, n, out, op); }
-UNARY_F(sym_cosh, "Cosh")
-UNARY_F(sym_sinh, "Sinh")
-UNARY_F(sym_acosh, "Acosh")
-UNARY_F(sym_asinh, "Asinh")
-UNARY_F(sym_atanh, "Atanh")
-
 /* x * k in x's float dtype (deg2rad, rad2deg: torch multiplies by the
  * constant, as here). */
 static int scale_f(struct lower_ctx *c, struct ir_node *n,
@@ -1129,14 +1111,6 @@ const char *sym_refusal(enum aten_op op)
 }
 
 static const struct symbolic entries[] = {
-	{ OP_aten_cosh, 0, 0, SYM_PRIO_BASE, sym_cosh },
-	{ OP_aten_sinh, 0, 0, SYM_PRIO_BASE, sym_sinh },
-	{ OP_aten_acosh, 0, 0, SYM_PRIO_BASE, sym_acosh },
-	{ OP_aten_arccosh, 0, 0, SYM_PRIO_BASE, sym_acosh },
-	{ OP_aten_asinh, 0, 0, SYM_PRIO_BASE, sym_asinh },
-	{ OP_aten_arcsinh, 0, 0, SYM_PRIO_BASE, sym_asinh },
-	{ OP_aten_atanh, 0, 0, SYM_PRIO_BASE, sym_atanh },
-	{ OP_aten_arctanh, 0, 0, SYM_PRIO_BASE, sym_atanh },
 	{ OP_aten_deg2rad, 0, 0, SYM_PRIO_BASE, sym_deg2rad },
 	{ OP_aten_rad2deg, 0, 0, SYM_PRIO_BASE, sym_rad2deg },
 	{ OP_aten_exp2, 0, 0, SYM_PRIO_BASE, sym_exp2 },
