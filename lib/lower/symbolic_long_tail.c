@@ -301,7 +301,16 @@ int sym_beta_alpha(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value *bt = sym_operand(c, n, ibeta, dt);
 			if (!bt)
 				return lw_decline(c, "beta is not a number");
-			self = b_op2(c, "Mul", b_cast(c, self, dt), bt);
+			/* torch ignores self when beta is 0 (its NaN and
+			 * inf do not propagate): Where(beta == 0, 0, ...),
+			 * Equal on floats being opset 11's */
+			if (c->opset < 11)
+				return lw_decline(c, "a run-time beta needs "
+						  "opset 11");
+			self = b_op3(c, "Where",
+				     b_op2(c, "Equal", bt, scal(c, 0, dt)),
+				     scal(c, 0, dt),
+				     b_op2(c, "Mul", b_cast(c, self, dt), bt));
 		} else if (v == 0) {
 			self = NULL;
 		} else if (v != 1) {

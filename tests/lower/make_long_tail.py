@@ -133,13 +133,17 @@ class Refused(torch.nn.Module):
 class Runtime(torch.nn.Module):
     """operators given run-time values: repeat_interleave with tensor
     repeats (and a dim), full / full_like of a value computed, linspace
-    of run-time ends, baddbmm with tensor alpha and beta"""
+    of run-time ends, baddbmm with tensor alpha and beta (a beta of 0
+    ignores a self of NaN, as torch)"""
     def forward(self, x, rep, b1, b2, a):
         v = x.sum()
         return (torch.repeat_interleave(x, rep, dim=0), torch.repeat_interleave(rep),
                 torch.full((2, 3), v.item()), torch.full_like(x, v.item()),
                 torch.linspace(v.item(), v.item() + 4.0, 5),
-                torch.baddbmm(x[:2, :3].unsqueeze(0), b1, b2, beta=a[0].item(), alpha=a[1].item()))
+                torch.baddbmm(x[:2, :3].unsqueeze(0), b1, b2, beta=a[0].item(), alpha=a[1].item()),
+                # a beta that is 0 at run time: torch ignores self, NaN and all
+                torch.baddbmm((x[:2, :3] / 0 * 0).unsqueeze(0), b1, b2, beta=(a[0] * 0).item(),
+                              alpha=a[1].item()))
 
 
 class Unfold(torch.nn.Module):
