@@ -21,7 +21,7 @@ setup_file() {
 OPCASES_GEN=make_long_tail.py
 load lower/opcases
 
-@test "lower: cosh sinh acosh asinh atanh, trunc fix frac, logit (eps), expm1, atan2 (signed zeros), trace and script, 13 17 20" {
+@test "lower: cosh sinh acosh asinh atanh, trunc fix frac, logit (eps), expm1, atan2 (signed zeros, infinities), trace and script, 13 17 20" {
 	run all hyper 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -156,7 +156,8 @@ static int float_pair(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_atan2)
 {
 	/* atan(y / x), plus pi (y's sign) where x's sign bit is set; both
-	 * zero: 0 (or +-pi for x = -0), as C's atan2 */
+	 * zero: 0 (or +-pi for x = -0); both infinite: +-pi/4 or +-3pi/4;
+	 * as C's atan2 and torch */
 	struct ir_value *y, *x;
 	if (float_pair(c, n, &y, &x))
 		return 1;
@@ -164,8 +165,15 @@ static SYM(sym_atan2)
 	struct ir_value *zero = scal(c, 0, dt);
 	struct ir_value *both0 = b_op2(c, "And", b_op2(c, "Equal", y, zero),
 				       b_op2(c, "Equal", x, zero));
+	/* both infinite: y / x is NaN, C's atan2 takes +-1 (pi/4 ...) */
+	struct ir_value *bothinf = b_op2(c, "And", b_op1(c, "IsInf", y),
+					 b_op1(c, "IsInf", x));
+	struct ir_value *ratio = b_op3(c, "Where", bothinf,
+				       b_op2(c, "Mul", b_op1(c, "Sign", y),
+					     b_op1(c, "Sign", x)),
+				       b_op2(c, "Div", y, x));
 	struct ir_value *base = b_op3(c, "Where", both0, y,
-				      b_op1(c, "Atan", b_op2(c, "Div", y, x)));
+				      b_op1(c, "Atan", ratio));
 	struct ir_value *pi = b_op3(c, "Where", sign_set(c, y), scal(c, -M_PI, dt),
 				    scal(c, M_PI, dt));
 	out[0] = b_op2(c, "Add", base,

@@ -20,7 +20,7 @@ r = torch.randn
 
 class Hyper(torch.nn.Module):
     """hyperbolic functions and their inverses, trunc, frac, logit (with
-    and without eps), expm1, atan2 (zeros of both signs included)"""
+    and without eps), expm1, atan2 (zeros of both signs and infinities included)"""
     def forward(self, x, a, u, y, z):
         return (torch.cosh(x), torch.sinh(x), torch.acosh(a), torch.asinh(x),
                 torch.atanh(u), torch.trunc(x * 3), torch.fix(x * 3),
@@ -185,6 +185,11 @@ zz = r(4, 5)
 zz[0, 0] = 0.0
 zz[0, 1] = -0.0
 zz[1, 0] = -0.0
+# both infinite (+-pi/4, +-3pi/4), one infinite
+zy[2, :4] = torch.tensor([float("inf"), float("inf"), -float("inf"), -float("inf")])
+zz[2, :4] = torch.tensor([float("inf"), -float("inf"), float("inf"), -float("inf")])
+zy[3, 0], zz[3, 0] = float("inf"), 2.0
+zy[3, 1], zz[3, 1] = 1.0, -float("inf")
 cases = {
     "hyper": (Hyper(), [("x", r(4, 5), r(2, 5), [0]), ("a", r(4, 5).abs() + 1, r(2, 5).abs() + 1, [0]),
                         ("u", torch.rand(4, 5) * 1.8 - 0.9, torch.rand(2, 5) - 0.5, [0]),
