@@ -68,7 +68,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: diagflat, dist (p 2 1 inf 0 3), cummax/cummin (last index of ties), logcumsumexp on the three paths, 13 17 20; cummax refused at 11" {
+@test "lower: diagflat, dist (p 2 1 inf 0 3), cummax/cummin (last index of ties, NaNs held), logcumsumexp on the three paths, 13 17 20; cummax refused at 11" {
 	run all scans 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]

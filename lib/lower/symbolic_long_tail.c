@@ -847,7 +847,15 @@ static int cum_ext(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "needs opset 12 (ArgMax's select_last_index)");
 	if (b_dtype(x) == IR_DTYPE_BOOL)
 		return lw_decline(c, "cummax/cummin of a bool tensor");
-	struct ir_value *xe = scan_input(c, x, d, max ? -INFINITY : INFINITY);
+	enum ir_dtype dt = b_dtype(x);
+	double fill = max ? -INFINITY : INFINITY;
+	/* torch: a NaN is taken, and held (the index moves to each later
+	 * NaN): the running value is NaN from the first NaN on, its index
+	 * the last NaN so far; the rest runs over x with its NaNs as fill */
+	struct ir_value *isnan = b_is_float(dt) ? b_op1(c, "IsNaN", x) : NULL;
+	if (isnan)
+		x = b_op3(c, "Where", isnan, scal(c, fill, dt), x);
+	struct ir_value *xe = scan_input(c, x, d, fill);
 	int64_t ax = d + 1;
 	if (!xe)
 		return lw_decline(c, "a dtype other than float, int32, int64");
@@ -857,6 +865,18 @@ static int cum_ext(struct lower_ctx *c, struct ir_node *n,
 	b_attr_i(c, an, "keepdims", 0);
 	b_attr_i(c, an, "select_last_index", 1);
 	out[1] = b_done(c, an);
+	if (isnan) {
+		struct ir_value *ne = scan_input(c, b_cast(c, isnan, dt), d, 0);
+		struct ir_value *seen = b_cast(c, b_reduce(c, "ReduceMax", ne,
+							   &ax, 1, 0),
+					       IR_DTYPE_BOOL);
+		struct ir_node *ln = b_node(c, "ArgMax", 1, &ne, 1);
+		b_attr_i(c, ln, "axis", ax);
+		b_attr_i(c, ln, "keepdims", 0);
+		b_attr_i(c, ln, "select_last_index", 1);
+		out[0] = b_op3(c, "Where", seen, scal(c, NAN, dt), out[0]);
+		out[1] = b_op3(c, "Where", seen, b_done(c, ln), out[1]);
+	}
 	return 0;
 }
 

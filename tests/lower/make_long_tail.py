@@ -95,14 +95,18 @@ class Diags(torch.nn.Module):
 
 class Scans(torch.nn.Module):
     """diagflat, dist (p 2, 1, inf, 0, 3), cummax, cummin (ties: the last
-    index), logcumsumexp"""
+    index; NaNs), logcumsumexp"""
     def forward(self, x, m, p):
+        xn = torch.where(x > 0.8, torch.full_like(x, float("nan")), x)
         return (torch.diagflat(m), torch.diagflat(x[0], 1), torch.diagflat(x[1, 0], -2),
                 torch.dist(x[0], m[:3, :4]), torch.dist(x[0], m[:3, :4], 1),
                 torch.dist(x, x * 2, float("inf")), torch.dist(x, x.round(), 0), torch.dist(x, m[0], 3),
                 torch.cummax(x, 1)[0], torch.cummax(x, 1)[1], torch.cummin(m, 0)[0],
                 torch.cummin(m, 0)[1], torch.cummax(m.round(), -1)[1],
-                torch.logcumsumexp(x, 2), torch.logcumsumexp(m, 0))
+                torch.logcumsumexp(x, 2), torch.logcumsumexp(m, 0),
+                # NaNs: taken and held, the index on the last NaN so far
+                torch.cummax(xn, 1)[0], torch.cummax(xn, 1)[1],
+                torch.cummin(xn, 2)[0], torch.cummin(xn, 2)[1])
 
 
 class Core(torch.nn.Module):
