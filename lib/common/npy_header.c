@@ -151,44 +151,53 @@ uint64_t npy_numel(const struct npy_header *h)
 	return n;
 }
 
+int npy_read_data(FILE *f, const char *path, const struct npy_header *h,
+		  void **data, size_t *nbytes, struct diag *d)
+{
+	struct stat st;
+	long pos = ftell(f);
+	uint64_t need = 1;
+	size_t esz = ir_dtype_size(h->dtype);
+
+	*data = NULL;
+	*nbytes = 0;
+	for (int i = 0; i < h->rank; i++)
+		if (__builtin_mul_overflow(need, (uint64_t)h->dims[i], &need))
+			goto short_file;
+	if (pos < 0 || fstat(fileno(f), &st) || !esz ||
+	    __builtin_mul_overflow(need, esz, &need) ||
+	    (S_ISREG(st.st_mode) &&
+	     (uint64_t)st.st_size - (uint64_t)pos < need) ||
+	    need > SIZE_MAX)
+		goto short_file;
+	*data = malloc(need ? (size_t)need : 1);
+	if (!*data)
+		return diag_error(d, "%s: out of memory for %llu bytes", path,
+				  (unsigned long long)need);
+	if (fread(*data, 1, (size_t)need, f) != (size_t)need) {
+		free(*data);
+		*data = NULL;
+		goto short_file;
+	}
+	*nbytes = (size_t)need;
+	return 0;
+short_file:
+	return diag_error(d, "%s: truncated .npy file", path);
+}
+
 int npy_load(const char *path, struct npy_array *a, struct diag *d)
 {
 	FILE *f = fopen(path, "rb");
-	struct stat st;
-	long pos;
-	uint64_t need = 1;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	if (!f)
 		return diag_error(d, "%s: cannot open: %s", path,
 				  strerror(errno));
-	if (npy_header_read(f, path, &a->h, d))
-		goto fail;
-	size_t esz = ir_dtype_size(a->h.dtype);
-	for (int i = 0; i < a->h.rank; i++)
-		if (__builtin_mul_overflow(need, (uint64_t)a->h.dims[i], &need))
-			goto short_file;
-	pos = ftell(f);
-	if (pos < 0 || fstat(fileno(f), &st) || !esz ||
-	    __builtin_mul_overflow(need, esz, &need) ||
-	    (uint64_t)st.st_size - (uint64_t)pos < need)
-		goto short_file;
-	a->nbytes = (size_t)need;
-	a->data = malloc(a->nbytes ? a->nbytes : 1);
-	if (!a->data) {
-		diag_error(d, "%s: out of memory", path);
-		goto fail;
-	}
-	if (fread(a->data, 1, a->nbytes, f) != a->nbytes)
-		goto short_file;
+	rc = npy_header_read(f, path, &a->h, d) ? -1 :
+	     npy_read_data(f, path, &a->h, &a->data, &a->nbytes, d);
 	fclose(f);
-	return 0;
-short_file:
-	diag_error(d, "%s: truncated .npy file", path);
-fail:
-	fclose(f);
-	npy_array_free(a);
-	return -1;
+	return rc;
 }
 
 void npy_array_free(struct npy_array *a)

@@ -39,6 +39,12 @@ struct npy_array {
 /* Elements of h's shape (1 for rank 0). */
 uint64_t npy_numel(const struct npy_header *h);
 
+/* Reads the data that follows h in f (npy_header_read left f there):
+ * *data malloc'd, *nbytes long.  A file shorter than h's shape is refused
+ * before anything is allocated.  0, or -1 after reporting. */
+int npy_read_data(FILE *f, const char *path, const struct npy_header *h,
+		  void **data, size_t *nbytes, struct diag *d);
+
 /* Reads the .npy file at path, header and data (a file shorter than its
  * shape is refused).  0, or -1 after reporting. */
 int npy_load(const char *path, struct npy_array *a, struct diag *d);

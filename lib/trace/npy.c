@@ -19,11 +19,11 @@ struct gpu_tensor *npy_read(const char *path, const struct gpu_backend *be,
 	FILE *f = fopen(path, "rb");
 	struct npy_header h;
 	void *buf = NULL;
-	size_t need, esz;
+	size_t need;
 	const int64_t *dims = h.dims;
 	int rank, i;
 	enum ir_dtype dt;
-	uint64_t numel = 1, span = 1;
+	uint64_t span = 1;
 	struct gpu_tensor *t = NULL;
 
 	if (!f) {
@@ -47,26 +47,9 @@ struct gpu_tensor *npy_read(const char *path, const struct gpu_backend *be,
 		}
 		if (dims[i] > 1)
 			span *= (uint64_t)dims[i];
-		numel *= (uint64_t)dims[i];
 	}
-	esz = ir_dtype_size(dt);
-	need = (size_t)numel * esz;
-	{
-		/* a shape the file cannot hold: no allocation for it */
-		struct stat st;
-		long pos = ftell(f);
-
-		if (pos >= 0 && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
-		    (uint64_t)st.st_size - (uint64_t)pos < need)
-			goto trunc;
-	}
-	buf = malloc(need ? need : 1);
-	if (!buf) {
-		diag_error(d, "%s: out of memory for %zu bytes", path, need);
+	if (npy_read_data(f, path, &h, &buf, &need, d))
 		goto out;
-	}
-	if (fread(buf, 1, need, f) != need)
-		goto trunc;
 	if (dt == IR_DTYPE_BOOL) {
 		for (size_t k = 0; k < need; k++)
 			((unsigned char *)buf)[k] = ((unsigned char *)buf)[k]
@@ -82,9 +65,6 @@ struct gpu_tensor *npy_read(const char *path, const struct gpu_backend *be,
 		gpu_free(t);
 		t = NULL;
 	}
-	goto out;
-trunc:
-	diag_error(d, "%s: truncated .npy file", path);
 out:
 	free(buf);
 	fclose(f);
