@@ -12,7 +12,8 @@ BINDIR="${PT2ONNX_BINDIR:-$ROOT_DIR/bin}"
 # above python3-onnx's with this build's check, not with bin/'s
 export PT2ONNX_CHECK="${PT2ONNX_CHECK:-$BINDIR/check}"
 ORACLE_DIR="$TESTS_DIR/oracle"
-PYTHON=/usr/bin/python3
+# PT2ONNX_PYTHON: another interpreter (the GPU machines' python3)
+PYTHON="${PT2ONNX_PYTHON:-/usr/bin/python3}"
 
 # run a tool from the build tree, optionally under valgrind
 tool() {

@@ -13,7 +13,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-PY = "/usr/bin/python3"
+# PT2ONNX_PYTHON: another interpreter (the GPU machines' python3 has torch
+# 2.11, onnx and onnxruntime; their /usr/bin/python3 has none)
+PY = os.environ.get("PT2ONNX_PYTHON", "/usr/bin/python3")
 # the opsets pt2onnx is judged at: torch 1.13's three and the newer ones up
 # to the highest ONNX Runtime 1.30 runs (lib/common/version.h's
 # PT2ONNX_OPSET_MAX)

@@ -16,6 +16,9 @@ import numpy as np
 from common import HERE, PY, RTOL, first_line, log
 
 NODE = os.environ.get("NODE", "node")
+# PT2ONNX_ORT_RUNNER=python: ort_runner.py (Python's onnxruntime, same
+# protocol) for machines without node, such as the GPU machines
+ORT_RUNNER = os.environ.get("PT2ONNX_ORT_RUNNER", "node")
 
 
 # --- the checker ------------------------------------------------------------
@@ -74,7 +77,9 @@ class OrtPool:
     def _start(self):
         env = dict(os.environ)
         env.setdefault("ORT_THREADS", "1")
-        self.p = subprocess.Popen([NODE, os.path.join(HERE, "ort_runner.js")],
+        argv = ([PY, os.path.join(HERE, "ort_runner.py")] if ORT_RUNNER == "python"
+                else [NODE, os.path.join(HERE, "ort_runner.js")])
+        self.p = subprocess.Popen(argv,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
 

@@ -4,6 +4,7 @@
     /usr/bin/python3 tests/conformance/torch2.py [--only NAMES] [--opsets 13,17]
         [--paths script,trace] [--archives traced,scripted,exported]
         [--pt2onnx BIN] [--work DIR] [--json FILE] [--src DIR] [--size2]
+        [--device cpu|cuda|auto]
 
 No torch 2.x runs here: the models are copies of what torch 2.11 wrote on
 a GPU machine (../shared/torch2/models, see its README), committed under
@@ -84,12 +85,17 @@ def numbered(d, prefix):
     return sorted(fs, key=lambda f: int(re.search(r"_(\d+)\.npy$", f).group(1)))
 
 
+DEVICE = None
+
+
 def cmd(binary, d, archive, path, opset, out, ins=None):
     c = [binary, archive_file(d, archive), "-o", out, "--opset-version", str(opset)]
     if archive == EXPORTED:
         return c
     if path == "trace":
         c.append("--trace")
+        if DEVICE:
+            c += ["--device", DEVICE]
         for f in (ins or numbered(d, "in")):
             c += ["--input", f]
     else:
@@ -191,10 +197,12 @@ def main():
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
     ap.add_argument("--src", help="run the models of this directory (same layout) instead")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--device", help="the trace path's --device (cpu, cuda, auto; default: pt2onnx's)")
     ap.add_argument("--size2", action="store_true",
                     help="models with dynamic dims: also at a second size (reference: the trace path)")
     args = ap.parse_args()
-    global SRC
+    global SRC, DEVICE
+    DEVICE = args.device
     SRC = os.path.abspath(args.src) if args.src else SRC
     todo = names()
     if args.only:
