@@ -1049,6 +1049,11 @@ static enum infer_rc infer_same_shape(struct lower_ctx *c,
 			for (int i = 0; i < s.rank; i++)
 				s.d[i] = fixed(at->u.t->dims[i]);
 		}
+	} else if (is_op(n, "|Dropout|") && n->noutputs > 1) {
+		/* the mask: Bool, the input's shape */
+		set_type(c, n->outputs[0], dt, &a);
+		set_type(c, n->outputs[1], IR_DTYPE_BOOL, &a);
+		return INFER_DONE;
 	} else if (is_op(n, "|Relu|Sigmoid|Tanh|Exp|Log|Neg|Abs|Sqrt|"
 			 "Reciprocal|Erf|Identity|LeakyRelu|HardSigmoid|"
 			 "HardSwish|Elu|Softmax|LogSoftmax|Dropout|Clip|Floor|"

@@ -537,15 +537,29 @@ static void warn_custom(struct lower_ctx *c, const struct ir_node *n,
 		     n->scope ? " at " : "", n->scope ? n->scope : "", kind);
 }
 
+/* The torch whose schemas the graph's calls were bound against: a torch
+ * 2.x archive's (script's prop torch_era "2.x", unpt2's torch_version),
+ * else 1.13's. */
+static enum aten_era graph_era(const struct ir_graph *g)
+{
+	for (uint32_t i = 0; i < g->nprops; i++)
+		if ((!strcmp(g->props[i].key, "torch_era") ||
+		     !strcmp(g->props[i].key, "torch_version")) &&
+		    !strncmp(g->props[i].value, "2.", 2))
+			return ATEN_ERA_2_11;
+	return ATEN_ERA_1_13;
+}
+
 /* An aten op as torch's ATen fallback node (org.pytorch.aten::ATen with
  * the op in its "operator" attribute), or with `fallthrough` as the op
  * itself in that domain (org.pytorch.aten::cummax, operator_export_type
  * onnx_fallthrough); non-tensor arguments become attributes named after
- * the schema's arguments.  Custom nodes: the model is valid ONNX, but
+ * the arguments of the schema the call was bound against (graph_era).  Custom nodes: the model is valid ONNX, but
  * standard runtimes cannot run it, which a warning says. */
 static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 {
-	const struct aten_schema *s = aten_schema_find(n->kind, "");
+	const struct aten_schema *s = aten_schema_find_era(n->kind, "",
+							 graph_era(c->g));
 	uint32_t nin = 0;
 	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * (n->ninputs + 1));
 	struct ir_node *a;

@@ -201,6 +201,19 @@ struct ir_value *b_dim(struct lower_ctx *c, struct ir_value *v, int64_t dim);
 struct ir_value *b_clip(struct lower_ctx *c, struct ir_value *v, double lo,
 			double hi);
 
+/* random.c: a random draw of float dtype dt, of like's shape (like), of
+ * the shape a 1-d Long `shape` holds, or of dims[k] (exactly one of the
+ * three): uniform in [a, b) (normal 0) or normal of mean a and std b.
+ * ONNX's random nodes up to opset 21; from 22, where ONNX Runtime 1.30
+ * runs none of them, built on Dropout's mask (random.c says how). */
+struct ir_value *b_random(struct lower_ctx *c, int normal,
+			  struct ir_value *like, struct ir_value *shape,
+			  const int64_t *dims, int k, enum ir_dtype dt,
+			  double a, double b);
+/* 1 when the target opset has ONNX's random nodes as ONNX Runtime runs
+ * them (Multinomial among them). */
+int b_random_nodes(const struct lower_ctx *c);
+
 /* The constant tensor behind v (an onnx::Constant), or NULL. */
 const struct ir_tensor *b_const_of(const struct ir_value *v);
 /* Reads constant integer values of v (Long/Int tensor) into out (max).

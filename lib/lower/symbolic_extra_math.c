@@ -856,10 +856,9 @@ static SYM(sym_rrelu)
 		out[0] = b_done(c, nd);
 		return 0;
 	}
-	struct ir_node *r = b_node(c, "RandomUniformLike", 1, &x, 1);
-	b_attr_f(c, r, "low", lo);
-	b_attr_f(c, r, "high", hi);
-	out[0] = b_op2(c, "PRelu", x, b_done(c, r));
+	struct ir_value *r = b_random(c, 0, x, NULL, NULL, 0, b_dtype(x), lo,
+				      hi);
+	out[0] = b_op2(c, "PRelu", x, r);
 	return 0;
 }
 
@@ -1143,24 +1142,10 @@ static int random_shape(struct lower_ctx *c, struct ir_node *n,
 	int k = lw_ints(c, n, 0, sz, 64, 0);
 	if (!b_is_float(dt))
 		return lw_decline(c, "a non-float dtype");
-	const char *op = normal ? "RandomNormal" : "RandomUniform";
-	struct ir_node *r;
-	if (k >= 0) {
-		r = b_node(c, op, 0, NULL, 1);
-		b_attr_ints(c, r, "shape", sz, k);
-		b_attr_i(c, r, "dtype", dt);
-		out[0] = b_done(c, r);
-		return 0;
-	} else {
-		struct ir_value *s = T(0);
-		if (!s)
-			return lw_decline(c, "size is not a list of ints");
-		struct ir_value *z = sym_fill_shape(c, s, 0, dt);
-		r = b_node(c, normal ? "RandomNormalLike" : "RandomUniformLike",
-			   1, &z, 1);
-		b_attr_i(c, r, "dtype", dt);
-		out[0] = b_done(c, r);
-	}
+	struct ir_value *s = NULL;
+	if (k < 0 && !(s = T(0)))
+		return lw_decline(c, "size is not a list of ints");
+	out[0] = b_random(c, normal, NULL, s, sz, k, dt, 0, 1);
 	return 0;
 }
 
@@ -1177,10 +1162,7 @@ static int random_like(struct lower_ctx *c, struct ir_node *n,
 	enum ir_dtype dt = dtype_arg(c, n, 1, b_dtype(x));
 	if (!b_is_float(dt))
 		return lw_decline(c, "a non-float dtype");
-	struct ir_node *r = b_node(c, normal ? "RandomNormalLike"
-					     : "RandomUniformLike", 1, &x, 1);
-	b_attr_i(c, r, "dtype", dt);
-	out[0] = b_done(c, r);
+	out[0] = b_random(c, normal, x, NULL, NULL, 0, dt, 0, 1);
 	return 0;
 }
 
@@ -1217,12 +1199,7 @@ static SYM(sym_normal)
 		if (!lw_float(c, n, 0, &m) || !lw_float(c, n, 1, &s) || k < 0)
 			return lw_decline(c, "mean, std or size not constant");
 		enum ir_dtype dt = dtype_arg(c, n, 4, IR_DTYPE_FLOAT);
-		struct ir_node *r = b_node(c, "RandomNormal", 0, NULL, 1);
-		b_attr_ints(c, r, "shape", sz, k);
-		b_attr_f(c, r, "mean", m);
-		b_attr_f(c, r, "scale", s);
-		b_attr_i(c, r, "dtype", dt);
-		out[0] = b_done(c, r);
+		out[0] = b_random(c, 1, NULL, NULL, sz, k, dt, m, s);
 		return 0;
 	}
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
@@ -1235,8 +1212,8 @@ static SYM(sym_normal)
 	/* the random draw has the broadcast shape: m's own when s fits
 	 * into it */
 	struct ir_value *like = fits_into(s, m) ? m : b_op2(c, "Add", m, s);
-	struct ir_node *r = b_node(c, "RandomNormalLike", 1, &like, 1);
-	out[0] = b_op2(c, "Add", b_op2(c, "Mul", b_done(c, r), s), m);
+	struct ir_value *r = b_random(c, 1, like, NULL, NULL, 0, dt, 0, 1);
+	out[0] = b_op2(c, "Add", b_op2(c, "Mul", r, s), m);
 	return 0;
 }
 
@@ -1254,10 +1231,35 @@ static SYM(sym_bernoulli)
 		if (!p)
 			return lw_decline(c, "p is not a number or tensor");
 	}
-	struct ir_node *r = b_node(c, "RandomUniformLike", 1, &like, 1);
-	out[0] = b_cast(c, b_op2(c, "Less", b_done(c, r), p),
+	struct ir_value *r = b_random(c, 0, like, NULL, NULL, 0, b_dtype(like),
+				      0, 1);
+	out[0] = b_cast(c, b_op2(c, "Less", r, p),
 			dt == IR_DTYPE_UNDEFINED ? IR_DTYPE_FLOAT : dt);
 	return 0;
+}
+
+/* Multinomial with replacement where ONNX's node does not run (from opset
+ * 22, random.c): p [B, N] the weights, k draws per row, each the count of
+ * j with cumsum(p)[j] < u * sum(p), u uniform in [0, 1): torch's own
+ * inverse-CDF search (multinomial_with_replacement_apply). */
+static struct ir_value *multinomial_inverse_cdf(struct lower_ctx *c,
+						struct ir_value *p, int64_t k)
+{
+	int64_t one = 1, last = -1, kk[2] = { k, 1 };
+	struct ir_value *cdf = b_op2(c, "CumSum", p, b_const_i64(c, 1));
+	struct ir_value *total = b_slice(c, cdf, -1, INT64_MAX, 1, 1);
+	struct ir_value *cat[2] = {
+		b_slice(c, b_op1(c, "Shape", p), 0, 1, 0, 1),
+		b_const_i64s(c, kk, 2, 1) };
+	struct ir_node *cn = b_node(c, "Concat", 2, cat, 1);
+	b_attr_i(c, cn, "axis", 0);
+	struct ir_value *u = b_random(c, 0, NULL, b_done(c, cn), NULL, 0,
+				      b_dtype(p), 0, 1);
+	/* [B, 1, N] < [B, k, 1] * [B, 1, 1] */
+	struct ir_value *below = b_op2(c, "Less", b_unsqueeze(c, cdf, &one, 1),
+			b_op2(c, "Mul", u, b_unsqueeze(c, total, &one, 1)));
+	return b_reduce(c, "ReduceSum", b_cast(c, below, IR_DTYPE_INT64),
+			&last, 1, 0);
 }
 
 static SYM(sym_multinomial)
@@ -1278,14 +1280,17 @@ static SYM(sym_multinomial)
 	if (r == 1)
 		lp = b_unsqueeze(c, lp, &zero, 1);
 	struct ir_value *res;
-	if (repl) {
+	if (repl && !b_random_nodes(c)) {
+		res = multinomial_inverse_cdf(c, r == 1 ? b_unsqueeze(c,
+				as_float(c, x), &zero, 1) : as_float(c, x), k);
+	} else if (repl) {
 		struct ir_node *m = b_node(c, "Multinomial", 1, &lp, 1);
 		b_attr_i(c, m, "sample_size", k);
 		b_attr_i(c, m, "dtype", IR_DTYPE_INT64);
 		res = b_done(c, m);
 	} else {
-		struct ir_node *u = b_node(c, "RandomUniformLike", 1, &lp, 1);
-		struct ir_value *uv = b_done(c, u);
+		struct ir_value *uv = b_random(c, 0, lp, NULL, NULL, 0,
+					       b_dtype(lp), 0, 1);
 		struct ir_value *g = b_op1(c, "Neg", b_op1(c, "Log",
 				b_op1(c, "Neg", b_op1(c, "Log", uv))));
 		struct ir_value *s = b_op2(c, "Add", lp, g);
@@ -1453,7 +1458,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_round, 0, 0, SYM_PRIO_BASE, sym_round },
 	{ OP_aten_square, 0, 0, SYM_PRIO_BASE, sym_square },
 	{ OP_aten_fmod, 0, 0, SYM_PRIO_BASE, sym_fmod },
-	{ OP_aten_lerp, 0, 0, SYM_PRIO_BASE, sym_lerp },
+	{ OP_aten_lerp, 9, 0, SYM_PRIO_BASE, sym_lerp },
 	{ OP_aten_addcmul, 0, 0, SYM_PRIO_BASE, sym_addcmul },
 	{ OP_aten_logical_xor, 0, 0, SYM_PRIO_BASE, sym_logical_xor },
 	{ OP_aten_isfinite, 0, 0, SYM_PRIO_BASE, sym_isfinite },
@@ -1474,9 +1479,9 @@ static const struct symbolic entries[] = {
 	{ OP_aten_logdet, 0, 0, SYM_PRIO_BASE, sym_logdet },
 	{ OP_aten_celu, 0, 0, SYM_PRIO_BASE, sym_celu },
 	{ OP_aten_selu, 0, 0, SYM_PRIO_BASE, sym_selu },
-	{ OP_aten_hardshrink, 0, 0, SYM_PRIO_BASE, sym_hardshrink },
-	{ OP_aten_softshrink, 0, 0, SYM_PRIO_BASE, sym_softshrink },
-	{ OP_aten_threshold, 0, 0, SYM_PRIO_BASE, sym_threshold },
+	{ OP_aten_hardshrink, 9, 0, SYM_PRIO_BASE, sym_hardshrink },
+	{ OP_aten_softshrink, 9, 0, SYM_PRIO_BASE, sym_softshrink },
+	{ OP_aten_threshold, 9, 0, SYM_PRIO_BASE, sym_threshold },
 	{ OP_aten_rrelu, 0, 0, SYM_PRIO_BASE, sym_rrelu },
 	{ OP_aten_glu, 0, 0, SYM_PRIO_BASE, sym_glu },
 	{ OP_aten_prelu, 0, 0, SYM_PRIO_BASE, sym_prelu },
@@ -1485,11 +1490,11 @@ static const struct symbolic entries[] = {
 	{ OP_aten_lift, 0, 0, SYM_PRIO_BASE, sym_passthrough },
 	{ OP_aten_fill, 0, 0, SYM_PRIO_BASE, sym_fill },
 	{ OP_aten_empty, 0, 0, SYM_PRIO_BASE, sym_empty },
-	{ OP_aten_empty_like, 0, 0, SYM_PRIO_BASE, sym_empty_like },
-	{ OP_aten_new_empty, 0, 0, SYM_PRIO_BASE, sym_new_zeros },
+	{ OP_aten_empty_like, 9, 0, SYM_PRIO_BASE, sym_empty_like },
+	{ OP_aten_new_empty, 9, 0, SYM_PRIO_BASE, sym_new_zeros },
 	{ OP_aten_new_full, 0, 0, SYM_PRIO_BASE, sym_new_full },
-	{ OP_aten_new_ones, 0, 0, SYM_PRIO_BASE, sym_new_ones },
-	{ OP_aten_new_zeros, 0, 0, SYM_PRIO_BASE, sym_new_zeros },
+	{ OP_aten_new_ones, 9, 0, SYM_PRIO_BASE, sym_new_ones },
+	{ OP_aten_new_zeros, 9, 0, SYM_PRIO_BASE, sym_new_zeros },
 	{ OP_aten_scalar_tensor, 0, 0, SYM_PRIO_BASE, sym_scalar_tensor },
 	{ OP_aten_eye, 0, 0, SYM_PRIO_BASE, sym_eye },
 	{ OP_aten_linspace, 0, 0, SYM_PRIO_BASE, sym_linspace },

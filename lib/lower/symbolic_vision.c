@@ -544,7 +544,7 @@ static const struct symbolic vision[] = {
 	{ OP_aten_split, 0, 0, SYM_PRIO_OVER, vision_split },
 	{ OP_aten_split_with_sizes, 0, 0, SYM_PRIO_OVER, vision_split },
 	{ OP_aten_unbind, 0, 0, SYM_PRIO_OVER, vision_unbind },
-	{ OP_aten_where, 0, 0, SYM_PRIO_OVER, vision_where },
+	{ OP_aten_where, 9, 0, SYM_PRIO_OVER, vision_where },
 	{ OP_torchvision_nms, 0, 0, SYM_PRIO_BASE, vis_nms },
 	{ OP_torchvision_roi_align, 0, 0, SYM_PRIO_BASE, vis_roi_align },
 	{ OP_torchvision_roi_pool, 0, 0, SYM_PRIO_BASE, vis_roi_pool },

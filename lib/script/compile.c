@@ -1124,6 +1124,9 @@ struct ir_graph *script_compile(struct torch_archive *ar,
 		return NULL;
 	}
 	c.g->producer = "script " "0.1";
+	/* lower names an ATen fallback's arguments after the same schemas */
+	if (sc_era(&c) == ATEN_ERA_2_11)
+		ir_add_prop(c.g, "torch_era", "2.x");
 	/* weights refer to the archive by an absolute path, so that later
 	 * stages may run from anywhere (an archive in memory keeps its name) */
 	char *abs = realpath(ar->path, NULL);

@@ -732,9 +732,7 @@ static struct cval *dict_op(struct sc *c, enum aten_op op,
 	return NULL;
 }
 
-/* The torch that saved the archive, whose schemas its calls bind against:
- * torch 2.x writes `.data/version` and `byteorder`, 1.x neither. */
-static enum aten_era sc_era(const struct sc *c)
+enum aten_era sc_era(const struct sc *c)
 {
 	return c->ar && (c->ar->version_in_data || c->ar->byteorder)
 	       ? ATEN_ERA_2_11 : ATEN_ERA_1_13;

@@ -12,6 +12,7 @@
 #ifndef PT2ONNX_COMPILE_INT_H
 #define PT2ONNX_COMPILE_INT_H
 
+#include "aten_schema.h"
 #include "compile.h"
 #include "pickle.h"
 #include "ts_ast.h"
@@ -213,6 +214,9 @@ int sc_obj_set(struct sc *c, struct cval *o, const char *name, struct cval *v,
 /* Sets attribute name of module m to v for the rest of the compilation. */
 void sc_module_set(struct sc *c, struct modref *m, const char *name,
 		   struct cval *v);
+/* The torch that saved the archive, whose schemas its calls bind against:
+ * torch 2.x writes `.data/version` and `byteorder`, 1.x neither. */
+enum aten_era sc_era(const struct sc *c);
 struct cval *sc_call_op(struct sc *c, const char *qual, struct cval **args,
 			int nargs, const char **kwnames, struct cval **kwargs,
 			int nkw, struct ts_loc loc);
