@@ -7,8 +7,8 @@
 # torchvision's resnet18 with {BasicBlock}: torch's two functions (blocks
 # with and without downsampling) and the same grouping of its eight calls;
 # instances of one type that differ are one function per group of
-# identical ones (Type, Type.1), as torch's; what is not supported is
-# refused in one line with no output: True, the script path.
+# identical ones (Type, Type.1); what is not supported is refused in one
+# line with no output: the script path.  True (every type, nested): 874.
 # bats file_tags=tier:standard
 
 load helper
@@ -68,10 +68,7 @@ onnx.save(m, "call.onnx")'
 	[ "$status" -ne 0 ]
 }
 
-@test "functions: True and the script path are refused in one line, no output" {
-	run -4 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
-		--opset-version 15 --export-modules-as-functions -o m.onnx
-	[ "$output" = "pt2onnx: --export-modules-as-functions True (every module type, nested) is not supported yet: name the types, --export-modules-as-functions=Block,Layer (with --trace)" ]
+@test "functions: the script path is refused in one line, no output" {
 	run -4 pt2onnx "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
 		--opset-version 15 --export-modules-as-functions=Block -o m.onnx
 	[ "$output" = "pt2onnx: --export-modules-as-functions=Block needs --trace and a TorchScript archive: only trace writes the module scopes (M/Block[b1]) that say which nodes are one module's" ]

@@ -252,7 +252,8 @@ static const char export_usage[] =
 "                                    'pkg.mod.Block' for domain pkg.mod):\n"
 "                                    each instance of those module types an\n"
 "                                    ONNX local function (opset 15+, with\n"
-"                                    --trace); true (every type) is refused\n"
+"                                    --trace); true: every module type, the\n"
+"                                    root's included, nested as torch's\n"
 "      --strip-doc-string[=BOOL]     no doc strings (the source lines) in\n"
 "                                    the model; default true, false with\n"
 "                                    --verbose, as torch 1.13\n"
@@ -1372,14 +1373,10 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				functions = optarg;
 				break;
 			}
-			if (parse_bool(&d, "export-modules-as-functions",
-				       optarg))
-				die(&d, EXIT_UNSUPPORTED, "--export-modules-as-"
-				    "functions True (every module type, "
-				    "nested) is not supported yet: name the "
-				    "types, --export-modules-as-functions="
-				    "Block,Layer (with --trace)");
-			functions = NULL;
+			/* True: every module type, nested, the root's
+			 * included (torch 1.13's) */
+			functions = parse_bool(&d, "export-modules-as-functions",
+					       optarg) ? "*" : NULL;
 			break;
 		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
 		case OPT_REPORT: report = optarg; break;
@@ -1432,7 +1429,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		die(&d, EXIT_UNSUPPORTED, "--export-modules-as-functions=%s "
 		    "needs --trace and a TorchScript archive: only trace "
 		    "writes the module scopes (M/Block[b1]) that say which "
-		    "nodes are one module's", functions);
+		    "nodes are one module's", strcmp(functions, "*")
+		    ? functions : "True");
 	if (functions) {
 		push(&d, &emitx, "--modules-as-functions");
 		push(&d, &emitx, functions);
