@@ -5,7 +5,8 @@
 # torch.onnx.export's own export_modules_as_functions=True (torch_true.onnx
 # from tests/emit/make_functions.py, torch_resnet18_true.onnx from
 # make_resnet_functions.py), and ONNX Runtime (which inlines the
-# functions) matches torch.  Where they differ, by design (onnx_functions.h):
+# functions) matches torch; five of torch 2.11's traced models
+# (../shared/torch2) verify against its ref_0.npy.  Where they differ, by design (onnx_functions.h):
 # every domain is "local" (torch's: the class's Python module), and
 # resnet18's convolutions that differ in stride or padding are Conv2d,
 # Conv2d.1, ... (torch: one Conv2d with function attributes).
@@ -115,4 +116,29 @@ assert len(grouping(ours, "ReLU")) == 17, grouping(ours, "ReLU")
 PY
 	run -0 ort_run m.onnx out x=r/x.npy
 	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy r/want.npy 1e-4
+}
+
+@test "functions True: torch 2.11's traced models, every module nested: onnx.checker, ORT matches torch's ref" {
+	local shared=/work/shared/torch2/models
+	[ -d "$shared" ] || need_skip "needs ../shared/torch2/models (torch 2.11's archives)" || return 0
+	for m in convnext_block lstm_tagger tiny_lm vit_tiny multihead_attention; do
+		local ins=() feeds=() k=0 name
+		for f in "$shared/$m"/in_*.npy; do ins+=(-i "$f"); done
+		run -0 pt2onnx --trace "$shared/$m/traced.pt" "${ins[@]}" \
+			--opset-version 17 --export-modules-as-functions -o "$m.onnx"
+		run -0 onnx_checker "$m.onnx"
+		run -0 "$PYTHON" -c "
+import onnx
+m = onnx.load('$m.onnx')
+assert len(m.graph.node) == 1 and m.graph.node[0].domain == 'local', m.graph.node
+assert len(m.functions) > 1
+print(' '.join(i.name for i in m.graph.input))"
+		for name in $output; do
+			[ ! -f "$shared/$m/in_$k.npy" ] || feeds+=("$name=$shared/$m/in_$k.npy")
+			k=$((k + 1))
+		done
+		run -0 ort_run "$m.onnx" "out_$m" "${feeds[@]}"
+		outs=("out_$m"/*.npy)
+		run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare "${outs[0]}" "$shared/$m/ref_0.npy" 1e-3
+	done
 }
