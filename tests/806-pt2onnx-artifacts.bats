@@ -80,6 +80,11 @@ dump_ops() {
 	run -0 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[2,3,8,8] -o m.onnx \
 		--report r.md --artifacts_dir art --dump_exported_program False
 	[ -f r.md ] && [ ! -e art ]
+	# --report before the model: the model is no report's path
+	run -0 "$BINDIR/pt2onnx" --report "$F/net.pt" -i x=f32[2,3,8,8] -o m.onnx \
+		--artifacts-dir art3
+	run -0 ls art3
+	[[ "$output" =~ ^onnx_export_${STAMP}_success\.md$ ]]
 	run -0 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[2,3,8,8] -o m.onnx \
 		--report=False --artifacts-dir art
 	[ ! -e art ]
