@@ -158,7 +158,7 @@ assert [f.name for f in m.functions] == ["Block"], m.functions'
 @test "functions: a type no node is in: a warning, and a model without functions" {
 	blocks_ir > a.ir
 	run -0 emit --modules-as-functions Nope a.ir -o a.onnx
-	[ "$output" = "emit: a.ir: warning: --export-modules-as-functions: no node is in a module of type 'Nope' (a trace's scopes name the types)" ]
+	[ "$output" = "emit: a.ir: warning: --export-modules-as-functions: no node is in a module of type 'Nope' (the module scopes name the types)" ]
 	run -0 "$PYTHON" -c 'import onnx; assert not onnx.load("a.onnx").functions'
 }
 

@@ -5,8 +5,9 @@
 # torch.onnx.export's own export_modules_as_functions=True (torch_true.onnx
 # from tests/emit/make_functions.py, torch_resnet18_true.onnx from
 # make_resnet_functions.py), and ONNX Runtime (which inlines the
-# functions) matches torch; five of torch 2.11's traced models
-# (../shared/torch2) verify against its ref_0.npy.  Where they differ, by design (onnx_functions.h):
+# functions) matches torch, on the trace and the script paths; five of
+# torch 2.11's models (../shared/torch2), traced, scripted and exported
+# (.pt2), verify against its ref_0.npy.  Where they differ, by design (onnx_functions.h):
 # every domain is "local" (torch's: the class's Python module), and
 # resnet18's convolutions that differ in stride or padding are Conv2d,
 # Conv2d.1, ... (torch: one Conv2d with function attributes).
@@ -21,15 +22,12 @@ setup_file() {
 	FIXTURE_DEST="$FIX" fixture_run "$TESTS_DIR/emit/make_functions.py"
 }
 
-@test "functions True: torch's functions, nested calls and graph call; ORT matches torch at batch 3 and 5" {
-	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[batch:3,4]' \
-		--dynamic-axes 'x:0=batch' --opset-version 15 \
-		--export-modules-as-functions -o m.onnx
-	run -0 onnx_checker m.onnx
-	run -0 check m.onnx
-	run -0 "$PYTHON" - "$FIX/torch_true.onnx" <<'PY'
+# MODEL has TORCH_MODEL's functions (torch's True export), in its order,
+# the calls and ops in each, and its graph's one call
+same_as_torch_true() {
+	"$PYTHON" - "$1" "$2" <<'PY'
 import sys, onnx
-ours, theirs = onnx.load("m.onnx"), onnx.load(sys.argv[1])
+ours, theirs = onnx.load(sys.argv[1]), onnx.load(sys.argv[2])
 # the graph: one call of the root module, the input and every weight
 def graph(m):
     return [(n.op_type, list(n.input[1:]), len(n.output)) for n in m.graph.node]
@@ -48,6 +46,15 @@ for m in (ours, theirs):
             assert n.domain == dom.get(n.op_type, ""), (f.name, n)
 assert {f.domain for f in ours.functions} == {"local"}
 PY
+}
+
+@test "functions True: torch's functions, nested calls and graph call; ORT matches torch at batch 3 and 5" {
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[batch:3,4]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 check m.onnx
+	run -0 same_as_torch_true m.onnx "$FIX/torch_true.onnx"
 	for n in 3 5; do
 		run -0 ort_run m.onnx "out$n" x="$FIX/x$n.npy"
 		run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare "out$n"/*.npy "$FIX/want$n.npy" 1e-5
@@ -65,11 +72,15 @@ PY
 	cmp a.onnx c.onnx
 }
 
-@test "functions True: the script path and opset 14 are refused in one line, no output" {
-	run -4 pt2onnx "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
-		--opset-version 15 --export-modules-as-functions -o m.onnx
-	[ "$output" = "pt2onnx: --export-modules-as-functions=True needs --trace and a TorchScript archive: only trace writes the module scopes (M/Block[b1]) that say which nodes are one module's" ]
-	[ ! -e m.onnx ]
+@test "functions True: the script path writes torch's functions too, ORT matches torch; opset 14 is refused" {
+	run -0 pt2onnx "$FIX/blocks_traced.pt" -i 'x=f32[batch,4]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 same_as_torch_true m.onnx "$FIX/torch_true.onnx"
+	run -0 ort_run m.onnx out x="$FIX/x5.npy"
+	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy "$FIX/want5.npy" 1e-5
+	rm m.onnx
 	run -2 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
 		--opset-version 14 --export-modules-as-functions -o m.onnx
 	[[ "$output" == *"--export-modules-as-functions needs opset 15 or later (local functions), not 14"* ]]
@@ -118,27 +129,33 @@ PY
 	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy r/want.npy 1e-4
 }
 
-@test "functions True: torch 2.11's traced models, every module nested: onnx.checker, ORT matches torch's ref" {
+@test "functions True: torch 2.11's models, each path (trace, script, .pt2): onnx.checker, ORT matches torch's ref" {
 	local shared=/work/shared/torch2/models
 	[ -d "$shared" ] || need_skip "needs ../shared/torch2/models (torch 2.11's archives)" || return 0
+	local m a ins feeds k name
+	for a in trace:traced.pt script:scripted.pt pt2:exported.pt2; do
 	for m in convnext_block lstm_tagger tiny_lm vit_tiny multihead_attention; do
-		local ins=() feeds=() k=0 name
-		for f in "$shared/$m"/in_*.npy; do ins+=(-i "$f"); done
-		run -0 pt2onnx --trace "$shared/$m/traced.pt" "${ins[@]}" \
+		ins=() feeds=() k=0
+		[ "${a%%:*}" = pt2 ] || for f in "$shared/$m"/in_*.npy; do ins+=(-i "$f"); done
+		[ "${a%%:*}" != trace ] || ins+=(--trace)
+		run -0 pt2onnx "$shared/$m/${a#*:}" "${ins[@]}" \
 			--opset-version 17 --export-modules-as-functions -o "$m.onnx"
 		run -0 onnx_checker "$m.onnx"
 		run -0 "$PYTHON" -c "
 import onnx
 m = onnx.load('$m.onnx')
-assert len(m.graph.node) == 1 and m.graph.node[0].domain == 'local', m.graph.node
+# one call, of the root module (a .pt2's sym_size nodes have no module)
+assert [n.domain for n in m.graph.node if n.domain] == ['local'], m.graph.node
 assert len(m.functions) > 1
 print(' '.join(i.name for i in m.graph.input))"
 		for name in $output; do
 			[ ! -f "$shared/$m/in_$k.npy" ] || feeds+=("$name=$shared/$m/in_$k.npy")
 			k=$((k + 1))
 		done
+		rm -rf "out_$m"
 		run -0 ort_run "$m.onnx" "out_$m" "${feeds[@]}"
-		outs=("out_$m"/*.npy)
-		run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare "${outs[0]}" "$shared/$m/ref_0.npy" 1e-3
+		run -0 "$PYTHON" -c "import onnx; print(onnx.load('$m.onnx').graph.output[0].name)"
+		run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare "out_$m/$output.npy" "$shared/$m/ref_0.npy" 1e-3
+	done
 	done
 }

@@ -183,7 +183,7 @@ static int within(const struct onnx_fn_plan *p, uint32_t a, uint32_t x)
 /* The instance of the scope prefix scope[0..klen) (component c, type
  * tlen bytes, selected by h) nested in parent: the open one (around the
  * node before, *open's chain), or a new one.  A module called twice is
- * two instances: a trace writes each call's nodes together, so the same
+ * two instances: the front stages write each call's nodes together, so the same
  * scope after a node outside it is the next call. */
 static uint32_t find_or_add(struct onnx_fn_plan *p, uint32_t open,
 			    const char *scope, size_t klen, const char *c,
@@ -602,7 +602,7 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 		if (x == p->ninst && strcmp(types[i], "*"))
 			diag_warning(d, "--export-modules-as-functions: no "
 				     "node is in a module of type '%s' (a "
-				     "trace's scopes name the types)",
+				     "module scopes name the types)",
 				     s[i].type);
 	}
 	group(p);

@@ -1,7 +1,7 @@
 /*
  * onnx_functions.h - torch.onnx.export's export_modules_as_functions for
  * `emit`: the nodes of the main graph that run inside one instance of a
- * chosen module type (by the node scopes a trace writes,
+ * chosen module type (by the node scopes script, trace and unpt2 write,
  * "M/Block[b1]/Linear[fc]") become one call of an ONNX local function
  * (FunctionProto) of that type, as torch 1.13 does.
  *
@@ -12,10 +12,10 @@
  * instance's function (nested functions, as torch's).  What it does not
  * do is refused with one line, never written differently: control flow
  * in an instance, and a graph whose order cannot hold a call in one
- * place.  A module called twice is two instances (a trace writes one
+ * place.  A module called twice is two instances (a stage writes one
  * call's nodes together: the same scope after another's nodes is the
  * next call).  Differences from torch 1.13: a bare type's domain is
- * "local" (torch's is the class's Python module: a trace's scopes keep
+ * "local" (torch's is the class's Python module: the scopes keep
  * only the class name), and instances that differ in an attribute are
  * separate functions (Type.1), where torch makes the module's attributes
  * function attributes.

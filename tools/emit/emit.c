@@ -61,7 +61,7 @@ static const char usage_text[] =
 "                               set of module types ('Block,Layer', or\n"
 "                               'pkg.mod.Block': domain pkg.mod, else\n"
 "                               'local'): each instance (by its nodes'\n"
-"                               trace scopes) becomes a call of one ONNX\n"
+"                               module scopes) becomes a call of one ONNX\n"
 "                               local function per type, nested ones\n"
 "                               calls in their function; '*': every\n"
 "                               type, the root's included; opset 15+\n"

@@ -251,9 +251,9 @@ static const char export_usage[] =
 "                                    TYPES ('Block,Layer', or\n"
 "                                    'pkg.mod.Block' for domain pkg.mod):\n"
 "                                    each instance of those module types an\n"
-"                                    ONNX local function (opset 15+, with\n"
-"                                    --trace); true: every module type, the\n"
-"                                    root's included, nested as torch's\n"
+"                                    ONNX local function (opset 15+); true:\n"
+"                                    every module type, the root's\n"
+"                                    included, nested as torch's\n"
 "      --strip-doc-string[=BOOL]     no doc strings (the source lines) in\n"
 "                                    the model; default true, false with\n"
 "                                    --verbose, as torch 1.13\n"
@@ -1543,12 +1543,6 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	if (pt2 && trace)
 		die(&d, EXIT_USAGE, "--trace does not apply to '%s': a "
 		    "torch.export archive is read, not run", model);
-	if (functions && (!trace || pt2))
-		die(&d, EXIT_UNSUPPORTED, "--export-modules-as-functions=%s "
-		    "needs --trace and a TorchScript archive: only trace "
-		    "writes the module scopes (M/Block[b1]) that say which "
-		    "nodes are one module's", strcmp(functions, "*")
-		    ? functions : "True");
 	if (functions) {
 		push(&d, &emitx, "--modules-as-functions");
 		push(&d, &emitx, functions);
