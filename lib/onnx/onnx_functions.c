@@ -601,7 +601,7 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 			x++;
 		if (x == p->ninst && strcmp(types[i], "*"))
 			diag_warning(d, "--export-modules-as-functions: no "
-				     "node is in a module of type '%s' (a "
+				     "node is in a module of type '%s' (the "
 				     "module scopes name the types)",
 				     s[i].type);
 	}
