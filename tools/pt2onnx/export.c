@@ -1516,6 +1516,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	    ov > PT2ONNX_OPSET_MAX)
 		die(&d, EXIT_USAGE, "--opset-version '%s' is not an opset from "
 		    "%d to %d", opset, PT2ONNX_OPSET_MIN, PT2ONNX_OPSET_MAX);
+	/* as torch 1.13, up front: a local function needs opset 15 */
+	if (functions && ov < 15)
+		die(&d, EXIT_USAGE, "--export-modules-as-functions needs opset "
+		    "15 or later (local functions), not %ld: give "
+		    "--opset-version 15", ov);
 	const char *model = argv[optind];
 	if (access(model, R_OK) != 0)
 		die(&d, EXIT_IO, "cannot read '%s': %s", model,
