@@ -1,16 +1,17 @@
 #!/usr/bin/env bats
 # 874-pt2onnx-functions-true.bats - pt2onnx --export-modules-as-functions
-# (True: every module type, nested, the root's included) on traced torch
-# 1.13 models: the functions and the calls in each are those of
+# (True: every module type, nested, the root's included) on torch 1.13
+# models: the functions and the calls in each are those of
 # torch.onnx.export's own export_modules_as_functions=True (torch_true.onnx
 # from tests/emit/make_functions.py, torch_resnet18_true.onnx from
 # make_resnet_functions.py), and ONNX Runtime (which inlines the
 # functions) matches torch, on the trace and the script paths; five of
 # torch 2.11's models (../shared/torch2), traced, scripted and exported
-# (.pt2), verify against its ref_0.npy.  Where they differ, by design (onnx_functions.h):
-# every domain is "local" (torch's: the class's Python module), and
-# resnet18's convolutions that differ in stride or padding are Conv2d,
-# Conv2d.1, ... (torch: one Conv2d with function attributes).
+# (.pt2), verify against its ref_0.npy.  Where ours differ from torch's,
+# by design (onnx_functions.h): every domain is "local" (torch's: the
+# class's Python module), and resnet18's convolutions that differ in
+# stride or padding are Conv2d, Conv2d.1, ... (torch: one Conv2d with
+# function attributes).
 # bats file_tags=tier:standard
 
 load helper
