@@ -5,7 +5,9 @@
 # local function per type, a call per instance named as torch names it,
 # the function's domain imported; onnx.checker and check accept the
 # model; instances that differ are one function per group of identical
-# ones (Type, Type.1); what is not supported is refused in one line, no
+# ones (Type, Type.1); a selected type nested in another is a call in its
+# function; '*' selects every type, the root's included; a module called
+# twice is two calls; what is not supported is refused in one line, no
 # model written.
 # check refuses a call that gives a function more inputs than it takes.
 # Models from torch, ONNX Runtime and torch's own export: 873.
@@ -89,13 +91,34 @@ assert [len(n.output) for n in m.graph.node] == [2, 1]'
 	[ ! -e a.onnx ]
 }
 
-@test "functions: nested types and the root are refused in one line, exit 4" {
+@test "functions: nested types: a call in the function; the root; '*' (every type): onnx.checker and check accept them" {
 	blocks_ir > a.ir
-	run -4 emit --modules-as-functions Block,ReLU a.ir -o a.onnx
-	[ "$output" = "emit: a.ir: --export-modules-as-functions: ReLU inside Block (scope M/Block[b1]/ReLU[act]): nested functions are not supported yet" ]
-	run -4 emit --modules-as-functions M a.ir -o a.onnx
-	[ "$output" = "emit: a.ir: --export-modules-as-functions: 'M' is the root module: the whole model as one function is not supported" ]
-	[ ! -e a.onnx ]
+	run -0 emit --modules-as-functions Block,ReLU a.ir -o a.onnx
+	run -0 onnx_checker a.onnx
+	run -0 check a.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("a.onnx")
+assert [(n.op_type, n.name) for n in m.graph.node] == [("Block", "/b1/Block"), ("Block", "/b2/Block"), ("Neg", "/Neg")], m.graph.node
+assert [(f.name, [n.op_type for n in f.node]) for f in m.functions] == [("Block", ["ReLU", "Add"]), ("ReLU", ["Relu"])], m.functions
+[b, r] = m.functions
+assert b.node[0].domain == "local" and list(b.node[0].input) == list(b.input), b.node[0]'
+	# the root module: the whole graph is one call, as torch's True
+	run -0 emit --modules-as-functions M a.ir -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("m.onnx")
+assert [n.op_type for n in m.graph.node] == ["M"], m.graph.node
+assert [n.op_type for n in m.functions[0].node] == ["Relu", "Add", "Relu", "Add", "Neg"], m.functions'
+	run -0 emit --modules-as-functions '*' a.ir -o s.onnx
+	run -0 onnx_checker s.onnx
+	run -0 check s.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("s.onnx")
+assert [n.op_type for n in m.graph.node] == ["M"], m.graph.node
+assert [(f.name, [n.op_type for n in f.node]) for f in m.functions] == [("M", ["Block", "Block", "Neg"]), ("Block", ["ReLU", "Add"]), ("ReLU", ["Relu"])], m.functions'
 }
 
 @test "functions: instances that differ: one function per group of identical ones, Type, Type.1" {
@@ -112,25 +135,30 @@ assert [(f.name, [n.op_type for n in f.node]) for f in m.functions] == [("Block"
 assert [(n.op_type, n.name) for n in m.graph.node] == [("Block", "/b1/Block"), ("Block.1", "/b2/Block.1"), ("Neg", "/Neg"), ("Block", "/b3/Block")], m.graph.node'
 }
 
-@test "functions: a graph whose order cannot hold the call in one place is refused" {
+@test "functions: a module's nodes split by another's are two calls (a module called twice)" {
 	cat > c.ir <<'IR'
 ir 1.0 onnx
 opset "" 15
 graph M(%x : Float(3, 4)):
   %0 : Float(3, 4) = onnx::Relu(%x), scope: M/Block[b1]
   %1 : Float(3, 4) = onnx::Neg(%0), scope: M
-  %2 : Float(3, 4) = onnx::Add(%0, %1), scope: M/Block[b1]
+  %2 : Float(3, 4) = onnx::Relu(%1), scope: M/Block[b1]
   return (%2)
 IR
-	run -4 emit --modules-as-functions Block c.ir -o c.onnx
-	[ "$output" = "emit: c.ir: --export-modules-as-functions: onnx::Neg uses value '0' of M/Block[b1] before that module's last node: the call cannot stand in one place" ]
-	[ ! -e c.onnx ]
+	run -0 emit --modules-as-functions Block c.ir -o c.onnx
+	run -0 onnx_checker c.onnx
+	run -0 check c.onnx
+	run -0 "$PYTHON" -c '
+import onnx
+m = onnx.load("c.onnx")
+assert [n.op_type for n in m.graph.node] == ["Block", "Neg", "Block"], m.graph.node
+assert [f.name for f in m.functions] == ["Block"], m.functions'
 }
 
 @test "functions: a type no node is in: a warning, and a model without functions" {
 	blocks_ir > a.ir
 	run -0 emit --modules-as-functions Nope a.ir -o a.onnx
-	[ "$output" = "emit: a.ir: warning: --export-modules-as-functions: no node is in a module of type 'Nope' (a trace's scopes name the types)" ]
+	[ "$output" = "emit: a.ir: warning: --export-modules-as-functions: no node is in a module of type 'Nope' (the module scopes name the types)" ]
 	run -0 "$PYTHON" -c 'import onnx; assert not onnx.load("a.onnx").functions'
 }
 

@@ -59,12 +59,14 @@ assert m.ir_version == 8
 	[ "$(cat out.onnx)" = stale ]
 }
 
-@test "pt2onnx: usage errors are exit 2, unsupported options exit 4" {
+@test "pt2onnx: usage errors are exit 2, a missing model 5" {
 	run -2 pt2onnx "$EX/cnn.pt"
 	[[ "$output" == *"no output given"* ]]
 	run -2 pt2onnx "$EX/cnn.pt" -o x.onnx --do-constant-folding=maybe
 	run -2 pt2onnx "$EX/cnn.pt" -o x.onnx --no-such-option
-	run -4 pt2onnx "$EX/cnn.pt" -o x.onnx --export-modules-as-functions
+	run -2 pt2onnx "$EX/cnn.pt" -i 'x=f32[1,3,8,8]' -o x.onnx \
+		--opset-version 14 --export-modules-as-functions
+	[[ "$output" == *"--export-modules-as-functions needs opset 15 or later (local functions), not 14"* ]]
 	run -5 pt2onnx missing.pt -o x.onnx
 	[ ! -e x.onnx ]
 }

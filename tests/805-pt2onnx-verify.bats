@@ -7,7 +7,8 @@
 # run by ONNX Runtime from node and compared with torch's outputs, and a
 # model made wrong on purpose (a user's lower that turns every Relu into a
 # LeakyRelu, examples/user-stage) fails --verify, as it fails against
-# torch's outputs.
+# torch's outputs.  On the script path trace runs the archive for the
+# reference outputs (--seed seeds its random inputs).
 # bats file_tags=tier:standard
 
 load helper
@@ -61,7 +62,8 @@ torch_agrees() {
 	printf '#!/bin/sh\nset -e\n"%s/lower" -S "$@" | "%s/examples/user-stage/leaky-relu.sh" 0.5\n' \
 		"$BINDIR" "$ROOT_DIR" > stages/lower
 	chmod +x stages/lower
-	PT2ONNX_EXEC_PATH=$PWD/stages run -1 "$BINDIR/pt2onnx" "$F/net.pt" -i x="$F/x.npy" -o m.onnx --verify
+	PT2ONNX_EXEC_PATH=$PWD/stages run -1 "$BINDIR/pt2onnx" "$F/net.pt" -i x="$F/x.npy" -o m.onnx --verify \
+		--report --artifacts-dir art
 	[[ "${lines[0]}" =~ ^"pt2onnx: --verify: output 0: "[0-9]+" of 10 elements differ (largest at "[0-9]+": " ]]
 	[[ "${lines[1]}" =~ ^"pt2onnx: --verify: output 1: 1 of 1 elements differ" ]]
 	[ "${lines[2]}" = "pt2onnx: --verify: 'm.onnx' does not match the trace (ONNX Runtime $ORT_VERSION, rtol 0.001, atol 1e-07); it was written all the same" ]
@@ -71,6 +73,9 @@ torch_agrees() {
 	run -0 "$PYTHON" -c 'import onnx; print(sum(n.op_type == "LeakyRelu" for n in onnx.load("m.onnx").graph.node))'
 	[ "$output" = 1 ]
 	if torch_agrees m.onnx; then false; fi
+	# the report is named after torch 2.x's accuracy step
+	run -0 ls art
+	[[ "$output" =~ ^onnx_export_[0-9_-]+_accuracy\.md$ ]]
 }
 
 @test "verify: without ONNX Runtime, one line, exit 4, the model kept" {
@@ -84,6 +89,16 @@ torch_agrees() {
 	echo no > fake.so
 	PT2ONNX_ORT_LIB=$PWD/fake.so run -4 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[2,3,8,8] -o m.onnx --verify
 	[[ "${lines[0]}" == "pt2onnx: ONNX Runtime is not available: cannot load $PWD/fake.so ("* ]]
+}
+
+@test "verify: the script path with --seed: trace computes the reference outputs on random inputs" {
+	run -0 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[2,3,8,8] --seed 7 -o m.onnx --verify
+	[ "$output" = "pt2onnx: --verify: 2 outputs match the trace (ONNX Runtime $ORT_VERSION, rtol 0.001, atol 1e-07)" ]
+	torch_agrees m.onnx
+	# without --verify, a seed has nothing to seed on the script path
+	run -2 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[3,3,8,8] --seed 7 -o n.onnx
+	[ "$output" = "pt2onnx: --device and --seed need --trace (or --verify, whose reference outputs trace computes)" ]
+	[ ! -e n.onnx ]
 }
 
 @test "verify: refused up front without the weights in the model" {

@@ -175,8 +175,10 @@ assert inits and inits <= {i.name for i in m.graph.input}
 	done
 	run -2 pt2onnx "$EX/cnn.pt" -i "$IN" -o x.onnx --do_constant_folding=Maybe
 	[[ "$output" == *"--do-constant-folding: 'Maybe' is not true or false"* ]]
-	run -4 pt2onnx "$EX/cnn.pt" -i "$IN" -o x.onnx \
-		--export_modules_as_functions True
+	# True: every module a function, the graph one call of the root's
+	run -0 pt2onnx "$EX/cnn.pt" -i "$IN" -o x.onnx \
+		--export_modules_as_functions True --opset_version 15
+	run -0 "$PYTHON" -c 'import onnx; m = onnx.load("x.onnx"); assert [n.domain for n in m.graph.node if n.domain] == ["local"] and m.functions'
 }
 
 @test "pt2onnx --help lists the export's options" {

@@ -7,8 +7,8 @@
 # torchvision's resnet18 with {BasicBlock}: torch's two functions (blocks
 # with and without downsampling) and the same grouping of its eight calls;
 # instances of one type that differ are one function per group of
-# identical ones (Type, Type.1), as torch's; what is not supported is
-# refused in one line with no output: True, the script path.
+# identical ones (Type, Type.1); the script path writes the same
+# structure.  True (every type, nested): 874.
 # bats file_tags=tier:standard
 
 load helper
@@ -20,14 +20,12 @@ setup_file() {
 	FIXTURE_DEST="$FIX" fixture_run "$TESTS_DIR/emit/make_functions.py"
 }
 
-@test "functions: the structure of torch's export with export_modules_as_functions={Block}" {
-	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[batch:3,4]' \
-		--dynamic-axes 'x:0=batch' --opset-version 15 \
-		--export-modules-as-functions=__main__.Block -o m.onnx
-	run -0 onnx_checker m.onnx
-	run -0 "$PYTHON" - "$FIX/torch_block.onnx" <<'PY'
+# MODEL has the structure of torch's TORCH_MODEL: functions, calls, their
+# names and inputs, opset imports
+same_structure() {
+	"$PYTHON" - "$1" "$2" <<'PY'
 import sys, onnx
-ours, theirs = onnx.load("m.onnx"), onnx.load(sys.argv[1])
+ours, theirs = onnx.load(sys.argv[1]), onnx.load(sys.argv[2])
 def imports(m):
     return sorted((o.domain, o.version) for o in m.opset_import)
 assert imports(ours) == imports(theirs), (imports(ours), imports(theirs))
@@ -41,6 +39,14 @@ def funcs(m):
              [(n.domain, n.op_type) for n in f.node]) for f in m.functions]
 assert funcs(ours) == funcs(theirs), (funcs(ours), funcs(theirs))
 PY
+}
+
+@test "functions: the structure of torch's export with export_modules_as_functions={Block}" {
+	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[batch:3,4]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions=__main__.Block -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 same_structure m.onnx "$FIX/torch_block.onnx"
 }
 
 @test "functions: ONNX Runtime runs the model and matches torch at batch 3 and 5" {
@@ -68,14 +74,15 @@ onnx.save(m, "call.onnx")'
 	[ "$status" -ne 0 ]
 }
 
-@test "functions: True and the script path are refused in one line, no output" {
-	run -4 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
-		--opset-version 15 --export-modules-as-functions -o m.onnx
-	[ "$output" = "pt2onnx: --export-modules-as-functions True (every module type, nested) is not supported yet: name the types, --export-modules-as-functions=Block,Layer (with --trace)" ]
-	run -4 pt2onnx "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
-		--opset-version 15 --export-modules-as-functions=Block -o m.onnx
-	[ "$output" = "pt2onnx: --export-modules-as-functions=Block needs --trace and a TorchScript archive: only trace writes the module scopes (M/Block[b1]) that say which nodes are one module's" ]
-	[ ! -e m.onnx ]
+@test "functions: the script path: torch's structure too, ORT matches torch; spellings; False" {
+	run -0 pt2onnx "$FIX/blocks_traced.pt" -i 'x=f32[batch,4]' \
+		--dynamic-axes 'x:0=batch' --opset-version 15 \
+		--export-modules-as-functions=__main__.Block -o m.onnx
+	run -0 onnx_checker m.onnx
+	run -0 same_structure m.onnx "$FIX/torch_block.onnx"
+	run -0 ort_run m.onnx out x="$FIX/x5.npy"
+	run -0 "$PYTHON" "$ORACLE_DIR/reference.py" compare out/*.npy "$FIX/want5.npy" 1e-5
+	rm m.onnx
 	# the types as the next word, torch's underscore spelling
 	run -0 pt2onnx --trace "$FIX/blocks_traced.pt" -i 'x=f32[3,4]' \
 		--opset_version 15 --export_modules_as_functions Block -o m.onnx

@@ -12,7 +12,7 @@
 #include "arena.h"
 #include "onnx_functions.h"
 
-#define NO_INST UINT32_MAX
+#define NO_INST ONNX_FN_NONE
 
 struct sel {
 	const char *domain, *type; /* domain: dlen bytes */
@@ -33,11 +33,13 @@ static size_t comp_type_len(const char *c, const char *e)
 	return (size_t)((lb ? lb : e) - c);
 }
 
+/* "*" selects every type (domain "local") */
 static const struct sel *find_sel(const struct sel *s, uint32_t n,
 				  const char *t, size_t len)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (s[i].tlen == len && !memcmp(s[i].type, t, len))
+		if ((s[i].tlen == len && !memcmp(s[i].type, t, len)) ||
+		    (s[i].tlen == 1 && s[i].type[0] == '*'))
 			return &s[i];
 	return NULL;
 }
@@ -94,9 +96,18 @@ int onnx_fn_dropped(const struct onnx_fn_plan *p, const struct ir_node *nd)
 				      sizeof(*p->dropped), cmp_ptr);
 }
 
+const struct onnx_fn_instance *onnx_fn_top(const struct onnx_fn_plan *p,
+					   const struct ir_node *nd)
+{
+	const struct onnx_fn_instance *x = onnx_fn_of(p, nd);
+	while (x && x->parent != NO_INST)
+		x = &p->inst[x->parent];
+	return x;
+}
+
 int onnx_fn_hidden(const struct onnx_fn_plan *p, const struct ir_value *v)
 {
-	const struct onnx_fn_instance *x = onnx_fn_of(p, v->producer);
+	const struct onnx_fn_instance *x = onnx_fn_top(p, v->producer);
 	return (x && listed(x->outs, x->nouts, v) < 0) ||
 	       onnx_fn_dropped(p, v->producer);
 }
@@ -143,7 +154,7 @@ void onnx_fn_plan_release(struct onnx_fn_plan *p)
 		free(p->inst[i].fname);
 		free(p->inst[i].domain);
 		free(p->inst[i].scope);
-		free(p->inst[i].nodes);
+		free(p->inst[i].items);
 		free(p->inst[i].ins);
 		free(p->inst[i].outs);
 	}
@@ -154,142 +165,128 @@ void onnx_fn_plan_release(struct onnx_fn_plan *p)
 }
 
 
-/* The instance a scope belongs to: its key length (the prefix through the
- * outermost selected component) and selection, 0 when none; -1 after a
- * line for what is not supported. */
-static int scope_key(const char *scope, const struct sel *s, uint32_t ns,
-		     size_t *klen, const struct sel **hit, struct diag *d)
+static uint32_t inst_of(const struct onnx_fn_plan *p, const struct ir_node *nd)
 {
-	const char *c = scope, *e = comp_end(c);
-	if (find_sel(s, ns, c, comp_type_len(c, e))) {
-		diag_error(d, "--export-modules-as-functions: '%.*s' is the "
-			   "root module: the whole model as one function is "
-			   "not supported", (int)(e - c), c);
-		return -1;
-	}
-	*hit = NULL;
-	while (*e) {
+	const struct onnx_fn_entry *e = entry_of(p, nd);
+	return e ? e->inst : NO_INST;
+}
+
+/* 1 when instance a is x or nested in x */
+static int within(const struct onnx_fn_plan *p, uint32_t a, uint32_t x)
+{
+	for (; a != NO_INST; a = p->inst[a].parent)
+		if (a == x)
+			return 1;
+	return 0;
+}
+
+/* The instance of the scope prefix scope[0..klen) (component c, type
+ * tlen bytes, selected by h) nested in parent: the open one (around the
+ * node before, *open's chain), or a new one.  A module called twice is
+ * two instances: the front stages write each call's nodes together, so the same
+ * scope after a node outside it is the next call. */
+static uint32_t find_or_add(struct onnx_fn_plan *p, uint32_t open,
+			    const char *scope, size_t klen, const char *c,
+			    size_t tlen, const struct sel *h, uint32_t parent)
+{
+	for (uint32_t i = open; i != NO_INST; i = p->inst[i].parent)
+		if (p->inst[i].parent == parent &&
+		    !strncmp(p->inst[i].scope, scope, klen) &&
+		    !p->inst[i].scope[klen])
+			return i;
+	p->inst = xrealloc(p->inst, sizeof(*p->inst) * (p->ninst + 1));
+	struct onnx_fn_instance *x = &p->inst[p->ninst];
+	memset(x, 0, sizeof(*x));
+	x->type = xstrndup(c, tlen);
+	x->domain = xstrndup(h->domain, h->dlen);
+	x->scope = xstrndup(scope, klen);
+	x->parent = parent;
+	return p->ninst++;
+}
+
+/* The innermost instance a scope "Root/Type[attr]/..." is in: one per
+ * component of a selected type (the root's too, as torch's), each nested
+ * in the one before; open: the innermost instance of the node before. */
+static uint32_t scope_inst(struct onnx_fn_plan *p, uint32_t open,
+			   const char *scope, const struct sel *s, uint32_t ns)
+{
+	uint32_t cur = NO_INST;
+	for (const char *c = scope;;) {
+		const char *e = comp_end(c);
+		size_t tl = comp_type_len(c, e);
+		const struct sel *h = find_sel(s, ns, c, tl);
+		if (h)
+			cur = find_or_add(p, open, scope, (size_t)(e - scope),
+					  c, tl, h, cur);
+		if (!*e)
+			return cur;
 		c = e + 1;
-		e = comp_end(c);
-		const struct sel *h = find_sel(s, ns, c, comp_type_len(c, e));
-		if (!h)
-			continue;
-		if (*hit) {
-			diag_error(d, "--export-modules-as-functions: %.*s "
-				   "inside %.*s (scope %s): nested functions "
-				   "are not supported yet",
-				   (int)comp_type_len(c, e), c,
-				   (int)(*hit)->tlen, (*hit)->type, scope);
-			return -1;
-		}
-		*hit = h;
-		*klen = (size_t)(e - scope);
 	}
-	return *hit != NULL;
 }
 
-/* 1 when instance b's nodes are a's, wired the same way. */
-static int same_body(const struct onnx_fn_instance *a,
-		     const struct onnx_fn_instance *b, uint32_t *at)
+struct list {
+	const void **v;
+	uint32_t n;
+};
+
+static void add_unique(struct list *l, const void *v)
 {
-	if (a->nnodes != b->nnodes || a->nins != b->nins ||
-	    a->nouts != b->nouts)
-		return *at = 0, 0;
-	for (uint32_t i = 0; i < a->nnodes; i++) {
-		const struct ir_node *x = a->nodes[i], *y = b->nodes[i];
-		*at = i;
-		if (strcmp(x->kind, y->kind) || x->ninputs != y->ninputs ||
-		    x->noutputs != y->noutputs || x->nattrs != y->nattrs)
-			return 0;
-		for (uint32_t k = 0; k < x->nattrs; k++) {
-			uint32_t j = 0;
-			while (j < y->nattrs &&
-			       strcmp(x->attrs[k].name, y->attrs[j].name))
-				j++;
-			if (j == y->nattrs ||
-			    !ir_attr_equal(&x->attrs[k], &y->attrs[j]))
-				return 0;
-		}
-		for (uint32_t k = 0; k < x->ninputs; k++) {
-			const struct ir_value *u = x->inputs[k], *v = y->inputs[k];
-			if (!u || !v) {
-				if (u != v)
-					return 0;
-				continue;
-			}
-			int iu = listed(a->ins, a->nins, u);
-			if (iu != listed(b->ins, b->nins, v))
-				return 0;
-			if (iu >= 0)
-				continue;
-			/* made inside: the same node and output */
-			int pu = listed((const struct ir_value *const *)
-					(const void *)a->nodes, a->nnodes,
-					(const void *)u->producer);
-			int pv = listed((const struct ir_value *const *)
-					(const void *)b->nodes, b->nnodes,
-					(const void *)v->producer);
-			if (pu != pv || pu < 0)
-				return 0;
-			uint32_t ou = 0, ov = 0;
-			while (u->producer->outputs[ou] != u)
-				ou++;
-			while (v->producer->outputs[ov] != v)
-				ov++;
-			if (ou != ov)
-				return 0;
-		}
-	}
-	for (uint32_t k = 0; k < a->nouts; k++) {
-		int pu = listed((const struct ir_value *const *)(const void *)
-				a->nodes, a->nnodes,
-				(const void *)a->outs[k]->producer);
-		int pv = listed((const struct ir_value *const *)(const void *)
-				b->nodes, b->nnodes,
-				(const void *)b->outs[k]->producer);
-		if (pu != pv)
-			return *at = a->nnodes, 0;
-	}
-	return 1;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return;
+	push_ptr(&l->v, &l->n, v);
 }
 
-/* position of each top-level node, by entry */
 struct walk {
-	const struct onnx_fn_plan *p;
-	const int64_t *pos;  /* by map index */
-	const int64_t *last; /* by instance: its last node's position */
+	struct onnx_fn_plan *p;
+	const int64_t *last;  /* by instance: its last node's position */
+	struct list *esc;     /* by instance: its values used outside it */
+	struct list *ins;     /* by instance: used, made outside it */
+	struct list *consts;  /* by instance: the Constants its nodes use */
 	struct diag *d;
-	const void **esc;    /* values used outside their instance */
-	uint32_t nesc;
 	int bad;
 };
 
-static int64_t written_at(const struct walk *w, const struct ir_node *nd)
-{
-	const struct onnx_fn_entry *e = entry_of(w->p, nd);
-	if (!e)
-		return -2;
-	return e->inst != NO_INST ? w->last[e->inst] : w->pos[e - w->p->map];
-}
-
-/* Records the uses of v by a node written at position at, of instance
- * user (NO_INST: none): a value of another instance escapes it, and must
- * be written before. */
+/* A use of v by a node at position at in instance ic (NO_INST: in the
+ * graph): v leaves each instance that makes it and does not hold the
+ * user, and enters each that holds the user and does not make it; the
+ * call of the outermost it leaves must stand before the user's item at
+ * that level. */
 static void note_use(struct walk *w, const struct ir_value *v, int64_t at,
-		     uint32_t user, const char *what)
+		     uint32_t ic, const char *what)
 {
-	if (!v || !v->producer || is_const(v->producer))
+	const struct onnx_fn_plan *p = w->p;
+	if (!v)
 		return;
-	const struct onnx_fn_entry *e = entry_of(w->p, v->producer);
-	if (!e || e->inst == NO_INST || e->inst == user)
+	const struct ir_node *pn = v->producer;
+	if (pn && is_const(pn)) {
+		if (ic != NO_INST)
+			add_unique(&w->consts[ic], pn);
 		return;
-	push_ptr(&w->esc, &w->nesc, v);
-	if (w->last[e->inst] >= at && !w->bad) {
+	}
+	uint32_t ip = pn ? inst_of(p, pn) : NO_INST, top = NO_INST;
+	for (uint32_t x = ip; x != NO_INST && !within(p, ic, x);
+	     x = p->inst[x].parent) {
+		add_unique(&w->esc[x], v);
+		top = x;
+	}
+	for (uint32_t z = ic; z != NO_INST && !within(p, ip, z);
+	     z = p->inst[z].parent)
+		add_unique(&w->ins[z], v);
+	if (top == NO_INST)
+		return;
+	uint32_t lvl = p->inst[top].parent;
+	for (uint32_t y = ic; y != NO_INST && y != lvl; y = p->inst[y].parent)
+		if (p->inst[y].parent == lvl) {
+			at = w->last[y];
+			break;
+		}
+	if (w->last[top] >= at && !w->bad) {
 		w->bad = 1;
 		diag_error(w->d, "--export-modules-as-functions: %s uses "
 			   "value '%s' of %s before that module's last node: "
 			   "the call cannot stand in one place",
-			   what, v->name, w->p->inst[e->inst].scope);
+			   what, v->name, p->inst[top].scope);
 	}
 }
 
@@ -318,14 +315,165 @@ static void note_block_uses(struct walk *w, const struct ir_block *b,
 		note_use(w, b->returns[i], at, user, what);
 }
 
+static void push_item(struct onnx_fn_instance *x, const struct ir_node *n,
+		      uint32_t call)
+{
+	if (!(x->nitems & (x->nitems - 1)) || !x->nitems)
+		x->items = xrealloc(x->items, sizeof(*x->items) *
+				    (x->nitems ? x->nitems * 2 : 4));
+	x->items[x->nitems++] = (struct onnx_fn_item){ n, call };
+}
+
+/* Where u comes from in instance a's body: input *idx (*item
+ * UINT32_MAX), or output *idx of item *item; -1 when from nowhere. */
+static int origin(const struct onnx_fn_plan *p, uint32_t a,
+		  const struct ir_value *u, uint32_t *item, uint32_t *idx)
+{
+	const struct onnx_fn_instance *x = &p->inst[a];
+	int k = listed(x->ins, x->nins, u);
+	if (k >= 0) {
+		*item = UINT32_MAX;
+		*idx = (uint32_t)k;
+		return 0;
+	}
+	const struct ir_node *pn = u->producer;
+	if (!pn)
+		return -1;
+	uint32_t ip = is_const(pn) ? a : inst_of(p, pn), child = NO_INST;
+	while (ip != a) {
+		if (ip == NO_INST)
+			return -1;
+		child = ip;
+		ip = p->inst[ip].parent;
+	}
+	for (uint32_t i = 0; i < x->nitems; i++) {
+		const struct onnx_fn_item *it = &x->items[i];
+		if (child == NO_INST ? it->n != pn : it->n || it->call != child)
+			continue;
+		*item = i;
+		if (child != NO_INST) {
+			k = listed(p->inst[child].outs, p->inst[child].nouts, u);
+			*idx = (uint32_t)k;
+			return k < 0 ? -1 : 0;
+		}
+		for (*idx = 0; pn->outputs[*idx] != u; ++*idx)
+			;
+		return 0;
+	}
+	return -1;
+}
+
+static int same_origin(const struct onnx_fn_plan *p, uint32_t a,
+		       const struct ir_value *u, uint32_t b,
+		       const struct ir_value *v)
+{
+	uint32_t iu, ku, iv, kv;
+	if (!u || !v)
+		return u == v;
+	return !origin(p, a, u, &iu, &ku) && !origin(p, b, v, &iv, &kv) &&
+	       iu == iv && ku == kv;
+}
+
+/* 1 when instance b's body is a's, wired the same way (a nested call
+ * the same when it calls the same function). */
+static int same_body(const struct onnx_fn_plan *p, uint32_t ia, uint32_t ib)
+{
+	const struct onnx_fn_instance *a = &p->inst[ia], *b = &p->inst[ib];
+	if (a->nitems != b->nitems || a->nins != b->nins ||
+	    a->nouts != b->nouts)
+		return 0;
+	for (uint32_t i = 0; i < a->nitems; i++) {
+		const struct ir_node *x = a->items[i].n, *y = b->items[i].n;
+		const struct ir_value *const *xin, *const *yin;
+		uint32_t nin;
+		if (!x != !y)
+			return 0;
+		if (!x) {
+			const struct onnx_fn_instance *cx =
+				&p->inst[a->items[i].call];
+			const struct onnx_fn_instance *cy =
+				&p->inst[b->items[i].call];
+			if (cx->fn != cy->fn || cx->nins != cy->nins)
+				return 0;
+			xin = cx->ins;
+			yin = cy->ins;
+			nin = cx->nins;
+		} else {
+			if (strcmp(x->kind, y->kind) ||
+			    x->ninputs != y->ninputs ||
+			    x->noutputs != y->noutputs ||
+			    x->nattrs != y->nattrs)
+				return 0;
+			for (uint32_t k = 0; k < x->nattrs; k++) {
+				uint32_t j = 0;
+				while (j < y->nattrs &&
+				       strcmp(x->attrs[k].name, y->attrs[j].name))
+					j++;
+				if (j == y->nattrs ||
+				    !ir_attr_equal(&x->attrs[k], &y->attrs[j]))
+					return 0;
+			}
+			xin = (const struct ir_value *const *)x->inputs;
+			yin = (const struct ir_value *const *)y->inputs;
+			nin = x->ninputs;
+		}
+		for (uint32_t k = 0; k < nin; k++)
+			if (!same_origin(p, ia, xin[k], ib, yin[k]))
+				return 0;
+	}
+	for (uint32_t k = 0; k < a->nouts; k++)
+		if (!same_origin(p, ia, a->outs[k], ib, b->outs[k]))
+			return 0;
+	return 1;
+}
+
+/* One function per group of identical instances of a type (as torch's
+ * PartitionIdenticalScopes), those nested first: the first one's body,
+ * named Type, Type.1, ... in the order the groups first appear. */
+static void group(struct onnx_fn_plan *p)
+{
+	uint32_t hmax = 0;
+	for (uint32_t x = 0; x < p->ninst; x++)
+		if (p->inst[x].height > hmax)
+			hmax = p->inst[x].height;
+	for (uint32_t h = 0; h <= hmax; h++)
+		for (uint32_t x = 0; x < p->ninst; x++) {
+			struct onnx_fn_instance *in = &p->inst[x];
+			uint32_t f;
+			if (in->height != h)
+				continue;
+			for (f = 0; f < x; f++)
+				if (p->inst[f].body && p->inst[f].height == h &&
+				    !strcmp(p->inst[f].type, in->type) &&
+				    same_body(p, f, x))
+					break;
+			in->fn = f;
+			in->body = f == x;
+		}
+	for (uint32_t x = 0; x < p->ninst; x++) {
+		struct onnx_fn_instance *in = &p->inst[x];
+		uint32_t groups = 0;
+		if (!in->body)
+			continue;
+		for (uint32_t f = 0; f < x; f++)
+			groups += p->inst[f].body &&
+				  !strcmp(p->inst[f].type, in->type);
+		size_t tl = strlen(in->type);
+		in->fname = xmalloc(tl + 12);
+		memcpy(in->fname, in->type, tl + 1);
+		if (groups)
+			snprintf(in->fname + tl, 12, ".%u", groups);
+	}
+}
+
 int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 		 struct onnx_fn_plan *p, struct diag *d)
 {
 	const struct ir_block *top = g->top;
 	struct sel *s = xmalloc(sizeof(*s) * (n ? n : 1));
 	int rc = EXIT_UNSUPPORTED;
-	int64_t *pos = NULL, *last = NULL;
-	struct walk w = { p, NULL, NULL, d, NULL, 0, 0 };
+	int64_t *last = NULL;
+	struct walk w = { p, NULL, NULL, NULL, NULL, d, 0 };
 
 	memset(p, 0, sizeof(*p));
 	for (uint32_t i = 0; i < n; i++) {
@@ -339,180 +487,125 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 	for (const struct ir_node *nd = top->first; nd; nd = nd->next)
 		nnodes++;
 	p->map = xmalloc(sizeof(*p->map) * (nnodes ? nnodes : 1));
-	pos = xmalloc(sizeof(*pos) * (nnodes ? nnodes : 1));
+	uint32_t open = NO_INST;
 	for (const struct ir_node *nd = top->first; nd; nd = nd->next) {
-		uint32_t inst = NO_INST;
-		size_t klen = 0;
-		const struct sel *hit = NULL;
-		int k = nd->scope && *nd->scope && !is_const(nd)
-			? scope_key(nd->scope, s, n, &klen, &hit, d) : 0;
-		if (k < 0)
-			goto out;
-		if (k) {
-			for (inst = 0; inst < p->ninst; inst++)
-				if (strlen(p->inst[inst].scope) == klen &&
-				    !memcmp(p->inst[inst].scope, nd->scope,
-					    klen))
-					break;
-			if (inst == p->ninst) {
-				p->inst = xrealloc(p->inst, sizeof(*p->inst) *
-						   (p->ninst + 1));
-				struct onnx_fn_instance *x = &p->inst[p->ninst++];
-				memset(x, 0, sizeof(*x));
-				x->type = xstrndup(hit->type, hit->tlen);
-				x->domain = xstrndup(hit->domain, hit->dlen);
-				x->scope = xmalloc(klen + 1);
-				memcpy(x->scope, nd->scope, klen);
-				x->scope[klen] = 0;
+		uint32_t inst = nd->scope && *nd->scope && !is_const(nd)
+			? scope_inst(p, open, nd->scope, s, n) : NO_INST;
+		if (!is_const(nd))
+			open = inst;
+		for (uint32_t a = 0; inst != NO_INST && a < nd->nattrs; a++)
+			if (nd->attrs[a].kind == IR_ATTR_GRAPH ||
+			    nd->attrs[a].kind == IR_ATTR_GRAPHS) {
+				diag_error(d, "--export-modules-as-functions: "
+					   "%s in %s has a subgraph: control "
+					   "flow in a function is not "
+					   "supported yet", nd->kind,
+					   p->inst[inst].scope);
+				goto out;
 			}
-			for (uint32_t a = 0; a < nd->nattrs; a++)
-				if (nd->attrs[a].kind == IR_ATTR_GRAPH ||
-				    nd->attrs[a].kind == IR_ATTR_GRAPHS) {
-					diag_error(d, "--export-modules-as-"
-						   "functions: %s in %s has a "
-						   "subgraph: control flow in "
-						   "a function is not "
-						   "supported yet", nd->kind,
-						   p->inst[inst].scope);
-					goto out;
-				}
-			push_ptr((const void ***)&p->inst[inst].nodes,
-				 &p->inst[inst].nnodes, nd);
-		}
-		pos[p->nmap] = p->nmap;
 		p->map[p->nmap++] = (struct onnx_fn_entry){ nd, inst };
 	}
-	/* the map sorted by pointer, each node's position along */
-	{
-		struct pair { struct onnx_fn_entry e; int64_t pos; } *pr =
-			xmalloc(sizeof(*pr) * (p->nmap ? p->nmap : 1));
-		for (uint32_t i = 0; i < p->nmap; i++)
-			pr[i] = (struct pair){ p->map[i], (int64_t)i };
-		qsort(pr, p->nmap, sizeof(*pr), cmp_entry);
-		for (uint32_t i = 0; i < p->nmap; i++) {
-			p->map[i] = pr[i].e;
-			pos[i] = pr[i].pos;
-		}
-		free(pr);
-	}
+	/* each instance's last node (its nested ones' included) and
+	 * height, before the map is sorted by pointer */
 	last = xmalloc(sizeof(*last) * (p->ninst ? p->ninst : 1));
-	for (uint32_t i = 0; i < p->ninst; i++)
-		last[i] = -1;
 	for (uint32_t i = 0; i < p->nmap; i++)
-		if (p->map[i].inst != NO_INST && pos[i] > last[p->map[i].inst])
-			last[p->map[i].inst] = pos[i];
-	w.pos = pos;
+		for (uint32_t x = p->map[i].inst; x != NO_INST;
+		     x = p->inst[x].parent) {
+			last[x] = i;
+			p->inst[x].last = p->map[i].n;
+		}
+	for (uint32_t x = p->ninst; x-- > 0;) {
+		uint32_t up = p->inst[x].parent;
+		if (up != NO_INST && p->inst[up].height < p->inst[x].height + 1)
+			p->inst[up].height = p->inst[x].height + 1;
+	}
+	if (p->nmap)
+		qsort(p->map, p->nmap, sizeof(*p->map), cmp_entry);
 	w.last = last;
-	/* every use: by a top-level node (and its subgraphs), a return */
+	w.esc = xcalloc(p->ninst + 1, sizeof(*w.esc));
+	w.ins = xcalloc(p->ninst + 1, sizeof(*w.ins));
+	w.consts = xcalloc(p->ninst + 1, sizeof(*w.consts));
+	/* every use: by a top-level node (and its subgraphs), a return;
+	 * the bodies, each nested call where its last node is */
+	int64_t at = 0;
 	for (const struct ir_node *nd = top->first; nd && !w.bad;
-	     nd = nd->next) {
-		const struct onnx_fn_entry *e = entry_of(p, nd);
-		int64_t at = written_at(&w, nd);
-		const char *what = e->inst != NO_INST ? p->inst[e->inst].scope
-						      : nd->kind;
+	     nd = nd->next, at++) {
+		uint32_t ic = inst_of(p, nd);
+		const char *what = ic != NO_INST ? p->inst[ic].scope : nd->kind;
 		for (uint32_t i = 0; i < nd->ninputs; i++)
-			note_use(&w, nd->inputs[i], at, e->inst, what);
+			note_use(&w, nd->inputs[i], at, ic, what);
 		for (uint32_t a = 0; a < nd->nattrs; a++) {
 			const struct ir_attr *t = &nd->attrs[a];
 			if (t->kind == IR_ATTR_GRAPH)
-				note_block_uses(&w, t->u.g, at, e->inst, what,
-						0);
+				note_block_uses(&w, t->u.g, at, ic, what, 0);
 			else if (t->kind == IR_ATTR_GRAPHS)
 				for (uint32_t k = 0; k < t->count; k++)
 					note_block_uses(&w, t->u.graphs[k], at,
-							e->inst, what, 0);
+							ic, what, 0);
 		}
+		if (ic == NO_INST)
+			continue;
+		push_item(&p->inst[ic], nd, 0);
+		for (uint32_t y = ic; y != NO_INST && p->inst[y].last == nd;
+		     y = p->inst[y].parent)
+			if (p->inst[y].parent != NO_INST)
+				push_item(&p->inst[p->inst[y].parent], NULL, y);
 	}
 	for (uint32_t i = 0; i < top->nreturns && !w.bad; i++)
 		note_use(&w, top->returns[i], INT64_MAX, NO_INST,
 			 "the graph's output");
 	if (w.bad)
 		goto out;
-	if (w.nesc)
-		qsort(w.esc, w.nesc, sizeof(*w.esc), cmp_ptr);
-	/* each instance's inputs and outputs; the Constants it uses are
-	 * copied to the front of its nodes */
+	/* inputs in first-use order; outputs in node order; the Constants
+	 * each instance's own nodes use at the front of its body */
 	for (uint32_t x = 0; x < p->ninst; x++) {
 		struct onnx_fn_instance *in = &p->inst[x];
-		const struct ir_node **consts = NULL;
-		uint32_t nconsts = 0, nreal = in->nnodes;
-		for (uint32_t k = 0; k < nreal; k++) {
-			const struct ir_node *nd = in->nodes[k];
-			for (uint32_t i = 0; i < nd->ninputs; i++) {
-				const struct ir_value *v = nd->inputs[i];
-				if (v && is_const(v->producer)) {
-					if (listed((const struct ir_value *const *)
-						   (const void *)consts, nconsts,
-						   (const void *)v->producer) < 0)
-						push_ptr((const void ***)&consts,
-							 &nconsts, v->producer);
-					continue;
-				}
-				if (!v || onnx_fn_of(p, v->producer) == in ||
-				    listed(in->ins, in->nins, v) >= 0)
-					continue;
-				push_ptr((const void ***)&in->ins, &in->nins, v);
-			}
-			for (uint32_t i = 0; i < nd->noutputs; i++) {
-				const struct ir_value *v = nd->outputs[i];
-				if (v && w.nesc &&
-				    bsearch(&v, w.esc, w.nesc, sizeof(*w.esc),
-					    cmp_ptr))
-					push_ptr((const void ***)&in->outs,
-						 &in->nouts, v);
-			}
-		}
-		if (nconsts) {
-			const struct ir_node **all = xmalloc(sizeof(*all) *
-						(nconsts + nreal));
-			memcpy(all, consts, sizeof(*all) * nconsts);
-			memcpy(all + nconsts, in->nodes, sizeof(*all) * nreal);
-			free(in->nodes);
-			in->nodes = all;
-			in->nnodes = nconsts + nreal;
-		}
-		free(consts);
-		if (!in->nouts) {
-			diag_error(d, "--export-modules-as-functions: %s "
-				   "computes nothing the graph uses",
-				   in->scope);
-			goto out;
+		in->ins = (const struct ir_value **)w.ins[x].v;
+		in->nins = w.ins[x].n;
+		w.ins[x].v = NULL;
+		if (w.consts[x].n) {
+			uint32_t nc = w.consts[x].n;
+			struct onnx_fn_item *all = xmalloc(sizeof(*all) *
+							   (nc + in->nitems));
+			for (uint32_t k = 0; k < nc; k++)
+				all[k] = (struct onnx_fn_item){
+					w.consts[x].v[k], 0 };
+			memcpy(all + nc, in->items,
+			       sizeof(*all) * in->nitems);
+			free(in->items);
+			in->items = all;
+			in->nitems += nc;
 		}
 	}
+	for (const struct ir_node *nd = top->first; nd; nd = nd->next)
+		for (uint32_t i = 0; i < nd->noutputs; i++)
+			for (uint32_t x = inst_of(p, nd); x != NO_INST;
+			     x = p->inst[x].parent)
+				if (listed((const struct ir_value *const *)
+					   w.esc[x].v, w.esc[x].n,
+					   nd->outputs[i]) >= 0)
+					push_ptr((const void ***)&p->inst[x].outs,
+						 &p->inst[x].nouts,
+						 nd->outputs[i]);
+	for (uint32_t x = 0; x < p->ninst; x++)
+		if (!p->inst[x].nouts) {
+			diag_error(d, "--export-modules-as-functions: %s "
+				   "computes nothing the graph uses",
+				   p->inst[x].scope);
+			goto out;
+		}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t x = 0;
 		while (x < p->ninst && (strlen(p->inst[x].type) != s[i].tlen ||
 		       memcmp(p->inst[x].type, s[i].type, s[i].tlen)))
 			x++;
-		if (x == p->ninst)
+		if (x == p->ninst && strcmp(types[i], "*"))
 			diag_warning(d, "--export-modules-as-functions: no "
-				     "node is in a module of type '%s' (a "
-				     "trace's scopes name the types)",
+				     "node is in a module of type '%s' (the "
+				     "module scopes name the types)",
 				     s[i].type);
 	}
-	/* one function per group of identical instances of a type (as
-	 * torch's PartitionIdenticalScopes): the first one's nodes, named
-	 * Type, Type.1, ... in the order the groups first appear */
-	for (uint32_t x = 0; x < p->ninst; x++) {
-		struct onnx_fn_instance *in = &p->inst[x];
-		uint32_t f, groups = 0, at;
-		for (f = 0; f < x; f++) {
-			if (!p->inst[f].body || strcmp(p->inst[f].type, in->type))
-				continue;
-			if (same_body(&p->inst[f], in, &at))
-				break;
-			groups++;
-		}
-		in->fn = f;
-		if (f < x)
-			continue;
-		in->body = 1;
-		size_t tl = strlen(in->type);
-		in->fname = xmalloc(tl + 12);
-		memcpy(in->fname, in->type, tl + 1);
-		if (groups)
-			snprintf(in->fname + tl, 12, ".%u", groups);
-	}
+	group(p);
 	/* a Constant only instances use lives in their functions only */
 	{
 		const void **kept = NULL, **cand = NULL;
@@ -521,9 +614,9 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 		if (nkept)
 			qsort(kept, nkept, sizeof(*kept), cmp_ptr);
 		for (uint32_t x = 0; x < p->ninst; x++)
-			for (uint32_t k = 0; k < p->inst[x].nnodes; k++) {
-				const struct ir_node *c = p->inst[x].nodes[k];
-				if (is_const(c) && !(nkept &&
+			for (uint32_t k = 0; k < p->inst[x].nitems; k++) {
+				const struct ir_node *c = p->inst[x].items[k].n;
+				if (c && is_const(c) && !(nkept &&
 				    bsearch(&c, kept, nkept, sizeof(*kept),
 					    cmp_ptr)))
 					push_ptr(&cand, &ncand, c);
@@ -536,8 +629,14 @@ int onnx_fn_plan(const struct ir_graph *g, char *const *types, uint32_t n,
 	}
 	rc = 0;
 out:
+	for (uint32_t x = 0; w.esc && x <= p->ninst; x++) {
+		free(w.esc[x].v);
+		free(w.ins[x].v);
+		free(w.consts[x].v);
+	}
 	free(w.esc);
-	free(pos);
+	free(w.ins);
+	free(w.consts);
 	free(last);
 	free(s);
 	if (rc)

@@ -1427,9 +1427,10 @@ static char **value_names(struct writer *w, const struct ir_value *const *v,
 	return out;
 }
 
-/* The node that calls instance x's function. */
+/* The node (field `field`) that calls instance x's function. */
 static struct pb_piece *call_piece(struct writer *w,
-				   const struct onnx_fn_instance *x)
+				   const struct onnx_fn_instance *x,
+				   uint32_t field)
 {
 	Onnx__NodeProto np;
 	onnx__node_proto__init(&np);
@@ -1440,12 +1441,12 @@ static struct pb_piece *call_piece(struct writer *w,
 	np.name = (char *)w->fn_names[x - w->fp.inst];
 	np.op_type = w->fp.inst[x->fn].fname;
 	np.domain = x->domain;
-	return pb_packed(&w->build, 1, &np.base);
+	return pb_packed(&w->build, field, &np.base);
 }
 
-/* FunctionProto (ModelProto field 25) of the instance x whose nodes are
- * its type's body: its inputs and outputs under their graph names, the
- * model's opset imports. */
+/* FunctionProto (ModelProto field 25) of the instance x whose items are
+ * its type's body (nodes, calls of nested functions): its inputs and
+ * outputs under their graph names, the model's opset imports. */
 static struct pb_piece *function_piece(struct writer *w,
 				       const struct onnx_fn_instance *x)
 {
@@ -1461,8 +1462,10 @@ static struct pb_piece *function_piece(struct writer *w,
 	fp.n_opset_import = w->nopsets;
 	fp.opset_import = w->opsets;
 	pb_append(msg, pb_packed(&w->build, 0, &fp.base));
-	for (uint32_t i = 0; i < x->nnodes; i++)
-		pb_append(msg, node_piece_as(w, x->nodes[i], 7));
+	for (uint32_t i = 0; i < x->nitems; i++)
+		pb_append(msg, x->items[i].n
+			  ? node_piece_as(w, x->items[i].n, 7)
+			  : call_piece(w, &w->fp.inst[x->items[i].call], 7));
 	return msg;
 }
 
@@ -1530,10 +1533,10 @@ static struct pb_piece *graph_piece(struct writer *w, uint32_t field,
 	 * then the Identity nodes for the outputs */
 	for (const struct ir_node *n = b->first; n; n = n->next) {
 		const struct onnx_fn_instance *x = main && w->fp.ninst
-			? onnx_fn_of(&w->fp, n) : NULL;
+			? onnx_fn_top(&w->fp, n) : NULL;
 		if (x) {
-			if (n == x->nodes[x->nnodes - 1])
-				pb_append(msg, call_piece(w, x));
+			if (n == x->last)
+				pb_append(msg, call_piece(w, x, 1));
 		} else if (!(main && w->fp.ndropped &&
 			     onnx_fn_dropped(&w->fp, n))) {
 			pb_append(msg, node_piece(w, n));

@@ -75,8 +75,9 @@ struct onnx_write_options {
 	char **weight_dirs;       /* its folders (real paths, malloc'd) */
 	uint32_t nweight_dirs;
 	char **function_types;    /* export_modules_as_functions: module
-				     types ("Block", "pkg.mod.Block") whose
-				     instances become local functions
+				     types ("Block", "pkg.mod.Block"; "*"
+				     every type) whose instances become
+				     local functions, nested
 				     (onnx_functions.h); opset 15+ */
 	uint32_t nfunction_types;
 };

@@ -3,7 +3,8 @@
 of Block (Linear, ReLU, a residual Add) and a Linear; traced and saved as
 blocks_traced.pt, and exported by torch.onnx.export itself with
 export_modules_as_functions={Block} at opset 15 (torch_block.onnx, the
-structure to compare with).  Inputs x3.npy and x5.npy (batch 3 and 5) and
+structure to compare with), and with export_modules_as_functions=True
+(torch_true.onnx: every module type, the root's included, nested).  Inputs x3.npy and x5.npy (batch 3 and 5) and
 torch's outputs want3.npy, want5.npy.  Scaled runs Block-like modules whose
 instances differ in a constant (scale 2 and 3): scaled_traced.pt, and its
 output on x3.npy, scaled_want3.npy."""
@@ -57,6 +58,11 @@ x = torch.randn(3, 4)
 torch.jit.trace(m, x).save("blocks_traced.pt")
 torch.onnx.export(m, x, "torch_block.onnx", opset_version=15,
                   input_names=["x"], export_modules_as_functions={Block})
+# a fresh copy: torch leaves its attribute hooks on the modules it exported
+mt = M().eval()
+mt.load_state_dict(m.state_dict())
+torch.onnx.export(mt, x, "torch_true.onnx", opset_version=15,
+                  input_names=["x"], export_modules_as_functions=True)
 with torch.no_grad():
     for n in (3, 5):
         xn = torch.randn(n, 4)

@@ -251,18 +251,28 @@ static const char export_usage[] =
 "                                    TYPES ('Block,Layer', or\n"
 "                                    'pkg.mod.Block' for domain pkg.mod):\n"
 "                                    each instance of those module types an\n"
-"                                    ONNX local function (opset 15+, with\n"
-"                                    --trace); true (every type) is refused\n"
+"                                    ONNX local function (opset 15+); true:\n"
+"                                    every module type, the root's\n"
+"                                    included, nested as torch's\n"
 "      --strip-doc-string[=BOOL]     no doc strings (the source lines) in\n"
 "                                    the model; default true, false with\n"
 "                                    --verbose, as torch 1.13\n"
 "      --verify[=BOOL]               run the model in ONNX Runtime and\n"
 "                                    compare its outputs with trace's on\n"
 "                                    the same inputs (below)\n"
-"      --report FILE                 a markdown report: the ops seen, the\n"
+"      --report[=FILE|BOOL]          a markdown report: the ops seen, the\n"
 "                                    failures with their scopes, time and\n"
 "                                    peak memory per stage (written also\n"
-"                                    when the export fails)\n"
+"                                    when the export fails); without FILE\n"
+"                                    in the artifacts directory, named as\n"
+"                                    torch 2.x's: onnx_export_TIME_STATUS.md\n"
+"      --dump-exported-program[=BOOL]\n"
+"                                    the program as pt2onnx read it (the\n"
+"                                    front stage's graph as text IR,\n"
+"                                    weights as their size) in the artifacts\n"
+"                                    directory: onnx_export_TIME_program.txt\n"
+"      --artifacts-dir DIR           where those go (default '.'; made\n"
+"                                    when missing)\n"
 "      --profile[=BOOL]              time and peak memory per stage on\n"
 "                                    standard error\n"
 "  -v, --verbose[=BOOL]              print the exported graph (text IR,\n"
@@ -272,7 +282,8 @@ static const char export_usage[] =
 "\n"
 "--verify loads libonnxruntime.so.1 with dlopen ($PT2ONNX_ORT_LIB if set,\n"
 "else the library path) and feeds the model the inputs trace ran on (the\n"
-"--input .npy files, or random ones of the given shapes, --seed); each\n"
+"--input .npy files, or random ones of the given shapes, --seed; on the\n"
+"script path trace runs the archive for the reference outputs); each\n"
 "output must be within rtol 1e-3, atol 1e-7 of trace's (torch's\n"
 "verification).  The model is written either way; the exit status is 1\n"
 "when it does not match or ONNX Runtime cannot run it, 4 when ONNX\n"
@@ -623,11 +634,18 @@ static int is_bool_option(const char *name, size_t len)
 		"do-constant-folding", "export-params",
 		"keep-initializers-as-inputs", "export-modules-as-functions",
 		"verbose", "verify", "profile", "strip-doc-string",
+		"report", "dump-exported-program",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
 			return 1;
 	return 0;
+}
+
+static int ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), k = strlen(end);
+	return n >= k && !strcmp(s + n - k, end);
 }
 
 static int is_bool_word(const char *s)
@@ -776,7 +794,12 @@ struct export_run {
 	int split;               /* the front stage writes front.ir first */
 	int verify, profile, summary;
 	const char *report;      /* --report FILE, or NULL */
+	int report_auto;         /* --report alone: named in artifacts */
+	int dump;                /* --dump-exported-program */
+	const char *artifacts;   /* --artifacts-dir (default ".") */
+	char stamp[64];          /* torch 2.x's artifact time stamp */
 	const struct argv_buf *front, *dynx; /* --input, --dynamic-axes */
+	const struct argv_buf *tracex;       /* --device, --seed */
 	char front_ir[PATH_MAX + 16];
 	char verify_dir[PATH_MAX + 16];
 	double start;
@@ -995,6 +1018,8 @@ static int verify_model(struct diag *d, struct export_run *x)
 			push(d, &ref[0].args, x->front->v[i]);
 		for (int i = 0; i < x->dynx->n; i++)
 			push(d, &ref[0].args, x->dynx->v[i]);
+		for (int i = 0; i < x->tracex->n; i++)
+			push(d, &ref[0].args, x->tracex->v[i]);
 		push(d, &ref[0].args, "--save-inputs");
 		push(d, &ref[0].args, x->verify_dir);
 		push(d, &ref[0].args, "--save-outputs");
@@ -1126,6 +1151,67 @@ static void summary(const struct export_run *x, char *buf, size_t size)
 	onnx_model_free(m);
 }
 
+/* buf[0..len) to path, whole or not at all.  0, or -1 (reported). */
+static int write_whole(struct diag *d, const char *path, const char *buf,
+		       size_t len)
+{
+	struct outfile o;
+	if (outfile_open(&o, path, d))
+		return -1;
+	if (outfile_write(&o, buf, len, d)) {
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, d);
+}
+
+/* --dump-exported-program: the front stage's graph as pt2onnx read it,
+ * as text IR with weights as their size (torch 2.x saves its
+ * ExportedProgram as onnx_export_TIME.pt2 at this point, before the
+ * conversion, which may then fail).  0, or -1 (reported). */
+static int dump_program(struct diag *d, struct export_run *x)
+{
+	char path[PATH_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	if (!x->front_g) {
+		diag_error(d, "--dump-exported-program: cannot read the %s "
+			   "stage's graph back", x->st[0].name);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/onnx_export_%s_program.txt",
+		 x->artifacts, x->stamp);
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		die(d, EXIT_IO, "out of memory");
+	int bad = ir_write_text_as(x->front_g, mem, 1, d);
+	fclose(mem);
+	if (!bad)
+		bad = write_whole(d, path, buf, len);
+	free(buf);
+	if (!bad && x->verbose)
+		fprintf(stderr, "pt2onnx: the program read is in '%s'\n", path);
+	return bad ? -1 : 0;
+}
+
+/* torch 2.x's report name's last word: the step that failed first
+ * (pt_export: capturing the program, here the front stage; conversion;
+ * checker; runtime or accuracy: --verify), or success. */
+static const char *report_status(const struct export_run *x, int rc)
+{
+	if (x->failed >= 0) {
+		const char *name = x->stats[x->failed].name;
+		return !strcmp(name, x->st[0].name) ? "pt_export"
+		     : !strcmp(name, "check") ? "checker" : "conversion";
+	}
+	if (!rc)
+		return "success";
+	if (x->verify && x->verify_text)
+		return strstr(x->verify_text, "does not match the trace")
+			? "accuracy" : "runtime";
+	return "conversion";
+}
+
 /* Runs the pipeline, checks the model and puts it in place.  Returns the
  * exit status; on a caught signal the caller dies of it. */
 static int run_export(struct diag *d, struct export_run *x)
@@ -1148,6 +1234,8 @@ static int run_export(struct diag *d, struct export_run *x)
 			return stage_failed(x, &st[0]);
 		}
 		read_front(x);
+		if (x->dump && dump_program(d, x))
+			return EXIT_IO;
 		failed = run_pipeline(d, st + 1, 3, x->front_ir, NULL);
 		add_stats(x, st + 1, 3, 1);
 		if (failed >= 0)
@@ -1225,7 +1313,14 @@ static int write_reports(struct diag *d, struct export_run *x, int rc)
 	double total = now() - x->start;
 	if (x->profile)
 		profile_write(stderr, x->stats, x->nstats, total);
-	if (!x->report)
+	char path[PATH_MAX];
+	const char *to = x->report;
+	if (x->report_auto) {
+		snprintf(path, sizeof(path), "%s/onnx_export_%s_%s.md",
+			 x->artifacts, x->stamp, report_status(x, rc));
+		to = path;
+	}
+	if (!to)
 		return 0;
 	struct report r = {
 		.model = x->model, .output = x->output,
@@ -1240,7 +1335,6 @@ static int write_reports(struct diag *d, struct export_run *x, int rc)
 	for (int i = 0; i < x->nstats; i++)
 		if (x->stats[i].maxrss_kb > r.peak_kb)
 			r.peak_kb = x->stats[i].maxrss_kb;
-	struct outfile o;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
@@ -1248,14 +1342,10 @@ static int write_reports(struct diag *d, struct export_run *x, int rc)
 		die(d, EXIT_IO, "out of memory");
 	report_write(mem, &r);
 	fclose(mem);
-	int err = -1;
-	if (outfile_open(&o, x->report, d) == 0) {
-		if (outfile_write(&o, buf, len, d) == 0)
-			err = outfile_commit(&o, d);
-		else
-			outfile_abort(&o);
-	}
+	int err = write_whole(d, to, buf, len);
 	free(buf);
+	if (!err && x->report_auto && x->verbose)
+		fprintf(stderr, "pt2onnx: the report is in '%s'\n", to);
 	return err;
 }
 
@@ -1273,7 +1363,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	const char *external = NULL, *opset = PT2ONNX_STR(PT2ONNX_OPSET_DEFAULT);
 	int want_external = 0;
 	int verify = 0, profile = 0, strip = -1; /* -1: not given */
-	const char *report = NULL;
+	const char *report = NULL, *artifacts = ".";
+	int report_auto = 0, dump = 0;
 	const char *functions = NULL; /* export_modules_as_functions types */
 
 	enum {
@@ -1281,7 +1372,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		OPT_OUT_NAMES, OPT_DYN, OPT_FOLD, OPT_PARAMS, OPT_KEEP,
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
 		OPT_DEVICE, OPT_SEED, OPT_MODEL, OPT_REPORT, OPT_PROFILE,
-		OPT_VERIFY, OPT_STRIP, OPT_SYMBOLIC,
+		OPT_VERIFY, OPT_STRIP, OPT_SYMBOLIC, OPT_DUMP, OPT_ARTIFACTS,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -1306,7 +1397,9 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "report", optional_argument, NULL, OPT_REPORT },
+		{ "dump-exported-program", optional_argument, NULL, OPT_DUMP },
+		{ "artifacts-dir", required_argument, NULL, OPT_ARTIFACTS },
 		{ "profile", optional_argument, NULL, OPT_PROFILE },
 		{ "verify", optional_argument, NULL, OPT_VERIFY },
 		{ "strip-doc-string", optional_argument, NULL, OPT_STRIP },
@@ -1372,17 +1465,31 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				functions = optarg;
 				break;
 			}
-			if (parse_bool(&d, "export-modules-as-functions",
-				       optarg))
-				die(&d, EXIT_UNSUPPORTED, "--export-modules-as-"
-				    "functions True (every module type, "
-				    "nested) is not supported yet: name the "
-				    "types, --export-modules-as-functions="
-				    "Block,Layer (with --trace)");
-			functions = NULL;
+			/* True: every module type, nested, the root's
+			 * included (torch 1.13's) */
+			functions = parse_bool(&d, "export-modules-as-functions",
+					       optarg) ? "*" : NULL;
 			break;
 		case 'v': verbose = parse_bool(&d, "verbose", optarg); break;
-		case OPT_REPORT: report = optarg; break;
+		case OPT_REPORT:
+			/* "--report r.md": the path as the next word, unless
+			 * it is an existing file other than a .md (the model) */
+			if (!optarg && optind < argc && argv[optind][0] != '-' &&
+			    (access(argv[optind], F_OK) != 0 ||
+			     ends_with(argv[optind], ".md")))
+				optarg = argv[optind++];
+			if (optarg && !is_bool_word(optarg)) {
+				report = optarg;
+				report_auto = 0;
+			} else {
+				report_auto = parse_bool(&d, "report", optarg);
+				report = NULL;
+			}
+			break;
+		case OPT_DUMP:
+			dump = parse_bool(&d, "dump-exported-program", optarg);
+			break;
+		case OPT_ARTIFACTS: artifacts = optarg; break;
 		case OPT_PROFILE: profile = parse_bool(&d, "profile", optarg);
 				  break;
 		case OPT_VERIFY: verify = parse_bool(&d, "verify", optarg);
@@ -1399,8 +1506,9 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 			: "one model at a time ('%s' is extra)", argv[optind + 1]);
 	if (!output)
 		die(&d, EXIT_USAGE, "no output given (-o MODEL.onnx)");
-	if (tracex.n && !trace)
-		die(&d, EXIT_USAGE, "--device and --seed need --trace");
+	if (tracex.n && !trace && !verify)
+		die(&d, EXIT_USAGE, "--device and --seed need --trace (or "
+		    "--verify, whose reference outputs trace computes)");
 	/* refused here, in one line, before any stage starts */
 	char *oend;
 	long ov = strtol(opset, &oend, 10);
@@ -1408,10 +1516,22 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	    ov > PT2ONNX_OPSET_MAX)
 		die(&d, EXIT_USAGE, "--opset-version '%s' is not an opset from "
 		    "%d to %d", opset, PT2ONNX_OPSET_MIN, PT2ONNX_OPSET_MAX);
+	/* as torch 1.13, up front: a local function needs opset 15 */
+	if (functions && ov < 15)
+		die(&d, EXIT_USAGE, "--export-modules-as-functions needs opset "
+		    "15 or later (local functions), not %ld: give "
+		    "--opset-version 15", ov);
 	const char *model = argv[optind];
 	if (access(model, R_OK) != 0)
 		die(&d, EXIT_IO, "cannot read '%s': %s", model,
 		    strerror(errno));
+	/* torch 2.x makes its artifacts_dir when something goes there */
+	struct stat ast;
+	if ((report_auto || dump) && mkdir(artifacts, 0777) != 0 &&
+	    (errno != EEXIST || stat(artifacts, &ast) != 0 ||
+	     !S_ISDIR(ast.st_mode)))
+		die(&d, EXIT_IO, "--artifacts-dir '%s': %s", artifacts,
+		    errno == EEXIST ? "not a directory" : strerror(errno));
 
 	/* a torch.export archive goes to unpt2 (lib/pt2): it has the input
 	 * shapes; emit applies the names and dynamic axes */
@@ -1428,11 +1548,6 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	if (pt2 && trace)
 		die(&d, EXIT_USAGE, "--trace does not apply to '%s': a "
 		    "torch.export archive is read, not run", model);
-	if (functions && (!trace || pt2))
-		die(&d, EXIT_UNSUPPORTED, "--export-modules-as-functions=%s "
-		    "needs --trace and a TorchScript archive: only trace "
-		    "writes the module scopes (M/Block[b1]) that say which "
-		    "nodes are one module's", functions);
 	if (functions) {
 		push(&d, &emitx, "--modules-as-functions");
 		push(&d, &emitx, functions);
@@ -1485,7 +1600,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	 * outputs') */
 	for (int i = 0; i < dynx.n; i++)
 		push(&d, &st[0].args, dynx.v[i]);
-	for (int i = 0; i < tracex.n; i++)
+	for (int i = 0; trace && i < tracex.n; i++)
 		push(&d, &st[0].args, tracex.v[i]);
 	if (trace && verbose) /* trace says which device and why */
 		push(&d, &st[0].args, "-v");
@@ -1543,8 +1658,22 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	x.verify = verify;
 	x.profile = profile;
 	x.report = report;
-	x.front = &front;
+	x.report_auto = report_auto;
+	x.dump = dump;
+	x.artifacts = artifacts;
+	{
+		/* torch 2.x's: %Y-%m-%d_%H-%M-%S-%f, local time */
+		struct timespec ts;
+		struct tm tm;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		size_t n = strftime(x.stamp, sizeof(x.stamp),
+				    "%Y-%m-%d_%H-%M-%S", &tm);
+		snprintf(x.stamp + n, sizeof(x.stamp) - n, "-%06ld",
+			 ts.tv_nsec / 1000);
+	}	x.front = &front;
 	x.dynx = &dynx;
+	x.tracex = &tracex;
 	x.failed = -1;
 	x.start = now();
 	/* progress and the summary only where a person reads them: torch
@@ -1554,7 +1683,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	prog.start = x.start;
 	prog.dir = plan.tmpdir;
 	prog.base = strrchr(plan.made, '/') + 1;
-	x.split = report || profile || verify || prog.on;
+	x.split = report || report_auto || dump || profile || verify ||
+		  prog.on;
 	snprintf(x.front_ir, sizeof(x.front_ir), "%s/.front.ir", plan.tmpdir);
 	snprintf(x.verify_dir, sizeof(x.verify_dir), "%s/.verify",
 		 plan.tmpdir);
