@@ -35,6 +35,17 @@ struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
 	return trace_view(c, x, 1, &one, &st, x->offset);
 }
 
+struct gpu_tensor *sh_rank0(struct trace_ctx *c, struct gpu_tensor *t)
+{
+	struct gpu_tensor *v;
+
+	if (!t)
+		return NULL;
+	v = trace_view(c, t, 0, NULL, NULL, t->offset);
+	gpu_free(t);
+	return v;
+}
+
 /* index_select(self, dim, index) */
 struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 				   const struct gpu_tensor *x, int a,
@@ -62,12 +73,8 @@ struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 		gpu_free(y);
 		y = NULL;
 	}
-	if (y && x->rank == 0) {
-		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
-
-		gpu_free(y);
-		y = t;
-	}
+	if (x->rank == 0)
+		y = sh_rank0(c, y);
 	gpu_free(it);
 	gpu_free(x1);
 	return y;
@@ -125,12 +132,8 @@ static struct gpu_tensor *sh_gather(struct trace_ctx *c,
 		gpu_free(y);
 		y = NULL;
 	}
-	if (y && it->rank == 0) {
-		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
-
-		gpu_free(y);
-		y = t;
-	}
+	if (it->rank == 0)
+		y = sh_rank0(c, y);
 done:
 	gpu_free(it);
 	gpu_free(x1);
@@ -287,12 +290,8 @@ static struct gpu_tensor *sh_scatter(struct trace_ctx *c,
 		gpu_free(y);
 		y = NULL;
 	}
-	if (y && x->rank == 0) {
-		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
-
-		gpu_free(y);
-		y = t;
-	}
+	if (x->rank == 0)
+		y = sh_rank0(c, y);
 done:
 	gpu_free(it);
 	gpu_free(x1);
@@ -321,10 +320,7 @@ static struct gpu_tensor *sh_scalar_expanded(struct trace_ctx *c,
 	if (!s)
 		return NULL;
 	if (s->rank) {
-		struct gpu_tensor *t = trace_view(c, s, 0, NULL, NULL, s->offset);
-
-		gpu_free(s);
-		s = t;
+		s = sh_rank0(c, s);
 		if (!s)
 			return NULL;
 	}
@@ -381,11 +377,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 		if (!own)
 			return -1;
 		if (idx->rank == 0) {
-			struct gpu_tensor *t = trace_view(c, own, 0, NULL, NULL,
-						       own->offset);
-
-			gpu_free(own);
-			own = t;
+			own = sh_rank0(c, own);
 			if (!own)
 				return -1;
 		}
@@ -492,8 +484,6 @@ done:
 	gpu_free(it);
 	gpu_free(ie);
 	gpu_free(src);
-	if (!y)
-		return -1;
 	return sh_finish(c, n, in, y, out);
 }
 
@@ -932,8 +922,6 @@ done:
 	gpu_free(v3);
 	gpu_free(i3);
 	gpu_free(yp);
-	if (!y)
-		return -1;
 	return sh_finish(c, n, in, y, out);
 }
 
@@ -1052,8 +1040,6 @@ static int op_masked_scatter(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(sf);
 	gpu_free(sn);
 	gpu_free(yf);
-	if (!y)
-		return -1;
 	return sh_finish(c, n, in, y, out);
 }
 

@@ -16,6 +16,11 @@
 int sh_is_none(const struct tval *v);
 int sh_is_list(const struct tval *v);
 int sh_is_float_dtype(enum ir_dtype dt);
+/* *mask (bit a set for each axis a) of v, one dim or a list of dims, in a
+ * tensor of rank r; where twice, a dim is an error (or, with dups, allowed);
+ * 0 or -1 (reported) */
+int sh_dims_mask(struct trace_ctx *c, const struct tval *v, int r, int dups,
+		 unsigned *mask);
 /* a new contiguous tensor of dtype dt (UNDEFINED: t's) holding t's
  * elements: always new storage */
 struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
@@ -90,6 +95,9 @@ struct gpu_tensor *sh_binary(struct trace_ctx *c, enum gpu_binary op,
 /* x (rank 0 is viewed as [1]) as a view of rank >= 1 */
 struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
 			       const struct gpu_tensor *x);
+/* t (consumed; NULL passes through) as a rank-0 view of its first element;
+ * NULL where the view fails */
+struct gpu_tensor *sh_rank0(struct trace_ctx *c, struct gpu_tensor *t);
 /* index_select(self, dim, index) */
 struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 				   const struct gpu_tensor *x, int a,

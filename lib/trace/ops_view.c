@@ -145,7 +145,8 @@ static int op_view(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, sh_reshape(c, x, k, shape));
 }
 
-/* view_as(self, other), reshape_as(self, other) */
+/* view_as(self, other), reshape_as(self, other), expand_as(self, other):
+ * self reshaped (expanded) to other's dims */
 static int op_view_as(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -153,6 +154,8 @@ static int op_view_as(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(1), 0, &o))
 		return -1;
+	if (n->op == OP_aten_expand_as)
+		return trace_out(c, out, sh_expand(c, x, o->rank, o->dims));
 	return trace_out(c, out, sh_reshape(c, x, o->rank, o->dims));
 }
 
@@ -522,25 +525,12 @@ static int op_squeeze(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor *x;
-	int64_t d[GPU_MAX_DIMS];
-	unsigned mask = 0;
-	int k, i, a;
+	unsigned mask = ~0u;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (sh_is_none(ARG(1))) {
-		mask = ~0u;
-	} else {
-		if (tv_get_ints(c, ARG(1), d, GPU_MAX_DIMS, &k))
-			return -1;
-		if (!sh_is_list(ARG(1)))
-			k = 1;
-		for (i = 0; i < k; i++) {
-			if (trace_axis(c, d[i], x->rank, &a))
-				return -1;
-			mask |= 1u << a;
-		}
-	}
+	if (!sh_is_none(ARG(1)) && sh_dims_mask(c, ARG(1), x->rank, 1, &mask))
+		return -1;
 	return finish_view(c, n, in, sh_squeeze_mask(c, x, mask), out);
 }
 
@@ -603,17 +593,6 @@ static int op_expand(struct trace_ctx *c, const struct ir_node *n,
 	if (tv_get_tensor(c, ARG(0), 0, &x) || get_shape(c, ARG(1), shape, &k))
 		return -1;
 	return trace_out(c, out, sh_expand(c, x, k, shape));
-}
-
-/* expand_as(self, other) */
-static int op_expand_as(struct trace_ctx *c, const struct ir_node *n,
-			struct tval **in, int nin, struct tval **out, int nout)
-{
-	struct gpu_tensor *x, *o;
-
-	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(1), 0, &o))
-		return -1;
-	return trace_out(c, out, sh_expand(c, x, o->rank, o->dims));
 }
 
 /* the broadcast shape of n tensors */
@@ -1578,7 +1557,7 @@ const struct trace_op trace_ops_view[] = {
 	{ OP_aten_squeeze_, op_squeeze, 0 },
 	{ OP_aten_expand, op_expand, 0 },
 	{ OP_aten_broadcast_to, op_expand, 0 },
-	{ OP_aten_expand_as, op_expand_as, 0 },
+	{ OP_aten_expand_as, op_view_as, 0 },
 	{ OP_aten_broadcast_tensors, op_broadcast_tensors, 0 },
 	{ OP_aten_meshgrid, op_meshgrid, 0 },
 	{ OP_aten_select, op_select, 0 },
