@@ -128,6 +128,25 @@ static const char *one_key(struct rd *r, json_t *arg, json_t **val,
 	return NULL;
 }
 
+/* The name of a user input's or output's tensor (role "input", "output"):
+ * arg is {"as_tensor": {"name": ...}}; NULL after reporting (a NULL arg was
+ * reported by its reader). */
+static const char *user_tensor_name(struct rd *r, json_t *arg,
+				    const char *role, const char *what)
+{
+	json_t *x;
+	const char *k = arg ? one_key(r, arg, &x, what) : NULL;
+
+	if (!k)
+		return NULL;
+	if (strcmp(k, "as_tensor")) {
+		fail(r, EXIT_UNSUPPORTED, "%s: a user %s of kind '%s' (only "
+		     "tensors are supported)", what, role, k);
+		return NULL;
+	}
+	return get_str(r, x, "name", what);
+}
+
 /* --- values by name ------------------------------------------------------ */
 
 static int bind_name(struct rd *r, const char *name, struct ir_value *v)
@@ -1583,15 +1602,8 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 		if (!arg)
 			return -1;
 		if (!strcmp(kind, "user_input")) {
-			json_t *x;
-			const char *k = one_key(r, arg, &x, what);
-			if (!k)
-				return -1;
-			if (strcmp(k, "as_tensor"))
-				return fail(r, EXIT_UNSUPPORTED, "%s: a user "
-					    "input of kind '%s' (only tensors "
-					    "are supported)", what, k);
-			const char *nm = get_str(r, x, "name", what);
+			const char *nm = user_tensor_name(r, arg, "input",
+							  what);
 			struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
 			if (!t)
 				return -1;
@@ -1643,15 +1655,8 @@ static int convert_outputs(struct rd *r, json_t *graph, json_t *sig)
 			return fail(r, EXIT_UNSUPPORTED, "%s: outputs of kind "
 				    "'%s' (a mutation the program makes) are "
 				    "not supported", what, kind);
-		json_t *arg = get(r, v, "arg", JSON_OBJECT, what), *x;
-		const char *k = arg ? one_key(r, arg, &x, what) : NULL;
-		if (!k)
-			return -1;
-		if (strcmp(k, "as_tensor"))
-			return fail(r, EXIT_UNSUPPORTED, "%s: a user output of "
-				    "kind '%s' (only tensors are supported)",
-				    what, k);
-		const char *nm = get_str(r, x, "name", what);
+		json_t *arg = get(r, v, "arg", JSON_OBJECT, what);
+		const char *nm = user_tensor_name(r, arg, "output", what);
 		struct ir_value *ov = nm ? lookup(r, nm, what) : NULL;
 		if (!ov)
 			return -1;
