@@ -273,30 +273,62 @@ static int uniq_find(struct trace_ctx *c, const double *v, int64_t rows,
 	return 0;
 }
 
-/* out[0] values, and out[1] inverse, out[2] counts where nout asks for
- * them, from ts (all consumed); 0, or -1 with out cleared (out of memory,
- * reported) */
-static int unique_out(struct trace_ctx *c, struct tval **out, int nout,
-		      struct gpu_tensor **ts)
+/* unique's outputs from v, x's rows along axis a (len doubles each, as
+ * uniq_find groups them): out[0] x's first row of each group; where nout
+ * asks, out[1] each row's group (shaped inv_rank, inv_dims; [0] when
+ * inv_rank < 0) and out[2] each group's size ([0] unless cnt_wanted);
+ * 0, or -1 (reported) with out cleared */
+static int unique_rows(struct trace_ctx *c, const struct gpu_tensor *x,
+		       int a, const double *v, int64_t rows, int64_t len,
+		       int sort, int bits, int inv_rank, const int64_t *inv_dims,
+		       int cnt_wanted, struct tval **out, int nout)
 {
-	int i, j;
+	struct uniq u = { 0 };
+	struct gpu_tensor *fi = NULL, *ts[3] = { NULL, NULL, NULL };
+	int64_t zero = 0;
+	int i, j, rc = -1;
 
+	if (uniq_find(c, v, rows, len, sort, bits, &u))
+		goto done;
+	fi = trace_from_host(c, IR_DTYPE_INT64, 1, &u.g, IR_DTYPE_INT64,
+			     u.first);
+	ts[0] = fi ? sh_index_select(c, x, a, fi) : NULL;
+	if (!ts[0])
+		goto done;
+	if (inv_rank >= 0)
+		ts[1] = trace_from_host(c, IR_DTYPE_INT64, inv_rank, inv_dims,
+					IR_DTYPE_INT64, u.inv);
+	else
+		ts[1] = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
+	if (cnt_wanted)
+		ts[2] = trace_from_host(c, IR_DTYPE_INT64, 1, &u.g,
+					IR_DTYPE_INT64, u.cnt);
+	else
+		ts[2] = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
+	if (!ts[1] || !ts[2])
+		goto done;
 	for (i = 0; i < 3; i++) {
+		struct gpu_tensor *t = ts[i];
+
+		ts[i] = NULL;
 		if (i && i >= nout) {
-			gpu_free(ts[i]);
+			gpu_free(t);
 			continue;
 		}
-		if (trace_out(c, &out[i], ts[i])) {
-			for (j = i + 1; j < 3; j++)
-				gpu_free(ts[j]);
+		if (trace_out(c, &out[i], t)) {
 			for (j = 0; j < i; j++) {
 				tv_unref(out[j]);
 				out[j] = NULL;
 			}
-			return -1;
+			goto done;
 		}
 	}
-	return 0;
+	rc = 0;
+done:
+	uniq_free(&u);
+	gpu_free(fi);
+	sh_free_all(ts, 3);
+	return rc;
 }
 
 /* unique over x's elements (flattened): sorted, or consecutive runs; sets
@@ -306,50 +338,21 @@ static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
 		     int consecutive, int inv_wanted, int cnt_wanted,
 		     struct tval **out, int nout)
 {
-	int64_t n = gpu_numel(x), zero = 0, m1 = -1;
-	struct uniq u = { 0 };
-	struct gpu_tensor *xf = NULL, *fi = NULL, *vals = NULL, *ti = NULL,
-			  *tc = NULL;
+	int64_t m1 = -1;
+	struct gpu_tensor *xf;
 	double *v;
 	int rc = -1;
 
 	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
 	if (!v)
 		return -1;
-	if (uniq_find(c, v, n, 1, !consecutive, 0, &u))
-		goto done;
 	xf = sh_reshape(c, x, 1, &m1);
-	fi = xf ? trace_from_host(c, IR_DTYPE_INT64, 1, &u.g, IR_DTYPE_INT64,
-				  u.first) : NULL;
-	vals = fi ? sh_index_select(c, xf, 0, fi) : NULL;
-	if (!vals)
-		goto done;
-	if (inv_wanted)
-		ti = trace_from_host(c, IR_DTYPE_INT64, x->rank, x->dims,
-				     IR_DTYPE_INT64, u.inv);
-	else
-		ti = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
-	if (cnt_wanted)
-		tc = trace_from_host(c, IR_DTYPE_INT64, 1, &u.g, IR_DTYPE_INT64,
-				     u.cnt);
-	else
-		tc = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
-	if (!ti || !tc)
-		goto done;
-	{
-		struct gpu_tensor *ts[3] = { vals, ti, tc };
-
-		vals = ti = tc = NULL;
-		rc = unique_out(c, out, nout, ts);
-	}
-done:
+	if (xf)
+		rc = unique_rows(c, xf, 0, v, gpu_numel(x), 1, !consecutive, 0,
+				 inv_wanted ? x->rank : -1, x->dims,
+				 cnt_wanted, out, nout);
 	free(v);
-	uniq_free(&u);
 	gpu_free(xf);
-	gpu_free(fi);
-	gpu_free(vals);
-	gpu_free(ti);
-	gpu_free(tc);
 	return rc;
 }
 
@@ -360,12 +363,10 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout)
 {
-	struct gpu_tensor *x, *xm = NULL, *fi = NULL, *vals = NULL,
-			  *ti = NULL, *tc = NULL;
+	struct gpu_tensor *x, *xm;
 	int64_t d, rows, len, i;
-	struct uniq u = { 0 };
 	int a, perm[GPU_MAX_DIMS], j, rc = -1;
-	double *v = NULL;
+	double *v;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &d))
 		return -1;
@@ -383,31 +384,11 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 	if (!xm)
 		return -1;
 	v = trace_to_host(c, xm, IR_DTYPE_DOUBLE);
-	if (!v || uniq_find(c, v, rows, len, 1, 1, &u))
-		goto done;
-	fi = trace_from_host(c, IR_DTYPE_INT64, 1, &u.g, IR_DTYPE_INT64,
-			     u.first);
-	vals = fi ? sh_index_select(c, x, a, fi) : NULL;
-	ti = vals ? trace_from_host(c, IR_DTYPE_INT64, 1, &rows, IR_DTYPE_INT64,
-				    u.inv) : NULL;
-	tc = ti ? trace_from_host(c, IR_DTYPE_INT64, 1, &u.g, IR_DTYPE_INT64,
-				  u.cnt) : NULL;
-	if (!tc)
-		goto done;
-	{
-		struct gpu_tensor *ts[3] = { vals, ti, tc };
-
-		vals = ti = tc = NULL;
-		rc = unique_out(c, out, nout, ts);
-	}
-done:
+	if (v)
+		rc = unique_rows(c, x, a, v, rows, len, 1, 1, 1, &rows, 1, out,
+				 nout);
 	free(v);
-	uniq_free(&u);
 	gpu_free(xm);
-	gpu_free(fi);
-	gpu_free(vals);
-	gpu_free(ti);
-	gpu_free(tc);
 	return rc;
 }
 
