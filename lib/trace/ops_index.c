@@ -80,20 +80,25 @@ struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 	return y;
 }
 
-static int op_index_select(struct trace_ctx *c, const struct ir_node *n,
-			   struct tval **in, int nin, struct tval **out,
-			   int nout)
+/* gather's and scatter's index, of x's rank (or both of rank <= 1) and of
+ * integers: *it as int64, *x1 and *i1 x and it viewed at rank >= 1 (the
+ * caller frees all three, set or NULL); 0 or -1 (reported, messages naming
+ * x xname and the index what) */
+static int gather_index(struct trace_ctx *c, const struct gpu_tensor *x,
+			const struct gpu_tensor *index, const char *xname,
+			const char *what, struct gpu_tensor **it,
+			struct gpu_tensor **x1, struct gpu_tensor **i1)
 {
-	struct gpu_tensor *x, *idx;
-	int64_t d;
-	int a;
-
-	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &d) ||
-	    tv_get_tensor(c, ARG(2), 0, &idx))
+	*it = *x1 = *i1 = NULL;
+	if (index->rank != x->rank && !(x->rank <= 1 && index->rank <= 1))
+		return trace_error(c, "Index tensor must have the same number "
+				   "of dimensions as %s tensor", xname);
+	*it = sh_index64(c, index, what);
+	if (!*it)
 		return -1;
-	if (trace_axis(c, d, x->rank, &a))
-		return -1;
-	return trace_out(c, out, sh_index_select(c, x, a, idx));
+	*x1 = sh_atleast1(c, x);
+	*i1 = sh_atleast1(c, *it);
+	return *x1 && *i1 ? 0 : -1;
 }
 
 /* gather(x, a, index) with index of x's rank */
@@ -101,32 +106,22 @@ static struct gpu_tensor *sh_gather(struct trace_ctx *c,
 				    const struct gpu_tensor *x, int a,
 				    const struct gpu_tensor *index)
 {
-	struct gpu_tensor *it, *x1 = NULL, *i1 = NULL, *y = NULL;
+	struct gpu_tensor *it, *x1, *i1, *y = NULL;
 	int i;
 
-	if (index->rank != x->rank && !(x->rank <= 1 && index->rank <= 1)) {
-		trace_error(c, "Index tensor must have the same number of "
-			    "dimensions as input tensor");
-		return NULL;
-	}
-	it = sh_index64(c, index, "gather(): index");
-	if (!it)
-		return NULL;
-	x1 = sh_atleast1(c, x);
-	i1 = sh_atleast1(c, it);
-	if (x1 && i1) {
-		for (i = 0; i < x1->rank; i++)
-			if (i != a && i1->dims[i] > x1->dims[i]) {
-				trace_error(c, "Size does not match at "
-					    "dimension %d expected index %lld "
-					    "to be smaller than self %lld "
-					    "apart from dimension %d", i,
-					    (long long)i1->dims[i],
-					    (long long)x1->dims[i], a);
-				goto done;
-			}
-		y = trace_empty(c, x->dtype, i1->rank, i1->dims);
-	}
+	if (gather_index(c, x, index, "input", "gather(): index", &it, &x1,
+			 &i1))
+		goto done;
+	for (i = 0; i < x1->rank; i++)
+		if (i != a && i1->dims[i] > x1->dims[i]) {
+			trace_error(c, "Size does not match at dimension %d "
+				    "expected index %lld to be smaller than "
+				    "self %lld apart from dimension %d", i,
+				    (long long)i1->dims[i],
+				    (long long)x1->dims[i], a);
+			goto done;
+		}
+	y = trace_empty(c, x->dtype, i1->rank, i1->dims);
 	if (y && gpu_numel(y) && c->be->gather(x1, a, i1, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
@@ -141,7 +136,8 @@ done:
 	return y;
 }
 
-/* gather(self, dim, index, sparse_grad=False) */
+/* gather(self, dim, index, sparse_grad=False), index_select(self, dim,
+ * index) */
 static int op_gather(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -154,6 +150,8 @@ static int op_gather(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
+	if (n->op == OP_aten_index_select)
+		return trace_out(c, out, sh_index_select(c, x, a, idx));
 	return trace_out(c, out, sh_gather(c, x, a, idx));
 }
 
@@ -238,22 +236,15 @@ static struct gpu_tensor *sh_scatter(struct trace_ctx *c,
 				     const struct gpu_tensor *index,
 				     const struct gpu_tensor *src, int op)
 {
-	struct gpu_tensor *it = NULL, *x1 = NULL, *i1 = NULL, *s1 = NULL,
-			  *sv = NULL, *sc = NULL, *y = NULL;
+	struct gpu_tensor *it, *x1, *i1, *s1 = NULL, *sv = NULL, *sc = NULL,
+			  *y = NULL;
 	int i;
 
-	if (index->rank != x->rank && !(x->rank <= 1 && index->rank <= 1)) {
-		trace_error(c, "Index tensor must have the same number of "
-			    "dimensions as self tensor");
-		return NULL;
-	}
-	it = sh_index64(c, index, "scatter(): index");
-	if (!it)
-		return NULL;
-	x1 = sh_atleast1(c, x);
-	i1 = sh_atleast1(c, it);
+	if (gather_index(c, x, index, "self", "scatter(): index", &it, &x1,
+			 &i1))
+		goto done;
 	s1 = sh_atleast1(c, src);
-	if (!x1 || !i1 || !s1)
+	if (!s1)
 		goto done;
 	if (s1->rank != i1->rank) {
 		trace_error(c, "Index tensor must have the same number of "
@@ -1268,7 +1259,7 @@ const struct trace_op trace_ops_index[] = {
 	{ OP_aten_index_put, op_index_put, 0 },
 	{ OP_aten_index_put_, op_index_put, 0 },
 	{ OP_aten__index_put_impl_, op_index_put, 0 },
-	{ OP_aten_index_select, op_index_select, 0 },
+	{ OP_aten_index_select, op_gather, 0 },
 	{ OP_aten_gather, op_gather, 0 },
 	{ OP_aten_take, op_take, 0 },
 	{ OP_aten_take_along_dim, op_take_along_dim, 0 },

@@ -129,6 +129,29 @@ int sh_set_list(struct trace_ctx *c, struct tval **out,
 	return 0;
 }
 
+int sh_make_list(struct trace_ctx *c, struct tval **out, int n,
+		 struct gpu_tensor *(*make)(struct trace_ctx *c, int i,
+					    void *arg),
+		 void *arg)
+{
+	struct gpu_tensor **ys = calloc(n ? n : 1, sizeof(*ys));
+	int i, rc;
+
+	if (!ys)
+		return trace_oom(c);
+	for (i = 0; i < n; i++) {
+		ys[i] = make(c, i, arg);
+		if (!ys[i]) {
+			sh_free_all(ys, i);
+			free(ys);
+			return -1;
+		}
+	}
+	rc = sh_set_list(c, out, ys, n);
+	free(ys);
+	return rc;
+}
+
 void sh_free_all(struct gpu_tensor **ts, int n)
 {
 	int i;

@@ -39,6 +39,12 @@ struct gpu_tensor *sh_scalar(struct trace_ctx *c, const struct tval *v,
 /* out = a list of n tensors (taking over the references) */
 int sh_set_list(struct trace_ctx *c, struct tval **out,
 		struct gpu_tensor **ts, int n);
+/* out = a list of n new tensors, the i-th make(c, i, arg), made in order
+ * (NULL: reported, the list and what was made are freed); 0 or -1 */
+int sh_make_list(struct trace_ctx *c, struct tval **out, int n,
+		 struct gpu_tensor *(*make)(struct trace_ctx *c, int i,
+					    void *arg),
+		 void *arg);
 void sh_free_all(struct gpu_tensor **ts, int n);
 /* the tensors of a Tensor[] argument into *ts (malloc'd array of
  * borrowed pointers) */
