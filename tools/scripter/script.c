@@ -159,12 +159,7 @@ int main(int argc, char **argv)
 	torch_archive_close(ar);
 	release_inputs(inputs, ninputs);
 	onnx_write_options_release(&dyn);
-	if (!g)
-		return code;
-	d.file = NULL;
-	code = tool_write_ir(g, out.output, out.text, out.force, &d);
-	ir_graph_free(g);
-	return code;
+	return tool_finish_ir(g, code, &out, &d);
 bad_option:
 	release_inputs(inputs, ninputs);
 	onnx_write_options_release(&dyn);

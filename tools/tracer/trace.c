@@ -404,9 +404,5 @@ int main(int argc, char **argv)
 	}
 	ir_graph_free(g);
 	tool_release(&t);
-	if (!r)
-		return code;
-	code = tool_write_ir(r, out.output, out.text, out.force, &d);
-	ir_graph_free(r);
-	return code;
+	return tool_finish_ir(r, code, &out, &d);
 }

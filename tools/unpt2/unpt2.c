@@ -80,10 +80,5 @@ int main(int argc, char **argv)
 	d.file = argv[optind];
 	g = pt2_read(z, &o, &d, &code);
 	zip_close(z);
-	if (!g)
-		return code;
-	d.file = NULL;
-	code = tool_write_ir(g, out.output, out.text, out.force, &d);
-	ir_graph_free(g);
-	return code;
+	return tool_finish_ir(g, code, &out, &d);
 }
