@@ -1564,13 +1564,33 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 	return 0;
 }
 
+/* The signature's specs of the graph's role ("input", "output") and, in
+ * *garr, the graph's array of them; NULL after reporting. */
+static json_t *specs_of(struct rd *r, json_t *graph, json_t *sig,
+			const char *role, json_t **garr)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%ss", role);
+	*garr = get(r, graph, key, JSON_ARRAY, "graph");
+	snprintf(key, sizeof(key), "%s_specs", role);
+	return *garr ? get(r, sig, key, JSON_ARRAY, "signature") : NULL;
+}
+
+/* Spec i's kind (its one key) and *v its value; what (cap bytes) names it
+ * for the messages, as "ROLE spec I". NULL after reporting. */
+static const char *spec_kind(struct rd *r, json_t *spec, const char *role,
+			     size_t i, char *what, size_t cap, json_t **v)
+{
+	snprintf(what, cap, "%s spec %zu", role, i);
+	return one_key(r, spec, v, what);
+}
+
 /* The graph's inputs: user inputs as parameters of the top block, the
  * rest as weights or constants. */
 static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 {
-	json_t *gin = get(r, graph, "inputs", JSON_ARRAY, "graph");
-	json_t *specs = gin ? get(r, sig, "input_specs", JSON_ARRAY,
-				  "signature") : NULL;
+	json_t *gin, *specs = specs_of(r, graph, sig, "input", &gin);
 	size_t i;
 	json_t *spec;
 
@@ -1583,9 +1603,8 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 	json_array_foreach(specs, i, spec) {
 		char what[64];
 		json_t *v;
-		const char *kind = (snprintf(what, sizeof(what),
-					     "input spec %zu", i),
-				    one_key(r, spec, &v, what));
+		const char *kind = spec_kind(r, spec, "input", i, what,
+					     sizeof(what), &v);
 		if (!kind)
 			return -1;
 		if (!strcmp(kind, "constant_input")) {
@@ -1636,9 +1655,7 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 
 static int convert_outputs(struct rd *r, json_t *graph, json_t *sig)
 {
-	json_t *gout = get(r, graph, "outputs", JSON_ARRAY, "graph");
-	json_t *specs = gout ? get(r, sig, "output_specs", JSON_ARRAY,
-				   "signature") : NULL;
+	json_t *gout, *specs = specs_of(r, graph, sig, "output", &gout);
 	size_t i;
 	json_t *spec;
 
@@ -1647,8 +1664,8 @@ static int convert_outputs(struct rd *r, json_t *graph, json_t *sig)
 	json_array_foreach(specs, i, spec) {
 		json_t *v;
 		char what[64];
-		snprintf(what, sizeof(what), "output spec %zu", i);
-		const char *kind = one_key(r, spec, &v, what);
+		const char *kind = spec_kind(r, spec, "output", i, what,
+					     sizeof(what), &v);
 		if (!kind)
 			return -1;
 		if (strcmp(kind, "user_output"))
