@@ -763,6 +763,28 @@ static struct gpu_tensor *adv_x3(struct trace_ctx *c,
 	return x3;
 }
 
+/* index's and index_put's start: A planned for x and idx, *x3 x viewed as
+ * [P, M, S] and *y3 a new tensor of x's dtype shaped [P, M, S] (put) or
+ * [P, N, S] (the result of indexing); 0 or -1 (reported; what is set is
+ * the caller's to free) */
+static int adv_begin(struct trace_ctx *c, const struct gpu_tensor *x,
+		     struct gpu_tensor **idx, struct adv *A, int put,
+		     struct gpu_tensor **x3, struct gpu_tensor **y3)
+{
+	int64_t d3[3];
+
+	if (adv_plan(c, x, idx, A))
+		return -1;
+	*x3 = adv_x3(c, x, A);
+	if (!*x3)
+		return -1;
+	d3[0] = A->P;
+	d3[1] = put ? A->M : A->N;
+	d3[2] = A->S;
+	*y3 = trace_empty(c, x->dtype, 3, d3);
+	return *y3 ? 0 : -1;
+}
+
 /* index(self, indices) */
 static int op_index(struct trace_ctx *c, const struct ir_node *n,
 		    struct tval **in, int nin, struct tval **out, int nout)
@@ -770,7 +792,6 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_tensor *x, *idx[GPU_MAX_DIMS], *x3 = NULL, *y3 = NULL,
 			  *y = NULL;
 	struct adv A;
-	int64_t d3[3];
 	int k;
 
 	if (sh_is_list(ARG(0)))
@@ -784,16 +805,7 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 		sh_free_all(idx, GPU_MAX_DIMS);
 		return trace_out(c, out, sh_copy(c, x));
 	}
-	if (adv_plan(c, x, idx, &A))
-		goto done;
-	x3 = adv_x3(c, x, &A);
-	if (!x3)
-		goto done;
-	d3[0] = A.P;
-	d3[1] = A.N;
-	d3[2] = A.S;
-	y3 = trace_empty(c, x->dtype, 3, d3);
-	if (!y3)
+	if (adv_begin(c, x, idx, &A, 0, &x3, &y3))
 		goto done;
 	if (gpu_numel(y3) && c->be->index_select(x3, 1, A.flat, y3)) {
 		trace_gpu_error(c);
@@ -843,16 +855,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(ve);
 		return sh_finish(c, n, in, y, out);
 	}
-	if (adv_plan(c, x, idx, &A))
-		goto done;
-	x3 = adv_x3(c, x, &A);
-	if (!x3)
-		goto done;
-	d3[0] = A.P;
-	d3[1] = A.M;
-	d3[2] = A.S;
-	y3 = trace_empty(c, x->dtype, 3, d3);
-	if (!y3)
+	if (adv_begin(c, x, idx, &A, 1, &x3, &y3))
 		goto done;
 	/* the values as [P, N, S] in x's dtype */
 	vc = trace_cast(c, v, x->dtype);
@@ -862,7 +865,9 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 	if (!ve) {
 		goto done;
 	}
+	d3[0] = A.P;
 	d3[1] = A.N;
+	d3[2] = A.S;
 	v3 = sh_reshape(c, ve, 3, d3);
 	if (!v3)
 		goto done;
