@@ -334,6 +334,21 @@ static struct ir_type *tensor_type(struct rd *r, const char *name)
 
 /* --- nodes and constants ------------------------------------------------- */
 
+/* n's output i: a new value named nm (NULL: reported by its reader) of the
+ * type tensor_values gives it, bound to its name; 0 or -1 (reported). */
+static int tensor_output(struct rd *r, struct ir_node *n, uint32_t i,
+			 const char *nm)
+{
+	struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
+	struct ir_value *v;
+
+	if (!t)
+		return -1;
+	v = new_value(r, nm, t);
+	ir_node_set_output(n, i, v);
+	return bind_name(r, nm, v);
+}
+
 static struct ir_node *node(struct rd *r, enum aten_op op, uint32_t nin,
 			    uint32_t nout)
 {
@@ -898,15 +913,8 @@ static int define_output(struct rd *r, json_t *out, struct ir_node *n,
 
 	if (!k)
 		return -1;
-	if (!strcmp(k, "as_tensor")) {
-		const char *nm = get_str(r, x, "name", what);
-		struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
-		if (!t)
-			return -1;
-		v = new_value(r, nm, t);
-		ir_node_set_output(n, i, v);
-		return bind_name(r, nm, v);
-	}
+	if (!strcmp(k, "as_tensor"))
+		return tensor_output(r, n, i, get_str(r, x, "name", what));
 	if (!strcmp(k, "as_sym_int") || !strcmp(k, "as_sym_bool") ||
 	    !strcmp(k, "as_sym_float")) {
 		const char *nm = get_str(r, x, "as_name", what);
@@ -935,16 +943,10 @@ static int define_output(struct rd *r, json_t *out, struct ir_node *n,
 		struct ir_node *u = node(r, OP_prim_ListUnpack, 1,
 					 (uint32_t)cnt);
 		u->inputs[0] = v;
-		json_array_foreach(x, j, e) {
-			const char *nm = get_str(r, e, "name", what);
-			struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
-			if (!t)
+		json_array_foreach(x, j, e)
+			if (tensor_output(r, u, (uint32_t)j,
+					  get_str(r, e, "name", what)))
 				return -1;
-			struct ir_value *ev = new_value(r, nm, t);
-			ir_node_set_output(u, (uint32_t)j, ev);
-			if (bind_name(r, nm, ev))
-				return -1;
-		}
 		return 0;
 	}
 	return fail(r, EXIT_UNSUPPORTED, "%s: output of kind '%s' is not "
@@ -1303,15 +1305,9 @@ static int convert_while(struct rd *r, json_t *cond_g, json_t *body_g,
 	r->block = saved;
 	if (n != 1)
 		return -1;
-	for (i = 0; i < nc; i++) {
-		struct ir_type *t = tensor_type(r, onames[i]);
-		if (!t)
+	for (i = 0; i < nc; i++)
+		if (tensor_output(r, loop, (uint32_t)i, onames[i]))
 			return -1;
-		struct ir_value *v = new_value(r, onames[i], t);
-		ir_node_set_output(loop, (uint32_t)i, v);
-		if (bind_name(r, onames[i], v))
-			return -1;
-	}
 	return 0;
 }
 
@@ -1394,15 +1390,9 @@ static int convert_hop(struct rd *r, const char *target, const char *hop,
 		for (i = 0; i < (size_t)nret; i++)
 			ir_block_add_return(r->g, b, rets[i]);
 	}
-	for (i = 0; i < (size_t)nout; i++) {
-		struct ir_type *t = tensor_type(r, onames[i]);
-		if (!t)
+	for (i = 0; i < (size_t)nout; i++)
+		if (tensor_output(r, n, (uint32_t)i, onames[i]))
 			return -1;
-		struct ir_value *v = new_value(r, onames[i], t);
-		ir_node_set_output(n, (uint32_t)i, v);
-		if (bind_name(r, onames[i], v))
-			return -1;
-	}
 	return 0;
 }
 
