@@ -1580,9 +1580,8 @@ static const char *spec_kind(struct rd *r, json_t *spec, const char *role,
  * rest as weights or constants. */
 static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 {
-	json_t *gin, *specs = specs_of(r, graph, sig, "input", &gin);
+	json_t *gin, *spec, *specs = specs_of(r, graph, sig, "input", &gin);
 	size_t i;
-	json_t *spec;
 
 	if (!specs)
 		return -1;
@@ -1645,9 +1644,8 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 
 static int convert_outputs(struct rd *r, json_t *graph, json_t *sig)
 {
-	json_t *gout, *specs = specs_of(r, graph, sig, "output", &gout);
+	json_t *gout, *spec, *specs = specs_of(r, graph, sig, "output", &gout);
 	size_t i;
-	json_t *spec;
 
 	if (!specs)
 		return -1;
