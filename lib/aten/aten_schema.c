@@ -197,11 +197,48 @@ static int is_list_kind(unsigned k)
 	return k >= ATEN_KIND_INT_LIST && k <= ATEN_KIND_LIST;
 }
 
+/* Which kinds of value a parameter of a (non-list) base takes: as they are
+ * (ATEN_CONV_NONE) or, where conversions are allowed, by conv.  Any and
+ * composite parameters take every kind. */
+static const struct {
+	unsigned char base;	/* enum aten_base */
+	unsigned char kind;	/* enum aten_kind */
+	unsigned char conv;	/* enum aten_conv */
+} scalar_fits[] = {
+	{ ATEN_BASE_TENSOR, ATEN_KIND_TENSOR, ATEN_CONV_NONE },
+	{ ATEN_BASE_INT, ATEN_KIND_INT, ATEN_CONV_NONE },
+	{ ATEN_BASE_INT, ATEN_KIND_TENSOR, ATEN_CONV_TENSOR_TO_INT },
+	{ ATEN_BASE_INT, ATEN_KIND_NUMBER, ATEN_CONV_TO_INT },
+	{ ATEN_BASE_INT, ATEN_KIND_BOOL, ATEN_CONV_TO_INT },
+	{ ATEN_BASE_FLOAT, ATEN_KIND_FLOAT, ATEN_CONV_NONE },
+	{ ATEN_BASE_FLOAT, ATEN_KIND_TENSOR, ATEN_CONV_TENSOR_TO_FLOAT },
+	{ ATEN_BASE_FLOAT, ATEN_KIND_NUMBER, ATEN_CONV_TO_FLOAT },
+	{ ATEN_BASE_FLOAT, ATEN_KIND_BOOL, ATEN_CONV_TO_FLOAT },
+	{ ATEN_BASE_NUMBER, ATEN_KIND_INT, ATEN_CONV_NONE },
+	{ ATEN_BASE_NUMBER, ATEN_KIND_FLOAT, ATEN_CONV_NONE },
+	{ ATEN_BASE_NUMBER, ATEN_KIND_COMPLEX, ATEN_CONV_NONE },
+	{ ATEN_BASE_NUMBER, ATEN_KIND_NUMBER, ATEN_CONV_NONE },
+	{ ATEN_BASE_NUMBER, ATEN_KIND_TENSOR, ATEN_CONV_TENSOR_TO_NUMBER },
+	{ ATEN_BASE_NUMBER, ATEN_KIND_BOOL, ATEN_CONV_TO_INT },
+	{ ATEN_BASE_COMPLEX, ATEN_KIND_COMPLEX, ATEN_CONV_NONE },
+	{ ATEN_BASE_COMPLEX, ATEN_KIND_TENSOR, ATEN_CONV_TENSOR_TO_NUMBER },
+	{ ATEN_BASE_BOOL, ATEN_KIND_BOOL, ATEN_CONV_NONE },
+	{ ATEN_BASE_STR, ATEN_KIND_STR, ATEN_CONV_NONE },
+	{ ATEN_BASE_DEVICE, ATEN_KIND_DEVICE, ATEN_CONV_NONE },
+	{ ATEN_BASE_DEVICE, ATEN_KIND_STR, ATEN_CONV_STR_TO_DEVICE },
+	{ ATEN_BASE_NONE, ATEN_KIND_NONE, ATEN_CONV_NONE },
+	{ ATEN_BASE_TUPLE, ATEN_KIND_TUPLE, ATEN_CONV_NONE },
+	{ ATEN_BASE_DICT, ATEN_KIND_DICT, ATEN_CONV_NONE },
+	{ ATEN_BASE_OBJECT, ATEN_KIND_OBJECT, ATEN_CONV_NONE },
+};
+
 /* Does a value of kind k (no OPTIONAL bit) fit parameter p, with p's outer
  * Optional already accounted for?  Sets *conv.  Returns 1 when it does. */
 static int value_fits(unsigned k, const struct aten_arg *p, int allow_conv,
 		      enum aten_conv *conv)
 {
+	size_t i;
+
 	*conv = ATEN_CONV_NONE;
 	if (k == ATEN_KIND_ANY)
 		return 1;
@@ -220,75 +257,19 @@ static int value_fits(unsigned k, const struct aten_arg *p, int allow_conv,
 		}
 		return 0;
 	}
-	switch (p->base) {
-	case ATEN_BASE_ANY:
+	if (p->base == ATEN_BASE_ANY || p->base == ATEN_BASE_COMPOSITE)
+		return 1; /* composite: not modelled, let the reader check */
+	for (i = 0; i < sizeof(scalar_fits) / sizeof(scalar_fits[0]); i++) {
+		if (scalar_fits[i].base != p->base || scalar_fits[i].kind != k)
+			continue;
+		if (scalar_fits[i].conv == ATEN_CONV_NONE)
+			return 1;
+		if (!allow_conv)
+			return 0;
+		*conv = (enum aten_conv)scalar_fits[i].conv;
 		return 1;
-	case ATEN_BASE_COMPOSITE:
-		return 1; /* not modelled: let the reader check */
-	case ATEN_BASE_TENSOR:
-		return k == ATEN_KIND_TENSOR;
-	case ATEN_BASE_INT:
-		if (k == ATEN_KIND_INT)
-			return 1;
-		if (!allow_conv)
-			return 0;
-		if (k == ATEN_KIND_TENSOR)
-			*conv = ATEN_CONV_TENSOR_TO_INT;
-		else if (k == ATEN_KIND_NUMBER || k == ATEN_KIND_BOOL)
-			*conv = ATEN_CONV_TO_INT;
-		return *conv != ATEN_CONV_NONE;
-	case ATEN_BASE_FLOAT:
-		if (k == ATEN_KIND_FLOAT)
-			return 1;
-		if (!allow_conv)
-			return 0;
-		if (k == ATEN_KIND_TENSOR)
-			*conv = ATEN_CONV_TENSOR_TO_FLOAT;
-		else if (k == ATEN_KIND_NUMBER || k == ATEN_KIND_BOOL)
-			*conv = ATEN_CONV_TO_FLOAT;
-		return *conv != ATEN_CONV_NONE;
-	case ATEN_BASE_NUMBER:
-		if (k == ATEN_KIND_INT || k == ATEN_KIND_FLOAT ||
-		    k == ATEN_KIND_COMPLEX || k == ATEN_KIND_NUMBER)
-			return 1;
-		if (!allow_conv)
-			return 0;
-		if (k == ATEN_KIND_TENSOR)
-			*conv = ATEN_CONV_TENSOR_TO_NUMBER;
-		else if (k == ATEN_KIND_BOOL)
-			*conv = ATEN_CONV_TO_INT;
-		return *conv != ATEN_CONV_NONE;
-	case ATEN_BASE_COMPLEX:
-		if (k == ATEN_KIND_COMPLEX)
-			return 1;
-		if (allow_conv && k == ATEN_KIND_TENSOR) {
-			*conv = ATEN_CONV_TENSOR_TO_NUMBER;
-			return 1;
-		}
-		return 0;
-	case ATEN_BASE_BOOL:
-		return k == ATEN_KIND_BOOL;
-	case ATEN_BASE_STR:
-		return k == ATEN_KIND_STR;
-	case ATEN_BASE_DEVICE:
-		if (k == ATEN_KIND_DEVICE)
-			return 1;
-		if (allow_conv && k == ATEN_KIND_STR) {
-			*conv = ATEN_CONV_STR_TO_DEVICE;
-			return 1;
-		}
-		return 0;
-	case ATEN_BASE_NONE:
-		return k == ATEN_KIND_NONE;
-	case ATEN_BASE_TUPLE:
-		return k == ATEN_KIND_TUPLE;
-	case ATEN_BASE_DICT:
-		return k == ATEN_KIND_DICT;
-	case ATEN_BASE_OBJECT:
-		return k == ATEN_KIND_OBJECT;
-	default:
-		return 0;
 	}
+	return 0;
 }
 
 /* Whole check of one argument of kind `kind` (maybe OPTIONAL) against p. */

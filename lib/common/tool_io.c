@@ -75,3 +75,13 @@ int tool_write_ir(const struct ir_graph *g, const char *path, int text,
 	d->file = saved;
 	return rc;
 }
+
+int tool_finish_ir(struct ir_graph *g, int code, const struct tool_out *out,
+		   struct diag *d)
+{
+	if (!g)
+		return code;
+	code = tool_write_ir(g, out->output, out->text, out->force, d);
+	ir_graph_free(g);
+	return code;
+}

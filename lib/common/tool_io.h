@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "tool_opts.h"
 
 /* Reads one graph from path ("-" or NULL: standard input), binary or text.
  * Sets d->file to the input's name for the messages that follow.  Returns
@@ -23,5 +24,11 @@ struct ir_graph *tool_read_ir(const char *path, struct diag *d, int *code);
  * failure).  Returns EXIT_OK, EXIT_USAGE (terminal) or EXIT_IO. */
 int tool_write_ir(const struct ir_graph *g, const char *path, int text,
 		  int force, struct diag *d);
+
+/* A front door's last step (script, trace, unpt2): code where g is NULL
+ * (not made, reported), else g written to out as tool_write_ir does, then
+ * freed, and that exit code. */
+int tool_finish_ir(struct ir_graph *g, int code, const struct tool_out *out,
+		   struct diag *d);
 
 #endif

@@ -21,6 +21,17 @@ struct tool_out {
 };
 #define TOOL_OUT_INIT { "-", 0, 0 }
 
+/* Rows of a tool's getopt_long table for the options tool_option answers:
+ * -o/--output and -f/--force of a tool that writes (a tool with --text
+ * adds its own row), and -h/--help, -V/--version with the table's end. */
+#define TOOL_LONG_OPTIONS_OUT \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "force", no_argument, NULL, 'f' }
+#define TOOL_LONG_OPTIONS_END \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
+	{ NULL, 0, NULL, 0 }
+
 #define TOOL_OPT_CONTINUE (-1)
 /* The options every tool shares, for getopt's answer c (arg: optarg):
  * -h/--help, -V/--version, and with out -o, -S and -f.  TOOL_OPT_CONTINUE

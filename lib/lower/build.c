@@ -1022,32 +1022,30 @@ static void infer_seq(struct lower_ctx *c, struct ir_node *n)
 }
 
 /* What b_infer's families share: the node's first two inputs' shapes a and
- * b, the output shape s and dtype dt they work out, scratch for ints. */
+ * b, the output shape s and dtype dt they work out, scratch for ints. A
+ * family works on it in place; b_infer reads s and dt after INFER_SET. */
 struct infer {
 	struct shape s, a, b;
 	enum ir_dtype dt;
 	int64_t v[MAXR];
 };
 
-/* A family's answer: not one of its ops, the outputs' types are inf's s and
+/* A family's answer: not one of its ops, the outputs' types are f's s and
  * dt, or it set them itself (or left them). */
 enum infer_rc { INFER_NONE, INFER_SET, INFER_DONE };
 
 /* b_infer for the constant, elementwise ops that keep their input's shape and
  * dtype, and the *Like generators. */
 static enum infer_rc infer_same_shape(struct lower_ctx *c,
-				      struct ir_node *n, struct infer *inf)
+				      struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-
 	if (!strcmp(n->kind, "onnx::Constant")) {
 		struct ir_attr *at = ir_node_find_attr(n, "value");
 		if (at && at->kind == IR_ATTR_TENSOR) {
-			dt = at->u.t->dtype;
-			s.rank = at->u.t->rank;
-			for (int i = 0; i < s.rank; i++)
-				s.d[i] = fixed(at->u.t->dims[i]);
+			f->dt = at->u.t->dtype;
+			f->s.rank = at->u.t->rank;
+			for (int i = 0; i < f->s.rank; i++)
+				f->s.d[i] = fixed(at->u.t->dims[i]);
 		}
 	} else if (is_op(n, "|Dropout|") && n->noutputs > 1) {
 		/* the mask: Bool, the input's shape */
@@ -1063,18 +1061,14 @@ static enum infer_rc infer_same_shape(struct lower_ctx *c,
 			 "Softplus|CumSum|Selu|Celu|PRelu|Gelu|Scatter|"
 			 "ScatterElements|ScatterND|Acos|Asin|Atan|Tan|Sinh|Cosh|"
 			 "Asinh|Acosh|Atanh|Shrink|ThresholdedRelu|Mish|")) {
-		s = a;
+		f->s = f->a;
 	} else if (is_op(n, "|EyeLike|RandomUniformLike|RandomNormalLike|"
 			 "Bernoulli|")) {
-		s = a;
-		dt = (enum ir_dtype)attr_i(n, "dtype", dt);
+		f->s = f->a;
+		f->dt = (enum ir_dtype)attr_i(n, "dtype", f->dt);
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 
@@ -1082,45 +1076,42 @@ static enum infer_rc infer_same_shape(struct lower_ctx *c,
  * rearrangement, grid sampling and the selections (Compress, OneHot,
  * Unique). */
 static enum infer_rc infer_special(struct lower_ctx *c,
-				   struct ir_node *n, struct infer *inf)
+				   struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-	int64_t *v = inf->v;
-
 	if (is_op(n, "|IsNaN|IsInf|")) {
-		s = a;
-		dt = IR_DTYPE_BOOL;
+		f->s = f->a;
+		f->dt = IR_DTYPE_BOOL;
 	} else if (is_op(n, "|QuantizeLinear|")) {
-		s = a;
-		dt = n->ninputs > 2 && n->inputs[2] ? b_dtype(n->inputs[2])
+		f->s = f->a;
+		f->dt = n->ninputs > 2 && n->inputs[2] ? b_dtype(n->inputs[2])
 						    : IR_DTYPE_UINT8;
 	} else if (is_op(n, "|DequantizeLinear|")) {
-		s = a;
-		dt = IR_DTYPE_FLOAT;
+		f->s = f->a;
+		f->dt = IR_DTYPE_FLOAT;
 	} else if (is_op(n, "|Det|")) {
-		if (a.rank >= 2) {
-			s = a;
-			s.rank -= 2;
+		if (f->a.rank >= 2) {
+			f->s = f->a;
+			f->s.rank -= 2;
 		}
 	} else if (is_op(n, "|Size|")) {
-		s.rank = 0;
-		dt = IR_DTYPE_INT64;
+		f->s.rank = 0;
+		f->dt = IR_DTYPE_INT64;
 	} else if (is_op(n, "|RandomUniform|RandomNormal|")) {
-		int k = attr_ints(n, "shape", v, MAXR);
-		dt = (enum ir_dtype)attr_i(n, "dtype", IR_DTYPE_FLOAT);
+		int k = attr_ints(n, "shape", f->v, MAXR);
+		f->dt = (enum ir_dtype)attr_i(n, "dtype", IR_DTYPE_FLOAT);
 		if (k >= 0) {
-			s.rank = k;
+			f->s.rank = k;
 			for (int i = 0; i < k; i++)
-				s.d[i] = v[i] >= 0 ? fixed(v[i]) : unknown();
+				f->s.d[i] = f->v[i] >= 0 ? fixed(f->v[i])
+							 : unknown();
 		}
 	} else if (is_op(n, "|Multinomial|")) {
 		int64_t k = attr_i(n, "sample_size", 1);
-		dt = (enum ir_dtype)attr_i(n, "dtype", IR_DTYPE_INT32);
-		if (a.rank == 2) {
-			s.rank = 2;
-			s.d[0] = a.d[0];
-			s.d[1] = fixed(k);
+		f->dt = (enum ir_dtype)attr_i(n, "dtype", IR_DTYPE_INT32);
+		if (f->a.rank == 2) {
+			f->s.rank = 2;
+			f->s.d[0] = f->a.d[0];
+			f->s.d[1] = fixed(k);
 		}
 	} else if (is_op(n, "|SoftmaxCrossEntropyLoss|"
 			 "NegativeLogLikelihoodLoss|")) {
@@ -1128,75 +1119,76 @@ static enum infer_rc infer_special(struct lower_ctx *c,
 		int none = ra && ra->kind == IR_ATTR_STRING &&
 			   ra->u.s.len == 4 && !memcmp(ra->u.s.data, "none", 4);
 		if (none)
-			s = b;
+			f->s = f->b;
 		else
-			s.rank = 0;
-		set_type(c, n->outputs[0], dt, &s);
+			f->s.rank = 0;
+		set_type(c, n->outputs[0], f->dt, &f->s);
 		/* SoftmaxCrossEntropyLoss's log_prob: the input's shape */
 		for (uint32_t o = 1; o < n->noutputs; o++)
-			set_type(c, n->outputs[o], dt, &a);
+			set_type(c, n->outputs[o], f->dt, &f->a);
 		return INFER_DONE;
 	} else if (is_op(n, "|DepthToSpace|SpaceToDepth|")) {
 		int64_t bs = attr_i(n, "blocksize", 0);
 		int up = is_op(n, "|DepthToSpace|");
-		if (a.rank == 4 && bs > 0) {
-			s = a;
+		if (f->a.rank == 4 && bs > 0) {
+			f->s = f->a;
 			for (int i = 1; i < 4; i++) {
-				struct ir_dim d = a.d[i];
-				int64_t f = i == 1 ? bs * bs : bs;
+				struct ir_dim d = f->a.d[i];
+				int64_t fac = i == 1 ? bs * bs : bs;
 				int mul = i == 1 ? !up : up;
 				if (d.kind != IR_DIM_FIXED)
-					s.d[i] = unknown();
+					f->s.d[i] = unknown();
 				else if (mul)
-					s.d[i] = fixed(d.value * f);
-				else if (d.value % f == 0)
-					s.d[i] = fixed(d.value / f);
+					f->s.d[i] = fixed(d.value * fac);
+				else if (d.value % fac == 0)
+					f->s.d[i] = fixed(d.value / fac);
 				else
-					s.d[i] = unknown();
+					f->s.d[i] = unknown();
 			}
-		} else if (a.rank < 0) {
-			s.rank = 4;
+		} else if (f->a.rank < 0) {
+			f->s.rank = 4;
 			for (int i = 0; i < 4; i++)
-				s.d[i] = unknown();
+				f->s.d[i] = unknown();
 		}
 	} else if (is_op(n, "|GridSample|")) {
 		/* [N, C, grid's spatial dims] */
-		int r = a.rank >= 0 ? a.rank : b.rank;
+		int r = f->a.rank >= 0 ? f->a.rank : f->b.rank;
 		if (r >= 3) {
-			s.rank = r;
-			s.d[0] = a.rank == r ? a.d[0] : b.d[0];
-			s.d[1] = a.rank == r ? a.d[1] : unknown();
+			f->s.rank = r;
+			f->s.d[0] = f->a.rank == r ? f->a.d[0] : f->b.d[0];
+			f->s.d[1] = f->a.rank == r ? f->a.d[1] : unknown();
 			for (int i = 2; i < r; i++)
-				s.d[i] = b.rank == r ? b.d[i - 1] : unknown();
+				f->s.d[i] = f->b.rank == r ? f->b.d[i - 1]
+								 : unknown();
 		}
 	} else if (is_op(n, "|Compress|")) {
 		struct ir_attr *ax = ir_node_find_attr(n, "axis");
 		if (!ax) {
-			s.rank = 1;
-			s.d[0] = unknown();
-		} else if (a.rank >= 0) {
-			int x = norm_axis(ax->u.i, a.rank);
-			s = a;
-			if (x >= 0 && x < a.rank)
-				s.d[x] = unknown();
+			f->s.rank = 1;
+			f->s.d[0] = unknown();
+		} else if (f->a.rank >= 0) {
+			int x = norm_axis(ax->u.i, f->a.rank);
+			f->s = f->a;
+			if (x >= 0 && x < f->a.rank)
+				f->s.d[x] = unknown();
 			else
-				s.rank = -1;
+				f->s.rank = -1;
 		}
 	} else if (is_op(n, "|OneHot|")) {
 		int64_t depth;
-		dt = n->ninputs > 2 ? b_dtype(n->inputs[2])
+		f->dt = n->ninputs > 2 ? b_dtype(n->inputs[2])
 				    : IR_DTYPE_UNDEFINED;
-		if (a.rank >= 0 && a.rank < MAXR) {
-			int r = a.rank + 1;
+		if (f->a.rank >= 0 && f->a.rank < MAXR) {
+			int r = f->a.rank + 1;
 			int x = norm_axis(attr_i(n, "axis", -1), r);
 			if (x >= 0 && x < r) {
 				struct ir_dim dd = unknown();
 				if (b_const_ints(n->inputs[1], &depth, 1) == 1 &&
 				    depth >= 0)
 					dd = fixed(depth);
-				s.rank = r;
+				f->s.rank = r;
 				for (int i = 0, src = 0; i < r; i++)
-					s.d[i] = i == x ? dd : a.d[src++];
+					f->s.d[i] = i == x ? dd : f->a.d[src++];
 			}
 		}
 	} else if (is_op(n, "|Unique|")) {
@@ -1205,368 +1197,342 @@ static enum infer_rc infer_special(struct lower_ctx *c,
 		one.rank = 1;
 		one.d[0] = unknown();
 		if (!ax) {
-			s = one;
-		} else if (a.rank >= 0) {
-			int x = norm_axis(ax->u.i, a.rank);
-			s = a;
-			if (x >= 0 && x < a.rank)
-				s.d[x] = unknown();
+			f->s = one;
+		} else if (f->a.rank >= 0) {
+			int x = norm_axis(ax->u.i, f->a.rank);
+			f->s = f->a;
+			if (x >= 0 && x < f->a.rank)
+				f->s.d[x] = unknown();
 			else
-				s.rank = -1;
+				f->s.rank = -1;
 		}
-		set_type(c, n->outputs[0], dt, &s);
+		set_type(c, n->outputs[0], f->dt, &f->s);
 		for (uint32_t o = 1; o < n->noutputs; o++)
 			set_type(c, n->outputs[o], IR_DTYPE_INT64, &one);
 		return INFER_DONE;
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 
 /* b_infer for binary arithmetic and compares (broadcast), Where and Cast. */
 static enum infer_rc infer_broadcast(struct lower_ctx *c,
-				     struct ir_node *n, struct infer *inf)
+				     struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-
 	if (is_op(n, "|Add|Sub|Mul|Div|Pow|Max|Min|Mod|Sum|BitwiseAnd|"
 		  "BitwiseOr|BitwiseXor|")) {
-		s = a;
+		f->s = f->a;
 		for (uint32_t i = 1; i < n->ninputs; i++) {
-			shape_of(n->inputs[i], &b);
-			broadcast(&s, &s, &b);
+			shape_of(n->inputs[i], &f->b);
+			broadcast(&f->s, &f->s, &f->b);
 		}
 	} else if (is_op(n, "|Equal|Less|Greater|LessOrEqual|GreaterOrEqual|"
 			 "And|Or|Xor|")) {
-		broadcast(&s, &a, &b);
-		dt = IR_DTYPE_BOOL;
+		broadcast(&f->s, &f->a, &f->b);
+		f->dt = IR_DTYPE_BOOL;
 	} else if (is_op(n, "|Where|")) {
 		struct shape x;
 		shape_of(n->inputs[2], &x);
-		broadcast(&s, &a, &b);
-		broadcast(&s, &s, &x);
-		dt = b_dtype(n->inputs[1]);
+		broadcast(&f->s, &f->a, &f->b);
+		broadcast(&f->s, &f->s, &x);
+		f->dt = b_dtype(n->inputs[1]);
 	} else if (is_op(n, "|Cast|")) {
-		s = a;
-		dt = (enum ir_dtype)attr_i(n, "to", 0);
+		f->s = f->a;
+		f->dt = (enum ir_dtype)attr_i(n, "to", 0);
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 
 /* b_infer for Shape, Gather and the reshaping ops (Unsqueeze, Squeeze,
  * Reshape, Transpose, Flatten). */
 static enum infer_rc infer_shape_ops(struct lower_ctx *c,
-				     struct ir_node *n, struct infer *inf)
+				     struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-	int64_t *v = inf->v;
-
 	if (is_op(n, "|Shape|")) {
-		dt = IR_DTYPE_INT64;
-		s.rank = 1;
-		s.d[0] = a.rank >= 0 ? fixed(a.rank) : unknown();
+		f->dt = IR_DTYPE_INT64;
+		f->s.rank = 1;
+		f->s.d[0] = f->a.rank >= 0 ? fixed(f->a.rank) : unknown();
 	} else if (is_op(n, "|Gather|")) {
-		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
-		if (a.rank >= 0 && b.rank >= 0 && a.rank - 1 + b.rank <= MAXR &&
-		    ax >= 0 && ax < a.rank) {
-			s.rank = 0;
+		int ax = norm_axis(attr_i(n, "axis", 0), f->a.rank);
+		if (f->a.rank >= 0 && f->b.rank >= 0 &&
+		    f->a.rank - 1 + f->b.rank <= MAXR &&
+		    ax >= 0 && ax < f->a.rank) {
+			f->s.rank = 0;
 			for (int i = 0; i < ax; i++)
-				s.d[s.rank++] = a.d[i];
-			for (int i = 0; i < b.rank; i++)
-				s.d[s.rank++] = b.d[i];
-			for (int i = ax + 1; i < a.rank; i++)
-				s.d[s.rank++] = a.d[i];
+				f->s.d[f->s.rank++] = f->a.d[i];
+			for (int i = 0; i < f->b.rank; i++)
+				f->s.d[f->s.rank++] = f->b.d[i];
+			for (int i = ax + 1; i < f->a.rank; i++)
+				f->s.d[f->s.rank++] = f->a.d[i];
 		}
 	} else if (is_op(n, "|Unsqueeze|")) {
-		int k = node_axes(n, v, MAXR);
-		if (a.rank >= 0 && k > 0 && a.rank + k <= MAXR) {
-			int r = a.rank + k, src = 0;
+		int k = node_axes(n, f->v, MAXR);
+		if (f->a.rank >= 0 && k > 0 && f->a.rank + k <= MAXR) {
+			int r = f->a.rank + k, src = 0;
 			char mark[MAXR] = { 0 };
 			for (int i = 0; i < k; i++) {
-				int ax = norm_axis(v[i], r);
+				int ax = norm_axis(f->v[i], r);
 				if (ax >= 0 && ax < r)
 					mark[ax] = 1;
 			}
-			s.rank = r;
+			f->s.rank = r;
 			for (int i = 0; i < r; i++)
-				s.d[i] = mark[i] ? fixed(1) : a.d[src++];
-			if (src != a.rank)
-				s.rank = -1;
+				f->s.d[i] = mark[i] ? fixed(1) : f->a.d[src++];
+			if (src != f->a.rank)
+				f->s.rank = -1;
 		}
 	} else if (is_op(n, "|Squeeze|")) {
-		int k = node_axes(n, v, MAXR);
-		if (a.rank >= 0 && k >= 0) {
+		int k = node_axes(n, f->v, MAXR);
+		if (f->a.rank >= 0 && k >= 0) {
 			char mark[MAXR] = { 0 };
 			int ok = 1;
 			for (int i = 0; i < k; i++) {
-				int ax = norm_axis(v[i], a.rank);
-				if (ax >= 0 && ax < a.rank)
+				int ax = norm_axis(f->v[i], f->a.rank);
+				if (ax >= 0 && ax < f->a.rank)
 					mark[ax] = 1;
 			}
 			if (k == 0)
-				for (int i = 0; i < a.rank; i++) {
-					if (a.d[i].kind != IR_DIM_FIXED)
+				for (int i = 0; i < f->a.rank; i++) {
+					if (f->a.d[i].kind != IR_DIM_FIXED)
 						ok = 0;
-					mark[i] = is_one(a.d[i]);
+					mark[i] = is_one(f->a.d[i]);
 				}
-			s.rank = 0;
-			for (int i = 0; i < a.rank; i++)
+			f->s.rank = 0;
+			for (int i = 0; i < f->a.rank; i++)
 				if (!mark[i])
-					s.d[s.rank++] = a.d[i];
+					f->s.d[f->s.rank++] = f->a.d[i];
 			if (!ok)
-				s.rank = -1;
+				f->s.rank = -1;
 		}
 	} else if (is_op(n, "|Reshape|")) {
-		int k = b_const_ints(n->inputs[1], v, MAXR);
+		int k = b_const_ints(n->inputs[1], f->v, MAXR);
 		struct shape known;
 		known.rank = -1;
 		if (k < 0)
-			k = shape_value(n->inputs[1], v, &known);
-		if (k < 0 && of_shape(n->inputs[1], &s)) {
+			k = shape_value(n->inputs[1], f->v, &known);
+		if (k < 0 && of_shape(n->inputs[1], &f->s)) {
 			k = -1; /* s is Shape(y)'s shape: done */
-		} else if (k < 0 && b.rank == 1 &&
-			   b.d[0].kind == IR_DIM_FIXED &&
-			   b.d[0].value <= MAXR) {
+		} else if (k < 0 && f->b.rank == 1 &&
+			   f->b.d[0].kind == IR_DIM_FIXED &&
+			   f->b.d[0].value <= MAXR) {
 			/* a runtime shape of known length: the rank */
-			s.rank = (int)b.d[0].value;
-			for (int i = 0; i < s.rank; i++)
-				s.d[i] = unknown();
+			f->s.rank = (int)f->b.d[0].value;
+			for (int i = 0; i < f->s.rank; i++)
+				f->s.d[i] = unknown();
 		} else if (k >= 0) {
 			int neg = -1;
-			s.rank = k;
+			f->s.rank = k;
 			for (int i = 0; i < k; i++) {
-				if (v[i] == 0 && i < a.rank)
-					s.d[i] = a.d[i];
-				else if (v[i] == -1)
-					neg = i, s.d[i] = unknown();
+				if (f->v[i] == 0 && i < f->a.rank)
+					f->s.d[i] = f->a.d[i];
+				else if (f->v[i] == -1)
+					neg = i, f->s.d[i] = unknown();
 				else
-					s.d[i] = v[i] > 0 ? fixed(v[i]) : unknown();
+					f->s.d[i] = f->v[i] > 0 ? fixed(f->v[i])
+								: unknown();
 				if (known.rank > i &&
 				    known.d[i].kind != IR_DIM_UNKNOWN)
-					s.d[i] = known.d[i];
+					f->s.d[i] = known.d[i];
 			}
-			if (neg >= 0 && a.rank >= 0) {
+			if (neg >= 0 && f->a.rank >= 0) {
 				/* -1: product of input / product of others
 				 * when all are fixed, or symbol cancels */
 				int64_t pin = 1, pout = 1;
 				int ok = 1;
-				for (int i = 0; i < a.rank; i++) {
+				for (int i = 0; i < f->a.rank; i++) {
 					int matched = 0;
-					if (a.d[i].kind == IR_DIM_SYMBOL)
+					if (f->a.d[i].kind == IR_DIM_SYMBOL)
 						for (int j = 0; j < k; j++)
 							if (j != neg &&
-							    ir_dim_same(a.d[i], s.d[j]) &&
-							    v[j] <= 0)
+							    ir_dim_same(f->a.d[i], f->s.d[j]) &&
+							    f->v[j] <= 0)
 								matched = 1;
 					if (matched)
 						continue;
-					if (a.d[i].kind != IR_DIM_FIXED)
+					if (f->a.d[i].kind != IR_DIM_FIXED)
 						ok = 0;
 					else
-						pin *= a.d[i].value;
+						pin *= f->a.d[i].value;
 				}
 				for (int j = 0; j < k; j++) {
 					if (j == neg)
 						continue;
-					if (s.d[j].kind == IR_DIM_FIXED)
-						pout *= s.d[j].value;
-					else if (!(s.d[j].kind == IR_DIM_SYMBOL &&
-						   v[j] <= 0))
+					if (f->s.d[j].kind == IR_DIM_FIXED)
+						pout *= f->s.d[j].value;
+					else if (!(f->s.d[j].kind == IR_DIM_SYMBOL &&
+						   f->v[j] <= 0))
 						ok = 0;
 				}
 				if (ok && pout > 0 && pin % pout == 0)
-					s.d[neg] = fixed(pin / pout);
+					f->s.d[neg] = fixed(pin / pout);
 			}
 		}
 	} else if (is_op(n, "|Transpose|")) {
-		int k = attr_ints(n, "perm", v, MAXR);
+		int k = attr_ints(n, "perm", f->v, MAXR);
 		for (int i = 0; i < k; i++)
-			if (v[i] < 0 || v[i] >= a.rank)
+			if (f->v[i] < 0 || f->v[i] >= f->a.rank)
 				k = -2;
-		if (a.rank >= 0 && k != -2) {
-			s.rank = a.rank;
-			for (int i = 0; i < a.rank; i++)
-				s.d[i] = a.d[k == a.rank ? v[i] : a.rank - 1 - i];
+		if (f->a.rank >= 0 && k != -2) {
+			f->s.rank = f->a.rank;
+			for (int i = 0; i < f->a.rank; i++)
+				f->s.d[i] = f->a.d[k == f->a.rank
+							   ? f->v[i]
+							   : f->a.rank - 1 - i];
 		}
 	} else if (is_op(n, "|Flatten|")) {
-		int ax = norm_axis(attr_i(n, "axis", 1), a.rank);
-		if (a.rank >= 0) {
+		int ax = norm_axis(attr_i(n, "axis", 1), f->a.rank);
+		if (f->a.rank >= 0) {
 			struct ir_dim p[2] = { fixed(1), fixed(1) };
-			for (int i = 0; i < a.rank; i++) {
+			for (int i = 0; i < f->a.rank; i++) {
 				struct ir_dim *t = &p[i >= ax];
 				if (t->kind == IR_DIM_FIXED &&
-				    a.d[i].kind == IR_DIM_FIXED)
-					t->value *= a.d[i].value;
+				    f->a.d[i].kind == IR_DIM_FIXED)
+					t->value *= f->a.d[i].value;
 				else if (is_one(*t))
-					*t = a.d[i];
-				else if (!is_one(a.d[i]))
+					*t = f->a.d[i];
+				else if (!is_one(f->a.d[i]))
 					*t = unknown();
 			}
-			s.rank = 2;
-			s.d[0] = p[0];
-			s.d[1] = p[1];
+			f->s.rank = 2;
+			f->s.d[0] = p[0];
+			f->s.d[1] = p[1];
 		}
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 
 /* b_infer for MatMul, Gemm, convolutions and poolings. */
 static enum infer_rc infer_linear_conv(struct lower_ctx *c,
-				       struct ir_node *n, struct infer *inf)
+				       struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-
 	if (is_op(n, "|MatMul|")) {
-		if (a.rank >= 1 && b.rank >= 1) {
-			struct shape ba = a, bb = b;
-			ba.rank = a.rank >= 2 ? a.rank - 2 : 0;
-			bb.rank = b.rank >= 2 ? b.rank - 2 : 0;
-			broadcast(&s, &ba, &bb);
-			if (a.rank >= 2)
-				s.d[s.rank++] = a.d[a.rank - 2];
-			if (b.rank >= 2)
-				s.d[s.rank++] = b.d[b.rank - 1];
+		if (f->a.rank >= 1 && f->b.rank >= 1) {
+			struct shape ba = f->a, bb = f->b;
+			ba.rank = f->a.rank >= 2 ? f->a.rank - 2 : 0;
+			bb.rank = f->b.rank >= 2 ? f->b.rank - 2 : 0;
+			broadcast(&f->s, &ba, &bb);
+			if (f->a.rank >= 2)
+				f->s.d[f->s.rank++] = f->a.d[f->a.rank - 2];
+			if (f->b.rank >= 2)
+				f->s.d[f->s.rank++] = f->b.d[f->b.rank - 1];
 		}
 	} else if (is_op(n, "|Attention|")) {
 		/* (B, Hq, L, E), (B, Hkv, S, Ev) -> (B, Hq, L, Ev) */
 		struct shape vs;
 		shape_of(n->inputs[2], &vs);
-		if (a.rank == 4 && vs.rank == 4) {
-			s = a;
-			s.d[3] = vs.d[3];
+		if (f->a.rank == 4 && vs.rank == 4) {
+			f->s = f->a;
+			f->s.d[3] = vs.d[3];
 		}
 	} else if (is_op(n, "|Gemm|")) {
-		if (a.rank == 2 && b.rank == 2) {
-			s.rank = 2;
-			s.d[0] = a.d[attr_i(n, "transA", 0) ? 1 : 0];
-			s.d[1] = b.d[attr_i(n, "transB", 0) ? 0 : 1];
+		if (f->a.rank == 2 && f->b.rank == 2) {
+			f->s.rank = 2;
+			f->s.d[0] = f->a.d[attr_i(n, "transA", 0) ? 1 : 0];
+			f->s.d[1] = f->b.d[attr_i(n, "transB", 0) ? 0 : 1];
 		}
 	} else if (is_op(n, "|Conv|MaxPool|AveragePool|")) {
-		infer_conv(n, &s, &a, &b);
+		infer_conv(n, &f->s, &f->a, &f->b);
 		if (n->noutputs > 1 && is_op(n, "|MaxPool|")) {
 			/* Indices: int64, the shape of output 0 */
-			set_type(c, n->outputs[0], dt, &s);
-			set_type(c, n->outputs[1], IR_DTYPE_INT64, &s);
+			set_type(c, n->outputs[0], f->dt, &f->s);
+			set_type(c, n->outputs[1], IR_DTYPE_INT64, &f->s);
 			return INFER_DONE;
 		}
 	} else if (is_op(n, "|ConvTranspose|")) {
 		/* output = (in-1)*s - pb - pe + dil*(k-1) + outpad + 1 */
 		int64_t st[8], p[16], dl[8], op[8];
-		int sp = a.rank - 2;
-		if (a.rank >= 3 && sp <= 8 && b.rank == a.rank) {
-			s.rank = a.rank;
+		int sp = f->a.rank - 2;
+		if (f->a.rank >= 3 && sp <= 8 && f->b.rank == f->a.rank) {
+			f->s.rank = f->a.rank;
 			for (int i = 0; i < sp; i++)
 				st[i] = dl[i] = 1, p[i] = p[i + sp] = op[i] = 0;
 			attr_ints(n, "strides", st, 8);
 			attr_ints(n, "dilations", dl, 8);
 			attr_ints(n, "pads", p, 16);
 			attr_ints(n, "output_padding", op, 8);
-			s.d[0] = a.d[0];
-			s.d[1] = b.d[1].kind == IR_DIM_FIXED
-				 ? fixed(b.d[1].value * attr_i(n, "group", 1))
+			f->s.d[0] = f->a.d[0];
+			f->s.d[1] = f->b.d[1].kind == IR_DIM_FIXED
+				 ? fixed(f->b.d[1].value * attr_i(n, "group", 1))
 				 : unknown();
 			for (int i = 0; i < sp; i++) {
-				if (a.d[2 + i].kind == IR_DIM_FIXED &&
-				    b.d[2 + i].kind == IR_DIM_FIXED)
-					s.d[2 + i] = fixed(
-						(a.d[2 + i].value - 1) * st[i] -
+				if (f->a.d[2 + i].kind == IR_DIM_FIXED &&
+				    f->b.d[2 + i].kind == IR_DIM_FIXED)
+					f->s.d[2 + i] = fixed(
+						(f->a.d[2 + i].value - 1) * st[i] -
 						p[i] - p[i + sp] +
-						dl[i] * (b.d[2 + i].value - 1) +
+						dl[i] * (f->b.d[2 + i].value - 1) +
 						op[i] + 1);
 				else
-					s.d[2 + i] = unknown();
+					f->s.d[2 + i] = unknown();
 			}
 		}
 	} else if (is_op(n, "|GlobalAveragePool|GlobalMaxPool|")) {
-		s = a;
-		for (int i = 2; i < s.rank; i++)
-			s.d[i] = fixed(1);
+		f->s = f->a;
+		for (int i = 2; i < f->s.rank; i++)
+			f->s.d[i] = fixed(1);
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 
 /* b_infer for Concat, reductions and ArgMax/ArgMin, Slice, Split and
  * Einsum. */
 static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
-					 struct ir_node *n, struct infer *inf)
+					 struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-	int64_t *v = inf->v;
-
 	if (is_op(n, "|Concat|")) {
-		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
-		s = a;
-		if (a.rank >= 0 && ax >= 0 && ax < a.rank) {
+		int ax = norm_axis(attr_i(n, "axis", 0), f->a.rank);
+		f->s = f->a;
+		if (f->a.rank >= 0 && ax >= 0 && ax < f->a.rank) {
 			for (uint32_t i = 1; i < n->ninputs; i++) {
-				shape_of(n->inputs[i], &b);
-				if (b.rank != a.rank) {
-					s.rank = -1;
+				shape_of(n->inputs[i], &f->b);
+				if (f->b.rank != f->a.rank) {
+					f->s.rank = -1;
 					break;
 				}
-				if (s.d[ax].kind == IR_DIM_FIXED &&
-				    b.d[ax].kind == IR_DIM_FIXED)
-					s.d[ax].value += b.d[ax].value;
+				if (f->s.d[ax].kind == IR_DIM_FIXED &&
+				    f->b.d[ax].kind == IR_DIM_FIXED)
+					f->s.d[ax].value += f->b.d[ax].value;
 				else
-					s.d[ax] = unknown();
-				for (int j = 0; j < a.rank; j++)
-					if (j != ax && !ir_dim_same(s.d[j], b.d[j]) &&
-					    s.d[j].kind != IR_DIM_FIXED)
-						s.d[j] = b.d[j];
+					f->s.d[ax] = unknown();
+				for (int j = 0; j < f->a.rank; j++)
+					if (j != ax && !ir_dim_same(f->s.d[j], f->b.d[j]) &&
+					    f->s.d[j].kind != IR_DIM_FIXED)
+						f->s.d[j] = f->b.d[j];
 			}
 		} else {
-			s.rank = -1;
+			f->s.rank = -1;
 		}
 	} else if (!strncmp(n->kind, "onnx::Reduce", 12) ||
 		   is_op(n, "|ArgMax|ArgMin|")) {
 		int k;
 		int keep = (int)attr_i(n, "keepdims", 1);
 		if (is_op(n, "|ArgMax|ArgMin|")) {
-			v[0] = attr_i(n, "axis", 0);
+			f->v[0] = attr_i(n, "axis", 0);
 			k = 1;
-			dt = IR_DTYPE_INT64;
+			f->dt = IR_DTYPE_INT64;
 		} else {
-			k = node_axes(n, v, MAXR);
+			k = node_axes(n, f->v, MAXR);
 		}
-		if (a.rank >= 0 && k >= 0) {
+		if (f->a.rank >= 0 && k >= 0) {
 			char mark[MAXR] = { 0 };
 			for (int i = 0; i < k; i++) {
-				int ax = norm_axis(v[i], a.rank);
-				if (ax >= 0 && ax < a.rank)
+				int ax = norm_axis(f->v[i], f->a.rank);
+				if (ax >= 0 && ax < f->a.rank)
 					mark[ax] = 1;
 			}
-			s.rank = 0;
-			for (int i = 0; i < a.rank; i++) {
+			f->s.rank = 0;
+			for (int i = 0; i < f->a.rank; i++) {
 				if (!mark[i] && k)
-					s.d[s.rank++] = a.d[i];
+					f->s.d[f->s.rank++] = f->a.d[i];
 				else if (keep)
-					s.d[s.rank++] = fixed(1);
+					f->s.d[f->s.rank++] = fixed(1);
 			}
 		}
 	} else if (is_op(n, "|Slice|")) {
@@ -1595,19 +1561,19 @@ static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
 			else if (b_const_ints(n->inputs[4], sp, MAXR) != k)
 				k = -1;
 		}
-		if (a.rank >= 0 && k >= 0) {
-			s = a;
+		if (f->a.rank >= 0 && k >= 0) {
+			f->s = f->a;
 			for (int i = 0; i < k; i++) {
-				int x = norm_axis(ax[i], a.rank);
-				if (x < 0 || x >= a.rank)
+				int x = norm_axis(ax[i], f->a.rank);
+				if (x < 0 || x >= f->a.rank)
 					continue;
-				if (a.d[x].kind != IR_DIM_FIXED || sp[i] == 0) {
+				if (f->a.d[x].kind != IR_DIM_FIXED || sp[i] == 0) {
 					if (!(st[i] == 0 && en[i] >= INT32_MAX &&
 					      sp[i] == 1))
-						s.d[x] = unknown();
+						f->s.d[x] = unknown();
 					continue;
 				}
-				int64_t dim = a.d[x].value, lo = st[i],
+				int64_t dim = f->a.d[x].value, lo = st[i],
 					hi = en[i], step = sp[i], cnt;
 				if (lo < 0) lo += dim;
 				if (hi < 0) hi += dim;
@@ -1620,41 +1586,42 @@ static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
 					hi = hi < -1 ? -1 : hi >= dim ? dim - 1 : hi;
 					cnt = lo > hi ? (lo - hi - step - 1) / -step : 0;
 				}
-				s.d[x] = fixed(cnt);
+				f->s.d[x] = fixed(cnt);
 			}
-		} else if (a.rank >= 0) {
+		} else if (f->a.rank >= 0) {
 			/* bounds not constant: the rank stays, and the dims
 			 * off the constant axes */
-			s = a;
+			f->s = f->a;
 			int na = -1;
 			if (c->opset >= 10 && n->ninputs >= 4 && n->inputs[3])
 				na = b_const_ints(n->inputs[3], ax, MAXR);
-			for (int i = 0; i < a.rank; i++)
+			for (int i = 0; i < f->a.rank; i++)
 				if (na < 0)
-					s.d[i] = unknown();
+					f->s.d[i] = unknown();
 			for (int i = 0; i < na; i++) {
-				int x = norm_axis(ax[i], a.rank);
-				if (x >= 0 && x < a.rank)
-					s.d[x] = unknown();
+				int x = norm_axis(ax[i], f->a.rank);
+				if (x >= 0 && x < f->a.rank)
+					f->s.d[x] = unknown();
 			}
 		}
 	} else if (is_op(n, "|Split|")) {
-		int ax = norm_axis(attr_i(n, "axis", 0), a.rank);
-		int k = attr_ints(n, "split", v, MAXR);
+		int ax = norm_axis(attr_i(n, "axis", 0), f->a.rank);
+		int k = attr_ints(n, "split", f->v, MAXR);
 		if (k < 0 && n->ninputs > 1 && n->inputs[1])
-			k = b_const_ints(n->inputs[1], v, MAXR);
+			k = b_const_ints(n->inputs[1], f->v, MAXR);
 		for (uint32_t o = 0; o < n->noutputs; o++) {
-			s = a;
-			if (a.rank >= 0 && ax >= 0 && ax < a.rank) {
+			f->s = f->a;
+			if (f->a.rank >= 0 && ax >= 0 && ax < f->a.rank) {
 				if (k == (int)n->noutputs)
-					s.d[ax] = fixed(v[o]);
-				else if (a.d[ax].kind == IR_DIM_FIXED &&
-					 a.d[ax].value % n->noutputs == 0)
-					s.d[ax] = fixed(a.d[ax].value / n->noutputs);
+					f->s.d[ax] = fixed(f->v[o]);
+				else if (f->a.d[ax].kind == IR_DIM_FIXED &&
+					 f->a.d[ax].value % n->noutputs == 0)
+					f->s.d[ax] = fixed(f->a.d[ax].value /
+							    n->noutputs);
 				else
-					s.d[ax] = unknown();
+					f->s.d[ax] = unknown();
 			}
-			set_type(c, n->outputs[o], dt, &s);
+			set_type(c, n->outputs[o], f->dt, &f->s);
 		}
 		return INFER_DONE;
 	} else if (is_op(n, "|Einsum|")) {
@@ -1689,119 +1656,111 @@ static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
 			}
 		}
 		if (ok && arrow) {
-			s.rank = 0;
-			for (size_t i = (size_t)arrow; i < len && s.rank < MAXR; i++) {
+			f->s.rank = 0;
+			for (size_t i = (size_t)arrow;
+			     i < len && f->s.rank < MAXR; i++) {
 				unsigned char ch = (unsigned char)e[i];
 				if (ch == ' ')
 					continue;
 				if (ch >= 128 || !seen[ch]) {
-					s.rank = -1;
+					f->s.rank = -1;
 					break;
 				}
-				s.d[s.rank++] = at[ch];
+				f->s.d[f->s.rank++] = at[ch];
 			}
 		}
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 
 /* b_infer for GatherElements, Expand, the creation ops (ConstantOfShape,
  * Range), TopK, Pad, Resize, Tile and NonZero. */
 static enum infer_rc infer_creation(struct lower_ctx *c,
-				    struct ir_node *n, struct infer *inf)
+				    struct ir_node *n, struct infer *f)
 {
-	struct shape s = inf->s, a = inf->a, b = inf->b;
-	enum ir_dtype dt = inf->dt;
-	int64_t *v = inf->v;
-
 	if (is_op(n, "|GatherElements|")) {
-		s = b;
+		f->s = f->b;
 	} else if (is_op(n, "|Expand|")) {
-		int k = b_const_ints(n->inputs[1], v, MAXR);
-		if (k < 0 && of_shape(n->inputs[1], &b)) {
-			broadcast(&s, &a, &b);
-		} else if (k < 0 && b.rank == 1 && a.rank >= 0 &&
-			   b.d[0].kind == IR_DIM_FIXED && b.d[0].value <= MAXR) {
+		int k = b_const_ints(n->inputs[1], f->v, MAXR);
+		if (k < 0 && of_shape(n->inputs[1], &f->b)) {
+			broadcast(&f->s, &f->a, &f->b);
+		} else if (k < 0 && f->b.rank == 1 && f->a.rank >= 0 &&
+			   f->b.d[0].kind == IR_DIM_FIXED &&
+			   f->b.d[0].value <= MAXR) {
 			/* a runtime shape of known length: the rank */
 			struct shape u;
-			u.rank = (int)b.d[0].value;
+			u.rank = (int)f->b.d[0].value;
 			for (int i = 0; i < u.rank; i++)
 				u.d[i] = unknown();
-			broadcast(&s, &a, &u);
-			for (int i = 0; i < s.rank; i++)
-				s.d[i] = unknown();
+			broadcast(&f->s, &f->a, &u);
+			for (int i = 0; i < f->s.rank; i++)
+				f->s.d[i] = unknown();
 		}
-		else if (k >= 0 && a.rank >= 0) {
-			b.rank = k;
+		else if (k >= 0 && f->a.rank >= 0) {
+			f->b.rank = k;
 			for (int i = 0; i < k; i++)
-				b.d[i] = v[i] >= 0 ? fixed(v[i]) : unknown();
-			broadcast(&s, &a, &b);
+				f->b.d[i] = f->v[i] >= 0 ? fixed(f->v[i])
+							 : unknown();
+			broadcast(&f->s, &f->a, &f->b);
 		}
 	} else if (is_op(n, "|ConstantOfShape|")) {
 		struct ir_attr *at = ir_node_find_attr(n, "value");
-		dt = at && at->kind == IR_ATTR_TENSOR ? at->u.t->dtype
+		f->dt = at && at->kind == IR_ATTR_TENSOR ? at->u.t->dtype
 						      : IR_DTYPE_FLOAT;
-		int k = b_const_ints(n->inputs[0], v, MAXR);
+		int k = b_const_ints(n->inputs[0], f->v, MAXR);
 		if (k >= 0) {
-			s.rank = k;
+			f->s.rank = k;
 			for (int i = 0; i < k; i++)
-				s.d[i] = fixed(v[i]);
-		} else if (a.rank == 1 && a.d[0].kind == IR_DIM_FIXED) {
-			s.rank = (int)a.d[0].value;
-			for (int i = 0; i < s.rank; i++)
-				s.d[i] = unknown();
+				f->s.d[i] = fixed(f->v[i]);
+		} else if (f->a.rank == 1 && f->a.d[0].kind == IR_DIM_FIXED) {
+			f->s.rank = (int)f->a.d[0].value;
+			for (int i = 0; i < f->s.rank; i++)
+				f->s.d[i] = unknown();
 		}
 	} else if (is_op(n, "|Range|")) {
-		s.rank = 1;
-		s.d[0] = unknown();
+		f->s.rank = 1;
+		f->s.d[0] = unknown();
 	} else if (is_op(n, "|TopK|")) {
-		int ax = norm_axis(attr_i(n, "axis", -1), a.rank);
+		int ax = norm_axis(attr_i(n, "axis", -1), f->a.rank);
 		int64_t k = 0;
-		s = a;
-		if (a.rank >= 0 && b_const_ints(n->inputs[1], &k, 1) == 1 &&
-		    ax >= 0 && ax < a.rank)
-			s.d[ax] = fixed(k);
-		else if (a.rank >= 0 && ax >= 0 && ax < a.rank)
-			s.d[ax] = unknown();
-		set_type(c, n->outputs[0], dt, &s);
-		set_type(c, n->outputs[1], IR_DTYPE_INT64, &s);
+		f->s = f->a;
+		if (f->a.rank >= 0 && b_const_ints(n->inputs[1], &k, 1) == 1 &&
+		    ax >= 0 && ax < f->a.rank)
+			f->s.d[ax] = fixed(k);
+		else if (f->a.rank >= 0 && ax >= 0 && ax < f->a.rank)
+			f->s.d[ax] = unknown();
+		set_type(c, n->outputs[0], f->dt, &f->s);
+		set_type(c, n->outputs[1], IR_DTYPE_INT64, &f->s);
 		return INFER_DONE;
 	} else if (is_op(n, "|Pad|")) {
-		int k = attr_ints(n, "pads", v, MAXR);
+		int k = attr_ints(n, "pads", f->v, MAXR);
 		if (k < 0 && n->ninputs > 1)
-			k = b_const_ints(n->inputs[1], v, MAXR);
-		if (a.rank >= 0 && k == 2 * a.rank) {
-			s = a;
-			for (int i = 0; i < a.rank; i++)
-				if (a.d[i].kind == IR_DIM_FIXED)
-					s.d[i].value += v[i] + v[i + a.rank];
-				else if (v[i] || v[i + a.rank])
-					s.d[i] = unknown();
+			k = b_const_ints(n->inputs[1], f->v, MAXR);
+		if (f->a.rank >= 0 && k == 2 * f->a.rank) {
+			f->s = f->a;
+			for (int i = 0; i < f->a.rank; i++)
+				if (f->a.d[i].kind == IR_DIM_FIXED)
+					f->s.d[i].value +=
+						f->v[i] + f->v[i + f->a.rank];
+				else if (f->v[i] || f->v[i + f->a.rank])
+					f->s.d[i] = unknown();
 		}
 	} else if (is_op(n, "|Resize|Upsample|")) {
-		infer_resize(c, n, &s, &a);
+		infer_resize(c, n, &f->s, &f->a);
 	} else if (is_op(n, "|Tile|")) {
-		s.rank = a.rank;
-		for (int i = 0; i < s.rank; i++)
-			s.d[i] = unknown();
+		f->s.rank = f->a.rank;
+		for (int i = 0; i < f->s.rank; i++)
+			f->s.d[i] = unknown();
 	} else if (is_op(n, "|NonZero|")) {
-		s.rank = 2;
-		s.d[0] = a.rank >= 0 ? fixed(a.rank) : unknown();
-		s.d[1] = unknown();
-		dt = IR_DTYPE_INT64;
+		f->s.rank = 2;
+		f->s.d[0] = f->a.rank >= 0 ? fixed(f->a.rank) : unknown();
+		f->s.d[1] = unknown();
+		f->dt = IR_DTYPE_INT64;
 	} else {
 		return INFER_NONE;
 	}
-	inf->s = s;
-	inf->a = a;
-	inf->b = b;
-	inf->dt = dt;
 	return INFER_SET;
 }
 

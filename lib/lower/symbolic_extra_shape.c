@@ -733,6 +733,21 @@ static struct ir_value *src_part(struct lower_ctx *c, struct ir_value *src,
 	return b_done(c, b_node(c, "Slice", 4, in, 1));
 }
 
+/* scatter's dim (input 1, constant), its index *idx as int64 and its src
+ * *src in self x's dtype; 0, or 1 after declining. */
+static int scatter_operands(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value *x, struct ir_value **idx,
+			    struct ir_value **src, int64_t *dim)
+{
+	if (!lw_int(c, n, 1, dim))
+		return lw_decline(c, "dim not constant");
+	*idx = b_cast(c, *idx, IR_DTYPE_INT64);
+	*src = b_cast(c, *src, b_dtype(x));
+	if (b_rank(*idx) > MAXR)
+		return lw_decline(c, "rank too large");
+	return 0;
+}
+
 /* ScatterElements of src (input 3, sliced to the index's shape: torch
  * lets it be larger) into self at index along dim, with reduction red
  * (add, mul: opset 16; max, min: 18). */
@@ -741,12 +756,8 @@ static int scatter_reduction(struct lower_ctx *c, struct ir_node *n,
 {
 	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
 	int64_t dim;
-	if (!lw_int(c, n, 1, &dim))
-		return lw_decline(c, "dim not constant");
-	idx = b_cast(c, idx, IR_DTYPE_INT64);
-	src = b_cast(c, src, b_dtype(x));
-	if (b_rank(idx) > MAXR)
-		return lw_decline(c, "rank too large");
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
 	src = src_part(c, src, idx);
 	struct ir_node *s = b_node(c, "ScatterElements", 3,
 		(struct ir_value *[]){ x, idx, src }, 1);
@@ -765,12 +776,8 @@ static SYM(sym_x_scatter_add)
 	int64_t dim;
 	if (c->opset >= 16)
 		return scatter_reduction(c, n, out, "add");
-	if (!lw_int(c, n, 1, &dim))
-		return lw_decline(c, "dim not constant");
-	idx = b_cast(c, idx, IR_DTYPE_INT64);
-	src = b_cast(c, src, b_dtype(x));
-	if (b_rank(idx) > MAXR)
-		return lw_decline(c, "rank too large");
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
 	if (c->opset >= 10)
 		src = src_part(c, src, idx);
 	/* zeros of x's shape (static: a constant once folded) */

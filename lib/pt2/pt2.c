@@ -128,6 +128,25 @@ static const char *one_key(struct rd *r, json_t *arg, json_t **val,
 	return NULL;
 }
 
+/* The name of a user input's or output's tensor (role "input", "output"):
+ * arg is {"as_tensor": {"name": ...}}; NULL after reporting (a NULL arg was
+ * reported by its reader). */
+static const char *user_tensor_name(struct rd *r, json_t *arg,
+				    const char *role, const char *what)
+{
+	json_t *x;
+	const char *k = arg ? one_key(r, arg, &x, what) : NULL;
+
+	if (!k)
+		return NULL;
+	if (strcmp(k, "as_tensor")) {
+		fail(r, EXIT_UNSUPPORTED, "%s: a user %s of kind '%s' (only "
+		     "tensors are supported)", what, role, k);
+		return NULL;
+	}
+	return get_str(r, x, "name", what);
+}
+
 /* --- values by name ------------------------------------------------------ */
 
 static int bind_name(struct rd *r, const char *name, struct ir_value *v)
@@ -314,6 +333,21 @@ static struct ir_type *tensor_type(struct rd *r, const char *name)
 }
 
 /* --- nodes and constants ------------------------------------------------- */
+
+/* n's output i: a new value named nm (NULL: reported by its reader) of the
+ * type tensor_values gives it, bound to its name; 0 or -1 (reported). */
+static int tensor_output(struct rd *r, struct ir_node *n, uint32_t i,
+			 const char *nm)
+{
+	struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
+	struct ir_value *v;
+
+	if (!t)
+		return -1;
+	v = new_value(r, nm, t);
+	ir_node_set_output(n, i, v);
+	return bind_name(r, nm, v);
+}
 
 static struct ir_node *node(struct rd *r, enum aten_op op, uint32_t nin,
 			    uint32_t nout)
@@ -879,15 +913,8 @@ static int define_output(struct rd *r, json_t *out, struct ir_node *n,
 
 	if (!k)
 		return -1;
-	if (!strcmp(k, "as_tensor")) {
-		const char *nm = get_str(r, x, "name", what);
-		struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
-		if (!t)
-			return -1;
-		v = new_value(r, nm, t);
-		ir_node_set_output(n, i, v);
-		return bind_name(r, nm, v);
-	}
+	if (!strcmp(k, "as_tensor"))
+		return tensor_output(r, n, i, get_str(r, x, "name", what));
 	if (!strcmp(k, "as_sym_int") || !strcmp(k, "as_sym_bool") ||
 	    !strcmp(k, "as_sym_float")) {
 		const char *nm = get_str(r, x, "as_name", what);
@@ -916,16 +943,10 @@ static int define_output(struct rd *r, json_t *out, struct ir_node *n,
 		struct ir_node *u = node(r, OP_prim_ListUnpack, 1,
 					 (uint32_t)cnt);
 		u->inputs[0] = v;
-		json_array_foreach(x, j, e) {
-			const char *nm = get_str(r, e, "name", what);
-			struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
-			if (!t)
+		json_array_foreach(x, j, e)
+			if (tensor_output(r, u, (uint32_t)j,
+					  get_str(r, e, "name", what)))
 				return -1;
-			struct ir_value *ev = new_value(r, nm, t);
-			ir_node_set_output(u, (uint32_t)j, ev);
-			if (bind_name(r, nm, ev))
-				return -1;
-		}
 		return 0;
 	}
 	return fail(r, EXIT_UNSUPPORTED, "%s: output of kind '%s' is not "
@@ -1284,15 +1305,9 @@ static int convert_while(struct rd *r, json_t *cond_g, json_t *body_g,
 	r->block = saved;
 	if (n != 1)
 		return -1;
-	for (i = 0; i < nc; i++) {
-		struct ir_type *t = tensor_type(r, onames[i]);
-		if (!t)
+	for (i = 0; i < nc; i++)
+		if (tensor_output(r, loop, (uint32_t)i, onames[i]))
 			return -1;
-		struct ir_value *v = new_value(r, onames[i], t);
-		ir_node_set_output(loop, (uint32_t)i, v);
-		if (bind_name(r, onames[i], v))
-			return -1;
-	}
 	return 0;
 }
 
@@ -1375,15 +1390,9 @@ static int convert_hop(struct rd *r, const char *target, const char *hop,
 		for (i = 0; i < (size_t)nret; i++)
 			ir_block_add_return(r->g, b, rets[i]);
 	}
-	for (i = 0; i < (size_t)nout; i++) {
-		struct ir_type *t = tensor_type(r, onames[i]);
-		if (!t)
+	for (i = 0; i < (size_t)nout; i++)
+		if (tensor_output(r, n, (uint32_t)i, onames[i]))
 			return -1;
-		struct ir_value *v = new_value(r, onames[i], t);
-		ir_node_set_output(n, (uint32_t)i, v);
-		if (bind_name(r, onames[i], v))
-			return -1;
-	}
 	return 0;
 }
 
@@ -1545,15 +1554,34 @@ static int convert_node(struct rd *r, json_t *jn, size_t index)
 	return 0;
 }
 
+/* The signature's specs of the graph's role ("input", "output") and, in
+ * *garr, the graph's array of them; NULL after reporting. */
+static json_t *specs_of(struct rd *r, json_t *graph, json_t *sig,
+			const char *role, json_t **garr)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%ss", role);
+	*garr = get(r, graph, key, JSON_ARRAY, "graph");
+	snprintf(key, sizeof(key), "%s_specs", role);
+	return *garr ? get(r, sig, key, JSON_ARRAY, "signature") : NULL;
+}
+
+/* Spec i's kind (its one key) and *v its value; what (cap bytes) names it
+ * for the messages, as "ROLE spec I". NULL after reporting. */
+static const char *spec_kind(struct rd *r, json_t *spec, const char *role,
+			     size_t i, char *what, size_t cap, json_t **v)
+{
+	snprintf(what, cap, "%s spec %zu", role, i);
+	return one_key(r, spec, v, what);
+}
+
 /* The graph's inputs: user inputs as parameters of the top block, the
  * rest as weights or constants. */
 static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 {
-	json_t *gin = get(r, graph, "inputs", JSON_ARRAY, "graph");
-	json_t *specs = gin ? get(r, sig, "input_specs", JSON_ARRAY,
-				  "signature") : NULL;
+	json_t *gin, *spec, *specs = specs_of(r, graph, sig, "input", &gin);
 	size_t i;
-	json_t *spec;
 
 	if (!specs)
 		return -1;
@@ -1564,9 +1592,8 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 	json_array_foreach(specs, i, spec) {
 		char what[64];
 		json_t *v;
-		const char *kind = (snprintf(what, sizeof(what),
-					     "input spec %zu", i),
-				    one_key(r, spec, &v, what));
+		const char *kind = spec_kind(r, spec, "input", i, what,
+					     sizeof(what), &v);
 		if (!kind)
 			return -1;
 		if (!strcmp(kind, "constant_input")) {
@@ -1583,15 +1610,8 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 		if (!arg)
 			return -1;
 		if (!strcmp(kind, "user_input")) {
-			json_t *x;
-			const char *k = one_key(r, arg, &x, what);
-			if (!k)
-				return -1;
-			if (strcmp(k, "as_tensor"))
-				return fail(r, EXIT_UNSUPPORTED, "%s: a user "
-					    "input of kind '%s' (only tensors "
-					    "are supported)", what, k);
-			const char *nm = get_str(r, x, "name", what);
+			const char *nm = user_tensor_name(r, arg, "input",
+							  what);
 			struct ir_type *t = nm ? tensor_type(r, nm) : NULL;
 			if (!t)
 				return -1;
@@ -1624,34 +1644,24 @@ static int convert_inputs(struct rd *r, json_t *graph, json_t *sig)
 
 static int convert_outputs(struct rd *r, json_t *graph, json_t *sig)
 {
-	json_t *gout = get(r, graph, "outputs", JSON_ARRAY, "graph");
-	json_t *specs = gout ? get(r, sig, "output_specs", JSON_ARRAY,
-				   "signature") : NULL;
+	json_t *gout, *spec, *specs = specs_of(r, graph, sig, "output", &gout);
 	size_t i;
-	json_t *spec;
 
 	if (!specs)
 		return -1;
 	json_array_foreach(specs, i, spec) {
 		json_t *v;
 		char what[64];
-		snprintf(what, sizeof(what), "output spec %zu", i);
-		const char *kind = one_key(r, spec, &v, what);
+		const char *kind = spec_kind(r, spec, "output", i, what,
+					     sizeof(what), &v);
 		if (!kind)
 			return -1;
 		if (strcmp(kind, "user_output"))
 			return fail(r, EXIT_UNSUPPORTED, "%s: outputs of kind "
 				    "'%s' (a mutation the program makes) are "
 				    "not supported", what, kind);
-		json_t *arg = get(r, v, "arg", JSON_OBJECT, what), *x;
-		const char *k = arg ? one_key(r, arg, &x, what) : NULL;
-		if (!k)
-			return -1;
-		if (strcmp(k, "as_tensor"))
-			return fail(r, EXIT_UNSUPPORTED, "%s: a user output of "
-				    "kind '%s' (only tensors are supported)",
-				    what, k);
-		const char *nm = get_str(r, x, "name", what);
+		json_t *arg = get(r, v, "arg", JSON_OBJECT, what);
+		const char *nm = user_tensor_name(r, arg, "output", what);
 		struct ir_value *ov = nm ? lookup(r, nm, what) : NULL;
 		if (!ov)
 			return -1;

@@ -35,6 +35,17 @@ struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
 	return trace_view(c, x, 1, &one, &st, x->offset);
 }
 
+struct gpu_tensor *sh_rank0(struct trace_ctx *c, struct gpu_tensor *t)
+{
+	struct gpu_tensor *v;
+
+	if (!t)
+		return NULL;
+	v = trace_view(c, t, 0, NULL, NULL, t->offset);
+	gpu_free(t);
+	return v;
+}
+
 /* index_select(self, dim, index) */
 struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 				   const struct gpu_tensor *x, int a,
@@ -62,31 +73,32 @@ struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 		gpu_free(y);
 		y = NULL;
 	}
-	if (y && x->rank == 0) {
-		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
-
-		gpu_free(y);
-		y = t;
-	}
+	if (x->rank == 0)
+		y = sh_rank0(c, y);
 	gpu_free(it);
 	gpu_free(x1);
 	return y;
 }
 
-static int op_index_select(struct trace_ctx *c, const struct ir_node *n,
-			   struct tval **in, int nin, struct tval **out,
-			   int nout)
+/* gather's and scatter's index, of x's rank (or both of rank <= 1) and of
+ * integers: *it as int64, *x1 and *i1 x and it viewed at rank >= 1 (the
+ * caller frees all three, set or NULL); 0 or -1 (reported, messages naming
+ * x xname and the index what) */
+static int gather_index(struct trace_ctx *c, const struct gpu_tensor *x,
+			const struct gpu_tensor *index, const char *xname,
+			const char *what, struct gpu_tensor **it,
+			struct gpu_tensor **x1, struct gpu_tensor **i1)
 {
-	struct gpu_tensor *x, *idx;
-	int64_t d;
-	int a;
-
-	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &d) ||
-	    tv_get_tensor(c, ARG(2), 0, &idx))
+	*it = *x1 = *i1 = NULL;
+	if (index->rank != x->rank && !(x->rank <= 1 && index->rank <= 1))
+		return trace_error(c, "Index tensor must have the same number "
+				   "of dimensions as %s tensor", xname);
+	*it = sh_index64(c, index, what);
+	if (!*it)
 		return -1;
-	if (trace_axis(c, d, x->rank, &a))
-		return -1;
-	return trace_out(c, out, sh_index_select(c, x, a, idx));
+	*x1 = sh_atleast1(c, x);
+	*i1 = sh_atleast1(c, *it);
+	return *x1 && *i1 ? 0 : -1;
 }
 
 /* gather(x, a, index) with index of x's rank */
@@ -94,43 +106,29 @@ static struct gpu_tensor *sh_gather(struct trace_ctx *c,
 				    const struct gpu_tensor *x, int a,
 				    const struct gpu_tensor *index)
 {
-	struct gpu_tensor *it, *x1 = NULL, *i1 = NULL, *y = NULL;
+	struct gpu_tensor *it, *x1, *i1, *y = NULL;
 	int i;
 
-	if (index->rank != x->rank && !(x->rank <= 1 && index->rank <= 1)) {
-		trace_error(c, "Index tensor must have the same number of "
-			    "dimensions as input tensor");
-		return NULL;
-	}
-	it = sh_index64(c, index, "gather(): index");
-	if (!it)
-		return NULL;
-	x1 = sh_atleast1(c, x);
-	i1 = sh_atleast1(c, it);
-	if (x1 && i1) {
-		for (i = 0; i < x1->rank; i++)
-			if (i != a && i1->dims[i] > x1->dims[i]) {
-				trace_error(c, "Size does not match at "
-					    "dimension %d expected index %lld "
-					    "to be smaller than self %lld "
-					    "apart from dimension %d", i,
-					    (long long)i1->dims[i],
-					    (long long)x1->dims[i], a);
-				goto done;
-			}
-		y = trace_empty(c, x->dtype, i1->rank, i1->dims);
-	}
+	if (gather_index(c, x, index, "input", "gather(): index", &it, &x1,
+			 &i1))
+		goto done;
+	for (i = 0; i < x1->rank; i++)
+		if (i != a && i1->dims[i] > x1->dims[i]) {
+			trace_error(c, "Size does not match at dimension %d "
+				    "expected index %lld to be smaller than "
+				    "self %lld apart from dimension %d", i,
+				    (long long)i1->dims[i],
+				    (long long)x1->dims[i], a);
+			goto done;
+		}
+	y = trace_empty(c, x->dtype, i1->rank, i1->dims);
 	if (y && gpu_numel(y) && c->be->gather(x1, a, i1, y)) {
 		trace_gpu_error(c);
 		gpu_free(y);
 		y = NULL;
 	}
-	if (y && it->rank == 0) {
-		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
-
-		gpu_free(y);
-		y = t;
-	}
+	if (it->rank == 0)
+		y = sh_rank0(c, y);
 done:
 	gpu_free(it);
 	gpu_free(x1);
@@ -138,7 +136,8 @@ done:
 	return y;
 }
 
-/* gather(self, dim, index, sparse_grad=False) */
+/* gather(self, dim, index, sparse_grad=False), index_select(self, dim,
+ * index) */
 static int op_gather(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -151,6 +150,8 @@ static int op_gather(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
+	if (n->op == OP_aten_index_select)
+		return trace_out(c, out, sh_index_select(c, x, a, idx));
 	return trace_out(c, out, sh_gather(c, x, a, idx));
 }
 
@@ -235,22 +236,15 @@ static struct gpu_tensor *sh_scatter(struct trace_ctx *c,
 				     const struct gpu_tensor *index,
 				     const struct gpu_tensor *src, int op)
 {
-	struct gpu_tensor *it = NULL, *x1 = NULL, *i1 = NULL, *s1 = NULL,
-			  *sv = NULL, *sc = NULL, *y = NULL;
+	struct gpu_tensor *it, *x1, *i1, *s1 = NULL, *sv = NULL, *sc = NULL,
+			  *y = NULL;
 	int i;
 
-	if (index->rank != x->rank && !(x->rank <= 1 && index->rank <= 1)) {
-		trace_error(c, "Index tensor must have the same number of "
-			    "dimensions as self tensor");
-		return NULL;
-	}
-	it = sh_index64(c, index, "scatter(): index");
-	if (!it)
-		return NULL;
-	x1 = sh_atleast1(c, x);
-	i1 = sh_atleast1(c, it);
+	if (gather_index(c, x, index, "self", "scatter(): index", &it, &x1,
+			 &i1))
+		goto done;
 	s1 = sh_atleast1(c, src);
-	if (!x1 || !i1 || !s1)
+	if (!s1)
 		goto done;
 	if (s1->rank != i1->rank) {
 		trace_error(c, "Index tensor must have the same number of "
@@ -287,12 +281,8 @@ static struct gpu_tensor *sh_scatter(struct trace_ctx *c,
 		gpu_free(y);
 		y = NULL;
 	}
-	if (y && x->rank == 0) {
-		struct gpu_tensor *t = trace_view(c, y, 0, NULL, NULL, y->offset);
-
-		gpu_free(y);
-		y = t;
-	}
+	if (x->rank == 0)
+		y = sh_rank0(c, y);
 done:
 	gpu_free(it);
 	gpu_free(x1);
@@ -321,10 +311,7 @@ static struct gpu_tensor *sh_scalar_expanded(struct trace_ctx *c,
 	if (!s)
 		return NULL;
 	if (s->rank) {
-		struct gpu_tensor *t = trace_view(c, s, 0, NULL, NULL, s->offset);
-
-		gpu_free(s);
-		s = t;
+		s = sh_rank0(c, s);
 		if (!s)
 			return NULL;
 	}
@@ -381,11 +368,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 		if (!own)
 			return -1;
 		if (idx->rank == 0) {
-			struct gpu_tensor *t = trace_view(c, own, 0, NULL, NULL,
-						       own->offset);
-
-			gpu_free(own);
-			own = t;
+			own = sh_rank0(c, own);
 			if (!own)
 				return -1;
 		}
@@ -492,8 +475,6 @@ done:
 	gpu_free(it);
 	gpu_free(ie);
 	gpu_free(src);
-	if (!y)
-		return -1;
 	return sh_finish(c, n, in, y, out);
 }
 
@@ -782,6 +763,28 @@ static struct gpu_tensor *adv_x3(struct trace_ctx *c,
 	return x3;
 }
 
+/* index's and index_put's start: A planned for x and idx, *x3 x viewed as
+ * [P, M, S] and *y3 a new tensor of x's dtype shaped [P, M, S] (put) or
+ * [P, N, S] (the result of indexing); 0 or -1 (reported; what is set is
+ * the caller's to free) */
+static int adv_begin(struct trace_ctx *c, const struct gpu_tensor *x,
+		     struct gpu_tensor **idx, struct adv *A, int put,
+		     struct gpu_tensor **x3, struct gpu_tensor **y3)
+{
+	int64_t d3[3];
+
+	if (adv_plan(c, x, idx, A))
+		return -1;
+	*x3 = adv_x3(c, x, A);
+	if (!*x3)
+		return -1;
+	d3[0] = A->P;
+	d3[1] = put ? A->M : A->N;
+	d3[2] = A->S;
+	*y3 = trace_empty(c, x->dtype, 3, d3);
+	return *y3 ? 0 : -1;
+}
+
 /* index(self, indices) */
 static int op_index(struct trace_ctx *c, const struct ir_node *n,
 		    struct tval **in, int nin, struct tval **out, int nout)
@@ -789,7 +792,6 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_tensor *x, *idx[GPU_MAX_DIMS], *x3 = NULL, *y3 = NULL,
 			  *y = NULL;
 	struct adv A;
-	int64_t d3[3];
 	int k;
 
 	if (sh_is_list(ARG(0)))
@@ -803,16 +805,7 @@ static int op_index(struct trace_ctx *c, const struct ir_node *n,
 		sh_free_all(idx, GPU_MAX_DIMS);
 		return trace_out(c, out, sh_copy(c, x));
 	}
-	if (adv_plan(c, x, idx, &A))
-		goto done;
-	x3 = adv_x3(c, x, &A);
-	if (!x3)
-		goto done;
-	d3[0] = A.P;
-	d3[1] = A.N;
-	d3[2] = A.S;
-	y3 = trace_empty(c, x->dtype, 3, d3);
-	if (!y3)
+	if (adv_begin(c, x, idx, &A, 0, &x3, &y3))
 		goto done;
 	if (gpu_numel(y3) && c->be->index_select(x3, 1, A.flat, y3)) {
 		trace_gpu_error(c);
@@ -862,16 +855,7 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 		gpu_free(ve);
 		return sh_finish(c, n, in, y, out);
 	}
-	if (adv_plan(c, x, idx, &A))
-		goto done;
-	x3 = adv_x3(c, x, &A);
-	if (!x3)
-		goto done;
-	d3[0] = A.P;
-	d3[1] = A.M;
-	d3[2] = A.S;
-	y3 = trace_empty(c, x->dtype, 3, d3);
-	if (!y3)
+	if (adv_begin(c, x, idx, &A, 1, &x3, &y3))
 		goto done;
 	/* the values as [P, N, S] in x's dtype */
 	vc = trace_cast(c, v, x->dtype);
@@ -881,7 +865,9 @@ static int op_index_put(struct trace_ctx *c, const struct ir_node *n,
 	if (!ve) {
 		goto done;
 	}
+	d3[0] = A.P;
 	d3[1] = A.N;
+	d3[2] = A.S;
 	v3 = sh_reshape(c, ve, 3, d3);
 	if (!v3)
 		goto done;
@@ -932,8 +918,6 @@ done:
 	gpu_free(v3);
 	gpu_free(i3);
 	gpu_free(yp);
-	if (!y)
-		return -1;
 	return sh_finish(c, n, in, y, out);
 }
 
@@ -1052,8 +1036,6 @@ static int op_masked_scatter(struct trace_ctx *c, const struct ir_node *n,
 	gpu_free(sf);
 	gpu_free(sn);
 	gpu_free(yf);
-	if (!y)
-		return -1;
 	return sh_finish(c, n, in, y, out);
 }
 
@@ -1282,7 +1264,7 @@ const struct trace_op trace_ops_index[] = {
 	{ OP_aten_index_put, op_index_put, 0 },
 	{ OP_aten_index_put_, op_index_put, 0 },
 	{ OP_aten__index_put_impl_, op_index_put, 0 },
-	{ OP_aten_index_select, op_index_select, 0 },
+	{ OP_aten_index_select, op_gather, 0 },
 	{ OP_aten_gather, op_gather, 0 },
 	{ OP_aten_take, op_take, 0 },
 	{ OP_aten_take_along_dim, op_take_along_dim, 0 },

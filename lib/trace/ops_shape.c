@@ -28,6 +28,28 @@ int sh_is_list(const struct tval *v)
 	return v && (v->kind == TV_LIST || v->kind == TV_TUPLE);
 }
 
+int sh_dims_mask(struct trace_ctx *c, const struct tval *v, int r, int dups,
+		 unsigned *mask)
+{
+	int64_t d[GPU_MAX_DIMS];
+	int k, i, a;
+
+	*mask = 0;
+	if (tv_get_ints(c, v, d, GPU_MAX_DIMS, &k))
+		return -1;
+	if (!sh_is_list(v))
+		k = 1;
+	for (i = 0; i < k; i++) {
+		if (trace_axis(c, d[i], r, &a))
+			return -1;
+		if (!dups && (*mask & (1u << a)))
+			return trace_error(c, "dim %d appears multiple times in "
+					   "the list of dims", a);
+		*mask |= 1u << a;
+	}
+	return 0;
+}
+
 int sh_is_float_dtype(enum ir_dtype dt)
 {
 	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
@@ -105,6 +127,29 @@ int sh_set_list(struct trace_ctx *c, struct tval **out,
 	}
 	*out = l;
 	return 0;
+}
+
+int sh_make_list(struct trace_ctx *c, struct tval **out, int n,
+		 struct gpu_tensor *(*make)(struct trace_ctx *c, int i,
+					    void *arg),
+		 void *arg)
+{
+	struct gpu_tensor **ys = calloc(n ? n : 1, sizeof(*ys));
+	int i, rc;
+
+	if (!ys)
+		return trace_oom(c);
+	for (i = 0; i < n; i++) {
+		ys[i] = make(c, i, arg);
+		if (!ys[i]) {
+			sh_free_all(ys, i);
+			free(ys);
+			return -1;
+		}
+	}
+	rc = sh_set_list(c, out, ys, n);
+	free(ys);
+	return rc;
 }
 
 void sh_free_all(struct gpu_tensor **ts, int n)
@@ -693,9 +738,7 @@ static int op_flip(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor *x;
-	int64_t d[GPU_MAX_DIMS];
-	unsigned mask = 0;
-	int k, i, a;
+	unsigned mask;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
@@ -708,18 +751,8 @@ static int op_flip(struct trace_ctx *c, const struct ir_node *n,
 					   lr ? 2 : 1);
 		return trace_out(c, out, sh_flip(c, x, lr ? 2u : 1u));
 	}
-	if (tv_get_ints(c, ARG(1), d, GPU_MAX_DIMS, &k))
+	if (sh_dims_mask(c, ARG(1), x->rank, 0, &mask))
 		return -1;
-	if (!sh_is_list(ARG(1)))
-		k = 1;
-	for (i = 0; i < k; i++) {
-		if (trace_axis(c, d[i], x->rank, &a))
-			return -1;
-		if (mask & (1u << a))
-			return trace_error(c, "dim %d appears multiple times in "
-					   "the list of dims", a);
-		mask |= 1u << a;
-	}
 	if (x->rank == 0)
 		return trace_out(c, out, sh_copy(c, x));
 	return trace_out(c, out, sh_flip(c, x, mask));

@@ -16,6 +16,11 @@
 int sh_is_none(const struct tval *v);
 int sh_is_list(const struct tval *v);
 int sh_is_float_dtype(enum ir_dtype dt);
+/* *mask (bit a set for each axis a) of v, one dim or a list of dims, in a
+ * tensor of rank r; where twice, a dim is an error (or, with dups, allowed);
+ * 0 or -1 (reported) */
+int sh_dims_mask(struct trace_ctx *c, const struct tval *v, int r, int dups,
+		 unsigned *mask);
 /* a new contiguous tensor of dtype dt (UNDEFINED: t's) holding t's
  * elements: always new storage */
 struct gpu_tensor *sh_copy_as(struct trace_ctx *c,
@@ -34,6 +39,12 @@ struct gpu_tensor *sh_scalar(struct trace_ctx *c, const struct tval *v,
 /* out = a list of n tensors (taking over the references) */
 int sh_set_list(struct trace_ctx *c, struct tval **out,
 		struct gpu_tensor **ts, int n);
+/* out = a list of n new tensors, the i-th make(c, i, arg), made in order
+ * (NULL: reported, the list and what was made are freed); 0 or -1 */
+int sh_make_list(struct trace_ctx *c, struct tval **out, int n,
+		 struct gpu_tensor *(*make)(struct trace_ctx *c, int i,
+					    void *arg),
+		 void *arg);
 void sh_free_all(struct gpu_tensor **ts, int n);
 /* the tensors of a Tensor[] argument into *ts (malloc'd array of
  * borrowed pointers) */
@@ -90,6 +101,9 @@ struct gpu_tensor *sh_binary(struct trace_ctx *c, enum gpu_binary op,
 /* x (rank 0 is viewed as [1]) as a view of rank >= 1 */
 struct gpu_tensor *sh_atleast1(struct trace_ctx *c,
 			       const struct gpu_tensor *x);
+/* t (consumed; NULL passes through) as a rank-0 view of its first element;
+ * NULL where the view fails */
+struct gpu_tensor *sh_rank0(struct trace_ctx *c, struct gpu_tensor *t);
 /* index_select(self, dim, index) */
 struct gpu_tensor *sh_index_select(struct trace_ctx *c,
 				   const struct gpu_tensor *x, int a,

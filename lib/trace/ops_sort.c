@@ -43,13 +43,8 @@ static int sh_topk(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 	}
 	gpu_free(x1);
 	if (x->rank == 0) {
-		struct gpu_tensor *v0 = trace_view(c, v, 0, NULL, NULL, v->offset),
-				  *i0 = trace_view(c, i, 0, NULL, NULL, i->offset);
-
-		gpu_free(v);
-		gpu_free(i);
-		v = v0;
-		i = i0;
+		v = sh_rank0(c, v);
+		i = sh_rank0(c, i);
 		if (!v || !i) {
 			gpu_free(v);
 			gpu_free(i);
@@ -195,120 +190,8 @@ static int op_kthvalue(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- unique --------------------------------------------------------------- */
 
-static const double *cmp_vals;
-
-static int cmp_idx(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-	double va = cmp_vals[a], vb = cmp_vals[b];
-
-	if (va < vb)
-		return -1;
-	if (va > vb)
-		return 1;
-	return a < b ? -1 : a > b;
-}
-
-/* unique over x's elements (flattened): sorted, or consecutive runs; sets
- * out[0] values, out[1] inverse (x's shape, or [0] when not asked),
- * out[2] counts (or [0]) */
-static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
-		     int consecutive, int inv_wanted, int cnt_wanted,
-		     struct tval **out, int nout)
-{
-	int64_t n = gpu_numel(x), i, g = 0, *order, *first, *inv, *cnt, zero = 0,
-		m1 = -1;
-	struct gpu_tensor *xf = NULL, *fi = NULL, *vals = NULL, *ti = NULL,
-			  *tc = NULL;
-	double *v;
-	int rc = -1;
-
-	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
-	if (!v)
-		return -1;
-	order = malloc(sizeof(*order) * (n ? n : 1));
-	first = malloc(sizeof(*first) * (n ? n : 1));
-	inv = malloc(sizeof(*inv) * (n ? n : 1));
-	cnt = malloc(sizeof(*cnt) * (n ? n : 1));
-	if (!order || !first || !inv || !cnt) {
-		trace_oom(c);
-		goto done;
-	}
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	if (!consecutive) {
-		cmp_vals = v;
-		qsort(order, n, sizeof(*order), cmp_idx);
-		cmp_vals = NULL;
-	}
-	for (i = 0; i < n; i++) {
-		if (i == 0 || v[order[i]] != v[order[i - 1]]) {
-			first[g] = order[i];
-			cnt[g] = 0;
-			g++;
-		}
-		cnt[g - 1]++;
-		inv[order[i]] = g - 1;
-	}
-	xf = sh_reshape(c, x, 1, &m1);
-	fi = xf ? trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64,
-				  first) : NULL;
-	vals = fi ? sh_index_select(c, xf, 0, fi) : NULL;
-	if (!vals)
-		goto done;
-	if (inv_wanted)
-		ti = trace_from_host(c, IR_DTYPE_INT64, x->rank, x->dims,
-				     IR_DTYPE_INT64, inv);
-	else
-		ti = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
-	if (cnt_wanted)
-		tc = trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64,
-				     cnt);
-	else
-		tc = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
-	if (!ti || !tc)
-		goto done;
-	if (trace_out(c, &out[0], vals)) {
-		vals = NULL;
-		goto done;
-	}
-	vals = NULL;
-	if (nout > 1) {
-		if (trace_out(c, &out[1], ti)) {
-			ti = NULL;
-			goto undo;
-		}
-		ti = NULL;
-	}
-	if (nout > 2) {
-		if (trace_out(c, &out[2], tc)) {
-			tc = NULL;
-			goto undo;
-		}
-		tc = NULL;
-	}
-	rc = 0;
-	goto done;
-undo:
-	for (i = 0; i < nout && i < 3; i++) {
-		tv_unref(out[i]);
-		out[i] = NULL;
-	}
-done:
-	free(v);
-	free(order);
-	free(first);
-	free(inv);
-	free(cnt);
-	gpu_free(xf);
-	gpu_free(fi);
-	gpu_free(vals);
-	gpu_free(ti);
-	gpu_free(tc);
-	return rc;
-}
-
-/* rows of length len compared lexicographically (unique_dim) */
+/* rows of length len compared lexicographically, ties by position (qsort's
+ * comparator over row numbers) */
 static const double *cmp_rows;
 static int64_t cmp_len;
 
@@ -328,6 +211,151 @@ static int cmp_row(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* the groups of equal rows among v's rows (len doubles each), for unique
+ * and unique_dim */
+struct uniq {
+	int64_t *order;	/* the rows, sorted when asked */
+	int64_t *first;	/* each group's first row in order */
+	int64_t *inv;	/* each row's group */
+	int64_t *cnt;	/* each group's size */
+	int64_t g;	/* the number of groups */
+};
+
+static void uniq_free(struct uniq *u)
+{
+	free(u->order);
+	free(u->first);
+	free(u->inv);
+	free(u->cnt);
+}
+
+/* u's groups: rows in their order or sorted (sort), a new group where a
+ * row differs from the one before it: by value (!=, so 0 and -0 are one
+ * group and each NaN its own) or by its bytes (bits); 0 or -1 (out of
+ * memory, reported) */
+static int uniq_find(struct trace_ctx *c, const double *v, int64_t rows,
+		     int64_t len, int sort, int bits, struct uniq *u)
+{
+	int64_t i, m = rows ? rows : 1;
+
+	u->order = malloc(sizeof(*u->order) * m);
+	u->first = malloc(sizeof(*u->first) * m);
+	u->inv = malloc(sizeof(*u->inv) * m);
+	u->cnt = malloc(sizeof(*u->cnt) * m);
+	u->g = 0;
+	if (!u->order || !u->first || !u->inv || !u->cnt)
+		return trace_oom(c);
+	for (i = 0; i < rows; i++)
+		u->order[i] = i;
+	if (sort) {
+		cmp_rows = v;
+		cmp_len = len;
+		qsort(u->order, rows, sizeof(*u->order), cmp_row);
+		cmp_rows = NULL;
+	}
+	for (i = 0; i < rows; i++) {
+		const double *r = v + u->order[i] * len;
+		int differs = i == 0;
+
+		if (!differs && bits)
+			differs = memcmp(r, v + u->order[i - 1] * len,
+					 sizeof(double) * len) != 0;
+		else if (!differs)
+			differs = *r != v[u->order[i - 1] * len];
+		if (differs) {
+			u->first[u->g] = u->order[i];
+			u->cnt[u->g] = 0;
+			u->g++;
+		}
+		u->cnt[u->g - 1]++;
+		u->inv[u->order[i]] = u->g - 1;
+	}
+	return 0;
+}
+
+/* unique's outputs from v, x's rows along axis a (len doubles each, as
+ * uniq_find groups them): out[0] x's first row of each group; where nout
+ * asks, out[1] each row's group (shaped inv_rank, inv_dims; [0] when
+ * inv_rank < 0) and out[2] each group's size ([0] unless cnt_wanted);
+ * 0, or -1 (reported) with out cleared */
+static int unique_rows(struct trace_ctx *c, const struct gpu_tensor *x,
+		       int a, const double *v, int64_t rows, int64_t len,
+		       int sort, int bits, int inv_rank, const int64_t *inv_dims,
+		       int cnt_wanted, struct tval **out, int nout)
+{
+	struct uniq u = { 0 };
+	struct gpu_tensor *fi = NULL, *ts[3] = { NULL, NULL, NULL };
+	int64_t zero = 0;
+	int i, j, rc = -1;
+
+	if (uniq_find(c, v, rows, len, sort, bits, &u))
+		goto done;
+	fi = trace_from_host(c, IR_DTYPE_INT64, 1, &u.g, IR_DTYPE_INT64,
+			     u.first);
+	ts[0] = fi ? sh_index_select(c, x, a, fi) : NULL;
+	if (!ts[0])
+		goto done;
+	if (inv_rank >= 0)
+		ts[1] = trace_from_host(c, IR_DTYPE_INT64, inv_rank, inv_dims,
+					IR_DTYPE_INT64, u.inv);
+	else
+		ts[1] = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
+	if (cnt_wanted)
+		ts[2] = trace_from_host(c, IR_DTYPE_INT64, 1, &u.g,
+					IR_DTYPE_INT64, u.cnt);
+	else
+		ts[2] = trace_empty(c, IR_DTYPE_INT64, 1, &zero);
+	if (!ts[1] || !ts[2])
+		goto done;
+	for (i = 0; i < 3; i++) {
+		struct gpu_tensor *t = ts[i];
+
+		ts[i] = NULL;
+		if (i && i >= nout) {
+			gpu_free(t);
+			continue;
+		}
+		if (trace_out(c, &out[i], t)) {
+			for (j = 0; j < i; j++) {
+				tv_unref(out[j]);
+				out[j] = NULL;
+			}
+			goto done;
+		}
+	}
+	rc = 0;
+done:
+	uniq_free(&u);
+	gpu_free(fi);
+	sh_free_all(ts, 3);
+	return rc;
+}
+
+/* unique over x's elements (flattened): sorted, or consecutive runs; sets
+ * out[0] values, out[1] inverse (x's shape, or [0] when not asked),
+ * out[2] counts (or [0]) */
+static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
+		     int consecutive, int inv_wanted, int cnt_wanted,
+		     struct tval **out, int nout)
+{
+	int64_t m1 = -1;
+	struct gpu_tensor *xf;
+	double *v;
+	int rc = -1;
+
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	xf = sh_reshape(c, x, 1, &m1);
+	if (xf)
+		rc = unique_rows(c, xf, 0, v, gpu_numel(x), 1, !consecutive, 0,
+				 inv_wanted ? x->rank : -1, x->dims,
+				 cnt_wanted, out, nout);
+	free(v);
+	gpu_free(xf);
+	return rc;
+}
+
 /* unique_dim(self, dim, sorted=True, return_inverse=False,
  * return_counts=False): unique slices along dim, sorted; inverse and
  * counts are always computed (as torch does) */
@@ -335,12 +363,10 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout)
 {
-	struct gpu_tensor *x, *xm = NULL, *fi = NULL, *vals = NULL,
-			  *ti = NULL, *tc = NULL;
-	int64_t d, rows, len, i, g = 0, *order = NULL, *first = NULL,
-		*inv = NULL, *cnt = NULL;
+	struct gpu_tensor *x, *xm;
+	int64_t d, rows, len, i;
 	int a, perm[GPU_MAX_DIMS], j, rc = -1;
-	double *v = NULL;
+	double *v;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &d))
 		return -1;
@@ -358,68 +384,11 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 	if (!xm)
 		return -1;
 	v = trace_to_host(c, xm, IR_DTYPE_DOUBLE);
-	order = malloc(sizeof(*order) * (rows ? rows : 1));
-	first = malloc(sizeof(*first) * (rows ? rows : 1));
-	inv = malloc(sizeof(*inv) * (rows ? rows : 1));
-	cnt = malloc(sizeof(*cnt) * (rows ? rows : 1));
-	if (!v || !order || !first || !inv || !cnt) {
-		if (v)
-			trace_oom(c);
-		goto done;
-	}
-	for (i = 0; i < rows; i++)
-		order[i] = i;
-	cmp_rows = v;
-	cmp_len = len;
-	qsort(order, rows, sizeof(*order), cmp_row);
-	for (i = 0; i < rows; i++) {
-		if (i == 0 || memcmp(v + order[i] * len, v + order[i - 1] * len,
-				     sizeof(double) * len)) {
-			first[g] = order[i];
-			cnt[g] = 0;
-			g++;
-		}
-		cnt[g - 1]++;
-		inv[order[i]] = g - 1;
-	}
-	cmp_rows = NULL;
-	fi = trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64, first);
-	vals = fi ? sh_index_select(c, x, a, fi) : NULL;
-	ti = vals ? trace_from_host(c, IR_DTYPE_INT64, 1, &rows, IR_DTYPE_INT64,
-				    inv) : NULL;
-	tc = ti ? trace_from_host(c, IR_DTYPE_INT64, 1, &g, IR_DTYPE_INT64, cnt) : NULL;
-	if (!tc)
-		goto done;
-	out[0] = tv_tensor(vals);
-	vals = NULL;
-	if (nout > 1) {
-		out[1] = tv_tensor(ti);
-		ti = NULL;
-	}
-	if (nout > 2) {
-		out[2] = tv_tensor(tc);
-		tc = NULL;
-	}
-	if (!out[0] || (nout > 1 && !out[1]) || (nout > 2 && !out[2])) {
-		for (j = 0; j < nout && j < 3; j++) {
-			tv_unref(out[j]);
-			out[j] = NULL;
-		}
-		trace_oom(c);
-		goto done;
-	}
-	rc = 0;
-done:
+	if (v)
+		rc = unique_rows(c, x, a, v, rows, len, 1, 1, 1, &rows, 1, out,
+				 nout);
 	free(v);
-	free(order);
-	free(first);
-	free(inv);
-	free(cnt);
 	gpu_free(xm);
-	gpu_free(fi);
-	gpu_free(vals);
-	gpu_free(ti);
-	gpu_free(tc);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
  * diagonal, unfold, as_strided.  They return gpu_view()s sharing storage,
  * so that in-place writes through them behave as in torch.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ static int op_view(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, sh_reshape(c, x, k, shape));
 }
 
-/* view_as(self, other), reshape_as(self, other) */
+/* view_as(self, other), reshape_as(self, other), expand_as(self, other):
+ * self reshaped (expanded) to other's dims */
 static int op_view_as(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -153,6 +155,8 @@ static int op_view_as(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(1), 0, &o))
 		return -1;
+	if (n->op == OP_aten_expand_as)
+		return trace_out(c, out, sh_expand(c, x, o->rank, o->dims));
 	return trace_out(c, out, sh_reshape(c, x, o->rank, o->dims));
 }
 
@@ -522,25 +526,12 @@ static int op_squeeze(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor *x;
-	int64_t d[GPU_MAX_DIMS];
-	unsigned mask = 0;
-	int k, i, a;
+	unsigned mask = ~0u;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
-	if (sh_is_none(ARG(1))) {
-		mask = ~0u;
-	} else {
-		if (tv_get_ints(c, ARG(1), d, GPU_MAX_DIMS, &k))
-			return -1;
-		if (!sh_is_list(ARG(1)))
-			k = 1;
-		for (i = 0; i < k; i++) {
-			if (trace_axis(c, d[i], x->rank, &a))
-				return -1;
-			mask |= 1u << a;
-		}
-	}
+	if (!sh_is_none(ARG(1)) && sh_dims_mask(c, ARG(1), x->rank, 1, &mask))
+		return -1;
 	return finish_view(c, n, in, sh_squeeze_mask(c, x, mask), out);
 }
 
@@ -605,17 +596,6 @@ static int op_expand(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, sh_expand(c, x, k, shape));
 }
 
-/* expand_as(self, other) */
-static int op_expand_as(struct trace_ctx *c, const struct ir_node *n,
-			struct tval **in, int nin, struct tval **out, int nout)
-{
-	struct gpu_tensor *x, *o;
-
-	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_tensor(c, ARG(1), 0, &o))
-		return -1;
-	return trace_out(c, out, sh_expand(c, x, o->rank, o->dims));
-}
-
 /* the broadcast shape of n tensors */
 int sh_broadcast_all(struct trace_ctx *c, struct gpu_tensor **ts, int n,
 		     int *rank, int64_t *dims)
@@ -638,48 +618,63 @@ int sh_broadcast_all(struct trace_ctx *c, struct gpu_tensor **ts, int n,
 	return 0;
 }
 
+/* a list's tensors and what sh_make_list's makers below do to each */
+struct each {
+	struct gpu_tensor **ts;
+	int rank;	/* broadcast_tensors: the shape; meshgrid: dims;
+			 * atleast: the least rank */
+	int64_t dims[GPU_MAX_DIMS];
+	int swap;	/* meshgrid: the first two grids' places swapped */
+};
+
+static struct gpu_tensor *make_expanded(struct trace_ctx *c, int i,
+					void *arg)
+{
+	struct each *e = arg;
+
+	return sh_expand(c, e->ts[i], e->rank, e->dims);
+}
+
 /* broadcast_tensors(tensors) */
 static int op_broadcast_tensors(struct trace_ctx *c, const struct ir_node *n,
 				struct tval **in, int nin, struct tval **out,
 				int nout)
 {
-	struct gpu_tensor **ts, **ys;
-	int64_t dims[GPU_MAX_DIMS];
-	int k, rank, i;
+	struct each e;
+	int k, rc;
 
-	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &e.ts, &k))
 		return -1;
-	if (sh_broadcast_all(c, ts, k, &rank, dims)) {
-		free(ts);
-		return -1;
-	}
-	ys = calloc(k ? k : 1, sizeof(*ys));
-	if (!ys) {
-		free(ts);
-		return trace_oom(c);
-	}
-	for (i = 0; i < k; i++) {
-		ys[i] = sh_expand(c, ts[i], rank, dims);
-		if (!ys[i]) {
-			sh_free_all(ys, i);
-			free(ys);
-			free(ts);
-			return -1;
-		}
-	}
-	free(ts);
-	i = sh_set_list(c, out, ys, k);
-	free(ys);
-	return i;
+	rc = sh_broadcast_all(c, e.ts, k, &e.rank, e.dims);
+	if (!rc)
+		rc = sh_make_list(c, out, k, make_expanded, &e);
+	free(e.ts);
+	return rc;
+}
+
+/* meshgrid's grid i: tensor i's elements along dim i of dims (with the
+ * first two tensors' places swapped and their grids swapped back, as torch
+ * does for "xy": it does not transpose them) */
+static struct gpu_tensor *make_grid(struct trace_ctx *c, int i, void *arg)
+{
+	struct each *e = arg;
+	int64_t strides[GPU_MAX_DIMS];
+	int p = e->swap && i < 2 ? 1 - i : i, j;
+
+	for (j = 0; j < e->rank; j++)
+		strides[j] = 0;
+	strides[p] = e->ts[p]->rank ? e->ts[p]->strides[0] : 0;
+	return trace_view(c, e->ts[p], e->rank, e->dims, strides,
+			  e->ts[p]->offset);
 }
 
 /* meshgrid(tensors), meshgrid(tensors, indexing) */
 static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 		       struct tval **in, int nin, struct tval **out, int nout)
 {
-	struct gpu_tensor **ts, **ys;
-	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS];
-	int k, i, j, xy = 0;
+	struct gpu_tensor **ts;
+	struct each e;
+	int k, i, rc, xy = 0;
 
 	if (!sh_is_none(ARG(1))) {
 		if (ARG(1)->kind != TV_STR)
@@ -714,36 +709,14 @@ static int op_meshgrid(struct trace_ctx *c, const struct ir_node *n,
 					   "1D tensor in the tensor list but "
 					   "got a %dD tensor", r);
 		}
-		dims[i] = gpu_numel(ts[i]);
+		e.dims[i] = gpu_numel(ts[i]);
 	}
-	ys = calloc(k ? k : 1, sizeof(*ys));
-	if (!ys) {
-		free(ts);
-		return trace_oom(c);
-	}
-	for (i = 0; i < k; i++) {
-		for (j = 0; j < k; j++)
-			strides[j] = 0;
-		strides[i] = ts[i]->rank ? ts[i]->strides[0] : 0;
-		ys[i] = trace_view(c, ts[i], k, dims, strides, ts[i]->offset);
-		if (!ys[i]) {
-			sh_free_all(ys, i);
-			free(ys);
-			free(ts);
-			return -1;
-		}
-	}
+	e.ts = ts;
+	e.rank = k;
+	e.swap = xy;
+	rc = sh_make_list(c, out, k, make_grid, &e);
 	free(ts);
-	/* torch swaps the grids back, without transposing them */
-	if (xy) {
-		struct gpu_tensor *tmp = ys[0];
-
-		ys[0] = ys[1];
-		ys[1] = tmp;
-	}
-	i = sh_set_list(c, out, ys, k);
-	free(ys);
-	return i;
+	return rc;
 }
 
 /* --- select / slice / narrow / split ------------------------------------ */
@@ -944,28 +917,34 @@ static int op_narrow(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, sh_narrow(c, x, a, start, len, 1));
 }
 
+/* x's pieces along axis a: split's of the given sizes (made in order,
+ * off where the next begins), unbind's selections (sizes NULL) */
+struct pieces {
+	const struct gpu_tensor *x;
+	int a;
+	const int64_t *sizes;
+	int64_t off;
+};
+
+static struct gpu_tensor *make_piece(struct trace_ctx *c, int i, void *arg)
+{
+	struct pieces *p = arg;
+	struct gpu_tensor *y;
+
+	if (!p->sizes)
+		return sh_select(c, p->x, p->a, i);
+	y = sh_narrow(c, p->x, p->a, p->off, p->sizes[i], 1);
+	p->off += p->sizes[i];
+	return y;
+}
+
 /* out = list of views of x along axis a with the given sizes */
 static int split_sizes(struct trace_ctx *c, const struct gpu_tensor *x, int a,
 		       const int64_t *sizes, int k, struct tval **out)
 {
-	struct gpu_tensor **ys = calloc(k ? k : 1, sizeof(*ys));
-	int64_t off = 0;
-	int i, rc;
+	struct pieces p = { x, a, sizes, 0 };
 
-	if (!ys)
-		return trace_oom(c);
-	for (i = 0; i < k; i++) {
-		ys[i] = sh_narrow(c, x, a, off, sizes[i], 1);
-		if (!ys[i]) {
-			sh_free_all(ys, i);
-			free(ys);
-			return -1;
-		}
-		off += sizes[i];
-	}
-	rc = sh_set_list(c, out, ys, k);
-	free(ys);
-	return rc;
+	return sh_make_list(c, out, k, make_piece, &p);
 }
 
 /* sizes of split(size, split_size): ceil(size / split_size) pieces */
@@ -1189,9 +1168,9 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
 {
-	struct gpu_tensor *x, **ys;
-	int64_t d = 0, i;
-	int a, rc;
+	struct gpu_tensor *x;
+	int64_t d = 0;
+	int a;
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
@@ -1202,20 +1181,13 @@ static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 				   "has no dimensions");
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
-	ys = calloc(x->dims[a] ? x->dims[a] : 1, sizeof(*ys));
-	if (!ys)
-		return trace_oom(c);
-	for (i = 0; i < x->dims[a]; i++) {
-		ys[i] = sh_select(c, x, a, i);
-		if (!ys[i]) {
-			sh_free_all(ys, (int)i);
-			free(ys);
-			return -1;
-		}
+	if (x->dims[a] > INT_MAX)
+		return trace_oom(c); /* a list of more than INT_MAX tensors */
+	{
+		struct pieces p = { x, a, NULL, 0 };
+
+		return sh_make_list(c, out, (int)x->dims[a], make_piece, &p);
 	}
-	rc = sh_set_list(c, out, ys, (int)x->dims[a]);
-	free(ys);
-	return rc;
 }
 
 /* --- diagonal, unfold, as_strided --------------------------------------- */
@@ -1506,13 +1478,20 @@ struct gpu_tensor *sh_atleast(struct trace_ctx *c,
 	return sh_reshape(c, x, 3, s);
 }
 
+static struct gpu_tensor *make_atleast(struct trace_ctx *c, int i, void *arg)
+{
+	struct each *e = arg;
+
+	return sh_atleast(c, e->ts[i], e->rank);
+}
+
 /* atleast_Nd(self) and atleast_Nd(tensors) */
 static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
 	int nd = trace_op_dims(n->op);
-	struct gpu_tensor **ts, **ys;
-	int k, i, rc;
+	struct each e;
+	int k, rc;
 
 	if (!sh_is_list(ARG(0))) {
 		struct gpu_tensor *x;
@@ -1521,25 +1500,11 @@ static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		return trace_out(c, out, sh_atleast(c, x, nd));
 	}
-	if (sh_get_tensor_list(c, ARG(0), &ts, &k))
+	if (sh_get_tensor_list(c, ARG(0), &e.ts, &k))
 		return -1;
-	ys = calloc(k ? k : 1, sizeof(*ys));
-	if (!ys) {
-		free(ts);
-		return trace_oom(c);
-	}
-	for (i = 0; i < k; i++) {
-		ys[i] = sh_atleast(c, ts[i], nd);
-		if (!ys[i]) {
-			sh_free_all(ys, i);
-			free(ys);
-			free(ts);
-			return -1;
-		}
-	}
-	free(ts);
-	rc = sh_set_list(c, out, ys, k);
-	free(ys);
+	e.rank = nd;
+	rc = sh_make_list(c, out, k, make_atleast, &e);
+	free(e.ts);
 	return rc;
 }
 
@@ -1578,7 +1543,7 @@ const struct trace_op trace_ops_view[] = {
 	{ OP_aten_squeeze_, op_squeeze, 0 },
 	{ OP_aten_expand, op_expand, 0 },
 	{ OP_aten_broadcast_to, op_expand, 0 },
-	{ OP_aten_expand_as, op_expand_as, 0 },
+	{ OP_aten_expand_as, op_view_as, 0 },
 	{ OP_aten_broadcast_tensors, op_broadcast_tensors, 0 },
 	{ OP_aten_meshgrid, op_meshgrid, 0 },
 	{ OP_aten_select, op_select, 0 },

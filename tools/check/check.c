@@ -110,9 +110,7 @@ int main(int argc, char **argv)
 		{ "weight-summary", no_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_LONG_OPTIONS_END,
 	};
 	struct opts o = { MODE_CHECK, 0, NULL, 0 };
 	struct diag d;

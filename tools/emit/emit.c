@@ -98,7 +98,7 @@ enum {
 };
 
 static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
+	TOOL_LONG_OPTIONS_OUT,
 	{ "input-names", required_argument, NULL, OPT_INPUT_NAMES },
 	{ "modules-as-functions", required_argument, NULL, OPT_FUNCTIONS },
 	{ "output-names", required_argument, NULL, OPT_OUTPUT_NAMES },
@@ -112,10 +112,7 @@ static const struct option long_options[] = {
 	{ "producer-version", required_argument, NULL, OPT_PRODUCER_VERSION },
 	{ "strip-doc-string", no_argument, NULL, OPT_STRIP_DOC },
 	{ "weights-from", required_argument, NULL, OPT_WEIGHTS_FROM },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	TOOL_LONG_OPTIONS_END,
 };
 
 static void replace(char **dst, const char *s)

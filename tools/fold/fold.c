@@ -74,7 +74,7 @@ enum {
 };
 
 static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
+	TOOL_LONG_OPTIONS_OUT,
 	{ "text", no_argument, NULL, 'S' },
 	{ "no-fold", no_argument, NULL, OPT_NO_FOLD },
 	{ "no-constant-folding", no_argument, NULL, OPT_NO_CONSTANT_FOLDING },
@@ -84,10 +84,7 @@ static const struct option long_options[] = {
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
 	{ "data-file", required_argument, NULL, OPT_DATA_FILE },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	TOOL_LONG_OPTIONS_END,
 };
 
 int main(int argc, char **argv)

@@ -61,12 +61,9 @@ static const struct option long_options[] = {
 	{ "training", required_argument, NULL, OPT_TRAINING },
 	{ "list-ops", no_argument, NULL, OPT_LIST_OPS },
 	{ "plugin", required_argument, NULL, OPT_PLUGIN },
-	{ "output", required_argument, NULL, 'o' },
+	TOOL_LONG_OPTIONS_OUT,
 	{ "text", no_argument, NULL, 'S' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	TOOL_LONG_OPTIONS_END,
 };
 
 /* file scope: reachable until exit on every return path */

@@ -73,12 +73,9 @@ static const struct option long_options[] = {
 	{ "input-names", required_argument, NULL, OPT_INPUT_NAMES },
 	{ "method", required_argument, NULL, 'm' },
 	{ "require-inputs", no_argument, NULL, 'R' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
+	TOOL_LONG_OPTIONS_OUT,
 	{ "list-ops", no_argument, NULL, OPT_LIST_OPS },
-	{ NULL, 0, NULL, 0 },
+	TOOL_LONG_OPTIONS_END,
 };
 
 int main(int argc, char **argv)
@@ -162,12 +159,7 @@ int main(int argc, char **argv)
 	torch_archive_close(ar);
 	release_inputs(inputs, ninputs);
 	onnx_write_options_release(&dyn);
-	if (!g)
-		return code;
-	d.file = NULL;
-	code = tool_write_ir(g, out.output, out.text, out.force, &d);
-	ir_graph_free(g);
-	return code;
+	return tool_finish_ir(g, code, &out, &d);
 bad_option:
 	release_inputs(inputs, ninputs);
 	onnx_write_options_release(&dyn);

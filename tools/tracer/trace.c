@@ -92,11 +92,8 @@ enum {
 static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "method", required_argument, NULL, 'm' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
+	TOOL_LONG_OPTIONS_OUT,
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "dynamic-axes", required_argument, NULL, OPT_DYN },
 	{ "input-names", required_argument, NULL, OPT_INPUT_NAMES },
@@ -107,7 +104,7 @@ static const struct option long_options[] = {
 	{ "list-missing", no_argument, NULL, OPT_MISSING },
 	{ "randn", no_argument, NULL, OPT_RANDN },
 	{ "list-ops", no_argument, NULL, OPT_LIST_OPS },
-	{ NULL, 0, NULL, 0 },
+	TOOL_LONG_OPTIONS_END,
 };
 
 struct tool {
@@ -407,9 +404,5 @@ int main(int argc, char **argv)
 	}
 	ir_graph_free(g);
 	tool_release(&t);
-	if (!r)
-		return code;
-	code = tool_write_ir(r, out.output, out.text, out.force, &d);
-	ir_graph_free(r);
-	return code;
+	return tool_finish_ir(r, code, &out, &d);
 }

@@ -43,11 +43,8 @@ static const char usage_text[] =
 
 static const struct option long_options[] = {
 	{ "model", required_argument, NULL, 'm' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	TOOL_LONG_OPTIONS_OUT,
+	TOOL_LONG_OPTIONS_END,
 };
 
 int main(int argc, char **argv)
@@ -83,10 +80,5 @@ int main(int argc, char **argv)
 	d.file = argv[optind];
 	g = pt2_read(z, &o, &d, &code);
 	zip_close(z);
-	if (!g)
-		return code;
-	d.file = NULL;
-	code = tool_write_ir(g, out.output, out.text, out.force, &d);
-	ir_graph_free(g);
-	return code;
+	return tool_finish_ir(g, code, &out, &d);
 }
