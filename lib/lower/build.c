@@ -1049,8 +1049,8 @@ static enum infer_rc infer_same_shape(struct lower_ctx *c,
 		}
 	} else if (is_op(n, "|Dropout|") && n->noutputs > 1) {
 		/* the mask: Bool, the input's shape */
-		set_type(c, n->outputs[0], dt, &a);
-		set_type(c, n->outputs[1], IR_DTYPE_BOOL, &a);
+		set_type(c, n->outputs[0], f->dt, &f->a);
+		set_type(c, n->outputs[1], IR_DTYPE_BOOL, &f->a);
 		return INFER_DONE;
 	} else if (is_op(n, "|Relu|Sigmoid|Tanh|Exp|Log|Neg|Abs|Sqrt|"
 			 "Reciprocal|Erf|Identity|LeakyRelu|HardSigmoid|"
