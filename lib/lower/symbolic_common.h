@@ -110,6 +110,7 @@ SYM(sym_scatter); SYM(sym_index_put); SYM(sym_copy_);
 SYM(sym_lstm); SYM(sym_gru); SYM(sym_rnn_tanh); SYM(sym_rnn_relu);
 SYM(sym_lstm_cell); SYM(sym_gru_cell);
 SYM(sym_pack_padded_sequence); SYM(sym_pad_packed_sequence);
+SYM(sym_packed_size);
 SYM(sym_rnn_tanh_cell); SYM(sym_rnn_relu_cell);
 
 #endif

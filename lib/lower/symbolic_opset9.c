@@ -1910,6 +1910,7 @@ static const struct symbolic opset9[] = {
 	  sym_pack_padded_sequence },
 	{ OP_aten__pad_packed_sequence, 0, 0, SYM_PRIO_BASE,
 	  sym_pad_packed_sequence },
+	{ OP_aten_size, 0, 0, SYM_PRIO_OVER, sym_packed_size },
 	{ OP_aten_lstm_cell, 0, 0, SYM_PRIO_BASE, sym_lstm_cell },
 	{ OP_aten_gru_cell, 0, 0, SYM_PRIO_BASE, sym_gru_cell },
 	{ OP_aten_rnn_tanh_cell, 0, 0, SYM_PRIO_BASE, sym_rnn_tanh_cell },
