@@ -1142,6 +1142,9 @@ const char *sym_refusal(enum aten_op op)
 	case OP_aten_igammac:
 		return "no exact ONNX form (pt2onnx does not approximate "
 		       "special functions)";
+	case OP_aten_randperm:
+		return "a random permutation: ONNX has no operator for one, "
+		       "and no seed makes ONNX's random numbers torch's";
 	default:
 		return NULL;
 	}
