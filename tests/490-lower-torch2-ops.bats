@@ -13,7 +13,10 @@
 # output with torch from the op's math-path definition; each conversion
 # is checked by onnx.checker (full_check; `check` above onnx 1.12's
 # opsets) and run in ONNX Runtime (tests/conformance/torch2.py, max
-# relative error 1e-4).
+# relative error 1e-4).  torch 2.x's core ATen ops of torch.export graphs
+# (native_group_norm, the _native_batch_norm_legit family, _unsafe_index,
+# _unsafe_index_put, _embedding_bag) against the torch 1.13 ops they
+# compute; randperm refused.
 
 # bats file_tags=tier:standard
 
@@ -97,4 +100,37 @@ if want == ["Attention"]:
     assert "Softmax" not in ops, ops
 PY
 	done
+}
+
+@test "lower: torch 2.x core ops (native_group_norm, the _native_batch_norm_legit family, native_batch_norm), script path, 9 13 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,17 \
+		--paths script --pt2onnx "$BINDIR/pt2onnx" \
+		--only native_group_norm,native_group_norm_3d_nw,bn_legit_no_training,bn_legit_eval,bn_legit_functional,bn_legit_no_stats,native_batch_norm
+	[[ "$output" == *"torch2: 21 passed, 0 failed"* ]]
+}
+
+@test "lower: torch 2.x core ops _unsafe_index, _unsafe_index_put (from 11, ScatterND) and _embedding_bag, script and trace paths, 11 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 11,17 \
+		--pt2onnx "$BINDIR/pt2onnx" \
+		--only unsafe_index,unsafe_index_put,embedding_bag_mean,embedding_bag_max,embedding_bag_sum_last
+	[[ "$output" == *"torch2: 20 passed, 0 failed"* ]]
+}
+
+@test "lower: randperm is refused with its reason (no ONNX random permutation)" {
+	cat > rp.py <<'PY'
+import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x[torch.randperm(x.shape[0])]
+
+
+torch.jit.script(M()).save("rp.pt")
+PY
+	run -0 "$PYTHON" rp.py
+	run -0 tool script rp.pt -i 'x=f32[5,3]' -o rp.air
+	run -4 tool lower rp.air -o rp.oir
+	[[ "$output" == *"aten::randperm"*"random permutation"* ]]
+	[ ! -e rp.oir ]
 }

@@ -1848,6 +1848,7 @@ const struct trace_op trace_ops_nn[] = {
 	/* embedding */
 	{ OP_aten_embedding, op_embedding, 0 },
 	{ OP_aten_embedding_bag, nn_op_embedding_bag, 0 },
+	{ OP_aten__embedding_bag, nn_op_embedding_bag, 0 },
 	/* embedding_renorm is the name script gives the in-place op once
 	 * in-place ops are made out of place; torch renorms the weight in
 	 * place either way */
