@@ -1102,14 +1102,21 @@ static SYM(sym_x_bucketize)
 }
 
 /* tensor_split(self, sections | indices, dim) with constants and a dim of
- * fixed size. */
+ * fixed size; sym_split_at() splits at the dim given (hsplit & co.). */
 static SYM(sym_x_tensor_split)
 {
-	struct ir_value *x = T(0), *parts[256];
-	int64_t dim, iv[256], sizes[256], sec;
-	int k = 0, r = b_rank(x);
+	int64_t dim;
 	if (!lw_int(c, n, 2, &dim))
 		return lw_decline(c, "dim not constant");
+	return sym_split_at(c, n, out, dim);
+}
+
+int sym_split_at(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int64_t dim)
+{
+	struct ir_value *x = T(0), *parts[256];
+	int64_t iv[256], sizes[256], sec;
+	int k = 0, r = b_rank(x);
 	dim = nd(dim, r);
 	int64_t len = b_dim_size(x, dim);
 	struct ir_value *iv1 = IN(1);
