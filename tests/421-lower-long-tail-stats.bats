@@ -3,8 +3,9 @@
 # block_diag, cartesian_prod, diagonal_scatter, hsplit/vsplit/dsplit, cov
 # (correction, fweights, aweights), corrcoef and nanmedian
 # (lib/lower/symbolic_stats.c).  Models traced and scripted by torch 1.13
-# (tests/lower/make_long_tail.py), converted on the paths whose stages
-# have the operators, run in ONNX Runtime and compared with eager torch
+# (tests/lower/make_long_tail.py), converted on the three paths (trace:
+# lib/trace/ops_stats_host.c, ops_view.c, ops_math_host.c), run in ONNX
+# Runtime and compared with eager torch
 # (tests/lower/opcases.bash).
 # bats file_tags=tier:standard
 
@@ -18,14 +19,14 @@ setup_file() {
 OPCASES_GEN=make_long_tail.py
 load lower/opcases
 
-@test "lower: block_diag (0-d, 1-d, empty, int blocks), cartesian_prod, diagonal_scatter (offsets, dims), hsplit vsplit dsplit; script paths, 11 13 17" {
-	PATHS="script:traced script:scripted" run all blocks 11 13 17
+@test "lower: block_diag (0-d, 1-d, empty, int blocks), cartesian_prod, diagonal_scatter (offsets, dims), hsplit vsplit dsplit on the three paths, 11 13 17" {
+	run all blocks 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: cov (correction, fweights, aweights), corrcoef (NaN of a constant row), nanmedian (NaNs, dim, keepdim, integers); script paths, 11 13 17" {
-	PATHS="script:traced script:scripted" run all stats 11 13 17
+@test "lower: cov (correction, fweights, aweights), corrcoef (NaN of a constant row), nanmedian (NaNs, dim, keepdim, integers) on the three paths, 11 13 17" {
+	run all stats 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

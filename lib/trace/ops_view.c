@@ -1185,6 +1185,46 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 	return rc;
 }
 
+/* hsplit (dim 1, 0 of a 1-d tensor), vsplit (0), dsplit (2) of self by
+ * sections (which must divide the dim, as torch checks) or indices:
+ * tensor_split at that dim */
+static int op_hvd_split(struct trace_ctx *c, const struct ir_node *n,
+			struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	int64_t sec, d;
+	int need = n->op == OP_aten_dsplit ? 3 : n->op == OP_aten_vsplit ? 2 : 1;
+	const char *name = n->op == OP_aten_dsplit ? "dsplit" :
+			   n->op == OP_aten_vsplit ? "vsplit" : "hsplit";
+
+	if (nin < 2 || tv_get_tensor(c, in[0], 0, &x))
+		return nin < 2 ? trace_error(c, "%s expects 2 arguments", name)
+			       : -1;
+	if (x->rank < need)
+		return trace_error(c, "torch.%s requires a tensor with at least "
+				   "%d dimension, but got a tensor with %d "
+				   "dimensions!", name, need, x->rank);
+	d = n->op == OP_aten_dsplit ? 2 : n->op == OP_aten_vsplit ? 0 :
+	    x->rank == 1 ? 0 : 1;
+	if (in[1] && in[1]->kind == TV_INT) {
+		if (tv_get_int(c, in[1], &sec))
+			return -1;
+		if (sec == 0 || x->dims[d] % sec)
+			return trace_error(c, "torch.%s attempted to split along "
+					   "dimension %lld, but the size of the "
+					   "dimension %lld is not divisible by "
+					   "the split_size %lld!", name,
+					   (long long)d, (long long)x->dims[d],
+					   (long long)sec);
+	}
+	struct tval *a[3] = { in[0], in[1], tv_int(d) };
+	if (!a[2])
+		return trace_oom(c);
+	int rc = op_tensor_split(c, n, a, 3, out, nout);
+	tv_unref(a[2]);
+	return rc;
+}
+
 /* unbind(self, dim=0) */
 static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -1591,6 +1631,9 @@ const struct trace_op trace_ops_view[] = {
 	{ OP_aten_chunk, op_chunk, 0 },
 	{ OP_aten_unsafe_chunk, op_chunk, 0 },
 	{ OP_aten_tensor_split, op_tensor_split, 0 },
+	{ OP_aten_hsplit, op_hvd_split, 0 },
+	{ OP_aten_vsplit, op_hvd_split, 0 },
+	{ OP_aten_dsplit, op_hvd_split, 0 },
 	{ OP_aten_unbind, op_unbind, 0 },
 	{ OP_aten_diagonal, op_diagonal, 0 },
 	{ OP_aten_diag_embed, op_diag_embed, 0 },
