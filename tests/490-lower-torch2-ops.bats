@@ -102,11 +102,11 @@ PY
 	done
 }
 
-@test "lower: torch 2.x core ops (native_group_norm, the _native_batch_norm_legit family, native_batch_norm), script path, 9 13 17" {
+@test "lower: torch 2.x core ops (native_group_norm with its mean and rstd, the _native_batch_norm_legit family, native_batch_norm), script and trace paths, 9 13 17" {
 	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,17 \
-		--paths script --pt2onnx "$BINDIR/pt2onnx" \
-		--only native_group_norm,native_group_norm_3d_nw,bn_legit_no_training,bn_legit_eval,bn_legit_functional,bn_legit_no_stats,native_batch_norm
-	[[ "$output" == *"torch2: 21 passed, 0 failed"* ]]
+		--pt2onnx "$BINDIR/pt2onnx" \
+		--only native_group_norm,native_group_norm_mean,native_group_norm_rstd,native_group_norm_3d_nw,bn_legit_no_training,bn_legit_eval,bn_legit_functional,bn_legit_no_stats,native_batch_norm
+	[[ "$output" == *"torch2: 54 passed, 0 failed"* ]]
 }
 
 @test "lower: torch 2.x core ops _unsafe_index, _unsafe_index_put (from 11, ScatterND) and _embedding_bag, script and trace paths, 11 17" {

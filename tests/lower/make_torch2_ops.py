@@ -141,6 +141,11 @@ def core_cases(g):
     rm, rv = torch.randn(6, generator=g), torch.rand(6, generator=g) + 0.5
     out["native_group_norm"] = ((x, w, b), "native_group_norm(x, w, b, 2, 6, 20, 3, 1.0000000000000001e-05)[0]",
                                 lambda: F.group_norm(x, 3, w, b, 1e-5))
+    xg = x.reshape(2, 3, -1)
+    out["native_group_norm_mean"] = ((x, w, b), "native_group_norm(x, w, b, 2, 6, 20, 3, 1.0000000000000001e-05)[1]",
+                                     lambda: xg.mean(-1))
+    out["native_group_norm_rstd"] = ((x, w, b), "native_group_norm(x, w, b, 2, 6, 20, 3, 1.0000000000000001e-05)[2]",
+                                     lambda: torch.rsqrt(xg.var(-1, unbiased=False) + 1e-5))
     x3 = torch.randn(2, 6, 7, generator=g)
     out["native_group_norm_3d_nw"] = ((x3,), "native_group_norm(x, None, None, 2, 6, 7, 2, 0.001)[0]",
                                       lambda: F.group_norm(x3, 2, None, None, 1e-3))
