@@ -1,6 +1,7 @@
 /*
  * ops_stats_host.c - trace kernels on the host for more of issue 14's
- * long tail: block_diag, cartesian_prod, cov, corrcoef and nanmedian.
+ * long tail: block_diag, cartesian_prod, cov, corrcoef, nanmedian and
+ * pdist (_pdist_forward).
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * ATen definition does (TensorShape.cpp, Itertools.cpp, Correlation.cpp,
  * Sorting.cpp) and writes the result back in torch's dtype, so it runs on
@@ -343,7 +344,58 @@ static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 	return nout > 1 ? trace_out(c, out + 1, yi) : 0;
 }
 
+/* pdist(input [N, M], p=2), _pdist_forward: the p-norm distance of rows
+ * i < j, row-major, as torch's kernel: p 0 counts the differing
+ * entries, inf takes the largest */
+static int op_pdist(struct trace_ctx *c, const struct ir_node *n,
+		    struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	double p = 2, *h, *hy;
+	int64_t N, M, k = 0, cnt;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_float(c, in[1], &p)))
+		return -1;
+	if (x->rank != 2 || p < 0 ||
+	    (x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE))
+		return trace_error(c, "pdist only supports 2D float tensors "
+				   "and p >= 0");
+	N = x->dims[0];
+	M = x->dims[1];
+	cnt = N * (N - 1) / 2;
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!h)
+		return -1;
+	hy = malloc(sizeof(*hy) * (size_t)(cnt + 1));
+	if (!hy) {
+		free(h);
+		return trace_oom(c);
+	}
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t j = i + 1; j < N; j++) {
+			double s = 0;
+			for (int64_t m = 0; m < M; m++) {
+				double d = fabs(h[i * M + m] - h[j * M + m]);
+				if (p == 0)
+					s += d != 0;
+				else if (isinf(p))
+					s = d > s || isnan(d) ? d : s;
+				else
+					s += p == 1 ? d : p == 2 ? d * d : pow(d, p);
+			}
+			hy[k++] = p == 0 || p == 1 || isinf(p) ? s :
+				  p == 2 ? sqrt(s) : pow(s, 1 / p);
+		}
+	y = trace_from_host(c, x->dtype, 1, &cnt, IR_DTYPE_DOUBLE, hy);
+	free(h);
+	free(hy);
+	return y ? trace_out(c, out, y) : -1;
+}
+
 const struct trace_op trace_ops_stats_host[] = {
+	{ OP_aten_pdist, op_pdist, 0 },
+	{ OP_aten__pdist_forward, op_pdist, 0 },
 	{ OP_aten_block_diag, op_block_diag, 0 },
 	{ OP_aten_cartesian_prod, op_cartesian_prod, 0 },
 	{ OP_aten_cov, op_cov, 0 },

@@ -217,6 +217,14 @@ class Stats(torch.nn.Module):
                 torch.nanmedian(m[3]))
 
 
+class Pdist(torch.nn.Module):
+    """pdist (p 2, 1, 0, inf, 3) and the core _pdist_forward"""
+    def forward(self, x):
+        return (torch.pdist(x), torch.pdist(x, 1.0), torch.pdist(x.round(), 0.0),
+                torch.pdist(x, float("inf")), torch.pdist(x, 3.0),
+                torch.ops.aten._pdist_forward(x, 2.0))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -275,6 +283,7 @@ cases = {
                                             [float("nan")] * 5,
                                             [4.0, 2.0, -1.0, 7.0, float("nan")],
                                             [0.25, -3.0, 9.0, 1.5, 2.5]]), None, [])]),
+    "pdist": (Pdist(), [("x", r(5, 3) * 2, None, [])]),
     "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]
