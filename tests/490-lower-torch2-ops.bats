@@ -16,7 +16,7 @@
 # relative error 1e-4).  torch 2.x's core ATen ops of torch.export graphs
 # (native_group_norm, the _native_batch_norm_legit family, _unsafe_index,
 # _unsafe_index_put, _embedding_bag) against the torch 1.13 ops they
-# compute; randperm refused.
+# compute; randperm, backward ops, sym_stride and resize_ refused.
 
 # bats file_tags=tier:standard
 
@@ -133,4 +133,26 @@ PY
 	run -4 tool lower rp.air -o rp.oir
 	[[ "$output" == *"aten::randperm"*"random permutation"* ]]
 	[ ! -e rp.oir ]
+}
+
+@test "lower: core ops with no ONNX meaning are refused with their reason: backward ops, sym_stride, resize_ (no model written)" {
+	cat > ref.ir <<'IR'
+ir 1.0 aten
+graph M(%x : Float(2, 3), %m : Float(2, 1)):
+  %ns : int[] = prim::Constant[value=[3]]()
+  %none : NoneType = prim::Constant()
+  %mask : bool[] = prim::Constant[value=[1, 0, 0]]()
+  %g : Tensor, %gw : Tensor, %gb : Tensor = aten::native_layer_norm_backward(%x, %x, %ns, %m, %m, %none, %none, %mask)
+  %one : int = prim::Constant[value=1]()
+  %st : int = aten::sym_stride(%x, %one)
+  %gs : Tensor = aten::mul(%g, %st)
+  %sz : int[] = prim::Constant[value=[6]]()
+  %r : Tensor = aten::resize_(%x, %sz, %none)
+  return (%gs, %r)
+IR
+	run -4 tool lower ref.ir -o ref.oir
+	[[ "$output" == *"aten::native_layer_norm_backward"*"a gradient (backward) op"* ]]
+	[[ "$output" == *"aten::sym_stride"*"memory layout"*"no ONNX meaning"* ]]
+	[[ "$output" == *"aten::resize_"*"resizes a tensor's storage in place"* ]]
+	[ ! -e ref.oir ]
 }
