@@ -1313,6 +1313,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten__unique2, 11, 0, SYM_PRIO_BASE, sym_x_unique },
 	{ OP_aten_argsort, 0, 0, SYM_PRIO_BASE, sym_x_argsort },
 	{ OP_aten_as_strided, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
+	{ OP_aten_as_strided_copy, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
 	{ OP_aten_broadcast_tensors, 0, 0, SYM_PRIO_BASE, sym_x_broadcast_tensors },
 	{ OP_aten_bucketize, 9, 0, SYM_PRIO_BASE, sym_x_bucketize },
 	{ OP_aten_cross, 0, 0, SYM_PRIO_BASE, sym_x_cross },

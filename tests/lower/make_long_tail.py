@@ -225,6 +225,22 @@ class Pdist(torch.nn.Module):
                 torch.ops.aten._pdist_forward(x, 2.0))
 
 
+class Copies(torch.nn.Module):
+    """the *_copy forms of the view ops (functionalized graphs), and an
+    in-place write into a copy that must not reach its input"""
+    def forward(self, x, v):
+        a = torch.ops.aten
+        y = a.t_copy(x[0])
+        y.add_(1.0)
+        parts = a.split_copy(x, 1, 1)
+        return (a.view_copy(x, [6, 4]), a.permute_copy(x, [2, 0, 1]), a.expand_copy(v, [3, 4]),
+                a.squeeze_copy(x[:, :1], 1), a.unsqueeze_copy(x, 1), y, x[0] * 1,
+                a.transpose_copy(x, 0, 2), a.slice_copy(x, 2, 1, 3), a.select_copy(x, 1, -1),
+                a.detach_copy(x), a.alias_copy(v), a.diagonal_copy(x, 1, 1, 2),
+                a.unbind_copy(x, 0)[1], parts[2], a.split_with_sizes_copy(x, [1, 3], 2)[1],
+                a.as_strided_copy(x, [2, 2], [1, 4]))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -284,6 +300,7 @@ cases = {
                                             [4.0, 2.0, -1.0, 7.0, float("nan")],
                                             [0.25, -3.0, 9.0, 1.5, 2.5]]), None, [])]),
     "pdist": (Pdist(), [("x", r(5, 3) * 2, None, [])]),
+    "copies": (Copies(), [("x", r(2, 3, 4), None, []), ("v", r(4), None, [])]),
     "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]
