@@ -6,7 +6,9 @@
 # lower, and wrap_with_set_grad_enabled is inlined; a while_loop becomes
 # prim::Loop (ONNX Loop).  The oracle is torch
 # 1.13 running the same function, compared with ONNX Runtime's outputs on
-# an input taking each branch.
+# an input taking each branch.  torch 2.x's core batch and group norms
+# (native_group_norm, _native_batch_norm_legit_no_training) as
+# run_decompositions() leaves them, against torch 1.13's functions.
 # bats file_tags=tier:standard
 
 load helper
@@ -101,4 +103,32 @@ PY
 	# (336 MiB measured), so 1 GiB there
 	[ "${lines[2]#* }" -lt "$([ -n "${ASAN_OPTIONS:-}" ] && echo 1048576 || echo 262144)" ]
 	[ ! -e out.ir ]
+}
+
+@test "pt2 core ops: native_group_norm then _native_batch_norm_legit_no_training, as run_decompositions() leaves them, match torch 1.13's group_norm and batch_norm, 9 13 17" {
+	"$PYTHON" "$CASES" synthetic core.pt2 core
+	run -0 tool unpt2 -S core.pt2 -o core.ir
+	grep -q 'aten::native_group_norm(' core.ir
+	grep -q 'aten::_native_batch_norm_legit_no_training(' core.ir
+	"$PYTHON" -c "
+import numpy as np, torch
+F = torch.nn.functional
+g = torch.Generator().manual_seed(3)
+x = torch.randn(2, 6, 4, 5, generator=g)
+w, b, rm = (torch.randn(6, generator=g) for _ in range(3))
+rv = torch.rand(6, generator=g) + 0.5
+for n, t in zip('x w b rm rv'.split(), (x, w, b, rm, rv)):
+    np.save(n + '.npy', t.numpy())
+np.save('ref.npy', F.batch_norm(F.group_norm(x, 3, w, b, 1e-5), rm, rv, w, b, False, 0.1, 1e-3).numpy())"
+	local v
+	for v in 9 13 17; do
+		run -0 pt2onnx core.pt2 -o core$v.onnx --opset-version $v
+		run -0 onnx_checker core$v.onnx
+		rm -rf out
+		run -0 ort_run core$v.onnx out x=x.npy w=w.npy b=b.npy rm=rm.npy rv=rv.npy
+		"$PYTHON" -c "
+import numpy as np, glob
+got = np.load(glob.glob('out/*.npy')[0]); ref = np.load('ref.npy')
+assert got.shape == ref.shape and np.abs(got - ref).max() <= 1e-5 * np.abs(ref).max(), (got, ref)"
+	done
 }

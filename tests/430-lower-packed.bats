@@ -6,7 +6,9 @@
 # padded input with the lengths as sequence_lens), on archives scripted
 # and traced by torch 1.13 (tests/args/make_packed_models.py), through
 # both `script` and `trace`; ONNX Runtime's outputs match torch's for four
-# sets of lengths, sorted and not.  What ONNX cannot say (packed data
+# sets of lengths, sorted and not.  The output has torch's steps: the
+# longest length's (shorter than the padded input too) or total_length's
+# (a number, longer than the input too, or x.size(0)).  What ONNX cannot say (packed data
 # read by anything but an RNN, a padding value other than 0) is refused.
 # bats file_tags=tier:standard
 
@@ -46,6 +48,24 @@ assert len(n) == 1 and len(n[0].input) > 4 and n[0].input[4], n'
 @test "packed: RNN unsorted bidirectional with h0 (lengths returned), LSTM sorted 2 layers; scripted and traced archives" {
 	both s rnn_unsorted_bi_h0 lstm_sorted_2l
 	both t rnn_unsorted_bi_h0 lstm_sorted_2l
+}
+
+@test "packed: the padded input longer than the longest length (output cut to it; total_length 7, 4 and x.size(0)); scripted and traced archives" {
+	local cases=(gru_short gru_short_bf_bi_total7 rnn_short_total_xsize
+		     gru_short_total4_h0 rnn_short_sorted_2l)
+	both s "${cases[@]}"
+	both t "${cases[@]}"
+}
+
+@test "packed: the output cut to the longest length, total_length 7, at opsets 9 (Gather) and 10 (Slice); sorted lengths (opset 9 has no TopK of Long)" {
+	packed_build
+	local o st
+	for o in 9 10; do
+		for st in script trace; do
+			packed_run $st rnn_short_sorted_2l.${st:0:1}.pt rnn_short_sorted_2l $o
+			packed_run $st gru_short_bf_bi_total7.${st:0:1}.pt gru_short_bf_bi_total7 $o
+		done
+	done
 }
 
 @test "packed: a padding value other than 0, packed data read by another op, and batch_sizes read otherwise are refused" {

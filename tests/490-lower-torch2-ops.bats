@@ -13,7 +13,10 @@
 # output with torch from the op's math-path definition; each conversion
 # is checked by onnx.checker (full_check; `check` above onnx 1.12's
 # opsets) and run in ONNX Runtime (tests/conformance/torch2.py, max
-# relative error 1e-4).
+# relative error 1e-4).  torch 2.x's core ATen ops of torch.export graphs
+# (native_group_norm, the _native_batch_norm_legit family, _unsafe_index,
+# _unsafe_index_put, _embedding_bag) against the torch 1.13 ops they
+# compute; randperm, backward ops, sym_stride and resize_ refused.
 
 # bats file_tags=tier:standard
 
@@ -97,4 +100,59 @@ if want == ["Attention"]:
     assert "Softmax" not in ops, ops
 PY
 	done
+}
+
+@test "lower: torch 2.x core ops (native_group_norm with its mean and rstd, the _native_batch_norm_legit family, native_batch_norm), script and trace paths, 9 13 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 9,13,17 \
+		--pt2onnx "$BINDIR/pt2onnx" \
+		--only native_group_norm,native_group_norm_mean,native_group_norm_rstd,native_group_norm_3d_nw,bn_legit_no_training,bn_legit_eval,bn_legit_functional,bn_legit_no_stats,native_batch_norm
+	[[ "$output" == *"torch2: 54 passed, 0 failed"* ]]
+}
+
+@test "lower: torch 2.x core ops _unsafe_index, _unsafe_index_put (from 11, ScatterND) and _embedding_bag, script and trace paths, 11 17" {
+	run -0 "$PYTHON" "$T2" --src "$BATS_FILE_TMPDIR/sdpa" --archives scripted --opsets 11,17 \
+		--pt2onnx "$BINDIR/pt2onnx" \
+		--only unsafe_index,unsafe_index_put,embedding_bag_mean,embedding_bag_max,embedding_bag_sum_last
+	[[ "$output" == *"torch2: 20 passed, 0 failed"* ]]
+}
+
+@test "lower: randperm is refused with its reason (no ONNX random permutation)" {
+	cat > rp.py <<'PY'
+import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x[torch.randperm(x.shape[0])]
+
+
+torch.jit.script(M()).save("rp.pt")
+PY
+	run -0 "$PYTHON" rp.py
+	run -0 tool script rp.pt -i 'x=f32[5,3]' -o rp.air
+	run -4 tool lower rp.air -o rp.oir
+	[[ "$output" == *"aten::randperm"*"random permutation"* ]]
+	[ ! -e rp.oir ]
+}
+
+@test "lower: core ops with no ONNX meaning are refused with their reason: backward ops, sym_stride, resize_ (no model written)" {
+	cat > ref.ir <<'IR'
+ir 1.0 aten
+graph M(%x : Float(2, 3), %m : Float(2, 1)):
+  %ns : int[] = prim::Constant[value=[3]]()
+  %none : NoneType = prim::Constant()
+  %mask : bool[] = prim::Constant[value=[1, 0, 0]]()
+  %g : Tensor, %gw : Tensor, %gb : Tensor = aten::native_layer_norm_backward(%x, %x, %ns, %m, %m, %none, %none, %mask)
+  %one : int = prim::Constant[value=1]()
+  %st : int = aten::sym_stride(%x, %one)
+  %gs : Tensor = aten::mul(%g, %st)
+  %sz : int[] = prim::Constant[value=[6]]()
+  %r : Tensor = aten::resize_(%x, %sz, %none)
+  return (%gs, %r)
+IR
+	run -4 tool lower ref.ir -o ref.oir
+	[[ "$output" == *"aten::native_layer_norm_backward"*"a gradient (backward) op"* ]]
+	[[ "$output" == *"aten::sym_stride"*"memory layout"*"no ONNX meaning"* ]]
+	[[ "$output" == *"aten::resize_"*"resizes a tensor's storage in place"* ]]
+	[ ! -e ref.oir ]
 }

@@ -98,6 +98,10 @@ struct ir_value *sym_fill_shape(struct lower_ctx *c, struct ir_value *shape,
 int sym_beta_alpha(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out, struct ir_value *self,
 		   struct ir_value *prod, int ibeta, int ialpha);
+/* tensor_split(self, sections | indices, ...) at dim: input 1 as
+ * tensor_split reads it (symbolic_extra_shape.c). */
+int sym_split_at(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int64_t dim);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */
@@ -110,6 +114,7 @@ SYM(sym_scatter); SYM(sym_index_put); SYM(sym_copy_);
 SYM(sym_lstm); SYM(sym_gru); SYM(sym_rnn_tanh); SYM(sym_rnn_relu);
 SYM(sym_lstm_cell); SYM(sym_gru_cell);
 SYM(sym_pack_padded_sequence); SYM(sym_pad_packed_sequence);
+SYM(sym_packed_size);
 SYM(sym_rnn_tanh_cell); SYM(sym_rnn_relu_cell);
 
 #endif

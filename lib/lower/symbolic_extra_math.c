@@ -945,6 +945,14 @@ static SYM(sym_empty)
 			dtype_arg(c, n, 1, IR_DTYPE_FLOAT));
 }
 
+/* empty_strided(size, stride, dtype, ...): a new tensor, so its strides
+ * are not seen; zeros as empty */
+static SYM(sym_empty_strided)
+{
+	return new_fill(c, n, out, T(0), 0,
+			dtype_arg(c, n, 2, IR_DTYPE_FLOAT));
+}
+
 static SYM(sym_empty_like)
 {
 	struct ir_value *x = T(0);
@@ -1490,6 +1498,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_lift, 0, 0, SYM_PRIO_BASE, sym_passthrough },
 	{ OP_aten_fill, 0, 0, SYM_PRIO_BASE, sym_fill },
 	{ OP_aten_empty, 0, 0, SYM_PRIO_BASE, sym_empty },
+	{ OP_aten_empty_strided, 0, 0, SYM_PRIO_BASE, sym_empty_strided },
 	{ OP_aten_empty_like, 9, 0, SYM_PRIO_BASE, sym_empty_like },
 	{ OP_aten_new_empty, 9, 0, SYM_PRIO_BASE, sym_new_zeros },
 	{ OP_aten_new_full, 0, 0, SYM_PRIO_BASE, sym_new_full },

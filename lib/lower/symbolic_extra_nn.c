@@ -272,6 +272,51 @@ static int sym_x_native_layer_norm(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* native_group_norm(input, weight?, bias?, N, C, HxW, group, eps) ->
+ * (out, mean, rstd), torch 2.x's core form of group_norm: the input as
+ * [N, group, -1], each group's mean and biased variance, the weight and
+ * bias per channel; mean and rstd are [N, group] as torch's. */
+static SYM(sym_x_native_group_norm)
+{
+	struct ir_value *x = T(0);
+	int64_t g, a2 = 2, ax1[64];
+	double eps;
+	int r = b_rank(x);
+	if (!x || !lw_int(c, n, 6, &g) || !lw_float(c, n, 7, &eps) || g < 1)
+		return lw_decline(c, "group or eps not constant");
+	if (r < 2 || r > 64)
+		return lw_decline(c, "input rank unknown");
+	enum ir_dtype dt = b_dtype(x);
+	int64_t shp[3] = { 0, g, -1 };
+	struct ir_value *xr = b_op2(c, "Reshape", x, b_const_i64s(c, shp, 3, 1));
+	struct ir_value *mean = b_reduce(c, "ReduceMean", xr, &a2, 1, 1);
+	struct ir_value *d = b_op2(c, "Sub", xr, mean);
+	struct ir_value *var = b_reduce(c, "ReduceMean", b_op2(c, "Mul", d, d),
+					&a2, 1, 1);
+	struct ir_value *rstd = b_op1(c, "Reciprocal", b_op1(c, "Sqrt",
+		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
+	struct ir_value *y = b_op2(c, "Reshape", b_op2(c, "Mul", d, rstd),
+				   b_op1(c, "Shape", x));
+	for (int i = 0; i < r - 2; i++)
+		ax1[i] = i + 1;
+	for (int i = 1; i <= 2; i++) {
+		if (lw_is_none(c, n, i))
+			continue;
+		struct ir_value *w = T(i);
+		if (!w)
+			return lw_decline(c, "weight or bias is not a tensor");
+		if (r > 2)
+			w = b_unsqueeze(c, w, ax1, r - 2);
+		y = b_op2(c, i == 1 ? "Mul" : "Add", y, w);
+	}
+	out[0] = y;
+	if (n->noutputs > 1)
+		out[1] = b_squeeze(c, mean, &a2, 1);
+	if (n->noutputs > 2)
+		out[2] = b_squeeze(c, rstd, &a2, 1);
+	return 0;
+}
+
 /* ONNX's RMSNormalization (opset 23) for rms_norm over the last k of r
  * dims: computed in float (stash_type 1), which is torch's opmath type for
  * float, half and bfloat16 (a double input is decomposed instead); no
@@ -525,6 +570,39 @@ static int sym_x_cdist(struct lower_ctx *c, struct ir_node *n,
 				   b_unsqueeze(c, b, &axb, 1));
 	int r = (ra > rb ? ra : rb) + 1;
 	out[0] = p_norm(c, d, p, r - 1, 0);
+	return 0;
+}
+
+/* pdist(input [N, M], p=2) and torch 2.x's core _pdist_forward: the p-norm
+ * distances of rows i < j in row-major order, [N (N - 1) / 2]: cdist's
+ * [N, N] of the rows against themselves, its upper triangle gathered
+ * (N fixed) */
+static int sym_x_pdist(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	struct ir_value *x = T(0);
+	double p = 2;
+	if (!x || (n->ninputs > 1 && !lw_float(c, n, 1, &p)))
+		return lw_decline(c, "p not constant");
+	int64_t rows = b_dim_size(x, 0), a0 = 0, a1 = 1, flat = -1;
+	if (b_rank(x) != 2 || rows < 0 || rows > 2048)
+		return lw_decline(c, "the input is not 2-d with a fixed row count");
+	struct ir_value *d = b_op2(c, "Sub", b_unsqueeze(c, x, &a1, 1),
+				   b_unsqueeze(c, x, &a0, 1));
+	struct ir_value *all = b_op2(c, "Reshape", p_norm(c, d, p, 2, 0),
+				     b_const_i64s(c, &flat, 1, 1));
+	int64_t cnt = rows * (rows - 1) / 2, k = 0;
+	int64_t *idx = malloc(sizeof(*idx) * (size_t)(cnt + 1));
+	if (!idx)
+		return lw_decline(c, "out of memory");
+	for (int64_t i = 0; i < rows; i++)
+		for (int64_t j = i + 1; j < rows; j++)
+			idx[k++] = i * rows + j;
+	struct ir_value *g[2] = { all, b_const_i64s(c, idx, (int)cnt, 1) };
+	free(idx);
+	struct ir_node *gn = b_node(c, "Gather", 2, g, 1);
+	b_attr_i(c, gn, "axis", 0);
+	out[0] = b_done(c, gn);
 	return 0;
 }
 
@@ -1126,6 +1204,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_alpha_dropout, 0, 0, SYM_PRIO_BASE, sym_x_alpha_dropout },
 	{ OP_aten_binary_cross_entropy_with_logits, 0, 0, SYM_PRIO_BASE, sym_x_bce_with_logits },
 	{ OP_aten_cdist, 0, 0, SYM_PRIO_BASE, sym_x_cdist },
+	{ OP_aten_pdist, 0, 0, SYM_PRIO_BASE, sym_x_pdist },
+	{ OP_aten__pdist_forward, 0, 0, SYM_PRIO_BASE, sym_x_pdist },
 	{ OP_aten__cdist_forward, 0, 0, SYM_PRIO_BASE, sym_x_cdist },
 	{ OP_aten_col2im, 18, 0, SYM_PRIO_BASE, sym_x_col2im },
 	{ OP_aten_conv_tbc, 0, 0, SYM_PRIO_BASE, sym_x_conv_tbc },
@@ -1133,6 +1213,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_cross_entropy_loss, 0, 0, SYM_PRIO_BASE, sym_x_cross_entropy_loss },
 	{ OP_aten_dequantize, 0, 0, SYM_PRIO_BASE, sym_x_dequantize },
 	{ OP_aten_embedding_bag, 0, 0, SYM_PRIO_BASE, sym_x_embedding_bag },
+	{ OP_aten__embedding_bag, 0, 0, SYM_PRIO_BASE, sym_x_embedding_bag },
 	{ OP_aten_embedding_renorm, 0, 0, SYM_PRIO_BASE, sym_x_embedding_renorm },
 	{ OP_aten_feature_alpha_dropout, 0, 0, SYM_PRIO_BASE, sym_x_alpha_dropout },
 	{ OP_aten_grid_sampler, 16, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
@@ -1143,6 +1224,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_max_pool3d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },
 	{ OP_aten_native_dropout, 0, 0, SYM_PRIO_BASE, sym_x_native_dropout },
 	{ OP_aten_native_layer_norm, 0, 0, SYM_PRIO_BASE, sym_x_native_layer_norm },
+	{ OP_aten_native_group_norm, 0, 0, SYM_PRIO_BASE, sym_x_native_group_norm },
 	{ OP_aten_rms_norm, 0, 0, SYM_PRIO_BASE, sym_x_rms_norm },
 	{ OP_aten_nll_loss2d, 0, 0, SYM_PRIO_BASE, sym_x_nll_loss },
 	{ OP_aten_nll_loss_nd, 0, 0, SYM_PRIO_BASE, sym_x_nll_loss },

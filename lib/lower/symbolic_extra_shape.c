@@ -1109,14 +1109,21 @@ static SYM(sym_x_bucketize)
 }
 
 /* tensor_split(self, sections | indices, dim) with constants and a dim of
- * fixed size. */
+ * fixed size; sym_split_at() splits at the dim given (hsplit & co.). */
 static SYM(sym_x_tensor_split)
 {
-	struct ir_value *x = T(0), *parts[256];
-	int64_t dim, iv[256], sizes[256], sec;
-	int k = 0, r = b_rank(x);
+	int64_t dim;
 	if (!lw_int(c, n, 2, &dim))
 		return lw_decline(c, "dim not constant");
+	return sym_split_at(c, n, out, dim);
+}
+
+int sym_split_at(struct lower_ctx *c, struct ir_node *n,
+		 struct ir_value **out, int64_t dim)
+{
+	struct ir_value *x = T(0), *parts[256];
+	int64_t iv[256], sizes[256], sec;
+	int k = 0, r = b_rank(x);
 	dim = nd(dim, r);
 	int64_t len = b_dim_size(x, dim);
 	struct ir_value *iv1 = IN(1);
@@ -1313,6 +1320,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten__unique2, 11, 0, SYM_PRIO_BASE, sym_x_unique },
 	{ OP_aten_argsort, 0, 0, SYM_PRIO_BASE, sym_x_argsort },
 	{ OP_aten_as_strided, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
+	{ OP_aten_as_strided_copy, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
 	{ OP_aten_broadcast_tensors, 0, 0, SYM_PRIO_BASE, sym_x_broadcast_tensors },
 	{ OP_aten_bucketize, 9, 0, SYM_PRIO_BASE, sym_x_bucketize },
 	{ OP_aten_cross, 0, 0, SYM_PRIO_BASE, sym_x_cross },

@@ -1173,6 +1173,25 @@ const char *sym_refusal(enum aten_op op)
 	case OP_aten_igammac:
 		return "no exact ONNX form (pt2onnx does not approximate "
 		       "special functions)";
+	case OP_aten_convolution_backward:
+	case OP_aten_native_group_norm_backward:
+	case OP_aten_native_layer_norm_backward:
+	case OP_aten_avg_pool2d_backward:
+	case OP_aten_max_pool2d_with_indices_backward:
+	case OP_aten_embedding_dense_backward:
+	case OP_aten__adaptive_avg_pool2d_backward:
+		return "a gradient (backward) op: pt2onnx exports the forward "
+		       "computation only";
+	case OP_aten_sym_stride:
+	case OP_aten_sym_storage_offset:
+		return "a tensor's memory layout (strides, storage offset) has "
+		       "no ONNX meaning";
+	case OP_aten_resize_:
+		return "it resizes a tensor's storage in place, which ONNX "
+		       "values do not have";
+	case OP_aten_randperm:
+		return "a random permutation: ONNX has no operator for one, "
+		       "and no seed makes ONNX's random numbers torch's";
 	default:
 		return NULL;
 	}

@@ -1340,6 +1340,42 @@ static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
 	return batch_norm_node(c, n, out, x, mom, eps, 0);
 }
 
+/* torch 2.x's core batch norms, which torch.export's graphs hold:
+ * native_batch_norm, _native_batch_norm_legit and its _functional form
+ * (input, weight, bias, running_mean, running_var, training, momentum,
+ * eps: batch_norm's arguments in batch_norm's places), the .no_stats
+ * overload (input, weight, bias, training, momentum, eps: the batch's
+ * statistics) and _no_training (input, weight, bias, running_mean,
+ * running_var, momentum, eps).  Output 0 is batch_norm's; the saved mean
+ * and invstd (outputs 1, 2) are not made; _functional's running
+ * statistics (3, 4) are its inputs when not training. */
+static int sym_native_batch_norm(struct lower_ctx *c, struct ir_node *n,
+				 struct ir_value **out)
+{
+	struct ir_value *x = T(0);
+	double mom, eps;
+	int64_t training = 1;
+	if (n->ninputs == 6) {
+		if (!lw_float(c, n, 5, &eps))
+			return lw_decline(c, "eps is not constant");
+		return batch_norm_batch_stats(c, n, out, x, eps);
+	}
+	if (n->op == OP_aten__native_batch_norm_legit_no_training) {
+		if (!lw_float(c, n, 5, &mom) || !lw_float(c, n, 6, &eps))
+			return lw_decline(c, "momentum or eps is not constant");
+		if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4))
+			return lw_decline(c, "no running statistics");
+		return batch_norm_node(c, n, out, x, mom, eps, 0);
+	}
+	int r = sym_batch_norm(c, n, out);
+	if (!r && n->noutputs == 5 && lw_int(c, n, 5, &training) &&
+	    !training && c->o->training != LOWER_TRAINING_TRAIN) {
+		out[3] = T(3);
+		out[4] = T(4);
+	}
+	return r;
+}
+
 struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
 					   struct ir_value *x, int k,
 					   double eps)
@@ -1737,6 +1773,7 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_copy_, 0, 0, SYM_PRIO_BASE, sym_copy_ },
 	{ OP_aten_einsum, 0, 11, SYM_PRIO_BASE, sym_einsum9 },
 	{ OP_aten_index_put, 0, 0, SYM_PRIO_BASE, sym_index_put },
+	{ OP_aten__unsafe_index_put, 0, 0, SYM_PRIO_BASE, sym_index_put },
 	{ OP_aten_scatter, 9, 0, SYM_PRIO_BASE, sym_scatter },
 	{ OP_aten_tensor, 0, 0, SYM_PRIO_BASE, sym_tensor },
 	{ OP_aten__convolution, 0, 0, SYM_PRIO_BASE, sym_convolution },
@@ -1764,6 +1801,13 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_avg_pool3d, 0, 0, SYM_PRIO_BASE, sym_avg_pool },
 	{ OP_aten_baddbmm, 0, 0, SYM_PRIO_BASE, sym_baddbmm },
 	{ OP_aten_batch_norm, 0, 0, SYM_PRIO_BASE, sym_batch_norm },
+	{ OP_aten_native_batch_norm, 0, 0, SYM_PRIO_BASE, sym_native_batch_norm },
+	{ OP_aten__native_batch_norm_legit, 0, 0, SYM_PRIO_BASE,
+	  sym_native_batch_norm },
+	{ OP_aten__native_batch_norm_legit_functional, 0, 0, SYM_PRIO_BASE,
+	  sym_native_batch_norm },
+	{ OP_aten__native_batch_norm_legit_no_training, 0, 0, SYM_PRIO_BASE,
+	  sym_native_batch_norm },
 	{ OP_aten_bitwise_not, 0, 0, SYM_PRIO_BASE, sym_not },
 	{ OP_aten_bmm, 0, 0, SYM_PRIO_BASE, sym_matmul },
 	{ OP_aten_cat, 0, 0, SYM_PRIO_BASE, sym_cat },
@@ -1809,6 +1853,7 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_hardswish, 0, 13, SYM_PRIO_BASE, sym_hardswish },
 	{ OP_aten_hardtanh, 0, 0, SYM_PRIO_BASE, sym_hardtanh },
 	{ OP_aten_index, 0, 0, SYM_PRIO_BASE, sym_index },
+	{ OP_aten__unsafe_index, 0, 0, SYM_PRIO_BASE, sym_index },
 	{ OP_aten_index_select, 0, 0, SYM_PRIO_BASE, sym_index_select },
 	{ OP_aten_instance_norm, 0, 0, SYM_PRIO_BASE, sym_instance_norm },
 	{ OP_aten_Bool, 0, 0, SYM_PRIO_BASE, sym_bool },
@@ -1889,6 +1934,26 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_upsample_nearest2d, 0, 0, SYM_PRIO_BASE, sym_upsample_nearest },
 	{ OP_aten_upsample_nearest3d, 0, 0, SYM_PRIO_BASE, sym_upsample_nearest },
 	{ OP_aten_view, 0, 0, SYM_PRIO_BASE, sym_view },
+	/* the *_copy forms of the view ops (functionalized graphs: torch
+	 * 2.x's view_copy & co., _unsafe_view): the view's symbolic, ONNX
+	 * values being never views (lower.c binds them as copies) */
+	{ OP_aten_view_copy, 0, 0, SYM_PRIO_BASE, sym_view },
+	{ OP_aten__unsafe_view, 0, 0, SYM_PRIO_BASE, sym_view },
+	{ OP_aten_permute_copy, 0, 0, SYM_PRIO_BASE, sym_permute },
+	{ OP_aten_expand_copy, 8, 0, SYM_PRIO_BASE, sym_expand },
+	{ OP_aten_squeeze_copy, 0, 0, SYM_PRIO_BASE, sym_squeeze },
+	{ OP_aten_unsqueeze_copy, 0, 0, SYM_PRIO_BASE, sym_unsqueeze },
+	{ OP_aten_t_copy, 0, 0, SYM_PRIO_BASE, sym_t },
+	{ OP_aten_transpose_copy, 0, 0, SYM_PRIO_BASE, sym_transpose },
+	{ OP_aten_slice_copy, 0, 0, SYM_PRIO_BASE, sym_slice },
+	{ OP_aten_select_copy, 0, 0, SYM_PRIO_BASE, sym_select },
+	{ OP_aten_detach_copy, 0, 0, SYM_PRIO_BASE, sym_identity },
+	{ OP_aten_alias_copy, 0, 0, SYM_PRIO_BASE, sym_identity },
+	{ OP_aten_lift_fresh_copy, 0, 0, SYM_PRIO_BASE, sym_identity },
+	{ OP_aten_diagonal_copy, 0, 0, SYM_PRIO_BASE, sym_x_diagonal },
+	{ OP_aten_unbind_copy, 0, 0, SYM_PRIO_BASE, sym_unbind },
+	{ OP_aten_split_copy, 0, 0, SYM_PRIO_BASE, sym_split },
+	{ OP_aten_split_with_sizes_copy, 0, 0, SYM_PRIO_BASE, sym_split },
 	{ OP_aten_where, 9, 0, SYM_PRIO_BASE, sym_where },
 	{ OP_aten_zeros, 0, 0, SYM_PRIO_BASE, sym_zeros },
 	{ OP_aten_zeros_like, 9, 0, SYM_PRIO_BASE, sym_zeros_like },
@@ -1910,6 +1975,7 @@ static const struct symbolic opset9[] = {
 	  sym_pack_padded_sequence },
 	{ OP_aten__pad_packed_sequence, 0, 0, SYM_PRIO_BASE,
 	  sym_pad_packed_sequence },
+	{ OP_aten_size, 0, 0, SYM_PRIO_OVER, sym_packed_size },
 	{ OP_aten_lstm_cell, 0, 0, SYM_PRIO_BASE, sym_lstm_cell },
 	{ OP_aten_gru_cell, 0, 0, SYM_PRIO_BASE, sym_gru_cell },
 	{ OP_aten_rnn_tanh_cell, 0, 0, SYM_PRIO_BASE, sym_rnn_tanh_cell },

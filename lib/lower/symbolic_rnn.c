@@ -264,6 +264,7 @@ enum { PK_DATA, PK_RNN_OUT };
 struct lw_packed {
 	const struct ir_value *v[2], *lens[2];
 	int role;
+	struct ir_value *longest; /* size(batch_sizes, 0) lowered */
 	struct lw_packed *next;
 };
 
@@ -277,6 +278,7 @@ static void packed_add(struct lower_ctx *c, struct ir_node *n,
 	p->lens[0] = lens[0];
 	p->lens[1] = lens[1];
 	p->role = role;
+	p->longest = NULL;
 	p->next = c->packed;
 	c->packed = p;
 }
@@ -462,7 +464,8 @@ static int is_rnn_op(enum aten_op op)
 
 /* Where batch_sizes may go, since lowering makes it the lengths (torch's
  * passes do the same): an RNN or _pad_packed_sequence; its size(0) into
- * _pad_packed_sequence's total_length (ignored); and batch_sizes[0], the
+ * _pad_packed_sequence's total_length (read there as the longest
+ * length, which it is in torch); and batch_sizes[0], the
  * batch, through Int and size lists into zeros that only become an RNN's
  * initial state (dropped as zeros, whatever their shape: nn.LSTM & co.
  * build them so when given no state).  The kind of the first other
@@ -574,11 +577,94 @@ SYM(sym_pack_padded_sequence)
 	return 0;
 }
 
+/* The packing whose batch_sizes (aten or lowered) is v, or NULL. */
+static struct lw_packed *packed_of_lens(const struct lower_ctx *c,
+					const struct ir_value *v)
+{
+	for (struct lw_packed *p = c->packed; p; p = p->next)
+		if (p->role == PK_DATA && (p->lens[0] == v || p->lens[1] == v))
+			return p;
+	return NULL;
+}
+
+/* size(batch_sizes, 0) of a packing is the longest length in torch (one
+ * batch size per step), not the lengths' count that lowering's
+ * batch_sizes (the lengths) has: ReduceMax of them, kept on the packing
+ * so _pad_packed_sequence knows its total_length for the longest.  Any
+ * other size goes to sym_size. */
+SYM(sym_packed_size)
+{
+	int64_t d;
+	struct lw_packed *p = n->ninputs == 2 ?
+			      packed_of_lens(c, n->inputs[0]) : NULL;
+	if (!p || !lw_int(c, n, 1, &d) || d != 0)
+		return sym_size(c, n, out);
+	if (!p->longest)
+		p->longest = b_reduce(c, "ReduceMax",
+				      b_cast(c, T(0), IR_DTYPE_INT64),
+				      NULL, 0, 0);
+	out[0] = p->longest;
+	return 0;
+}
+
+/* v with Casts, Identities and Reshapes (lowered Int and NumToTensor)
+ * taken off. */
+static const struct ir_value *strip_int(const struct ir_value *v)
+{
+	for (int d = 0; d < 16 && v && v->producer; d++) {
+		const char *k = v->producer->kind;
+		if (strcmp(k, "onnx::Cast") && strcmp(k, "onnx::Identity") &&
+		    strcmp(k, "onnx::Reshape") && strcmp(k, "onnx::Squeeze") &&
+		    strcmp(k, "onnx::Unsqueeze"))
+			break;
+		v = v->producer->inputs[0];
+	}
+	return v;
+}
+
+/* y's first len steps along axis 0 (len a 0-d number), with zeros past
+ * y's own steps when pad: Slice from opset 10, before it Gather of
+ * 0..len-1. */
+static struct ir_value *time_prefix(struct lower_ctx *c, struct ir_value *y,
+				    struct ir_value *len, int pad)
+{
+	int64_t zero = 0;
+	len = b_cast(c, len, IR_DTYPE_INT64);
+	if (pad) {
+		struct ir_value *dims[2] = {
+			b_unsqueeze(c, len, &zero, 1),
+			b_slice(c, b_op1(c, "Shape", y), 1, INT64_MAX, 0, 1)
+		};
+		struct ir_node *cat = b_node(c, "Concat", 2, dims, 1);
+		b_attr_i(c, cat, "axis", 0);
+		struct ir_value *z = sym_fill_shape(c, b_done(c, cat), 0,
+						    b_dtype(y));
+		struct ir_value *yz[2] = { y, z };
+		cat = b_node(c, "Concat", 2, yz, 1);
+		b_attr_i(c, cat, "axis", 0);
+		y = b_done(c, cat);
+	}
+	if (c->opset >= 10) {
+		struct ir_value *in[4] = { y, b_const_i64s(c, &zero, 1, 1),
+					   b_unsqueeze(c, len, &zero, 1),
+					   b_const_i64s(c, &zero, 1, 1) };
+		return b_done(c, b_node(c, "Slice", 4, in, 1));
+	}
+	struct ir_value *g[2] = { y, sym_arange_count(c, len) };
+	struct ir_node *gn = b_node(c, "Gather", 2, g, 1);
+	b_attr_i(c, gn, "axis", 0);
+	return b_done(c, gn);
+}
+
 SYM(sym_pad_packed_sequence)
 {
 	/* _pad_packed_sequence(data, batch_sizes, batch_first,
-	 * padding_value, total_length) -> (output, lengths) */
-	int64_t bf;
+	 * padding_value, total_length) -> (output, lengths): torch's output
+	 * has total_length steps (batch_sizes.size(0), the longest length,
+	 * when the user gives none), not the padded input's; the RNN's Y
+	 * has the input's steps, 0 past each length, so it is cut to them
+	 * (and padded with 0 when total_length is longer) */
+	int64_t bf, tl;
 	double pad;
 	if (!packed_find(c, n, PK_RNN_OUT))
 		return lw_decline(c, "the packed data is not an RNN's output "
@@ -589,8 +675,24 @@ SYM(sym_pad_packed_sequence)
 	if (pad != 0)
 		return lw_decline(c, "padding_value not 0: ONNX's RNNs pad "
 				  "with 0");
-	out[0] = bf ? b_transpose(c, T(0), swap01, 3) : T(0);
-	out[1] = b_cast(c, T(1), IR_DTYPE_INT64);
+	struct ir_value *y = T(0), *lens = b_cast(c, T(1), IR_DTYPE_INT64);
+	int64_t steps = b_dim_size(y, 0);
+	const struct lw_packed *pk = packed_of_lens(c, n->inputs[1]);
+	struct ir_value *tlv = lw_in(c, n, 4);
+	if (pk && pk->longest && tlv && strip_int(tlv) == pk->longest)
+		y = time_prefix(c, y, tlv, 0);
+	else if (lw_int(c, n, 4, &tl)) {
+		if (tl != steps)
+			y = time_prefix(c, y, b_const_i64(c, tl),
+					steps < 0 || tl > steps);
+	} else {
+		struct ir_value *len = lw_scalar_as(c, n, 4, IR_DTYPE_INT64, 0);
+		if (!len)
+			return lw_decline(c, "total_length is not a number");
+		y = time_prefix(c, y, len, 1);
+	}
+	out[0] = bf ? b_transpose(c, y, swap01, 3) : y;
+	out[1] = lens;
 	return 0;
 }
 

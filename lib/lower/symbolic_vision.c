@@ -540,6 +540,7 @@ int vision_repeat(struct lower_ctx *c, struct ir_node *n,
  * rest. */
 static const struct symbolic vision[] = {
 	{ OP_aten_index, 0, 0, SYM_PRIO_OVER, vision_index },
+	{ OP_aten__unsafe_index, 0, 0, SYM_PRIO_OVER, vision_index },
 	{ OP_aten_repeat, 0, 0, SYM_PRIO_OVER, vision_repeat },
 	{ OP_aten_split, 0, 0, SYM_PRIO_OVER, vision_split },
 	{ OP_aten_split_with_sizes, 0, 0, SYM_PRIO_OVER, vision_split },

@@ -1261,7 +1261,9 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 
 const struct trace_op trace_ops_index[] = {
 	{ OP_aten_index, op_index, 0 },
+	{ OP_aten__unsafe_index, op_index, 0 },
 	{ OP_aten_index_put, op_index_put, 0 },
+	{ OP_aten__unsafe_index_put, op_index_put, 0 },
 	{ OP_aten_index_put_, op_index_put, 0 },
 	{ OP_aten__index_put_impl_, op_index_put, 0 },
 	{ OP_aten_index_select, op_gather, 0 },

@@ -4,7 +4,8 @@
  * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
  * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
- * diagflat, dist, diff, select_scatter and slice_scatter.  Each reads its inputs to
+ * diagflat, dist, diff, select_scatter, slice_scatter and
+ * diagonal_scatter.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -376,8 +377,9 @@ static int op_dist(struct trace_ctx *c, const struct ir_node *n,
 }
 
 /* select_scatter(self, src, dim, index), slice_scatter(self, src, dim=0,
- * start=None, end=None, step=1): a copy of self whose selected view is
- * overwritten with src (trace_write_into) */
+ * start=None, end=None, step=1), diagonal_scatter(self, src, offset=0,
+ * dim1=0, dim2=1): a copy of self whose selected view is overwritten
+ * with src (trace_write_into) */
 static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
 			   struct tval **in, int nin, struct tval **out,
 			   int nout)
@@ -386,17 +388,34 @@ static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
 	int64_t dim = 0, start = 0, end = INT64_MAX, step = 1, idx = 0;
 	int64_t dims[GPU_MAX_DIMS], strides[GPU_MAX_DIMS], off = 0, st = 1;
 	int sel = n->op == OP_aten_select_scatter, d, r;
+	int diag = n->op == OP_aten_diagonal_scatter, d2 = 0;
+	int64_t dim2 = 1;
 	void *h;
 
 	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &src))
 		return -1;
-	if (sel ? tv_get_int(c, in[2], &dim) || tv_get_int(c, in[3], &idx)
+	if (diag) {
+		/* diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+		 * idx the offset, dim and dim2 the diagonal's dims */
+		if ((nin > 2 && tv_get_int(c, in[2], &idx)) ||
+		    (nin > 3 && tv_get_int(c, in[3], &dim)) ||
+		    (nin > 4 && tv_get_int(c, in[4], &dim2)))
+			return -1;
+		if (x->rank < 2 || trace_axis(c, dim, x->rank, &d) ||
+		    trace_axis(c, dim2, x->rank, &d2))
+			return x->rank < 2 ? trace_error(c, "diagonal_scatter "
+				"needs 2 or more dims") : -1;
+		if (d == d2)
+			return trace_error(c, "diagonal dimensions cannot be "
+					   "identical %lld, %lld",
+					   (long long)dim, (long long)dim2);
+	} else if (sel ? tv_get_int(c, in[2], &dim) || tv_get_int(c, in[3], &idx)
 		: (nin > 2 && tv_get_int(c, in[2], &dim)) ||
 		  (nin > 3 && in[3]->kind != TV_NONE && tv_get_int(c, in[3], &start)) ||
 		  (nin > 4 && in[4]->kind != TV_NONE && tv_get_int(c, in[4], &end)) ||
 		  (nin > 5 && tv_get_int(c, in[5], &step)))
 		return -1;
-	if (x->rank < 1 || trace_axis(c, dim, x->rank, &d))
+	if (!diag && (x->rank < 1 || trace_axis(c, dim, x->rank, &d)))
 		return -1;
 	int64_t len = x->dims[d];
 	if (sel) {
@@ -405,7 +424,7 @@ static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
 					   "range for size %lld", (long long)idx,
 					   (long long)len);
 		start = idx < 0 ? idx + len : idx;
-	} else {
+	} else if (!diag) {
 		if (step < 1)
 			return trace_error(c, "slice_scatter: step must be positive");
 		start = start < 0 ? start + len : start;
@@ -426,7 +445,21 @@ static int op_view_scatter(struct trace_ctx *c, const struct ir_node *n,
 		strides[i] = st;
 		st *= x->dims[i];
 	}
-	for (int i = 0; i < x->rank; i++) {
+	if (diag) {
+		/* diagonal()'s view: the other dims, then the diagonal */
+		int64_t n1 = x->dims[d], n2 = x->dims[d2], k = idx;
+		int64_t dl = k >= 0 ? (n2 - k < n1 ? n2 - k : n1)
+				    : (n1 + k < n2 ? n1 + k : n2);
+		for (int i = 0; i < x->rank; i++)
+			if (i != d && i != d2) {
+				dims[r] = x->dims[i];
+				strides[r++] = strides[i];
+			}
+		dims[r] = dl < 0 ? 0 : dl;
+		strides[r++] = strides[d] + strides[d2];
+		off = dl <= 0 ? 0 : k >= 0 ? k * strides[d2] : -k * strides[d];
+	}
+	for (int i = 0; i < x->rank && !diag; i++) {
 		if (i == d) {
 			off = start * strides[i];
 			if (sel)
@@ -614,6 +647,7 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_diff, op_diff, 0 },
 	{ OP_aten_select_scatter, op_view_scatter, 0 },
 	{ OP_aten_slice_scatter, op_view_scatter, 0 },
+	{ OP_aten_diagonal_scatter, op_view_scatter, 0 },
 	{ OP_aten_max_unpool3d, op_max_unpool, 0 },
 	{ OP_aten_logaddexp, op_binary_host, 0 },
 	{ OP_aten_logaddexp2, op_binary_host, 0 },

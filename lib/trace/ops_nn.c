@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ops_nn.h"
+#include "ops_shape.h"
 
 /* --- helpers ----------------------------------------------------------- */
 
@@ -1298,6 +1299,125 @@ static int op_group_norm(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, group_norm_run(c, x, g, w, b, eps));
 }
 
+/* x's mean and 1 / sqrt(biased variance + eps) over the axes in mask
+ * (keepdim 0) into out[0] and out[1]; 0 or -1 after reporting */
+static int norm_stats(struct trace_ctx *c, const struct gpu_tensor *x,
+		      uint32_t mask, double eps, struct tval **out)
+{
+	struct gpu_tensor *mean = nn_reduce(c, GPU_RMEAN, x, mask, 0, 0);
+	struct gpu_tensor *var = mean ? nn_reduce(c, GPU_RVAR, x, mask, 0, 0)
+				      : NULL;
+	struct gpu_tensor *t = var ? nn_binary_s(c, GPU_ADD, var, eps) : NULL;
+	gpu_free(var);
+	if (!t || trace_out(c, out, mean)) {
+		gpu_free(t);
+		if (!t)
+			gpu_free(mean);
+		return -1;
+	}
+	int rc = trace_out(c, out + 1, nn_unary(c, GPU_RSQRT, t, 0, 0));
+	gpu_free(t);
+	return rc;
+}
+
+/* torch 2.x's core batch norms: native_batch_norm, _native_batch_norm_
+ * legit and _functional (batch_norm's first eight arguments), legit's
+ * .no_stats (input, weight, bias, training, momentum, eps) and
+ * _no_training (input, weight, bias, running_mean, running_var,
+ * momentum, eps) -> (out, save_mean, save_invstd[, running_mean,
+ * running_var]): batch_norm's kernel; the saved statistics are the
+ * batch's over every dim but 1 when training, empty otherwise (torch's
+ * CPU kernel); _functional's running statistics are its inputs when not
+ * training (an update is not traced). */
+static int op_native_batch_norm(struct trace_ctx *c, const struct ir_node *n,
+				struct tval **in, int nin, struct tval **out,
+				int nout)
+{
+	struct tval *a[8], *made = NULL;
+	struct gpu_tensor *x;
+	int training = 0, i;
+
+	if (nin < 6)
+		return trace_error(c, "expected 6 or more arguments");
+	for (i = 0; i < 8 && i < nin; i++)
+		a[i] = in[i];
+	if (nin == 6) {		/* .no_stats */
+		made = tv_none();
+		a[3] = a[4] = made;
+		a[5] = in[3];
+		a[6] = in[4];
+		a[7] = in[5];
+	} else if (n->op == OP_aten__native_batch_norm_legit_no_training) {
+		made = tv_bool(0);
+		a[5] = made;
+		a[6] = in[5];
+		a[7] = in[6];
+	}
+	if ((nin == 6 || nin == 7) && !made)
+		return trace_oom(c);
+	int rc = op_batch_norm(c, n, a, 8, out, 1);
+	if (!rc)
+		rc = tv_get_bool(c, a[5], &training);
+	tv_unref(made);
+	if (rc || nout < 3)
+		return rc;
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (training) {
+		uint32_t mask = 0;
+		for (i = 0; i < x->rank; i++)
+			if (i != 1)
+				mask |= 1u << i;
+		double eps = 1e-5;
+		rc = tv_get_float(c, a[7], &eps) ||
+		     norm_stats(c, x, mask, eps, out + 1);
+	} else {
+		int64_t zero = 0;
+		rc = trace_out(c, out + 1, trace_empty(c, x->dtype, 1, &zero)) ||
+		     trace_out(c, out + 2, trace_empty(c, x->dtype, 1, &zero));
+	}
+	if (rc || nout < 5)
+		return rc;
+	if (training)
+		return trace_error(c, "the running statistics' update of a "
+				   "training batch norm is not traced");
+	out[3] = tv_ref(in[3]);
+	out[4] = tv_ref(in[4]);
+	return 0;
+}
+
+/* native_group_norm(input, weight, bias, N, C, HxW, group, eps) ->
+ * (out, mean, rstd): group_norm's kernel, and each group's mean and
+ * rstd as [N, group] */
+static int op_native_group_norm(struct trace_ctx *c, const struct ir_node *n,
+				struct tval **in, int nin, struct tval **out,
+				int nout)
+{
+	struct gpu_tensor *x, *w, *b, *xr;
+	int64_t g, shp[3];
+	double eps;
+
+	if (nin < 8)
+		return trace_error(c, "expected 8 arguments");
+	if (tv_get_tensor(c, in[0], 0, &x) || opt_tensor(c, in, nin, 1, &w) ||
+	    opt_tensor(c, in, nin, 2, &b) || tv_get_int(c, in[6], &g) ||
+	    tv_get_float(c, in[7], &eps))
+		return -1;
+	if (trace_out(c, out, group_norm_run(c, x, g, w, b, eps)))
+		return -1;
+	if (nout < 3)
+		return 0;
+	shp[0] = x->dims[0];
+	shp[1] = g;
+	shp[2] = -1;
+	xr = sh_reshape(c, x, 3, shp);
+	if (!xr)
+		return -1;
+	int rc = norm_stats(c, xr, 1u << 2, eps, out + 1);
+	gpu_free(xr);
+	return rc;
+}
+
 /* instance_norm(input, weight, bias, running_mean, running_var,
  * use_input_stats, momentum, eps, cudnn_enabled) */
 static int op_instance_norm(struct trace_ctx *c, const struct ir_node *n,
@@ -1834,8 +1954,13 @@ const struct trace_op trace_ops_nn[] = {
 	{ OP_aten_adaptive_max_pool3d, op_adaptive_pool, 0 },
 	/* normalisation */
 	{ OP_aten_batch_norm, op_batch_norm, 0 },
+	{ OP_aten_native_batch_norm, op_native_batch_norm, 0 },
+	{ OP_aten__native_batch_norm_legit, op_native_batch_norm, 0 },
+	{ OP_aten__native_batch_norm_legit_functional, op_native_batch_norm, 0 },
+	{ OP_aten__native_batch_norm_legit_no_training, op_native_batch_norm, 0 },
 	{ OP_aten_instance_norm, op_instance_norm, 0 },
 	{ OP_aten_group_norm, op_group_norm, 0 },
+	{ OP_aten_native_group_norm, op_native_group_norm, 0 },
 	{ OP_aten_layer_norm, op_layer_norm, 0 },
 	{ OP_aten_native_layer_norm, op_layer_norm, 0 },
 	{ OP_aten__weight_norm, op_weight_norm, 0 },
@@ -1848,6 +1973,7 @@ const struct trace_op trace_ops_nn[] = {
 	/* embedding */
 	{ OP_aten_embedding, op_embedding, 0 },
 	{ OP_aten_embedding_bag, nn_op_embedding_bag, 0 },
+	{ OP_aten__embedding_bag, nn_op_embedding_bag, 0 },
 	/* embedding_renorm is the name script gives the in-place op once
 	 * in-place ops are made out of place; torch renorms the weight in
 	 * place either way */

@@ -1164,6 +1164,121 @@ static int op_tensor_split(struct trace_ctx *c, const struct ir_node *n,
 	return rc;
 }
 
+/* The view op whose *_copy form op is (functionalized graphs), or
+ * OP_NONE. */
+static enum aten_op view_of_copy(enum aten_op op)
+{
+	switch (op) {
+	case OP_aten_view_copy: return OP_aten_view;
+	case OP_aten_permute_copy: return OP_aten_permute;
+	case OP_aten_expand_copy: return OP_aten_expand;
+	case OP_aten_squeeze_copy: return OP_aten_squeeze;
+	case OP_aten_unsqueeze_copy: return OP_aten_unsqueeze;
+	case OP_aten_t_copy: return OP_aten_t;
+	case OP_aten_transpose_copy: return OP_aten_transpose;
+	case OP_aten_slice_copy: return OP_aten_slice;
+	case OP_aten_select_copy: return OP_aten_select;
+	case OP_aten_detach_copy: return OP_aten_detach;
+	case OP_aten_alias_copy: return OP_aten_alias;
+	case OP_aten_diagonal_copy: return OP_aten_diagonal;
+	case OP_aten_unbind_copy: return OP_aten_unbind;
+	case OP_aten_split_copy: return OP_aten_split;
+	case OP_aten_split_with_sizes_copy: return OP_aten_split_with_sizes;
+	case OP_aten_as_strided_copy: return OP_aten_as_strided;
+	default: return OP_NONE;
+	}
+}
+
+/* *pv's tensors as new contiguous tensors of their own storage, in new
+ * values (a kernel may return its input's value itself) */
+static int own_copy(struct trace_ctx *c, struct tval **pv)
+{
+	struct tval *v = *pv;
+	if (v->kind == TV_LIST || v->kind == TV_TUPLE) {
+		if (v->refs > 1)
+			return trace_error(c, "a list the view shares");
+		for (int i = 0; i < v->u.list.n; i++)
+			if (own_copy(c, &v->u.list.items[i]))
+				return -1;
+		return 0;
+	}
+	if (v->kind != TV_TENSOR)
+		return 0;
+	struct gpu_tensor *t = v->u.t;
+	struct gpu_tensor *y = trace_empty(c, t->dtype, t->rank, t->dims);
+	if (!y || trace_write_into(c, y, t)) {
+		gpu_free(y);
+		return -1;
+	}
+	struct tval *nv = tv_tensor(y);	/* frees y when it fails */
+	if (!nv)
+		return trace_oom(c);
+	tv_unref(v);
+	*pv = nv;
+	return 0;
+}
+
+/* the *_copy forms of the view ops: the view's kernel (on the node as
+ * the view op), its results then copied into storage of their own */
+static int op_view_copy(struct trace_ctx *c, const struct ir_node *n,
+			struct tval **in, int nin, struct tval **out, int nout)
+{
+	enum aten_op v = view_of_copy(n->op);
+	const struct trace_op *r = trace_group_op(v, TRACE_TENSOR);
+	struct ir_node as = *n;
+
+	if (!r)
+		return trace_error(c, "no kernel for the view of %s", n->kind);
+	as.op = v;
+	as.kind = aten_op_name(v);
+	if (r->fn(c, &as, in, nin, out, nout))
+		return -1;
+	for (int i = 0; i < nout; i++)
+		if (out[i] && own_copy(c, &out[i]))
+			return -1;
+	return 0;
+}
+
+/* hsplit (dim 1, 0 of a 1-d tensor), vsplit (0), dsplit (2) of self by
+ * sections (which must divide the dim, as torch checks) or indices:
+ * tensor_split at that dim */
+static int op_hvd_split(struct trace_ctx *c, const struct ir_node *n,
+			struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	int64_t sec, d;
+	int need = n->op == OP_aten_dsplit ? 3 : n->op == OP_aten_vsplit ? 2 : 1;
+	const char *name = n->op == OP_aten_dsplit ? "dsplit" :
+			   n->op == OP_aten_vsplit ? "vsplit" : "hsplit";
+
+	if (nin < 2 || tv_get_tensor(c, in[0], 0, &x))
+		return nin < 2 ? trace_error(c, "%s expects 2 arguments", name)
+			       : -1;
+	if (x->rank < need)
+		return trace_error(c, "torch.%s requires a tensor with at least "
+				   "%d dimension, but got a tensor with %d "
+				   "dimensions!", name, need, x->rank);
+	d = n->op == OP_aten_dsplit ? 2 : n->op == OP_aten_vsplit ? 0 :
+	    x->rank == 1 ? 0 : 1;
+	if (in[1] && in[1]->kind == TV_INT) {
+		if (tv_get_int(c, in[1], &sec))
+			return -1;
+		if (sec == 0 || x->dims[d] % sec)
+			return trace_error(c, "torch.%s attempted to split along "
+					   "dimension %lld, but the size of the "
+					   "dimension %lld is not divisible by "
+					   "the split_size %lld!", name,
+					   (long long)d, (long long)x->dims[d],
+					   (long long)sec);
+	}
+	struct tval *a[3] = { in[0], in[1], tv_int(d) };
+	if (!a[2])
+		return trace_oom(c);
+	int rc = op_tensor_split(c, n, a, 3, out, nout);
+	tv_unref(a[2]);
+	return rc;
+}
+
 /* unbind(self, dim=0) */
 static int op_unbind(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -1512,6 +1627,22 @@ static int op_atleast(struct trace_ctx *c, const struct ir_node *n,
 
 const struct trace_op trace_ops_view[] = {
 	{ OP_aten_view, op_view, 0 },
+	{ OP_aten_view_copy, op_view_copy, 0 },
+	{ OP_aten_permute_copy, op_view_copy, 0 },
+	{ OP_aten_expand_copy, op_view_copy, 0 },
+	{ OP_aten_squeeze_copy, op_view_copy, 0 },
+	{ OP_aten_unsqueeze_copy, op_view_copy, 0 },
+	{ OP_aten_t_copy, op_view_copy, 0 },
+	{ OP_aten_transpose_copy, op_view_copy, 0 },
+	{ OP_aten_slice_copy, op_view_copy, 0 },
+	{ OP_aten_select_copy, op_view_copy, 0 },
+	{ OP_aten_detach_copy, op_view_copy, 0 },
+	{ OP_aten_alias_copy, op_view_copy, 0 },
+	{ OP_aten_diagonal_copy, op_view_copy, 0 },
+	{ OP_aten_unbind_copy, op_view_copy, 0 },
+	{ OP_aten_split_copy, op_view_copy, 0 },
+	{ OP_aten_split_with_sizes_copy, op_view_copy, 0 },
+	{ OP_aten_as_strided_copy, op_view_copy, 0 },
 	{ OP_aten_reshape, op_view, 0 },
 	{ OP_aten__unsafe_view, op_view, 0 },
 	{ OP_aten_view_as, op_view_as, 0 },
@@ -1556,6 +1687,9 @@ const struct trace_op trace_ops_view[] = {
 	{ OP_aten_chunk, op_chunk, 0 },
 	{ OP_aten_unsafe_chunk, op_chunk, 0 },
 	{ OP_aten_tensor_split, op_tensor_split, 0 },
+	{ OP_aten_hsplit, op_hvd_split, 0 },
+	{ OP_aten_vsplit, op_hvd_split, 0 },
+	{ OP_aten_dsplit, op_hvd_split, 0 },
 	{ OP_aten_unbind, op_unbind, 0 },
 	{ OP_aten_diagonal, op_diagonal, 0 },
 	{ OP_aten_diag_embed, op_diag_embed, 0 },

@@ -182,6 +182,65 @@ class Diffs(torch.nn.Module):
                 torch.diff(p, dim=0))
 
 
+class Blocks(torch.nn.Module):
+    """block_diag (0-d, 1-d, 2-d and empty blocks, an int block
+    promoted), cartesian_prod (two and three tensors, one),
+    diagonal_scatter (offsets 0, 2, -1, dims 1 and 2, negative dims),
+    hsplit/vsplit/dsplit (sections and indices, hsplit of a 1-d)"""
+    def forward(self, a, b, v, w, x, s, s2, s3, i):
+        return (torch.block_diag(a, b, v), torch.block_diag(a, v[0], torch.zeros(0, 2), b),
+                torch.block_diag(a, i), torch.block_diag(v),
+                torch.cartesian_prod(v, w), torch.cartesian_prod(w, v[:2], w), torch.cartesian_prod(w),
+                torch.diagonal_scatter(a, s), torch.diagonal_scatter(b.t(), s2, 1),
+                torch.diagonal_scatter(x, s3, -1, 1, 2), torch.diagonal_scatter(x, s3[:, :1], 2, -1, -2),
+                torch.hsplit(x, 3)[1], torch.hsplit(x, [1, 2])[2], torch.hsplit(v, 2)[0],
+                torch.vsplit(x, 2)[1], torch.vsplit(a, [1])[0], torch.dsplit(x, [1, 3])[1],
+                torch.dsplit(x, 2)[0])
+
+
+class Stats(torch.nn.Module):
+    """cov (correction 0 and 2, fweights, aweights, both, a 1-d input, a
+    single variable, too few observations: infinities), corrcoef (a
+    constant row: NaN; 1-d), nanmedian (NaNs, an all-NaN row, dim,
+    keepdim, integers)"""
+    def forward(self, x, fw, aw, y, k, m):
+        return (torch.cov(x), torch.cov(x, correction=0), torch.cov(x, correction=2),
+                torch.cov(x, fweights=fw), torch.cov(x, aweights=aw),
+                torch.cov(x, correction=3, fweights=fw, aweights=aw), torch.cov(x[0]),
+                torch.cov(x[:1]), torch.cov(x[:, :2], correction=3),
+                torch.corrcoef(x), torch.corrcoef(y), torch.corrcoef(x[1]),
+                # the index of an all-NaN row is left to nth_element in torch:
+                # only the other rows' indices are compared
+                torch.nanmedian(m), torch.nanmedian(m, 1)[0], torch.nanmedian(m, 1)[1][[0, 2, 3]],
+                torch.nanmedian(m, 0, True)[0], torch.nanmedian(m, 0, True)[1],
+                torch.nanmedian(k), torch.nanmedian(k, -1)[0], torch.nanmedian(k, -1)[1],
+                torch.nanmedian(m[3]))
+
+
+class Pdist(torch.nn.Module):
+    """pdist (p 2, 1, 0, inf, 3) and the core _pdist_forward"""
+    def forward(self, x):
+        return (torch.pdist(x), torch.pdist(x, 1.0), torch.pdist(x.round(), 0.0),
+                torch.pdist(x, float("inf")), torch.pdist(x, 3.0),
+                torch.ops.aten._pdist_forward(x, 2.0))
+
+
+class Copies(torch.nn.Module):
+    """the *_copy forms of the view ops (functionalized graphs), and an
+    in-place write into a copy that must not reach its input"""
+    def forward(self, x, v):
+        a = torch.ops.aten
+        y = a.t_copy(x[0])
+        y.add_(1.0)
+        parts = a.split_copy(x, 1, 1)
+        return (a.view_copy(x, [6, 4]), a.permute_copy(x, [2, 0, 1]), a.expand_copy(v, [3, 4]),
+                a.squeeze_copy(x[:, :1], 1), a.unsqueeze_copy(x, 1), y, x[0] * 1,
+                a.transpose_copy(x, 0, 2), a.slice_copy(x, 2, 1, 3), a.select_copy(x, 1, -1),
+                a.detach_copy(x), a.alias_copy(v), a.diagonal_copy(x, 1, 1, 2),
+                a.unbind_copy(x, 0)[1], parts[2], a.split_with_sizes_copy(x, [1, 3], 2)[1],
+                a.as_strided_copy(x, [2, 2], [1, 4]))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -228,6 +287,20 @@ cases = {
     "unfold": (Unfold(), [("x", r(2, 3, 8, 8), None, []), ("v", r(1, 2, 4, 4, 6), None, [])]),
     "core2": (Core2(), [("x", r(1, 2, 5, 6), None, []), ("g", torch.rand(1, 3, 4, 2) * 2.2 - 1.1, None, []),
                         ("a", r(2, 4, 3), None, []), ("b", r(2, 5, 3), None, [])]),
+    "blocks": (Blocks(), [("a", r(2, 3), None, []), ("b", r(3, 2), None, []), ("v", r(4), None, []),
+                          ("w", r(3), None, []), ("x", r(2, 3, 4), None, []), ("s", r(2), None, []),
+                          ("s2", r(2), None, []), ("s3", r(2, 2), None, []),
+                          ("i", torch.randint(-5, 5, (2, 2)), None, [])]),
+    "stats": (Stats(), [("x", r(3, 5), None, []), ("fw", torch.tensor([1, 2, 0, 3, 1]), None, []),
+                        ("aw", torch.rand(5) + 0.1, None, []),
+                        ("y", torch.cat([r(2, 4), torch.full((1, 4), 2.0)]), None, []),
+                        ("k", torch.randperm(12).reshape(3, 4), None, []),
+                        ("m", torch.tensor([[1.0, float("nan"), 3.0, -2.0, 0.5],
+                                            [float("nan")] * 5,
+                                            [4.0, 2.0, -1.0, 7.0, float("nan")],
+                                            [0.25, -3.0, 9.0, 1.5, 2.5]]), None, [])]),
+    "pdist": (Pdist(), [("x", r(5, 3) * 2, None, [])]),
+    "copies": (Copies(), [("x", r(2, 3, 4), None, []), ("v", r(4), None, [])]),
     "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]

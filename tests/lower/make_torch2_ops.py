@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """make_torch2_ops.py - archives calling torch 2.x operators torch 1.13
 lacks, scaled_dot_product_attention with each of its arguments and
-rms_norm, for tests/490-lower-torch2-ops.bats.
+rms_norm, and torch 2.x's core ATen ops torch.export's graphs hold
+(native_group_norm, the _native_batch_norm_legit family, _unsafe_index,
+_unsafe_index_put, _embedding_bag), for tests/490-lower-torch2-ops.bats.
 
     /usr/bin/python3 tests/lower/make_torch2_ops.py OUTDIR
 
@@ -53,7 +55,19 @@ class Placeholder2(torch.nn.Module):
         return torch.mul(x, 1.0)
 
 
+class PlaceholderX3(torch.nn.Module):
+    def forward(self, x, w, b):
+        return torch.mul(x, 1.0)
+
+
+class PlaceholderX5(torch.nn.Module):
+    def forward(self, x, w, b, rm, rv):
+        return torch.mul(x, 1.0)
+
+
 PLACEHOLDERS = {1: Placeholder1, 2: Placeholder2, 3: Placeholder3, 4: Placeholder4}
+# the other ops' placeholders: x, w, b, rm, rv
+PLACEHOLDERS_X = {1: Placeholder1, 2: Placeholder2, 3: PlaceholderX3, 5: PlaceholderX5}
 
 
 def rms_ref(x, dims, w=None, eps=None):
@@ -113,6 +127,60 @@ def cases():
                              lambda: rms_ref(x, (-1,), w, 1e-5))
     out["rms_default_eps"] = ((x,), "rms_norm(x, [8])", lambda: rms_ref(x, (-1,)))
     out["rms_two_dims"] = ((x, w2), "rms_norm(x, [4, 8], w, None)", lambda: rms_ref(x, (-2, -1), w2))
+    out.update(core_cases(g))
+    return out
+
+
+def core_cases(g):
+    """torch 2.x's core ATen ops that torch.export's graphs hold after
+    run_decompositions(), each against the torch 1.13 op it computes."""
+    F = torch.nn.functional
+    out = {}
+    x = torch.randn(2, 6, 4, 5, generator=g)
+    w, b = torch.randn(6, generator=g), torch.randn(6, generator=g)
+    rm, rv = torch.randn(6, generator=g), torch.rand(6, generator=g) + 0.5
+    out["native_group_norm"] = ((x, w, b), "native_group_norm(x, w, b, 2, 6, 20, 3, 1.0000000000000001e-05)[0]",
+                                lambda: F.group_norm(x, 3, w, b, 1e-5))
+    xg = x.reshape(2, 3, -1)
+    out["native_group_norm_mean"] = ((x, w, b), "native_group_norm(x, w, b, 2, 6, 20, 3, 1.0000000000000001e-05)[1]",
+                                     lambda: xg.mean(-1))
+    out["native_group_norm_rstd"] = ((x, w, b), "native_group_norm(x, w, b, 2, 6, 20, 3, 1.0000000000000001e-05)[2]",
+                                     lambda: torch.rsqrt(xg.var(-1, unbiased=False) + 1e-5))
+    x3 = torch.randn(2, 6, 7, generator=g)
+    out["native_group_norm_3d_nw"] = ((x3,), "native_group_norm(x, None, None, 2, 6, 7, 2, 0.001)[0]",
+                                      lambda: F.group_norm(x3, 2, None, None, 1e-3))
+    out["bn_legit_no_training"] = ((x, w, b, rm, rv),
+                                   "_native_batch_norm_legit_no_training(x, w, b, rm, rv, 0.1, 0.001)[0]",
+                                   lambda: F.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-3))
+    out["bn_legit_eval"] = ((x, w, b, rm, rv),
+                            "_native_batch_norm_legit(x, w, b, rm, rv, False, 0.1, 1.0000000000000001e-05)[0]",
+                            lambda: F.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5))
+    out["bn_legit_functional"] = ((x, w, b, rm, rv),
+                                  "_native_batch_norm_legit_functional(x, w, b, rm, rv, False, 0.1, "
+                                  "1.0000000000000001e-05)[0]",
+                                  lambda: F.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5))
+    out["bn_legit_no_stats"] = ((x, w, b), "_native_batch_norm_legit(x, w, b, True, 0.1, 1.0000000000000001e-05)[0]",
+                                lambda: F.batch_norm(x, None, None, w, b, True, 0.1, 1e-5))
+    out["native_batch_norm"] = ((x, w, b, rm, rv),
+                                "native_batch_norm(x, w, b, rm, rv, False, 0.1, 1.0000000000000001e-05)[0]",
+                                lambda: F.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5))
+    t = torch.randn(5, 3, 4, generator=g)
+    i = torch.tensor([4, 0, -1, 2])
+    out["unsafe_index"] = ((t, i), "_unsafe_index(x, [w])", lambda: t[i])
+    vals = torch.randn(3, 4, generator=g)
+    i2 = torch.tensor([1, 3, 0])
+    out["unsafe_index_put"] = ((t, i2, vals), "_unsafe_index_put(x, [w], b, False)",
+                               lambda: t.index_put((i2,), vals))
+    emb = torch.randn(10, 4, generator=g)
+    ind = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    offs = torch.tensor([0, 3, 3, 6])
+    out["embedding_bag_mean"] = ((emb, ind, offs), "_embedding_bag(x, w, b, False, 1)[0]",
+                                 lambda: F.embedding_bag(ind, emb, offs, mode="mean"))
+    offs2 = torch.tensor([0, 2, 5, 8])
+    out["embedding_bag_max"] = ((emb, ind, offs2), "_embedding_bag(x, w, b, False, 2)[0]",
+                                lambda: F.embedding_bag(ind, emb, offs2, mode="max"))
+    out["embedding_bag_sum_last"] = ((emb, ind, offs2), "_embedding_bag(x, w, b, False, 0, False, None, True)[0]",
+                                     lambda: F.embedding_bag(ind, emb, offs2, mode="sum", include_last_offset=True))
     return out
 
 
@@ -122,7 +190,8 @@ def write(root, name, args, call, ref_kw):
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     tmp = os.path.join(d, "tmp.pt")
-    torch.jit.script(PLACEHOLDERS[len(args)]()).save(tmp)
+    ph = PLACEHOLDERS_X if callable(ref_kw) else PLACEHOLDERS
+    torch.jit.script(ph[len(args)]()).save(tmp)
     # an SDPA case gives its arguments after q, k, v; another the whole call
     src = b"torch.mul(x, 1.)" if callable(ref_kw) else b"torch.mul(q, 1.)"
     call = f"torch.scaled_dot_product_attention(q, k, v, {call})" if src.startswith(b"torch.mul(q") \

@@ -26,6 +26,12 @@ from a real one with the standard library only (zipfile, json): no torch.
     pt2_cases.py synthetic OUT.pt2 nested
         that while_loop with its condition itself a while_loop, 30 deep:
         read naively, 2^30 copies of the innermost condition.
+    pt2_cases.py synthetic OUT.pt2 core
+        torch 2.x's core ATen ops as run_decompositions() leaves them:
+            g = native_group_norm(x, w, b, 2, 6, 20, 3, 1e-5)[0]
+            y = _native_batch_norm_legit_no_training(g, w, b, rm, rv,
+                                                     0.1, 1e-3)[0]
+        (x: f32[2, 6, 4, 5]; w, b, rm, rv: f32[6]), returning y.
     pt2_cases.py summary IR.txt
         the same lines read from unpt2 -S's text IR.
 
@@ -215,6 +221,25 @@ def nested_cond(depth):
                      {"i_1": i64, "c_1": f, "y_1": f, "w_i": i64, "w_c": f, "lt": tmeta([], 12)})
 
 
+def core_program():
+    f, c = tmeta([2, 6, 4, 5]), tmeta([6])
+    stats = [tmeta([2, 3]), tmeta([2, 3])]
+    nodes = [
+        call("torch.ops.aten.native_group_norm.default",
+             [("input", tensor("x")), ("weight", tensor("w")), ("bias", tensor("b")), ("N", {"as_int": 2}),
+              ("C", {"as_int": 6}), ("HxW", {"as_int": 20}), ("group", {"as_int": 3}), ("eps", {"as_float": 1e-5})],
+             [tensor("gn"), tensor("gn_mean"), tensor("gn_rstd")], "native_group_norm"),
+        call("torch.ops.aten._native_batch_norm_legit_no_training.default",
+             [("input", tensor("gn")), ("weight", tensor("w")), ("bias", tensor("b")),
+              ("running_mean", tensor("rm")), ("running_var", tensor("rv")), ("momentum", {"as_float": 0.1}),
+              ("eps", {"as_float": 1e-3})],
+             [tensor("bn"), tensor("bn_mean"), tensor("bn_invstd")], "bn"),
+    ]
+    tv = {"x": f, "w": c, "b": c, "rm": c, "rv": c, "gn": f, "gn_mean": stats[0], "gn_rstd": stats[1],
+          "bn": f, "bn_mean": tmeta([0]), "bn_invstd": tmeta([0])}
+    return nodes, tv, ["bn"]
+
+
 def subgraph(name, fn, out):
     return {"as_graph": {"name": name, "graph": {
         "inputs": [tensor("x_1")], "outputs": [tensor(out)],
@@ -250,7 +275,12 @@ def synthetic(out, kind="cond"):
                           "getitem": tmeta([3, 4]), "wrap": tmeta([3, 4])},
         "sym_int_values": {}, "sym_bool_values": {}, "sym_float_values": {}, "custom_obj_values": {},
         "is_single_tensor_return": False}
-    outs = ["wrap"]
+    outs, ins = ["wrap"], ["x"]
+    if kind == "core":
+        graph["nodes"], graph["tensor_values"], outs = core_program()
+        ins = ["x", "w", "b", "rm", "rv"]
+        graph["inputs"] = [tensor(n) for n in ins]
+        graph["outputs"] = [tensor(n) for n in outs]
     if kind in ("while", "nested"):
         graph["nodes"], graph["tensor_values"], outs = while_program()
     if kind == "nested":
@@ -258,7 +288,7 @@ def synthetic(out, kind="cond"):
         graph["nodes"][2]["inputs"][0]["arg"] = nested_cond(30)
         graph["outputs"] = [tensor(n) for n in outs]
     prog = {"graph_module": {"graph": graph, "signature": {
-        "input_specs": [{"user_input": {"arg": tensor("x")}}],
+        "input_specs": [{"user_input": {"arg": tensor(n)}} for n in ins],
         "output_specs": [{"user_output": {"arg": tensor(n)}} for n in outs]},
         "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}},
         "opset_version": {"aten": 10}, "range_constraints": {}, "schema_version": {"major": 8, "minor": 17},

@@ -1,0 +1,417 @@
+/*
+ * symbolic_stats.c - more of the long tail of aten operators (issue 14):
+ * block_diag, cartesian_prod, diagonal_scatter, hsplit/vsplit/dsplit,
+ * cov and corrcoef, nanmedian.  Each is an exact ONNX decomposition of
+ * torch 1.13's definition (ATen/native: TensorShape.cpp's block_diag,
+ * Itertools.cpp's cartesian_prod, Correlation.cpp's cov and corrcoef,
+ * Sorting.cpp's nanmedian) or declines with the reason.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolic_common.h"
+
+#define T(i) lw_tensor(c, n, (i))
+#define NARGS ((int)n->ninputs)
+#define MAXL 64
+
+static struct ir_value *concat(struct lower_ctx *c, struct ir_value **v,
+			       int k, int64_t axis)
+{
+	if (k == 1)
+		return v[0];
+	struct ir_node *cn = b_node(c, "Concat", k, v, 1);
+	b_attr_i(c, cn, "axis", axis);
+	return b_done(c, cn);
+}
+
+/* zeros of the fixed dims [d0, d1] and dtype dt */
+static struct ir_value *zeros2(struct lower_ctx *c, int64_t d0, int64_t d1,
+			       enum ir_dtype dt)
+{
+	int64_t d[2] = { d0, d1 };
+	return sym_fill_shape(c, b_const_i64s(c, d, 2, 1), 0, dt);
+}
+
+/* block_diag(tensors): each 0-d, 1-d (one row) or 2-d block on the
+ * diagonal of zeros, in the tensors' promoted dtype; fixed sizes. */
+static SYM(sym_block_diag)
+{
+	struct ir_value *t[MAXL], *rows[MAXL];
+	int64_t nr[MAXL], nc[MAXL], cols = 0;
+	int k = lw_list(c, n, 0, t, MAXL);
+	if (k < 1)
+		return lw_decline(c, "tensors is not a list known element-wise");
+	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
+	for (int i = 0; i < k; i++) {
+		int r = t[i] ? b_rank(t[i]) : -1;
+		if (r < 0 || r > 2)
+			return lw_decline(c, "a block that is not 0-d, 1-d or 2-d");
+		nr[i] = r < 2 ? 1 : b_dim_size(t[i], 0);
+		nc[i] = r < 1 ? 1 : b_dim_size(t[i], r - 1);
+		if (nr[i] < 0 || nc[i] < 0)
+			return lw_decline(c, "a block of sizes not fixed");
+		enum ir_dtype d = b_dtype(t[i]);
+		if (d == IR_DTYPE_UNDEFINED)
+			return lw_decline(c, "a block of unknown dtype");
+		dt = i ? lw_promote(dt, d) : d;
+		cols += nc[i];
+	}
+	int64_t before = 0, shp[2];
+	int nrows = 0;
+	for (int i = 0; i < k; i++) {
+		struct ir_value *p[3];
+		int np = 0;
+		shp[0] = nr[i];
+		shp[1] = nc[i];
+		if (nr[i] == 0) {
+			before += nc[i];
+			continue;
+		}
+		if (before)
+			p[np++] = zeros2(c, nr[i], before, dt);
+		if (nc[i])
+			p[np++] = b_op2(c, "Reshape", b_cast(c, t[i], dt),
+					b_const_i64s(c, shp, 2, 1));
+		if (cols - before - nc[i])
+			p[np++] = zeros2(c, nr[i], cols - before - nc[i], dt);
+		before += nc[i];
+		if (np)
+			rows[nrows++] = concat(c, p, np, 1);
+	}
+	out[0] = nrows ? concat(c, rows, nrows, 0) : zeros2(c, 0, cols, dt);
+	return 0;
+}
+
+/* cartesian_prod(tensors): the 1-d tensors' meshgrid (ij), each
+ * flattened, stacked as columns [prod n_i, k]; one tensor is itself. */
+static SYM(sym_cartesian_prod)
+{
+	struct ir_value *t[MAXL], *shp[MAXL], *col[MAXL];
+	int64_t ax[MAXL], m1[2] = { -1, 1 };
+	int k = lw_list(c, n, 0, t, MAXL);
+	if (k < 1)
+		return lw_decline(c, "tensors is not a list known element-wise");
+	for (int i = 0; i < k; i++)
+		if (!t[i] || b_rank(t[i]) != 1)
+			return lw_decline(c, "a tensor that is not 1-d");
+	if (k == 1) {
+		out[0] = b_op1(c, "Identity", t[0]);
+		return 0;
+	}
+	for (int i = 0; i < k; i++)
+		shp[i] = b_op1(c, "Shape", t[i]);
+	struct ir_value *full = concat(c, shp, k, 0);
+	for (int i = 0; i < k; i++) {
+		int na = 0;
+		for (int j = 0; j < k; j++)
+			if (j != i)
+				ax[na++] = j;
+		struct ir_value *e = b_op2(c, "Expand",
+					   b_unsqueeze(c, t[i], ax, na), full);
+		col[i] = b_op2(c, "Reshape", e, b_const_i64s(c, m1, 2, 1));
+	}
+	out[0] = concat(c, col, k, 1);
+	return 0;
+}
+
+/* diagonal_scatter(self, src, offset=0, dim1=0, dim2=1): self with the
+ * diagonal diagonal() reads replaced by src.  self's dims moved so dim1
+ * and dim2 come last ([..., R, C], src [..., L]); src's entry for each
+ * row (offset >= 0: diagonal entry i is at (i, i + offset)) or column
+ * (offset < 0: at (j - offset, j)) gathered to [..., R, 1] or [..., 1,
+ * C] and put where the fixed mask of the diagonal is true. */
+static SYM(sym_diagonal_scatter)
+{
+	struct ir_value *x = T(0), *src = T(1);
+	int64_t off = 0, d1 = 0, d2 = 1, perm[MAXL], inv[MAXL];
+	int r = x ? b_rank(x) : -1;
+	if (!src || r < 2 || r > MAXL)
+		return lw_decline(c, "the inputs are not tensors of known rank");
+	if ((NARGS > 2 && !lw_int(c, n, 2, &off)) ||
+	    (NARGS > 3 && !lw_int(c, n, 3, &d1)) ||
+	    (NARGS > 4 && !lw_int(c, n, 4, &d2)))
+		return lw_decline(c, "offset, dim1 or dim2 not constant");
+	d1 = d1 < 0 ? d1 + r : d1;
+	d2 = d2 < 0 ? d2 + r : d2;
+	if (d1 < 0 || d1 >= r || d2 < 0 || d2 >= r || d1 == d2)
+		return lw_decline(c, "dim1 and dim2 out of range or equal");
+	int64_t R = b_dim_size(x, d1), C = b_dim_size(x, d2);
+	if (R < 0 || C < 0 || R > 4096 || C > 4096)
+		return lw_decline(c, "the diagonal's dims have no fixed size");
+	int64_t L = off >= 0 ? (C - off < R ? C - off : R)
+			     : (R + off < C ? R + off : C);
+	if (L <= 0) {
+		out[0] = b_op1(c, "Identity", x);
+		return 0;
+	}
+	int np = 0;
+	for (int i = 0; i < r; i++)
+		if (i != d1 && i != d2)
+			perm[np++] = i;
+	perm[np++] = d1;
+	perm[np++] = d2;
+	for (int i = 0; i < r; i++)
+		inv[perm[i]] = i;
+	struct ir_value *xt = b_transpose(c, x, perm, r);
+	/* src's index for each row (or column), clamped into [0, L) */
+	int64_t len = off >= 0 ? R : C, idx[4096];
+	for (int64_t i = 0; i < len; i++)
+		idx[i] = i < L ? i : L - 1;
+	struct ir_value *g[2] = { b_cast(c, src, b_dtype(x)),
+				  b_const_i64s(c, idx, (int)len, 1) };
+	struct ir_node *gn = b_node(c, "Gather", 2, g, 1);
+	b_attr_i(c, gn, "axis", r - 2);
+	int64_t at = off >= 0 ? r - 1 : r - 2;
+	struct ir_value *s = b_unsqueeze(c, b_done(c, gn), &at, 1);
+	/* the mask [R, C]: j - i == offset */
+	int64_t dims[2] = { R, C };
+	double *m = malloc(sizeof(*m) * (size_t)(R * C + 1));
+	if (!m)
+		return lw_decline(c, "out of memory");
+	for (int64_t i = 0; i < R; i++)
+		for (int64_t j = 0; j < C; j++)
+			m[i * C + j] = j - i == off;
+	struct ir_value *mask = b_cast(c, b_const_reals(c, m, dims, 2,
+							IR_DTYPE_FLOAT),
+				       IR_DTYPE_BOOL);
+	free(m);
+	out[0] = b_transpose(c, b_op3(c, "Where", mask, s, xt), inv, r);
+	return 0;
+}
+
+/* hsplit (dim 1, or 0 for a 1-d tensor), vsplit (0), dsplit (2):
+ * tensor_split at that dim, sections or indices */
+static SYM(sym_hsplit)
+{
+	struct ir_value *x = T(0);
+	int r = x ? b_rank(x) : -1;
+	if (r < 1)
+		return lw_decline(c, "the input has no known rank of 1 or more");
+	return sym_split_at(c, n, out, r == 1 ? 0 : 1);
+}
+
+static SYM(sym_vsplit)
+{
+	struct ir_value *x = T(0);
+	if (!x || b_rank(x) < 2)
+		return lw_decline(c, "the input has no known rank of 2 or more");
+	return sym_split_at(c, n, out, 0);
+}
+
+static SYM(sym_dsplit)
+{
+	struct ir_value *x = T(0);
+	if (!x || b_rank(x) < 3)
+		return lw_decline(c, "the input has no known rank of 3 or more");
+	return sym_split_at(c, n, out, 2);
+}
+
+/* torch's cov(input, correction, fweights, aweights) of a float input
+ * [V, N] (1-d: [1, N]), before its final squeeze: w = fweights *
+ * aweights, avg = sum(x * w) / sum(w), norm = sum(w) - correction (times
+ * sum(w * aweights) / sum(w) with aweights), negative norms 0, then
+ * (x - avg) * w @ (x - avg)^T / norm; no weights: w 1, sum(w) N. */
+static struct ir_value *cov_matrix(struct lower_ctx *c, struct ir_node *n,
+				   struct ir_value *x, int icorr, int ifw,
+				   int iaw)
+{
+	enum ir_dtype dt = b_dtype(x);
+	int64_t a1 = 1, corr = 1, perm[2] = { 1, 0 };
+	if (icorr >= 0 && !lw_int(c, n, icorr, &corr))
+		return NULL;
+	struct ir_value *fw = ifw >= 0 && !lw_is_none(c, n, ifw) ? T(ifw) : NULL;
+	struct ir_value *aw = iaw >= 0 && !lw_is_none(c, n, iaw) ? T(iaw) : NULL;
+	struct ir_value *w = NULL, *wsum, *avg, *norm;
+	if (fw)
+		w = b_cast(c, fw, dt);
+	if (aw)
+		w = w ? b_op2(c, "Mul", w, b_cast(c, aw, dt)) : b_cast(c, aw, dt);
+	struct ir_value *cr = b_const_scalar(c, (double)corr, dt, 0);
+	if (w) {
+		wsum = b_reduce(c, "ReduceSum", w, NULL, 0, 0);
+		avg = b_op2(c, "Div", b_reduce(c, "ReduceSum",
+					       b_op2(c, "Mul", x, w), &a1, 1, 1),
+			    wsum);
+		if (aw)
+			cr = b_op2(c, "Mul", cr, b_op2(c, "Div",
+				b_reduce(c, "ReduceSum", b_op2(c, "Mul", w,
+					 b_cast(c, aw, dt)), NULL, 0, 0), wsum));
+	} else {
+		wsum = b_cast(c, b_dim(c, x, 1), dt);
+		avg = b_reduce(c, "ReduceMean", x, &a1, 1, 1);
+	}
+	/* Max with +0, not Relu: ONNX Runtime's Relu of a negative is -0,
+	 * torch's zeroed norm +0 (the sign of its infinities) */
+	norm = b_op2(c, "Max", b_op2(c, "Sub", wsum, cr),
+		     b_const_scalar(c, 0, dt, 0));
+	struct ir_value *xm = b_op2(c, "Sub", x, avg);
+	struct ir_value *xw = w ? b_op2(c, "Mul", xm, w) : xm;
+	struct ir_value *p = b_op2(c, "MatMul", xw, b_transpose(c, xm, perm, 2));
+	return b_op2(c, "Div", p, norm);
+}
+
+/* the float input of cov/corrcoef as [V, N], with *vars V (-1 unknown)
+ * and *one 1 when torch's squeeze makes the result 0-d */
+static struct ir_value *cov_input(struct lower_ctx *c, struct ir_node *n,
+				  int64_t *vars, int *one)
+{
+	struct ir_value *x = T(0);
+	int r = x ? b_rank(x) : -1;
+	if ((r != 1 && r != 2) || !b_is_float(b_dtype(x)))
+		return NULL;
+	if (r == 1) {
+		int64_t z = 0;
+		x = b_unsqueeze(c, x, &z, 1);
+	}
+	*vars = b_dim_size(x, 0);
+	*one = *vars == 1;
+	return x;
+}
+
+static SYM(sym_cov)
+{
+	int64_t v;
+	int one;
+	struct ir_value *x = cov_input(c, n, &v, &one);
+	if (!x)
+		return lw_decline(c, "the input is not a 1-d or 2-d float tensor");
+	if (v < 0)
+		return lw_decline(c, "the number of variables is not fixed");
+	struct ir_value *m = cov_matrix(c, n, x, NARGS > 1 ? 1 : -1,
+					NARGS > 2 ? 2 : -1, NARGS > 3 ? 3 : -1);
+	if (!m)
+		return lw_decline(c, "correction is not constant");
+	out[0] = one ? b_squeeze(c, m, NULL, 0) : m;
+	return 0;
+}
+
+/* corrcoef(input): cov / (stddev[:, None] * ...) as torch divides, twice,
+ * clipped to [-1, 1]; a 0-d cov c gives c / c */
+static SYM(sym_corrcoef)
+{
+	int64_t v;
+	int one;
+	struct ir_value *x = cov_input(c, n, &v, &one);
+	if (!x)
+		return lw_decline(c, "the input is not a 1-d or 2-d float tensor");
+	if (v < 0)
+		return lw_decline(c, "the number of variables is not fixed");
+	struct ir_value *m = cov_matrix(c, n, x, -1, -1, -1);
+	if (one) {
+		m = b_squeeze(c, m, NULL, 0);
+		out[0] = b_op2(c, "Div", m, m);
+		return 0;
+	}
+	if (c->opset < 10)
+		return lw_decline(c, "the diagonal's strided Slice needs opset 10");
+	int64_t flat = -1, col[2] = { -1, 1 }, row[2] = { 1, -1 };
+	struct ir_value *d = b_slice(c, b_op2(c, "Reshape", m,
+					      b_const_i64s(c, &flat, 1, 1)),
+				     0, INT64_MAX, 0, v + 1);
+	struct ir_value *sd = b_op1(c, "Sqrt", d);
+	m = b_op2(c, "Div", m, b_op2(c, "Reshape", sd,
+				     b_const_i64s(c, col, 2, 1)));
+	m = b_op2(c, "Div", m, b_op2(c, "Reshape", sd,
+				     b_const_i64s(c, row, 2, 1)));
+	/* clip as torch's clamp: NaN stays NaN */
+	enum ir_dtype dt = b_dtype(m);
+	struct ir_value *lo = b_const_scalar(c, -1, dt, 0);
+	struct ir_value *hi = b_const_scalar(c, 1, dt, 0);
+	struct ir_value *cl = b_op2(c, "Min", b_op2(c, "Max", m, lo), hi);
+	out[0] = b_op3(c, "Where", b_op1(c, "IsNaN", m), m, cl);
+	return 0;
+}
+
+/* nanmedian(self) and nanmedian(self, dim, keepdim) -> (values, indices):
+ * the lower middle, (m - 1) // 2, of the m non-NaN values in ascending
+ * order (NaNs sorted last as +inf, ties in index order as TopK keeps
+ * them, as torch's nth_element breaks ties by index); NaN where every
+ * value is NaN (torch's index there is whatever its nth_element leaves
+ * among values that do not compare: ours is the middle one's,
+ * (m - 1) // 2 = 0).  Integers have no NaNs. */
+static SYM(sym_nanmedian)
+{
+	struct ir_value *x = T(0);
+	int r = x ? b_rank(x) : -1;
+	int64_t dim = 0, keep = 0, flat = -1;
+	if (r < 0)
+		return lw_decline(c, "input rank unknown");
+	if (c->opset < 11)
+		return lw_decline(c, "an ascending TopK needs opset 11");
+	int full = NARGS < 2;
+	if (!full && (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 2, &keep)))
+		return lw_decline(c, "dim or keepdim not constant");
+	if (full) {
+		x = b_op2(c, "Reshape", x, b_const_i64s(c, &flat, 1, 1));
+		r = 1;
+	}
+	dim = dim < 0 ? dim + r : dim;
+	if (r == 0) {
+		/* a 0-d input along dim 0: itself, index 0 */
+		out[0] = b_op1(c, "Identity", x);
+		if (n->noutputs > 1)
+			out[1] = b_const_i64(c, 0);
+		return 0;
+	}
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	enum ir_dtype dt = b_dtype(x);
+	int isf = b_is_float(dt);
+	/* x == x: false for NaNs only */
+	struct ir_value *num = b_op2(c, "Equal", x, x);
+	struct ir_value *xs = isf ? b_op3(c, "Where", num, x,
+					  b_const_scalar(c, INFINITY, dt, 0))
+				  : x;
+	int64_t z = 0;
+	struct ir_value *k = b_unsqueeze(c, b_dim(c, x, dim), &z, 1);
+	struct ir_value *in[2] = { xs, k };
+	struct ir_node *tk = b_node(c, "TopK", 2, in, 2);
+	b_attr_i(c, tk, "axis", dim);
+	b_attr_i(c, tk, "largest", 0);
+	b_attr_i(c, tk, "sorted", 1);
+	struct ir_value *vals = b_done(c, tk), *idx = tk->outputs[1];
+	struct ir_value *cnt = b_reduce(c, "ReduceSum",
+					b_cast(c, num, IR_DTYPE_INT64),
+					&dim, 1, 1);
+	/* (m - 1) // 2, 0 for m 0 (Div truncates: -1 / 2 is 0) */
+	struct ir_value *at = b_op2(c, "Div", b_op2(c, "Sub", cnt,
+					b_const_i64(c, 1)), b_const_i64(c, 2));
+	struct ir_node *g = b_node(c, "GatherElements", 2,
+				   (struct ir_value *[]){ vals, at }, 1);
+	b_attr_i(c, g, "axis", dim);
+	struct ir_value *v = b_done(c, g);
+	g = b_node(c, "GatherElements", 2,
+		   (struct ir_value *[]){ idx, at }, 1);
+	b_attr_i(c, g, "axis", dim);
+	struct ir_value *iv = b_done(c, g);
+	if (isf)
+		v = b_op3(c, "Where", b_op2(c, "Equal", cnt, b_const_i64(c, 0)),
+			  b_const_scalar(c, NAN, dt, 0), v);
+	if (full || !keep) {
+		v = b_squeeze(c, v, &dim, 1);
+		iv = b_squeeze(c, iv, &dim, 1);
+	}
+	out[0] = v;
+	if (n->noutputs > 1)
+		out[1] = iv;
+	return 0;
+}
+
+static const struct symbolic entries[] = {
+	{ OP_aten_block_diag, 0, 0, SYM_PRIO_BASE, sym_block_diag },
+	{ OP_aten_cartesian_prod, 0, 0, SYM_PRIO_BASE, sym_cartesian_prod },
+	{ OP_aten_diagonal_scatter, 0, 0, SYM_PRIO_BASE, sym_diagonal_scatter },
+	{ OP_aten_hsplit, 0, 0, SYM_PRIO_BASE, sym_hsplit },
+	{ OP_aten_vsplit, 0, 0, SYM_PRIO_BASE, sym_vsplit },
+	{ OP_aten_dsplit, 0, 0, SYM_PRIO_BASE, sym_dsplit },
+	{ OP_aten_cov, 0, 0, SYM_PRIO_BASE, sym_cov },
+	{ OP_aten_corrcoef, 0, 0, SYM_PRIO_BASE, sym_corrcoef },
+	{ OP_aten_nanmedian, 11, 0, SYM_PRIO_BASE, sym_nanmedian },
+};
+
+const struct symbolic_table symbolic_stats_table = {
+	entries, sizeof(entries) / sizeof(entries[0])
+};

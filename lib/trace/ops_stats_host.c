@@ -1,0 +1,405 @@
+/*
+ * ops_stats_host.c - trace kernels on the host for more of issue 14's
+ * long tail: block_diag, cartesian_prod, cov, corrcoef, nanmedian and
+ * pdist (_pdist_forward).
+ * Each reads its inputs to the host as doubles, computes as torch 1.13's
+ * ATen definition does (TensorShape.cpp, Itertools.cpp, Correlation.cpp,
+ * Sorting.cpp) and writes the result back in torch's dtype, so it runs on
+ * either backend.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops_shape.h"
+#include "trace_int.h"
+
+/* the tensors of list argument v on the host as doubles, with their
+ * promoted dtype; 0, or -1 after reporting (*hs freed) */
+static int list_host(struct trace_ctx *c, const struct tval *v,
+		     struct gpu_tensor ***ts, int *k, double ***hs,
+		     enum ir_dtype *dt)
+{
+	if (sh_get_tensor_list(c, v, ts, k))
+		return -1;
+	*hs = calloc((size_t)(*k ? *k : 1), sizeof(**hs));
+	if (!*hs) {
+		free(*ts);
+		return trace_oom(c);
+	}
+	for (int i = 0; i < *k; i++) {
+		if (!i) {
+			*dt = (*ts)[0]->dtype;
+		} else {
+			/* result_type of the promoted so far and this one */
+			struct gpu_tensor t = *(*ts)[i - 1];
+			t.dtype = *dt;
+			struct tval a = { .kind = TV_TENSOR, .u.t = &t };
+			struct tval b = { .kind = TV_TENSOR, .u.t = (*ts)[i] };
+			*dt = trace_promote(&a, &b);
+		}
+		(*hs)[i] = trace_to_host(c, (*ts)[i], IR_DTYPE_DOUBLE);
+		if (!(*hs)[i]) {
+			for (int j = 0; j < i; j++)
+				free((*hs)[j]);
+			free(*hs);
+			free(*ts);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void list_free(struct gpu_tensor **ts, double **hs, int k)
+{
+	for (int i = 0; i < k; i++)
+		free(hs[i]);
+	free(hs);
+	free(ts);
+}
+
+/* block_diag(tensors): 0-d, 1-d (a row) and 2-d blocks on the diagonal
+ * of zeros, in their promoted dtype */
+static int op_block_diag(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out,
+			 int nout)
+{
+	struct gpu_tensor **ts, *y = NULL;
+	double **hs, *hy;
+	enum ir_dtype dt = IR_DTYPE_FLOAT;
+	int64_t rows = 0, cols = 0, r0 = 0, c0 = 0, dims[2];
+	int k;
+
+	if (list_host(c, in[0], &ts, &k, &hs, &dt))
+		return -1;
+	for (int i = 0; i < k; i++) {
+		if (ts[i]->rank > 2) {
+			list_free(ts, hs, k);
+			return trace_error(c, "torch.block_diag: Input tensors "
+					   "must have 2 or fewer dimensions. "
+					   "Input %d has %d dimensions", i,
+					   ts[i]->rank);
+		}
+		rows += ts[i]->rank < 2 ? 1 : ts[i]->dims[0];
+		cols += ts[i]->rank < 1 ? 1 : ts[i]->dims[ts[i]->rank - 1];
+	}
+	dims[0] = rows;
+	dims[1] = cols;
+	hy = calloc((size_t)(rows * cols + 1), sizeof(*hy));
+	if (!hy) {
+		list_free(ts, hs, k);
+		return trace_oom(c);
+	}
+	for (int i = 0; i < k; i++) {
+		int64_t nr = ts[i]->rank < 2 ? 1 : ts[i]->dims[0];
+		int64_t nc = ts[i]->rank < 1 ? 1 : ts[i]->dims[ts[i]->rank - 1];
+		for (int64_t a = 0; a < nr; a++)
+			for (int64_t b = 0; b < nc; b++)
+				hy[(r0 + a) * cols + c0 + b] = hs[i][a * nc + b];
+		r0 += nr;
+		c0 += nc;
+	}
+	y = trace_from_host(c, dt, 2, dims, IR_DTYPE_DOUBLE, hy);
+	free(hy);
+	list_free(ts, hs, k);
+	return y ? trace_out(c, out, y) : -1;
+}
+
+/* cartesian_prod(tensors): 1-d tensors' every combination, the last
+ * varying fastest, as rows [prod n_i, k]; one tensor is itself */
+static int op_cartesian_prod(struct trace_ctx *c, const struct ir_node *n,
+			     struct tval **in, int nin, struct tval **out,
+			     int nout)
+{
+	struct gpu_tensor **ts, *y = NULL;
+	double **hs, *hy;
+	enum ir_dtype dt = IR_DTYPE_FLOAT;
+	int64_t total = 1, dims[2];
+	int k;
+
+	if (list_host(c, in[0], &ts, &k, &hs, &dt))
+		return -1;
+	for (int i = 0; i < k; i++) {
+		if (ts[i]->rank != 1 || ts[i]->dtype != ts[0]->dtype) {
+			list_free(ts, hs, k);
+			return trace_error(c, "cartesian_prod expects 1D "
+					   "tensors of one dtype");
+		}
+		total *= ts[i]->dims[0];
+	}
+	dims[0] = total;
+	dims[1] = k;
+	hy = malloc(sizeof(*hy) * (size_t)(total * k + 1));
+	if (!hy) {
+		list_free(ts, hs, k);
+		return trace_oom(c);
+	}
+	for (int64_t r = 0; r < total; r++) {
+		int64_t rem = r;
+		for (int i = k - 1; i >= 0; i--) {
+			int64_t len = ts[i]->dims[0];
+			hy[r * k + i] = hs[i][rem % len];
+			rem /= len;
+		}
+	}
+	y = trace_from_host(c, dt, k == 1 ? 1 : 2, dims, IR_DTYPE_DOUBLE, hy);
+	free(hy);
+	list_free(ts, hs, k);
+	return y ? trace_out(c, out, y) : -1;
+}
+
+/* torch's cov of a float input [V, N] (x), on the host: weights w (NULL:
+ * 1), avg, norm = sum(w) - correction (times sum(w * aw) / sum(w) with
+ * aweights), zeroed when <= 0; c[i][j] = sum_k xm[i][k] * w[k] *
+ * xm[j][k] / norm */
+static void cov_host(const double *x, int64_t V, int64_t N, const double *w,
+		     const double *aw, double corr, double *cv)
+{
+	double wsum = 0, wa = 0;
+	for (int64_t k = 0; k < N; k++) {
+		wsum += w ? w[k] : 1;
+		wa += w && aw ? w[k] * aw[k] : 0;
+	}
+	double norm = wsum - (aw ? corr * wa / wsum : corr);
+	if (norm <= 0)
+		norm = 0;
+	double *avg = calloc((size_t)(V + 1), sizeof(*avg));
+	if (!avg)
+		return;
+	for (int64_t i = 0; i < V; i++) {
+		for (int64_t k = 0; k < N; k++)
+			avg[i] += x[i * N + k] * (w ? w[k] : 1);
+		avg[i] = w ? avg[i] / wsum : avg[i] / (double)N;
+	}
+	for (int64_t i = 0; i < V; i++)
+		for (int64_t j = 0; j < V; j++) {
+			double s = 0;
+			for (int64_t k = 0; k < N; k++)
+				s += (x[i * N + k] - avg[i]) * (w ? w[k] : 1) *
+				     (x[j * N + k] - avg[j]);
+			cv[i * V + j] = s / norm;
+		}
+	free(avg);
+}
+
+/* cov(input, correction=1, fweights=None, aweights=None) and
+ * corrcoef(input), float inputs of 1 or 2 dims; 1 variable gives 0-d */
+static int op_cov(struct trace_ctx *c, const struct ir_node *n,
+		  struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *fw = NULL, *aw = NULL, *y;
+	int64_t corr = 1, V, N, dims[2];
+	double *hx, *hf = NULL, *ha = NULL, *w = NULL, *cv;
+	int cc = n->op == OP_aten_corrcoef, rc = -1;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (!cc && ((nin > 1 && tv_get_int(c, in[1], &corr)) ||
+		    (nin > 2 && in[2]->kind != TV_NONE &&
+		     tv_get_tensor(c, in[2], 0, &fw)) ||
+		    (nin > 3 && in[3]->kind != TV_NONE &&
+		     tv_get_tensor(c, in[3], 0, &aw))))
+		return -1;
+	if ((x->rank != 1 && x->rank != 2) ||
+	    (x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE))
+		return trace_error(c, "cov expects a 1-d or 2-d float tensor");
+	V = x->rank == 1 ? 1 : x->dims[0];
+	N = x->dims[x->rank - 1];
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (hx && fw)
+		hf = trace_to_host(c, fw, IR_DTYPE_DOUBLE);
+	if (hx && aw)
+		ha = trace_to_host(c, aw, IR_DTYPE_DOUBLE);
+	cv = malloc(sizeof(*cv) * (size_t)(V * V + N + 1));
+	w = malloc(sizeof(*w) * (size_t)(V + N + 1));
+	if (!hx || (fw && !hf) || (aw && !ha))
+		goto done;
+	if (!cv || !w) {
+		trace_oom(c);
+		goto done;
+	}
+	for (int64_t k = 0; k < N; k++)
+		w[k] = (hf ? hf[k] : 1) * (ha ? ha[k] : 1);
+	cov_host(hx, V, N, hf || ha ? w : NULL, ha, (double)corr, cv);
+	if (cc && V == 1) {
+		cv[0] = cv[0] / cv[0];
+	} else if (cc) {
+		for (int64_t i = 0; i < V; i++)
+			w[i] = sqrt(cv[i * V + i]);
+		for (int64_t i = 0; i < V; i++)
+			for (int64_t j = 0; j < V; j++) {
+				double v = cv[i * V + j] / w[i] / w[j];
+				cv[i * V + j] = isnan(v) ? v : v < -1 ? -1 :
+						v > 1 ? 1 : v;
+			}
+	}
+	dims[0] = dims[1] = V;
+	y = trace_from_host(c, x->dtype, V == 1 ? 0 : 2, dims,
+			    IR_DTYPE_DOUBLE, cv);
+	rc = y ? trace_out(c, out, y) : -1;
+done:
+	free(hx);
+	free(hf);
+	free(ha);
+	free(cv);
+	free(w);
+	return rc;
+}
+
+/* nanmedian(self) and nanmedian(self, dim, keepdim) -> (values,
+ * indices): along dim, the (m - 1) // 2-th smallest of the m non-NaN
+ * values (ties in index order, as torch's nth_element comparator), NaN
+ * when all are NaN (torch's index there is what its nth_element leaves;
+ * ours is the first) */
+static int by_value(const void *a, const void *b, void *ctx)
+{
+	const double *vals = ctx;
+	int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
+	double x = vals[i], y = vals[j];
+	int xn = isnan(x), yn = isnan(y);
+	if (xn != yn)
+		return xn - yn;
+	if (!xn && x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
+			struct tval **in, int nin, struct tval **out,
+			int nout)
+{
+	struct gpu_tensor *x, *yv = NULL, *yi = NULL;
+	int64_t dim = 0, outer = 1, inner = 1, len, dims[GPU_MAX_DIMS];
+	int d = 0, r = 0, full = nin < 2, keep = 0;
+	double *h, *v, *iv;
+	int64_t *idx;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (!full && (tv_get_int(c, in[1], &dim) ||
+		      (nin > 2 && tv_get_bool(c, in[2], &keep))))
+		return -1;
+	if (full || x->rank == 0) {
+		len = 1;
+		for (int i = 0; i < x->rank; i++)
+			len *= x->dims[i];
+	} else {
+		if (trace_axis(c, dim, x->rank, &d))
+			return -1;
+		len = x->dims[d];
+		for (int i = 0; i < d; i++)
+			outer *= x->dims[i];
+		for (int i = d + 1; i < x->rank; i++)
+			inner *= x->dims[i];
+		for (int i = 0; i < x->rank; i++)
+			if (i != d)
+				dims[r++] = x->dims[i];
+			else if (keep)
+				dims[r++] = 1;
+	}
+	if (len == 0)
+		return trace_error(c, "nanmedian() input tensor cannot be empty");
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	v = malloc(sizeof(*v) * (size_t)(outer * inner + 1));
+	iv = malloc(sizeof(*iv) * (size_t)(outer * inner + 1));
+	idx = malloc(sizeof(*idx) * (size_t)len);
+	double *row = malloc(sizeof(*row) * (size_t)len);
+	if (!h || !v || !iv || !idx || !row) {
+		free(h); free(v); free(iv); free(idx); free(row);
+		return h ? trace_oom(c) : -1;
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t q = 0; q < inner; q++) {
+			int64_t m = 0;
+			for (int64_t k = 0; k < len; k++) {
+				row[k] = h[(o * len + k) * inner + q];
+				idx[k] = k;
+				m += !isnan(row[k]);
+			}
+			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+			int64_t at = m ? (m - 1) / 2 : 0;
+			v[o * inner + q] = m ? row[idx[at]] : NAN;
+			iv[o * inner + q] = (double)idx[at];
+		}
+	free(h);
+	free(idx);
+	free(row);
+	int orank = full ? 0 : r;
+	yv = trace_from_host(c, x->dtype, orank, dims, IR_DTYPE_DOUBLE, v);
+	if (yv && nout > 1)
+		yi = trace_from_host(c, IR_DTYPE_INT64, orank, dims,
+				     IR_DTYPE_DOUBLE, iv);
+	free(v);
+	free(iv);
+	if (!yv || (nout > 1 && !yi)) {
+		gpu_free(yv);
+		gpu_free(yi);
+		return -1;
+	}
+	if (trace_out(c, out, yv)) {
+		gpu_free(yi);
+		return -1;
+	}
+	return nout > 1 ? trace_out(c, out + 1, yi) : 0;
+}
+
+/* pdist(input [N, M], p=2), _pdist_forward: the p-norm distance of rows
+ * i < j, row-major, as torch's kernel: p 0 counts the differing
+ * entries, inf takes the largest */
+static int op_pdist(struct trace_ctx *c, const struct ir_node *n,
+		    struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	double p = 2, *h, *hy;
+	int64_t N, M, k = 0, cnt;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_float(c, in[1], &p)))
+		return -1;
+	if (x->rank != 2 || p < 0 ||
+	    (x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE))
+		return trace_error(c, "pdist only supports 2D float tensors "
+				   "and p >= 0");
+	N = x->dims[0];
+	M = x->dims[1];
+	cnt = N * (N - 1) / 2;
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!h)
+		return -1;
+	hy = malloc(sizeof(*hy) * (size_t)(cnt + 1));
+	if (!hy) {
+		free(h);
+		return trace_oom(c);
+	}
+	for (int64_t i = 0; i < N; i++)
+		for (int64_t j = i + 1; j < N; j++) {
+			double s = 0;
+			for (int64_t m = 0; m < M; m++) {
+				double d = fabs(h[i * M + m] - h[j * M + m]);
+				if (p == 0)
+					s += d != 0;
+				else if (isinf(p))
+					s = d > s || isnan(d) ? d : s;
+				else
+					s += p == 1 ? d : p == 2 ? d * d : pow(d, p);
+			}
+			hy[k++] = p == 0 || p == 1 || isinf(p) ? s :
+				  p == 2 ? sqrt(s) : pow(s, 1 / p);
+		}
+	y = trace_from_host(c, x->dtype, 1, &cnt, IR_DTYPE_DOUBLE, hy);
+	free(h);
+	free(hy);
+	return y ? trace_out(c, out, y) : -1;
+}
+
+const struct trace_op trace_ops_stats_host[] = {
+	{ OP_aten_pdist, op_pdist, 0 },
+	{ OP_aten__pdist_forward, op_pdist, 0 },
+	{ OP_aten_block_diag, op_block_diag, 0 },
+	{ OP_aten_cartesian_prod, op_cartesian_prod, 0 },
+	{ OP_aten_cov, op_cov, 0 },
+	{ OP_aten_corrcoef, op_cov, 0 },
+	{ OP_aten_nanmedian, op_nanmedian, 0 },
+	{ OP_NONE, NULL, 0 },
+};
