@@ -15,11 +15,6 @@
 
 load helper
 
-setup_file() {
-	need_torch || return 0
-	need_ort || return 0
-}
-
 # the harness: build, convert, same, all (tests/lower/opcases.bash)
 OPCASES_GEN=make_opgaps.py
 load lower/opcases

@@ -14,11 +14,6 @@
 
 load helper
 
-setup_file() {
-	need_torch || return 0
-	need_ort || return 0
-}
-
 OPCASES_GEN=make_long_tail.py
 load lower/opcases
 

@@ -14,16 +14,7 @@
 # bats file_tags=tier:standard
 
 load helper
-
-M="${BATS_FILE_TMPDIR:-/tmp}/m"
-
-setup_file() {
-	need_torch || return 0
-	mkdir -p "$M"
-	FIXTURE_DEST="$M" fixture_run "$BATS_TEST_DIRNAME/script/make_era_models.py" \
-		@OUT "$ROOT_DIR/third_party/torch/aten-2.11.0-schemas.txt" \
-		> "$BATS_FILE_TMPDIR/gen.log" 2>&1 && touch "$BATS_FILE_TMPDIR/gen.ok"
-}
+load script/era
 
 # names SCHEMA: the argument names of a printed schema, one a line
 names() {

@@ -10,18 +10,7 @@
 # bats file_tags=tier:standard
 
 load helper
-
-setup_file() {
-	need_torch || return 0
-	cd "$BATS_FILE_TMPDIR" || return 1
-	fixture_run "$ORACLE_DIR/surface_models.py"
-}
-
-setup() {
-	skip_missing
-	cd "$BATS_TEST_TMPDIR" || return 1
-	F=$BATS_FILE_TMPDIR
-}
+load oracle/surface
 
 @test "report: the ops seen are torch's graph's, every stage timed, model written" {
 	run -0 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[2,3,8,8] -o m.onnx --report r.md

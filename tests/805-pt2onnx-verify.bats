@@ -12,18 +12,11 @@
 # bats file_tags=tier:standard
 
 load helper
-
-setup_file() {
-	need_torch || return 0
-	need_ort || return 0
-	cd "$BATS_FILE_TMPDIR" || return 1
-	fixture_run "$ORACLE_DIR/surface_models.py"
-}
+SURFACE_NEEDS_ORT=1
+load oracle/surface
 
 setup() {
-	skip_missing
-	cd "$BATS_TEST_TMPDIR" || return 1
-	F=$BATS_FILE_TMPDIR
+	surface_setup || return 1
 	export PT2ONNX_ORT_LIB="$ORACLE_DIR/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1"
 	[ -f "$PT2ONNX_ORT_LIB" ] || skip "needs onnxruntime-node's libonnxruntime.so.1 (make deps)"
 	ORT_VERSION=$(cd "$ORACLE_DIR" && node -p 'require("onnxruntime-node/package.json").version')

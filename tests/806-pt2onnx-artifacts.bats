@@ -11,18 +11,7 @@
 # bats file_tags=tier:standard
 
 load helper
-
-setup_file() {
-	need_torch || return 0
-	cd "$BATS_FILE_TMPDIR" || return 1
-	fixture_run "$ORACLE_DIR/surface_models.py"
-}
-
-setup() {
-	skip_missing
-	cd "$BATS_TEST_TMPDIR" || return 1
-	F=$BATS_FILE_TMPDIR
-}
+load oracle/surface
 
 STAMP='[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}-[0-9]{2}-[0-9]{2}-[0-9]{6}'
 

@@ -12,13 +12,7 @@
 # bats file_tags=tier:standard
 
 load helper
-
-setup_file() {
-	need_torch || return 0
-	need_ort || return 0
-	export FIX="$BATS_FILE_TMPDIR/fix"
-	FIXTURE_DEST="$FIX" fixture_run "$TESTS_DIR/emit/make_functions.py"
-}
+load emit/functions
 
 # MODEL has the structure of torch's TORCH_MODEL: functions, calls, their
 # names and inputs, opset imports

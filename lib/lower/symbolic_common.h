@@ -23,6 +23,12 @@ struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
 struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
 					   struct ir_value *x, int k,
 					   double eps);
+/* y * weight + bias, n's inputs 1 and 2 (either None), per channel (dim
+ * 1) of a rank-r y; each cast to dt unless dt is IR_DTYPE_UNDEFINED.
+ * NULL when one is not a tensor (the caller declines). */
+struct ir_value *sym_channel_affine(struct lower_ctx *c, struct ir_node *n,
+				    struct ir_value *y, int r,
+				    enum ir_dtype dt);
 /* 0, 1, ..., cnt - 1 (cnt a 0-d number) as a 1-d Long: Range from opset
  * 11, NonZero of ones before (symbolic_shape.c). */
 struct ir_value *sym_arange_count(struct lower_ctx *c, struct ir_value *cnt);

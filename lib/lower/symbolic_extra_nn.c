@@ -279,11 +279,11 @@ static int sym_x_native_layer_norm(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_x_native_group_norm)
 {
 	struct ir_value *x = T(0);
-	int64_t g, a2 = 2, ax1[64];
+	int64_t g, a2 = 2;
 	double eps;
-	int r = b_rank(x);
 	if (!x || !lw_int(c, n, 6, &g) || !lw_float(c, n, 7, &eps) || g < 1)
 		return lw_decline(c, "group or eps not constant");
+	int r = b_rank(x);
 	if (r < 2 || r > 64)
 		return lw_decline(c, "input rank unknown");
 	enum ir_dtype dt = b_dtype(x);
@@ -297,18 +297,9 @@ static SYM(sym_x_native_group_norm)
 		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
 	struct ir_value *y = b_op2(c, "Reshape", b_op2(c, "Mul", d, rstd),
 				   b_op1(c, "Shape", x));
-	for (int i = 0; i < r - 2; i++)
-		ax1[i] = i + 1;
-	for (int i = 1; i <= 2; i++) {
-		if (lw_is_none(c, n, i))
-			continue;
-		struct ir_value *w = T(i);
-		if (!w)
-			return lw_decline(c, "weight or bias is not a tensor");
-		if (r > 2)
-			w = b_unsqueeze(c, w, ax1, r - 2);
-		y = b_op2(c, i == 1 ? "Mul" : "Add", y, w);
-	}
+	y = sym_channel_affine(c, n, y, r, IR_DTYPE_UNDEFINED);
+	if (!y)
+		return lw_decline(c, "weight or bias is not a tensor");
 	out[0] = y;
 	if (n->noutputs > 1)
 		out[1] = b_squeeze(c, mean, &a2, 1);

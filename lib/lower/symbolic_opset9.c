@@ -1253,32 +1253,44 @@ static int batch_norm_batch_stats(struct lower_ctx *c, struct ir_node *n,
 	enum ir_dtype dt = b_dtype(x);
 	if (r < 2 || !b_is_float(dt))
 		return lw_decline(c, "training-mode batch_norm of unknown rank");
-	int64_t axes[64], ax1[64];
+	int64_t axes[64];
 	int k = 0;
 	for (int i = 0; i < r; i++)
 		if (i != 1)
 			axes[k++] = i;
-	for (int i = 0; i < r - 2; i++)
-		ax1[i] = i + 1;
 	struct ir_value *mean = b_reduce(c, "ReduceMean", x, axes, k, 1);
 	struct ir_value *d = b_op2(c, "Sub", x, mean);
 	struct ir_value *var = b_reduce(c, "ReduceMean",
 					b_op2(c, "Mul", d, d), axes, k, 1);
 	struct ir_value *y = b_op2(c, "Div", d, b_op1(c, "Sqrt",
 		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
+	y = sym_channel_affine(c, n, y, r, dt);
+	if (!y)
+		return lw_decline(c, "weight or bias is not a tensor");
+	out[0] = y;
+	return 0;
+}
+
+struct ir_value *sym_channel_affine(struct lower_ctx *c, struct ir_node *n,
+				    struct ir_value *y, int r,
+				    enum ir_dtype dt)
+{
+	int64_t ax1[64];
+	for (int i = 0; i < r - 2; i++)
+		ax1[i] = i + 1;
 	for (int i = 1; i <= 2; i++) {
 		if (lw_is_none(c, n, i))
 			continue;
 		struct ir_value *w = T(i);
 		if (!w)
-			return lw_decline(c, "weight or bias is not a tensor");
-		w = b_cast(c, w, dt);
+			return NULL;
+		if (dt != IR_DTYPE_UNDEFINED)
+			w = b_cast(c, w, dt);
 		if (r > 2)
 			w = b_unsqueeze(c, w, ax1, r - 2);
 		y = b_op2(c, i == 1 ? "Mul" : "Add", y, w);
 	}
-	out[0] = y;
-	return 0;
+	return y;
 }
 
 /* --training train: torch 1.13's training-mode BatchNormalization

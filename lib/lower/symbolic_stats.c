@@ -253,21 +253,28 @@ static struct ir_value *cov_matrix(struct lower_ctx *c, struct ir_node *n,
 	return b_op2(c, "Div", p, norm);
 }
 
-/* the float input of cov/corrcoef as [V, N], with *vars V (-1 unknown)
- * and *one 1 when torch's squeeze makes the result 0-d */
+/* the float input of cov/corrcoef as [V, N], with *vars V (fixed) and
+ * *one 1 when torch's squeeze makes the result 0-d; NULL with *why when
+ * the call cannot be lowered */
 static struct ir_value *cov_input(struct lower_ctx *c, struct ir_node *n,
-				  int64_t *vars, int *one)
+				  int64_t *vars, int *one, const char **why)
 {
 	struct ir_value *x = T(0);
 	int r = x ? b_rank(x) : -1;
-	if ((r != 1 && r != 2) || !b_is_float(b_dtype(x)))
+	if ((r != 1 && r != 2) || !b_is_float(b_dtype(x))) {
+		*why = "the input is not a 1-d or 2-d float tensor";
 		return NULL;
+	}
 	if (r == 1) {
 		int64_t z = 0;
 		x = b_unsqueeze(c, x, &z, 1);
 	}
 	*vars = b_dim_size(x, 0);
 	*one = *vars == 1;
+	if (*vars < 0) {
+		*why = "the number of variables is not fixed";
+		return NULL;
+	}
 	return x;
 }
 
@@ -275,11 +282,10 @@ static SYM(sym_cov)
 {
 	int64_t v;
 	int one;
-	struct ir_value *x = cov_input(c, n, &v, &one);
+	const char *why;
+	struct ir_value *x = cov_input(c, n, &v, &one, &why);
 	if (!x)
-		return lw_decline(c, "the input is not a 1-d or 2-d float tensor");
-	if (v < 0)
-		return lw_decline(c, "the number of variables is not fixed");
+		return lw_decline(c, why);
 	struct ir_value *m = cov_matrix(c, n, x, NARGS > 1 ? 1 : -1,
 					NARGS > 2 ? 2 : -1, NARGS > 3 ? 3 : -1);
 	if (!m)
@@ -294,11 +300,10 @@ static SYM(sym_corrcoef)
 {
 	int64_t v;
 	int one;
-	struct ir_value *x = cov_input(c, n, &v, &one);
+	const char *why;
+	struct ir_value *x = cov_input(c, n, &v, &one, &why);
 	if (!x)
-		return lw_decline(c, "the input is not a 1-d or 2-d float tensor");
-	if (v < 0)
-		return lw_decline(c, "the number of variables is not fixed");
+		return lw_decline(c, why);
 	struct ir_value *m = cov_matrix(c, n, x, -1, -1, -1);
 	if (one) {
 		m = b_squeeze(c, m, NULL, 0);

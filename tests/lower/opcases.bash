@@ -7,6 +7,12 @@
 # compared with torch in dtype, shape and value.  Loaded by the bats file
 # after it sets OPCASES_GEN.
 
+# every file of the harness builds with torch and runs ONNX Runtime
+setup_file() {
+	need_torch || return 0
+	need_ort || return 0
+}
+
 # build NAME: the model's archives, inputs and torch's outputs under NAME/
 build() {
 	FIXTURE_DEST="$1" fixture_run "$TESTS_DIR/lower/$OPCASES_GEN" "$1" @OUT
