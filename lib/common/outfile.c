@@ -5,7 +5,6 @@
 #include "arena.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,20 +172,7 @@ int outfile_write(struct outfile *o, const void *buf, size_t len,
 				  o->path ? o->path : "<stdout>",
 				  strerror(errno));
 	}
-	outfile_wrote(o, len);
 	return 0;
-}
-
-void outfile_wrote(struct outfile *o, unsigned long long n)
-{
-	o->pos += n;
-	/* only a temporary is fsynced at commit: a device or a pipe is not
-	 * written back; a failure here is commit's fsync's to report */
-	if (!o->tmp_path || o->pos - o->kicked < OUTFILE_KICK_BYTES)
-		return;
-	sync_file_range(fileno(o->fp), (off_t)o->kicked,
-			(off_t)(o->pos - o->kicked), SYNC_FILE_RANGE_WRITE);
-	o->kicked = o->pos;
 }
 
 int outfile_commit(struct outfile *o, struct diag *d)

@@ -2,8 +2,7 @@
  * outfile.h - output files that appear whole or not at all.
  *
  * outfile_open() creates a temporary file beside the destination;
- * outfile_commit() flushes, fsyncs and renames it into place (writeback
- * of a large file starts as it is written: outfile_wrote);
+ * outfile_commit() flushes, fsyncs and renames it into place;
  * outfile_abort() (or a failed commit) removes it.  A tool that dies half
  * way therefore never leaves a partial model behind.  "-" is standard
  * output, written directly (a pipe cannot be taken back), and so is a path
@@ -31,9 +30,6 @@ struct outfile {
 	char *tmp_path;    /* the temporary beside it; NULL when writing a
 			      device or FIFO directly */
 	int failed;        /* a write failed: commit will refuse */
-	unsigned long long pos;    /* bytes written so far (outfile_write,
-				      outfile_wrote) */
-	unsigned long long kicked; /* writeback started up to here */
 };
 
 /* Opens path ("-" for stdout).  Returns 0, or -1 after reporting to d. */
@@ -42,16 +38,6 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d);
  * or -1 (reported). */
 int outfile_write(struct outfile *o, const void *buf, size_t len,
 		  struct diag *d);
-/* Records n bytes written to the file by other means (copy_file_range
- * into fileno(fp)), as outfile_write records its own.  Every
- * OUTFILE_KICK_BYTES, writeback of what came since is started
- * (sync_file_range), so that the disk writes while the rest is being
- * produced: commit's fsync then waits for the last few MiB, not for the
- * whole file, and dirty pages never pile up to where the kernel throttles
- * the writer. */
-void outfile_wrote(struct outfile *o, unsigned long long n);
-#define OUTFILE_KICK_BYTES (16ull << 20)
-
 /* Makes the file appear under its name.  Returns 0, or -1 after reporting
  * and removing the temporary. */
 int outfile_commit(struct outfile *o, struct diag *d);

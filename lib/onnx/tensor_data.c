@@ -334,9 +334,7 @@ static int copy_kernel(struct tensor_reader *r, uint64_t *off, uint64_t *len,
 	}
 	while (*len) {
 		loff_t in = (loff_t)*off;
-		/* in pieces of OUTFILE_KICK_BYTES: writeback of each starts
-		 * as the next is copied (outfile_wrote) */
-		size_t want = *len > OUTFILE_KICK_BYTES ? OUTFILE_KICK_BYTES
+		size_t want = *len > ((uint64_t)1 << 30) ? (size_t)1 << 30
 							 : (size_t)*len;
 		ssize_t got = copy_file_range(r->fd, &in, fd, NULL, want, 0);
 		if (got < 0) {
@@ -357,7 +355,6 @@ static int copy_kernel(struct tensor_reader *r, uint64_t *off, uint64_t *len,
 			return 0; /* a short source: pread() says so */
 		*off += (uint64_t)got;
 		*len -= (uint64_t)got;
-		outfile_wrote(out, (unsigned long long)got);
 	}
 	return 0;
 }
