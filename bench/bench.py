@@ -303,8 +303,8 @@ def report(args):
         w("GPT-style decoders of about 0.1, 0.7, 2.7 and 10 GB on disk (`bench.py run --series`), pt2onnx's script "
           "path, side by side with `cp` and torch.onnx.export in one run per model. Issue 17's targets: at most "
           "1.5x `cp` + 50 ms and 64 MB of peak RSS for every model, time per GB flat from 0.7 GB up. `cp` and "
-          "`cp` + fsync are the fastest of at least 3 runs, pt2onnx the median of --repeat (one run over 1 GiB), "
-          "torch one run over 1 GiB. Over 8 GB torch.onnx.export runs under an 18 GiB data limit "
+          "`cp` + fsync are the fastest of at least 3 runs, pt2onnx the median of --repeat (--repeat-big over "
+          "1 GiB: the Runs line below gives the count), torch one run over 1 GiB. Over 8 GB torch.onnx.export runs under an 18 GiB data limit "
           "(RLIMIT_DATA): a failure there is it running out of memory, measured.")
         w("")
         w("| model | archive | cp s | cp + fsync s | torch.onnx.export s | pt2onnx s | peak RSS | ÷ cp | "

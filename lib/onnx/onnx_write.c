@@ -214,6 +214,7 @@ struct writer {
 	uint32_t nsub;           /* subgraphs built, for torch's names */
 	struct onnx_fn_plan fp;  /* export_modules_as_functions */
 	const char **fn_names;   /* each instance's call node name */
+	struct tensor_allow allow; /* the weight file last allowed */
 };
 
 /* Records the exit code of the first failure; returns -1. */
@@ -442,7 +443,7 @@ static int check_tensor(struct writer *w, const struct ir_tensor *t,
 	if (!rc && ref && w->o->restrict_weights)
 		rc = tensor_data_allowed(t, what,
 					 (const char *const *)w->o->weight_dirs,
-					 w->o->nweight_dirs, w->d);
+					 w->o->nweight_dirs, &w->allow, w->d);
 	return rc ? fail(w, rc) : 0;
 }
 
@@ -1832,6 +1833,7 @@ done:
 	strmap_release(&w.next_sfx);
 	strmap_release(&w.node_sfx);
 	onnx_fn_plan_release(&w.fp);
+	tensor_allow_release(&w.allow);
 	free(w.ext_path);
 	free(w.sym_from);
 	free(w.sym_to);

@@ -171,20 +171,20 @@ static int under(const char *p, const char *dir)
 	return !strncmp(p, dir, n) && (p[n] == '/' || !p[n]);
 }
 
-/* 1 when [off, off + len) of the regular file p lies inside one stored
- * entry of a torch archive's data/ folder. */
-static int in_archive_data(const char *p, uint64_t off, uint64_t len)
+/* The byte ranges of the stored entries of a torch archive's data/
+ * folder in the regular file p, into a (none when p is not a zip). */
+static void archive_spans(const char *p, struct tensor_allow *a)
 {
 	struct diag quiet;
 	struct zip *z;
-	int ok = 0;
 
 	diag_init(&quiet, "emit");
 	quiet.quiet = 1;
 	z = zip_open(p, &quiet);
 	if (!z)
-		return 0;
-	for (uint32_t i = 0; i < z->nentries && !ok; i++) {
+		return;
+	a->spans = xmalloc(sizeof(*a->spans) * 2 * (z->nentries + 1));
+	for (uint32_t i = 0; i < z->nentries; i++) {
 		struct zip_entry *e = &z->entries[i];
 		const char *slash = strchr(e->name, '/');
 		uint64_t at;
@@ -193,10 +193,23 @@ static int in_archive_data(const char *p, uint64_t off, uint64_t len)
 		    e->method != ZIP_METHOD_STORED ||
 		    zip_locate(z, e, &at, &quiet))
 			continue;
-		ok = off >= at && len <= e->csize && off - at <= e->csize - len;
+		a->spans[2 * a->nspans] = at;
+		a->spans[2 * a->nspans + 1] = at + e->csize;
+		a->nspans++;
 	}
 	zip_close(z);
-	return ok;
+}
+
+/* 1 when [off, off + len) lies inside one of a's stored entries. */
+static int in_archive_data(const struct tensor_allow *a, uint64_t off,
+			   uint64_t len)
+{
+	for (uint32_t i = 0; i < a->nspans; i++) {
+		uint64_t at = a->spans[2 * i], size = a->spans[2 * i + 1] - at;
+		if (off >= at && len <= size && off - at <= size - len)
+			return 1;
+	}
+	return 0;
 }
 
 /* 1 when the regular file p starts with fold's data file header. */
@@ -213,26 +226,47 @@ static int is_fold_data(const char *p)
 	return ok;
 }
 
-int tensor_data_allowed(const struct ir_tensor *t, const char *what,
-			const char *const *dirs, uint32_t ndirs,
-			struct diag *d)
+void tensor_allow_release(struct tensor_allow *a)
+{
+	free(a->file);
+	free(a->spans);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Fills a for file: what kind of file it is, where. */
+static void allow_look(struct tensor_allow *a, const char *file,
+		       const char *const *dirs, uint32_t ndirs)
 {
 	struct stat st;
 	char *real;
-	int ok = 0;
+
+	tensor_allow_release(a);
+	a->file = xstrdup(file);
+	real = realpath(file, NULL);
+	if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+		a->regular = 1;
+		for (uint32_t i = 0; i < ndirs && !a->by_place; i++)
+			a->by_place = under(real, dirs[i]);
+		if (!a->by_place)
+			a->by_place = is_fold_data(real);
+		if (!a->by_place)
+			archive_spans(real, a);
+	}
+	free(real);
+}
+
+int tensor_data_allowed(const struct ir_tensor *t, const char *what,
+			const char *const *dirs, uint32_t ndirs,
+			struct tensor_allow *a, struct diag *d)
+{
+	int ok;
 
 	if (t->data_kind != IR_DATA_REF || !t->ref.file)
 		return 0;
-	real = realpath(t->ref.file, NULL);
-	if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
-		for (uint32_t i = 0; i < ndirs && !ok; i++)
-			ok = under(real, dirs[i]);
-		if (!ok)
-			ok = in_archive_data(real, t->ref.offset,
-					     t->ref.length) ||
-			     is_fold_data(real);
-	}
-	free(real);
+	if (!a->file || strcmp(a->file, t->ref.file))
+		allow_look(a, t->ref.file, dirs, ndirs);
+	ok = a->regular && (a->by_place ||
+			    in_archive_data(a, t->ref.offset, t->ref.length));
 	if (!ok)
 		diag_error(d, "%s: '%s' is not a file emit may read: outside "
 			   "the model's folder, not a torch archive's data "

@@ -47,14 +47,28 @@ uint64_t tensor_data_size(const struct ir_tensor *t);
 int tensor_data_check(const struct ir_tensor *t, const char *what,
 		      struct diag *d);
 
+/* What tensor_data_allowed learnt about the last weight file it looked
+ * at, so that the weights of one archive cost one look at its directory,
+ * not one each.  Zeroed to start; tensor_allow_release frees it. */
+struct tensor_allow {
+	char *file;              /* the reference's file as given */
+	int regular;             /* its real path is a regular file */
+	int by_place;            /* under one of dirs, or fold data */
+	uint64_t *spans;         /* else its stored data/ entries' byte
+				    ranges [start, end) in pairs */
+	uint32_t nspans;
+};
+void tensor_allow_release(struct tensor_allow *a);
+
 /* Whether t's weight file may be read (docs/ir.md, "Which files a
  * weight() may read"): its real path is under one of dirs (real paths),
  * or it is a torch archive whose stored data/ entry holds the referenced
  * bytes, or a fold data file (FOLD_DATA_MAGIC).  0, or EXIT_BAD_INPUT
- * after reporting.  Inline tensors are always allowed. */
+ * after reporting.  Inline tensors are always allowed.  a (the same dirs
+ * every call) remembers the last file. */
 int tensor_data_allowed(const struct ir_tensor *t, const char *what,
 			const char *const *dirs, uint32_t ndirs,
-			struct diag *d);
+			struct tensor_allow *a, struct diag *d);
 
 /* Copies tensor_data_size(t) bytes of t's data to out. */
 int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
