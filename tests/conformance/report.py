@@ -219,6 +219,7 @@ def error_cause(e):
     """An error line as a cause: the paths, numbers, shapes and operator
     names that differ from sample to sample taken out."""
     e = re.sub(r"WORK/\S+|/\S+\.(pt|onnx|npy)\b|'[^' ]*\.pt'", "FILE", str(e))
+    e = re.sub(r" ?\(code/[^)]*\)", "", e)  # the model's source line
     e = re.sub(r"%[\w.]+", "%V", e)
     e = re.sub(r"\baten::\w+", "aten::*", e)  # the OpInfos column names them
     e = re.sub(r"\[[-\d, ]*\]", "[...]", e)
@@ -275,10 +276,14 @@ def opinfo_section(L, models):
         c = collections.Counter(app[n].get("opinfo") for n in names)
         tc = collections.Counter(app[n].get("opinfo") for n in names if n in tt)
         return ", ".join(f"`{o}`" + (f" ×{k}" if k > 1 else "") + (" ✓" if tc[o] else "") for o, k in sorted(c.items()))
-    w("| samples | cause | OpInfos |")
-    w("|---|---|---|")
+    def aten_ops(names):
+        c = collections.Counter(k for n in names for k in
+                                set(re.findall(r"\baten::\w+", app[n]["pt2onnx"]["trace"][v].get("error", ""))))
+        return ", ".join(f"`{k}`" + (f" ×{c[k]}" if c[k] > 1 else "") for k in sorted(c)) or "–"
+    w("| samples | cause | aten operators named | OpInfos |")
+    w("|---|---|---|---|")
     for e, names in sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        w(f"| {len(names)} | {esc(e)} | {where(names)} |")
+        w(f"| {len(names)} | {esc(e)} | {aten_ops(names)} | {where(names)} |")
     w("")
     w("Not applicable, by reason:")
     w("")
