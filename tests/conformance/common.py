@@ -46,7 +46,7 @@ FAMILY_OPSETS = {"opinfo": (13,)}
 # --opinfo-samples; 0 takes every one, about 15000 models): what
 # results.json was measured on.  Not part of opinfo.py's generator key: a
 # change adds or drops models, it does not rebuild those built
-OPINFO_SAMPLES = 2
+OPINFO_SAMPLES = 8
 PATH_ARCHIVE = {"trace": "traced", "script:traced": "traced",
                 "script:scripted": "scripted", "pt2": "exported"}
 
