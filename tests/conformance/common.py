@@ -39,6 +39,16 @@ GEN_VERSION = 1
 #   pt2             pt2onnx on torch.export's exported.pt2 (the unpt2 stage;
 #                   the pt2 family only: other models have no such archive)
 PATHS = ("trace", "script:traced", "script:scripted", "pt2")
+# families judged on fewer paths or opsets than the others (the rest: every
+# path its archives allow, every opset of OPSETS): opinfo is issue 14's
+# measure, traced archives at opset 13 beside torch.onnx.export's
+FAMILY_PATHS = {"opinfo": ("trace",)}
+FAMILY_OPSETS = {"opinfo": (13,)}
+# the opinfo family's samples per OpInfo by default (generate.py and run.py
+# --opinfo-samples; 0 takes every one, about 15000 models): what
+# results.json was measured on.  Not part of opinfo.py's generator key: a
+# change adds or drops models, it does not rebuild those built
+OPINFO_SAMPLES = 8
 PATH_ARCHIVE = {"trace": "traced", "script:traced": "traced",
                 "script:scripted": "scripted", "pt2": "exported"}
 

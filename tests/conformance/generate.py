@@ -31,7 +31,7 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (DEFAULT_WORK, GEN_VERSION, HERE, PY, TORCH_OPSETS, Lock, env_for_torch, error_line,  # noqa: E402
+from common import (DEFAULT_WORK, FAMILY_OPSETS, GEN_VERSION, HERE, PY, TORCH_OPSETS, Lock, env_for_torch, error_line,  # noqa: E402
                     first_line, log, measured_run, model_dir, read_json, safe_name, write_json)
 
 KEEP_ONNX_BYTES = 8 << 20   # torch's own .onnx files above this are deleted once judged (disk)
@@ -163,9 +163,10 @@ def judge_archive(a, kind, mdir, path, inputs1, inputs2, out1, out2, compare):
 
 
 def finish_model(mdir, name, family, module, inputs1, inputs2, script_module=None,
-                 trace_strict=True, compare="values", extra=None, trace_no_grad=False):
+                 trace_strict=True, compare="values", extra=None, trace_no_grad=False, script=True):
     """Saves inputs, torch's outputs, the traced and scripted archives, and
-    meta.json (stage 'archives')."""
+    meta.json (stage 'archives').  script=False: no scripted archive (a
+    family judged on the trace path only)."""
     torch = _torch()
     meta = {"name": name, "family": family, "gen_version": GEN_VERSION, "stage": "building",
             "torch": torch.__version__, "compare": compare}
@@ -220,11 +221,15 @@ def finish_model(mdir, name, family, module, inputs1, inputs2, script_module=Non
     # --- script
     a = {"ok": False}
     try:
+        if not script:
+            raise NotScripted(f"not scripted: the {family} family is traced only")
         target = script_module if script_module is not None else module
         scripted = target if isinstance(target, torch.jit.ScriptModule) else torch.jit.script(target)
         path = os.path.join(mdir, "scripted.pt")
         torch.jit.save(scripted, path)
         judge_archive(a, "scripted", mdir, path, inputs1, inputs2, out1, out2, compare)
+    except NotScripted as e:
+        a["error"] = str(e)
     except Exception as e:
         a["error"] = first_line(traceback.format_exc())
     archives["scripted"] = a
@@ -238,6 +243,10 @@ def finish_model(mdir, name, family, module, inputs1, inputs2, script_module=Non
     meta["stage"] = "archives"
     write_json(os.path.join(mdir, "meta.json"), meta)
     return meta
+
+
+class NotScripted(Exception):
+    pass
 
 
 def worker_zoo(work, name):
@@ -271,6 +280,13 @@ def worker_ops(work, ops):
                        dict(extra, name=name, family="op", gen_version=GEN_VERSION, stage="failed",
                             error=first_line(traceback.format_exc())))
         os.unlink(os.path.join(mdir, "building"))
+
+
+def worker_opinfo(work, names):
+    """Builds opinfo models in this one process (opinfo.build)."""
+    _torch()
+    import opinfo
+    opinfo.build(work, names, finish_model, nondeterministic, model_dir)
 
 
 def nondeterministic(torch, m, inputs):
@@ -423,18 +439,36 @@ def _finish_export(mdir, arch, v, r, crashed=False):
     write_json(res, d)
 
 
-def judge_exports(work, name, pool, opsets):
-    """Runs the checker and ONNX Runtime on torch's own .onnx files."""
-    from evaluate import onnx_info, run_sets
-    mdir = model_dir(work, name)
-    meta = read_json(os.path.join(mdir, "meta.json"))
+def unjudged_exports(work, name, opsets):
+    """torch's exports of a model that exported and are not judged yet:
+    [(arch, opset, result path, result)]."""
+    meta = read_json(os.path.join(model_dir(work, name), "meta.json"))
     todo = []
     for arch, v in export_jobs(meta, opsets):
-        res = os.path.join(mdir, "torch", f"{arch}_op{v}.json")
+        res = os.path.join(model_dir(work, name), "torch", f"{arch}_op{v}.json")
         d = read_json(res) or {"ok": False, "error": "no result"}
         if d.get("ok") and "checker" not in d:
             todo.append((arch, v, res, d))
-    infos = onnx_info([d["onnx"] for _, _, _, d in todo if os.path.exists(d["onnx"])]) if todo else {}
+    return todo
+
+
+def checker_infos(work, names, opsets):
+    """The checker's answers on every unjudged export of these models, from
+    one onnx_info child (a child per model costs an onnx import each)."""
+    from evaluate import onnx_info
+    paths = [d["onnx"] for n in names for _, _, _, d in unjudged_exports(work, n, opsets) if os.path.exists(d["onnx"])]
+    return onnx_info(paths) if paths else {}
+
+
+def judge_exports(work, name, pool, opsets, infos=None):
+    """Runs the checker (infos: its answers, already asked for) and ONNX
+    Runtime on torch's own .onnx files."""
+    from evaluate import onnx_info, run_sets
+    mdir = model_dir(work, name)
+    meta = read_json(os.path.join(mdir, "meta.json"))
+    todo = unjudged_exports(work, name, opsets)
+    if infos is None:
+        infos = onnx_info([d["onnx"] for _, _, _, d in todo if os.path.exists(d["onnx"])]) if todo else {}
     for arch, v, res, d in todo:
         p = d["onnx"]
         i = infos.get(p, {"checker": False, "error": "no .onnx file"})
@@ -493,12 +527,19 @@ def selection(args):
             n = opmodels.model_name(op)
             fam[n] = "op"
             ops.append((n, op))
+    opis = []
+    if (not want_fam or "opinfo" in want_fam) and args.subset != "fast":
+        # the full tier only; the first --opinfo-samples of each OpInfo
+        # (opinfo.SAMPLES by default, 0: all of them, about 15000 models)
+        import opinfo
+        opis = opinfo.select(opinfo.index(args.work), getattr(args, "opinfo_samples", opinfo.SAMPLES))
     from common import select
     names = [n for n in names if not want_fam or fam[n] in want_fam]
     if args.only:
         names = select(names, args.only)
         ops = [(n, op) for n, op in ops if select([n, op], args.only)]
-    return names, ops
+        opis = [e for e in opis if select([e["name"], e["opinfo"]], args.only)]
+    return names, ops, opis
 
 
 FAST_OPS_EVERY = 12
@@ -511,8 +552,12 @@ def fast_ops(all_ops):
     return sorted(set(all_ops[::FAST_OPS_EVERY]) | (set(FAST_OPS_ALWAYS) & set(all_ops)))
 
 
-def is_done(work, name, stage="done"):
+def is_done(work, name, stage="done", key=None):
+    """Built (to stage) by this generator; key: the opinfo family's
+    generator key the model must carry."""
     m = read_json(os.path.join(model_dir(work, name), "meta.json"))
+    if key is not None and (not m or m.get("opinfo_key") != key):
+        return False
     return bool(m) and m.get("gen_version") == GEN_VERSION and m.get("stage") in (stage, "done", "failed")
 
 
@@ -575,16 +620,48 @@ def build_ops(args, ops, opsets):
         log("[gen] per-op models: busy (another generator holds WORK/ops.lock)")
         return
     try:
-        _build_ops(args, ops, opsets)
+        _build_batch(args, ops, opsets, "op", "--op-worker")
     finally:
         lock.release()
 
 
-def _build_ops(args, ops, opsets):
+def build_opinfo(args, entries, opsets):
+    """The opinfo family: the samples with no model get their meta.json
+    (not applicable, and why) here; the others are built in batches in one
+    child each (opinfo.build), then torch.onnx.export at the family's opsets."""
+    import opinfo
+    key = opinfo.generator_key()
+    lock = Lock(os.path.join(args.work, "opinfo.lock"))
+    if not lock.acquire():
+        log("[gen] opinfo models: busy (another generator holds WORK/opinfo.lock)")
+        return
+    try:
+        for e in entries:
+            if e.get("na") and (args.force or not is_done(args.work, e["name"], key=key)):
+                d = model_dir(args.work, e["name"])
+                os.makedirs(d, exist_ok=True)
+                write_json(os.path.join(d, "meta.json"),
+                           {"name": e["name"], "family": "opinfo", "opinfo": e["opinfo"], "sample": e["k"],
+                            "sample_dtype": e.get("dtype"), "opinfo_key": key, "gen_version": GEN_VERSION,
+                            "stage": "failed", "error": f"no model: {e['na']}"})
+        fam_opsets = [v for v in opsets if v in FAMILY_OPSETS["opinfo"]]
+        items = [(e["name"], e["name"]) for e in entries if not e.get("na")]
+        for i in range(0, len(items), OPINFO_BATCH):
+            _build_batch(args, items[i:i + OPINFO_BATCH], fam_opsets, "opinfo", "--opinfo-worker", key)
+    finally:
+        lock.release()
+
+
+OPINFO_BATCH = 100  # opinfo models per child (and results sooner)
+
+
+def _build_batch(args, items, opsets, family, worker, key=None):
+    """Builds [(name, worker argument)] in one child for many (restarted
+    past a crash), then runs and judges torch.onnx.export on them in chunks
+    of 25."""
     from evaluate import OrtPool
     work = args.work
-    todo = [(n, op) for n, op in ops if args.force or not is_done(work, n, "archives")]
-    # per-op models: one child for many, restarted past a crash
+    todo = [(n, op) for n, op in items if args.force or not is_done(work, n, "archives", key)]
     while todo:
         for n, _ in todo:
             d = model_dir(work, n)
@@ -593,40 +670,49 @@ def _build_ops(args, ops, opsets):
             if os.path.exists(os.path.join(d, "meta.json")):
                 os.unlink(os.path.join(d, "meta.json"))
         t0 = time.time()
-        r = measured_run([PY, os.path.abspath(__file__), "--work", work, "--op-worker"] + [op for _, op in todo],
+        r = measured_run([PY, os.path.abspath(__file__), "--work", work, worker] + [op for _, op in todo],
                          timeout=args.op_timeout * len(todo), env=env_for_torch(), nice=args.nice)
-        left = [(n, op) for n, op in todo if not is_done(work, n, "archives")]
-        log(f"[gen] ops: {len(todo) - len(left)} built in {time.time() - t0:.0f}s")
+        left = [(n, op) for n, op in todo if not is_done(work, n, "archives", key)]
+        log(f"[gen] {family}: {len(todo) - len(left)} built in {time.time() - t0:.0f}s")
         if not left:
             break
         n, op = left[0]
         d = model_dir(work, n)
         os.makedirs(d, exist_ok=True)
         why = "timed out" if r["timed_out"] else f"exit {r['rc']}"
-        write_json(os.path.join(d, "meta.json"),
-                   {"name": n, "family": "op", "op": op, "gen_version": GEN_VERSION, "stage": "failed",
-                    "error": f"generator died on this model ({why}): {error_line(r['err'])}"})
+        crash = {"name": n, "family": family, "gen_version": GEN_VERSION, "stage": "failed",
+                 "error": f"generator died on this model ({why}): {error_line(r['err'])}"}
+        crash.update({"op": op} if family == "op" else {"opinfo_key": key})
+        write_json(os.path.join(d, "meta.json"), crash)
         if os.path.exists(os.path.join(d, "building")):
             os.unlink(os.path.join(d, "building"))
         todo = left[1:]
     if args.no_torch_export:
         return
-    names = [n for n, _ in ops]
-    pending = [n for n in names if not is_done(work, n)]
+    names = [n for n, _ in items]
+    pending = [n for n in names if not is_done(work, n, key=key)]
     for i in range(0, len(pending), 25):
         chunk = pending[i:i + 25]
         t0 = time.time()
         run_exports(work, chunk, opsets, isolate=False, timeout=300)
+        infos = checker_infos(work, chunk, opsets)
         pool = OrtPool(timeout=120)
         try:
             for n in chunk:
                 m = read_json(os.path.join(model_dir(work, n), "meta.json"))
                 if m and m.get("stage") == "archives":
-                    judge_exports(work, n, pool, opsets)
+                    judge_exports(work, n, pool, opsets, infos)
                     collect(work, n, opsets)
         finally:
             pool.close()
-        log(f"[gen] ops {i + len(chunk)}/{len(pending)}: exports judged in {time.time() - t0:.0f}s")
+        log(f"[gen] {family} {i + len(chunk)}/{len(pending)}: exports judged in {time.time() - t0:.0f}s")
+
+
+def add_opinfo_samples(ap):
+    """--opinfo-samples, shared with run.py."""
+    import opinfo
+    ap.add_argument("--opinfo-samples", type=int, default=opinfo.SAMPLES,
+                    help=f"opinfo family: the first N samples of each OpInfo (default {opinfo.SAMPLES}; 0: all)")
 
 
 def main():
@@ -634,7 +720,7 @@ def main():
     ap.add_argument("--work", default=DEFAULT_WORK)
     ap.add_argument("--subset", choices=("fast", "full"), default="full")
     ap.add_argument("--family", help="comma-separated: classification,detection,segmentation,"
-                                     "transformer,rnn,control_flow,reference,op,torch2,pt2")
+                                     "transformer,rnn,control_flow,reference,op,torch2,pt2,opinfo")
     ap.add_argument("--only", help="comma-separated model names or regexes (op names too: aten::add)")
     ap.add_argument("--ops", type=int, help="at most N per-op models (in registry order)")
     # torch.onnx.export's opsets: 1.13 stops at 17 (pt2onnx's are run.py's)
@@ -647,14 +733,18 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the selection and exit")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--op-worker", nargs="+", help=argparse.SUPPRESS)
+    ap.add_argument("--opinfo-worker", nargs="+", help=argparse.SUPPRESS)
+    add_opinfo_samples(ap)
     args = ap.parse_args()
     args.work = os.path.abspath(args.work)
     if args.worker:
         return worker_zoo(args.work, args.worker)
     if args.op_worker:
         return worker_ops(args.work, args.op_worker)
+    if args.opinfo_worker:
+        return worker_opinfo(args.work, args.opinfo_worker)
     opsets = [int(v) for v in args.opsets.split(",")]
-    names, ops = selection(args)
+    names, ops, opis = selection(args)
     if args.list:
         from models import REGISTRY
         def stage(n):
@@ -664,11 +754,14 @@ def main():
             print(f"{REGISTRY[n].family:15} {stage(n):9} {n}")
         for n, op in ops:
             print(f"{'op':15} {stage(n):9} {n} ({op})")
-        print(f"{len(names)} models, {len(ops)} per-op models", file=sys.stderr)
+        for e in opis:
+            print(f"{'opinfo':15} {stage(e['name']):9} {e['name']} ({e['opinfo']} sample {e['k']}, "
+                  f"{e.get('dtype', '-')}{', n/a: ' + e['na'] if e.get('na') else ''})")
+        print(f"{len(names)} models, {len(ops)} per-op models, {len(opis)} opinfo samples", file=sys.stderr)
         return 0
     os.makedirs(os.path.join(args.work, "models"), exist_ok=True)
     t0 = time.time()
-    log(f"[gen] {len(names)} models, {len(ops)} per-op models into {args.work}")
+    log(f"[gen] {len(names)} models, {len(ops)} per-op models, {len(opis)} opinfo samples into {args.work}")
     from models import REGISTRY
     names.sort(key=lambda n: REGISTRY[n].weight_bytes)  # small first: results sooner
     if args.jobs > 1:
@@ -679,9 +772,11 @@ def main():
             build_zoo_model(args, n, opsets)
     if ops:
         build_ops(args, ops, opsets)
+    if opis:
+        build_opinfo(args, opis, opsets)
     stage = "archives" if args.no_torch_export else "done"
-    done = sum(1 for n in names + [n for n, _ in ops] if is_done(args.work, n, stage))
-    log(f"[gen] {done}/{len(names) + len(ops)} models ready in {time.time() - t0:.0f}s")
+    done = sum(1 for n in names + [n for n, _ in ops] + [e["name"] for e in opis] if is_done(args.work, n, stage))
+    log(f"[gen] {done}/{len(names) + len(ops) + len(opis)} models ready in {time.time() - t0:.0f}s")
     return 0
 
 

@@ -111,6 +111,8 @@ def callee(opinfo):
     meth = opinfo.name.split(".")[-1]
     if hasattr(torch.Tensor, meth):
         return meth, True
+    if isinstance(opinfo.op, torch._ops.OpOverload):  # an OpInfo of an aten overload (aten.slice.Tensor)
+        return "torch.ops." + str(opinfo.op), False
     raise Unrenderable(f"no torch.{opinfo.name} and no Tensor.{meth}")
 
 

@@ -17,12 +17,17 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import HERE, ONNX_CHECKER_MAX, OPSETS, PATHS, RESULTS, ROOT, TORCH_OPSETS, read_json  # noqa: E402
+from common import (FAMILY_OPSETS, FAMILY_PATHS, HERE, ONNX_CHECKER_MAX, OPSETS, PATHS, RESULTS, ROOT,  # noqa: E402
+                    TORCH_OPSETS, read_json)  # noqa: E402
 
 SCRIPT_OPS = os.path.join(HERE, "script_ops.json")
 
 FAMILIES = ("classification", "detection", "segmentation", "transformer", "rnn", "control_flow",
-            "reference", "op", "torch2", "pt2")
+            "reference", "op", "torch2", "pt2", "opinfo")
+# families with a section of their own, left out of the "all" rows, the
+# model table and the per-model failure lists (their own measure: opinfo,
+# issue 14's OpInfo samples, traced at opset 13 only)
+OWN_SECTION = ("opinfo",)
 # families with no torch.onnx.export baseline: archives of a torch that is
 # not on this machine (torch2: saved by torch 2.11); their torch cells are –
 NO_TORCH_EXPORT = ("torch2", "pt2")
@@ -210,6 +215,95 @@ def fused_section(L, models):
     w("")
 
 
+def error_cause(e):
+    """An error line as a cause: the paths, numbers, shapes and operator
+    names that differ from sample to sample taken out."""
+    e = re.sub(r"WORK/\S+|/\S+\.(pt|onnx|npy)\b|'[^' ]*\.pt'", "FILE", str(e))
+    e = re.sub(r" ?\(code/[^)]*\)", "", e)  # the model's source line
+    e = re.sub(r"%[\w.]+", "%V", e)
+    e = re.sub(r"\baten::\w+", "aten::*", e)  # the OpInfos column names them
+    e = re.sub(r"\[[-\d, ]*\]", "[...]", e)
+    e = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?(?![\w.])", "N", e)
+    return e
+
+
+def opinfo_section(L, models):
+    """Issue 14's measure: one traced model per (OpInfo, sample) of torch
+    1.13's op_db, pt2onnx's trace path at opset 13 beside torch.onnx.export
+    of the same archives; what fails, grouped by cause, with the OpInfos."""
+    ms = {n: m for n, m in models.items() if m.get("family") == "opinfo"}
+    if not ms:
+        return
+    w = L.append
+    v = str(FAMILY_OPSETS["opinfo"][0])
+    na, app = collections.Counter(), {}
+    for n, m in ms.items():
+        r = m.get("pt2onnx", {}).get("trace", {}).get(v)
+        if not r or r.get("status") == "n/a":
+            why = (r or {}).get("error", "not run")
+            why = re.sub(r"^model not generated: no model: |^no traced archive: ", "", why)
+            na[error_cause(why)] += 1
+            continue
+        app[n] = m
+    pt = {n for n, m in app.items() if m["pt2onnx"]["trace"][v].get("status") == "pass"}
+    tt = {n for n, m in app.items() if (m.get("torch", {}).get("traced", {}).get(v) or {}).get("pass")}
+    ops = collections.Counter(m.get("opinfo") for m in ms.values() if m.get("opinfo"))
+    w("## OpInfo samples")
+    w("")
+    w(f"The opinfo family (`tests/conformance/opinfo.py`): one model per sample of every OpInfo in torch 1.13's "
+      f"`op_db`, one dtype per OpInfo (float32 where it has it), traced, converted by pt2onnx's trace path at "
+      f"opset {v} and by torch.onnx.export from the same traced archive, both judged as above (checker, ONNX "
+      f"Runtime, torch's eager outputs). {len(ms)} samples of {len(ops)} OpInfos (the first "
+      f"{max(m.get('sample') or 0 for m in ms.values()) + 1} of each: `--opinfo-samples`); {len(app)} have a "
+      f"traced archive pt2onnx can be given, {len(ms) - len(app)} are not applicable (below).")
+    w("")
+    w("| samples | applicable | pt2onnx | torch.onnx.export | both | pt2onnx only | torch.onnx.export only | neither |")
+    w("|---|---|---|---|---|---|---|---|")
+    w(f"| {len(ms)} | {len(app)} | **{len(pt)}** | **{len(tt)}** | {len(pt & tt)} | {len(pt - tt)} | {len(tt - pt)} | "
+      f"{len(set(app) - pt - tt)} |")
+    w("")
+    causes = collections.OrderedDict()
+    for n in sorted(app):
+        r = app[n]["pt2onnx"]["trace"][v]
+        if r.get("status") != "pass":
+            causes.setdefault(error_cause(r.get("error", "failed")), []).append(n)
+    w(f"pt2onnx's failures by cause ({sum(len(x) for x in causes.values())} samples; the first error line with "
+      "numbers, shapes and paths taken out; the OpInfos, with how many of their samples; ✓ where "
+      "torch.onnx.export passes the same sample):")
+    w("")
+
+    def where(names):
+        c = collections.Counter(app[n].get("opinfo") for n in names)
+        tc = collections.Counter(app[n].get("opinfo") for n in names if n in tt)
+        return ", ".join(f"`{o}`" + (f" ×{k}" if k > 1 else "") + (" ✓" if tc[o] else "") for o, k in sorted(c.items()))
+    def aten_ops(names):
+        c = collections.Counter(k for n in names for k in
+                                set(re.findall(r"\baten::\w+", app[n]["pt2onnx"]["trace"][v].get("error", ""))))
+        return ", ".join(f"`{k}`" + (f" ×{c[k]}" if c[k] > 1 else "") for k in sorted(c)) or "–"
+    w("| samples | cause | aten operators named | OpInfos |")
+    w("|---|---|---|---|")
+    for e, names in sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        w(f"| {len(names)} | {esc(e)} | {aten_ops(names)} | {where(names)} |")
+    w("")
+    w("Not applicable, by reason:")
+    w("")
+    for e, c in na.most_common():
+        w(f"- {c}× {esc(e)}")
+    w("")
+    tcauses = collections.Counter()
+    for n in app:
+        r = app[n].get("torch", {}).get("traced", {}).get(v) or {"error": "not run"}
+        if not r.get("pass"):
+            tcauses[error_cause(r.get("error", "outputs differ"))] += 1
+    w("<details><summary>torch.onnx.export's failures on the same archives, by cause</summary>")
+    w("")
+    for e, c in tcauses.most_common():
+        w(f"- {c}× {esc(e)}")
+    w("")
+    w("</details>")
+    w("")
+
+
 def esc_line(s):
     return s.replace("|", "\\|").replace("\n", " ")
 
@@ -249,8 +343,8 @@ def main():
     if not lr.get("pt2onnx_found", True):
         w("- **pt2onnx was not built when this ran**: every pt2onnx cell is a failure by construction "
           "(an honest table: stages that do not exist yet fail).")
-    missing = [n for n, m in models.items() if m.get("stage") == "missing"]
-    failed = [n for n, m in models.items() if m.get("stage") == "failed"]
+    missing = [n for n, m in models.items() if m.get("stage") == "missing" and m.get("family") not in OWN_SECTION]
+    failed = [n for n, m in models.items() if m.get("stage") == "failed" and m.get("family") not in OWN_SECTION]
     if missing:
         w(f"- {len(missing)} models were not generated when this ran (· in the archive columns): they count as "
           "pt2onnx failures until they are.")
@@ -280,7 +374,10 @@ def main():
         ms = [m for m in models.values() if m.get("family") == f]
         if not ms:
             continue
-        for v in OPSETS:
+        own = f in OWN_SECTION
+        if own:  # its counts stay out of the "all" rows
+            saved = grand.copy()
+        for v in FAMILY_OPSETS.get(f, OPSETS):
             cells = []
             for p in PATHS:
                 rs = [m.get("pt2onnx", {}).get(p, {}).get(str(v)) for m in ms]
@@ -291,7 +388,7 @@ def main():
                 grand[(p, v, "app")] += len(app)
                 cells.append(f"{ok}/{len(app)}" if rs else "·")  # ·: not run at this opset
             for arch in ("traced", "scripted"):
-                if f in NO_TORCH_EXPORT:
+                if f in NO_TORCH_EXPORT or not any(ARCH_OF[p] == arch for p in FAMILY_PATHS.get(f, PATHS)):
                     cells.append("–")
                     continue
                 if v not in TORCH_OPSETS:
@@ -304,12 +401,19 @@ def main():
                 grand[(arch, v, "app")] += len(app)
                 cells.append(f"{ok}/{len(app)}")
             w(f"| {f} | {len(ms)} | {v} | " + " | ".join(cells) + " |")
+        if own:
+            grand = saved
+    nall = sum(1 for m in models.values() if m.get("family") not in OWN_SECTION)
     for v in OPSETS:
         cells = [f"**{grand[(p, v, 'pass')]}/{grand[(p, v, 'app')]}**" for p in PATHS]
         cells += [f"**{grand[(a, v, 'pass')]}/{grand[(a, v, 'app')]}**" if v in TORCH_OPSETS else "n/a"
                   for a in ("traced", "scripted")]
-        w(f"| **all** | {len(models)} | {v} | " + " | ".join(cells) + " |")
+        w(f"| **all** | {nall} | {v} | " + " | ".join(cells) + " |")
     w("")
+    if any(fams[f] for f in OWN_SECTION):
+        w("The **all** rows leave out " + ", ".join(f for f in OWN_SECTION if fams[f]) +
+          " (its own section below: other paths and opsets).")
+        w("")
 
     newer_opsets_section(L, models)
     fused_section(L, models)
@@ -323,10 +427,11 @@ def main():
     w("| family | opset | traced .pt: ✗ | traced .pt: ≠ | scripted .pt: ✗ | scripted .pt: ≠ |")
     w("|---|---|---|---|---|---|")
     for f in FAMILIES + ("all",):
-        ms = [m for m in models.values() if f == "all" or m.get("family") == f]
+        ms = [m for m in models.values() if (f == "all" and m.get("family") not in OWN_SECTION)
+              or m.get("family") == f]
         if not ms or f in NO_TORCH_EXPORT:
             continue
-        for v in TORCH_OPSETS:
+        for v in [v for v in TORCH_OPSETS if v in FAMILY_OPSETS.get(f, TORCH_OPSETS)]:
             c = []
             for arch in ("traced", "scripted"):
                 rs = [m.get("torch", {}).get(arch, {}).get(str(v)) for m in ms]
@@ -350,7 +455,7 @@ def main():
     w(hdr)
     w("|" + "---|" * (hdr.count("|") - 1))
     for f in FAMILIES:
-        if f == "op":
+        if f == "op" or f in OWN_SECTION:
             continue
         for n in sorted(k for k, m in models.items() if m.get("family") == f):
             m = models[n]
@@ -411,6 +516,8 @@ def main():
           "not test that operator).")
         w("")
 
+    opinfo_section(L, models)
+
     # --- failures
     w("## First error line of each failure")
     w("")
@@ -420,6 +527,8 @@ def main():
     lines = []
     for n in sorted(models):
         m = models[n]
+        if m.get("family") in OWN_SECTION:
+            continue
         if m.get("gen_error"):
             lines.append(f"- `{n}` (generation): {esc(m['gen_error'])}")
         errs = collections.OrderedDict()
@@ -457,6 +566,8 @@ def main():
     te = collections.Counter()
     tl = []
     for n in sorted(models):
+        if models[n].get("family") in OWN_SECTION:
+            continue
         for arch, per in models[n].get("torch", {}).items():
             errs = collections.OrderedDict()
             for v in TORCH_OPSETS:
@@ -472,7 +583,7 @@ def main():
     w("")
     w("</details>")
     w("")
-    os.makedirs(os.path.dirname(args.output), exist_ok=True)
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as f:
         f.write("\n".join(L) + "\n")
     print(f"wrote {os.path.relpath(args.output, ROOT)} ({len(models)} models)")

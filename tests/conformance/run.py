@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (DEFAULT_WORK, ONNX_CHECKER_MAX, OPSETS, PATH_ARCHIVE, PATHS, RESULTS, ROOT, SPEC_DTYPE,  # noqa: E402
+from common import (DEFAULT_WORK, FAMILY_OPSETS, FAMILY_PATHS, ONNX_CHECKER_MAX, OPSETS, PATH_ARCHIVE, PATHS, RESULTS, ROOT, SPEC_DTYPE,  # noqa: E402
                     TORCH_OPSETS, archive_name, check_binary, error_line, first_line, log, measured_run, model_dir, read_json, safe_name)
 from evaluate import OrtPool, onnx_info, run_sets  # noqa: E402
 
@@ -116,7 +116,7 @@ def summarize_torch(meta):
 
 
 def model_summary(meta):
-    keep = ("family", "op", "opinfo", "source_kind", "sample_dtype", "registry_opsets", "op_in_trace",
+    keep = ("family", "op", "opinfo", "sample", "source_kind", "sample_dtype", "registry_opsets", "op_in_trace",
             "op_in_script", "weight_bytes", "has_set2", "compare", "notes", "set2_error")
     s = {k: meta[k] for k in keep if k in meta and meta[k] not in (None, "")}
     s["stage"] = meta.get("stage")
@@ -144,8 +144,16 @@ def model_summary(meta):
     return s
 
 
+def family_runs(args, family):
+    """The paths and opsets of this run that the family is judged at."""
+    paths = [p for p in args.paths if p in FAMILY_PATHS.get(family, PATHS)]
+    opsets = [v for v in args.opsets if v in FAMILY_OPSETS.get(family, OPSETS)]
+    return paths, opsets
+
+
 def run_model(args, name, pool, family):
     mdir = model_dir(args.work, name)
+    paths, opsets = family_runs(args, family)
     meta = read_json(os.path.join(mdir, "meta.json"))
     if not meta or meta.get("stage") not in ("done", "archives"):
         why = (meta or {}).get("error") or "not generated (run generate.py)"
@@ -153,21 +161,22 @@ def run_model(args, name, pool, family):
         st = "n/a" if "no model:" in why else "fail"
         why = clean(why, args.work)
         return {"family": family, "stage": (meta or {}).get("stage", "missing"), "gen_error": why,
-                "op": (meta or {}).get("op"),
-                "pt2onnx": {p: {str(v): {"status": st, "error": f"model not generated: {why}"} for v in args.opsets}
-                            for p in args.paths}}
+                "op": (meta or {}).get("op"), "opinfo": (meta or {}).get("opinfo"),
+                "sample": (meta or {}).get("sample"),
+                "pt2onnx": {p: {str(v): {"status": st, "error": f"model not generated: {why}"} for v in opsets}
+                            for p in paths}}
     res = model_summary(meta)
     res["torch"] = summarize_torch(meta)
     scratch = os.path.join(args.work, "runs", safe_name(name))
     os.makedirs(scratch, exist_ok=True)
     res["pt2onnx"] = {}
-    for path in args.paths:
+    for path in paths:
         arch = PATH_ARCHIVE[path]
         if (path == "pt2") != (family == "pt2"):
             continue  # exported.pt2 is the pt2 family's only archive
         a = (meta.get("archives") or {}).get(arch, {})
         per = {}
-        for v in args.opsets:
+        for v in opsets:
             if not a.get("ok"):
                 per[str(v)] = {"status": "n/a", "error": f"no {arch} archive: {a.get('error', '')}"}
                 continue
@@ -304,12 +313,14 @@ def merge_results(args, baseline, run, todo, wall):
 
 
 def main():
+    import generate
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default=DEFAULT_WORK)
     ap.add_argument("--subset", choices=("fast", "full"), default="full")
     ap.add_argument("--family")
     ap.add_argument("--only")
     ap.add_argument("--ops", type=int)
+    generate.add_opinfo_samples(ap)
     ap.add_argument("--opsets", default=",".join(map(str, OPSETS)))
     ap.add_argument("--paths", default=",".join(PATHS))
     ap.add_argument("--pt2onnx", default=os.environ.get("PT2ONNX", os.path.join(ROOT, "bin", "pt2onnx")))
@@ -328,11 +339,11 @@ def main():
     for p in args.paths:
         if p not in PATHS:
             ap.error(f"unknown path {p} (one of {', '.join(PATHS)})")
-    import generate
-    names, ops = generate.selection(args)
+    names, ops, opis = generate.selection(args)
     fam = {n: generate_family(n) for n in names}
     fam.update({n: "op" for n, _ in ops})
-    todo = names + [n for n, _ in ops]
+    fam.update({e["name"]: "opinfo" for e in opis})
+    todo = names + [n for n, _ in ops] + [e["name"] for e in opis]
     baseline = read_json(args.results, {"meta": {}, "models": {}})
     t0 = time.time()
     pool = OrtPool(timeout=args.timeout)
