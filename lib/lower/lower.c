@@ -574,7 +574,8 @@ static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 					       n->kind + 6)
 				    : "org.pytorch.aten::ATen", nin,
 		       n->noutputs);
-	memcpy(a->inputs, ins, sizeof(*ins) * nin);
+	if (nin)	/* a->inputs is NULL for none */
+		memcpy(a->inputs, ins, sizeof(*ins) * nin);
 	if (!fallthrough) {
 		b_attr_s(c, a, "operator", n->kind + 6);
 		b_attr_s(c, a, "overload_name", "");
