@@ -578,6 +578,15 @@ struct ir_value *b_reduce(struct lower_ctx *c, const char *op,
 			  int keepdims)
 {
 	int from = !strcmp(op, "ReduceSum") ? 13 : 18;
+	static const int64_t zero = 0;
+	if (n > 0 && b_rank(v) == 0) {
+		/* torch: dim 0 or -1 of a 0-d tensor is the tensor itself;
+		 * ONNX has no axis there: reduce a [1] over it to a 0-d */
+		v = b_unsqueeze(c, v, &zero, 1);
+		axes = &zero;
+		n = 1;
+		keepdims = 0;
+	}
 	struct ir_node *nd = axes_op(c, op, v, axes, n, from);
 	b_attr_i(c, nd, "keepdims", keepdims);
 	return b_done(c, nd);

@@ -314,6 +314,42 @@ static SYM(sym_bitwise_and) { return bitwise(c, n, out, "And", "BitwiseAnd"); }
 static SYM(sym_bitwise_or) { return bitwise(c, n, out, "Or", "BitwiseOr"); }
 static SYM(sym_bitwise_xor) { return bitwise(c, n, out, "Xor", "BitwiseXor"); }
 
+/* fmax / fmin: Max / Min that take the other operand where one is NaN
+ * (NaN only where both are) */
+static int fext(struct lower_ctx *c, struct ir_node *n,
+		struct ir_value **out, const char *op)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b || dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "operands are not tensors of known dtype");
+	if (!b_is_float(dt) && c->opset < 12)
+		return lw_decline(c, "Max/Min of integers need opset 12");
+	struct ir_value *r = b_op2(c, op, a, b);
+	if (b_is_float(dt)) {
+		r = b_op3(c, "Where", b_op1(c, "IsNaN", a), b, r);
+		r = b_op3(c, "Where", b_op1(c, "IsNaN", b), a, r);
+	}
+	out[0] = r;
+	return 0;
+}
+
+static SYM(sym_fmax) { return fext(c, n, out, "Max"); }
+static SYM(sym_fmin) { return fext(c, n, out, "Min"); }
+
+/* float_power: Pow in double (torch's result dtype) */
+static SYM(sym_float_power)
+{
+	struct ir_value *a = sym_operand(c, n, 0, IR_DTYPE_DOUBLE);
+	struct ir_value *b = sym_operand(c, n, 1, IR_DTYPE_DOUBLE);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	out[0] = b_op2(c, "Pow", b_cast(c, a, IR_DTYPE_DOUBLE),
+		       b_cast(c, b, IR_DTYPE_DOUBLE));
+	return 0;
+}
+
 /* --- products ---------------------------------------------------------------- */
 
 /* beta * self + alpha * prod, as torch's addmm family: self ignored when
@@ -754,8 +790,7 @@ static SYM(sym_count_nonzero)
 		k = lw_ints(c, n, 1, axes, 64, 0);
 		if (k < 0)
 			return lw_decline(c, "dim is not constant");
-		if (!k)
-			return lw_decline(c, "an empty dim list");
+		/* an empty dim list counts over every dim (torch's) */
 		for (int i = 0; i < k; i++)
 			if (axes[i] < 0) {
 				if (r < 0)
@@ -1221,6 +1256,9 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_xlogy, 11, 0, SYM_PRIO_BASE, sym_xlogy },
 	{ OP_aten_sgn, 0, 0, SYM_PRIO_BASE, sym_sgn },
 	{ OP_aten_bitwise_and, 0, 0, SYM_PRIO_BASE, sym_bitwise_and },
+	{ OP_aten_fmax, 0, 0, SYM_PRIO_BASE, sym_fmax },
+	{ OP_aten_fmin, 0, 0, SYM_PRIO_BASE, sym_fmin },
+	{ OP_aten_float_power, 0, 0, SYM_PRIO_BASE, sym_float_power },
 	{ OP_aten_bitwise_or, 0, 0, SYM_PRIO_BASE, sym_bitwise_or },
 	{ OP_aten_bitwise_xor, 0, 0, SYM_PRIO_BASE, sym_bitwise_xor },
 	{ OP_aten_addcdiv, 0, 0, SYM_PRIO_BASE, sym_addcdiv },

@@ -979,6 +979,18 @@ SYM(sym_type_as)
 	return 0;
 }
 
+/* ArgMax/ArgMin over dim 0 or -1 of a 0-d tensor (torch: the tensor
+ * itself): over axis 0 of it as a [1], keepdims 0, to a 0-d 0 */
+static struct ir_value *rank0_as_1(struct lower_ctx *c, struct ir_value *x,
+				   int64_t *dim, int64_t *keep)
+{
+	if (b_rank(x) != 0)
+		return x;
+	*dim = 0;
+	*keep = 0;
+	return b_unsqueeze(c, x, dim, 1);
+}
+
 static int maxmin(struct lower_ctx *c, struct ir_node *n,
 		  struct ir_value **out, const char *red, const char *arg,
 		  const char *elem)
@@ -998,6 +1010,7 @@ static int maxmin(struct lower_ctx *c, struct ir_node *n,
 	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 2, &keep))
 		return lw_decline(c, "dim or keepdim not constant");
 	out[0] = b_reduce(c, red, x, &dim, 1, (int)keep);
+	x = rank0_as_1(c, x, &dim, &keep);
 	struct ir_node *a = b_node(c, arg, 1, &x, 1);
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);
@@ -1022,6 +1035,7 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 	} else if (!lw_int(c, n, 1, &dim)) {
 		return lw_decline(c, "dim not constant");
 	}
+	x = rank0_as_1(c, x, &dim, &keep);
 	struct ir_node *a = b_node(c, op, 1, &x, 1);
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);

@@ -241,6 +241,35 @@ class Copies(torch.nn.Module):
                 a.as_strided_copy(x, [2, 2], [1, 4]))
 
 
+class ZeroD(torch.nn.Module):
+    """reductions over dim 0 or -1 of a 0-d tensor (torch: the tensor
+    itself), ArgMax/ArgMin of one, aminmax (keepdim: torch's [1]),
+    count_nonzero over an empty dim list, logical_not of floats (NaN,
+    -0) and ints, bitwise_not of int64 (its extremes) and uint8"""
+    def forward(self, s, x, n):
+        u = n.abs().to(torch.uint8)
+        return (torch.sum(s, 0, True), torch.all(s, 0), torch.any(s, -1, True),
+                torch.prod(s, 0), torch.amin(s, 0, True), torch.amax(s, -1),
+                torch.mean(s, 0, True), torch.logsumexp(s, 0), torch.norm(s, dim=0),
+                torch.argmax(s, 0, True), torch.argmin(s, -1), torch.max(s, 0)[0],
+                torch.max(s, 0, True)[1], torch.min(s, -1)[1],
+                torch.aminmax(s, dim=0, keepdim=True)[0], torch.aminmax(s, dim=-1)[1],
+                torch.count_nonzero(x, dim=()), torch.count_nonzero(s, 0),
+                torch.logical_not(x), torch.logical_not(n), torch.bitwise_not(n), ~n,
+                torch.bitwise_not(u))
+
+
+class FBits(torch.nn.Module):
+    """fmax/fmin (a NaN on either side, both, integers), float_power
+    (float, integer and scalar exponents: double), bitwise shifts of
+    signed int64 by 0..62 (torch: wraps; right: floor)"""
+    def forward(self, a, b, i, j, k):
+        return (torch.fmax(a, b), torch.fmin(a, b), torch.fmax(i, j), torch.fmin(i, j * 2),
+                torch.float_power(a.abs(), b), torch.float_power(i, 2), torch.float_power(a, j),
+                torch.bitwise_left_shift(i, k), torch.bitwise_right_shift(i, k),
+                torch.bitwise_right_shift(j * 1000, 3), i << k, j >> k)
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -301,6 +330,14 @@ cases = {
                                             [0.25, -3.0, 9.0, 1.5, 2.5]]), None, [])]),
     "pdist": (Pdist(), [("x", r(5, 3) * 2, None, [])]),
     "copies": (Copies(), [("x", r(2, 3, 4), None, []), ("v", r(4), None, [])]),
+    "zerod": (ZeroD(), [("s", torch.tensor(-1.5), None, []),
+                        ("x", torch.tensor([[0.0, -0.0, float("nan")], [2.0, 0.0, -3.0]]), None, []),
+                        ("n", torch.tensor([0, -1, 7, -(2 ** 63), 2 ** 63 - 1, 5]), None, [])]),
+    "fbits": (FBits(), [("a", torch.tensor([1.0, float("nan"), -2.0, float("nan"), 0.5, -0.0]), None, []),
+                        ("b", torch.tensor([float("nan"), 3.0, 1.5, float("nan"), -4.0, 2.0]), None, []),
+                        ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
+                        ("j", torch.tensor([-3, 2, 9, -8, 1, 4]), None, []),
+                        ("k", torch.tensor([0, 3, 62, 1, 20, 7]), None, [])]),
     "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]

@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# 422-lower-opinfo-gaps.bats - lower's gaps that torch 1.13's OpInfo
+# samples found (the opinfo conformance family, issue 14): reductions,
+# ArgMax/ArgMin over dim 0 or -1 of a 0-d tensor (models the ONNX checker
+# rejected), logical_not of non-bools, bitwise_not of integers, fmax,
+# fmin, float_power, bitwise shifts.  Models are traced and scripted by
+# torch 1.13 (tests/lower/make_long_tail.py), converted on every path,
+# run in ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
+# bats file_tags=tier:standard
+
+load helper
+
+OPCASES_GEN=make_long_tail.py
+load lower/opcases
+
+@test "lower: reductions, argmax/argmin, max/min, aminmax over dim 0/-1 of a 0-d tensor; count_nonzero over (); logical_not, bitwise_not of ints and uint8; 13 17 20" {
+	run all zerod 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: fmax fmin (NaNs), float_power (double), bitwise_left_shift/right_shift of int64, 13 17 20" {
+	run all fbits 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
