@@ -24,3 +24,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: softmax log_softmax softmin cumprod cummax cummin logcumsumexp transpose topk index_select one_hot of a 0-d; flip fliplr flipud of an empty dim; 13 17 20" {
+	run all zerod_ops 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -610,6 +610,16 @@ struct ir_value *b_slice(struct lower_ctx *c, struct ir_value *v,
 	return b_done(c, b_node(c, "Slice", 5, in, 1));
 }
 
+struct ir_value *b_flip(struct lower_ctx *c, struct ir_value *v,
+			int64_t axis)
+{
+	int64_t len = b_dim_size(v, axis);
+	if (len == 0 || len == 1)
+		return v;	/* nothing to reverse (and ONNX's Slice
+				 * inference gives an empty dim a 1) */
+	return b_slice(c, v, -1, INT64_MIN, axis, -1);
+}
+
 void b_split(struct lower_ctx *c, struct ir_value *v, int64_t axis,
 	     const int64_t *sizes, int n, struct ir_value **outs)
 {

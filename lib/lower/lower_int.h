@@ -190,6 +190,9 @@ struct ir_value *b_reduce(struct lower_ctx *c, const char *op,
 			  struct ir_value *v, const int64_t *axes, int n,
 			  int keepdims);
 /* Slice: attributes before 10, inputs from 10. */
+/* v reversed along axis (>= 0): Slice with step -1 (opset 10) */
+struct ir_value *b_flip(struct lower_ctx *c, struct ir_value *v,
+			int64_t axis);
 struct ir_value *b_slice(struct lower_ctx *c, struct ir_value *v,
 			 int64_t start, int64_t end, int64_t axis,
 			 int64_t step);

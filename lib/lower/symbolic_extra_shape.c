@@ -460,11 +460,16 @@ static SYM(sym_x_one_hot)
 	} else {
 		depth = vec1(c, k);
 	}
-	int64_t vals[2] = { 0, 1 };
+	int64_t vals[2] = { 0, 1 }, zero = 0;
+	int zerod = b_rank(x) == 0;	/* OneHot's indices have rank >= 1 */
+	if (zerod)
+		x = b_unsqueeze(c, x, &zero, 1);
 	struct ir_node *o = b_node(c, "OneHot", 3,
 		(struct ir_value *[]){ x, depth, vec(c, vals, 2) }, 1);
 	b_attr_i(c, o, "axis", -1);
 	out[0] = b_done(c, o);
+	if (zerod)
+		out[0] = b_squeeze(c, out[0], &zero, 1);
 	return 0;
 }
 

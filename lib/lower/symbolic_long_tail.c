@@ -562,7 +562,7 @@ static struct ir_value *flip_dim(struct lower_ctx *c, struct ir_value *x,
 	int r = b_rank(x);
 	if (d < 0)
 		d += r;
-	return b_slice(c, x, -1, INT64_MIN, d, -1);
+	return b_flip(c, x, d);
 }
 
 static int flip_one(struct lower_ctx *c, struct ir_node *n,
@@ -849,15 +849,21 @@ static struct ir_value *scan_input(struct lower_ctx *c, struct ir_value *x,
 }
 
 /* dim of input 1 normalised against x's rank; -1 declined */
+/* scan_dim's answer for dim 0 or -1 of a 0-d tensor: the scan is the
+ * tensor itself (torch's) */
+#define SCAN_0D (-2)
+
 static int64_t scan_dim(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value *x)
 {
 	int64_t d;
 	int r = b_rank(x);
-	if (!x || r < 1 || r > 63)
-		return lw_decline(c, "the input's rank is not known or 0"), -1;
+	if (!x || r < 0 || r > 63)
+		return lw_decline(c, "the input's rank is not known"), -1;
 	if (!lw_int(c, n, 1, &d))
 		return lw_decline(c, "dim is not constant"), -1;
+	if (r == 0 && (d == 0 || d == -1))
+		return SCAN_0D;
 	if (d < 0)
 		d += r;
 	if (d < 0 || d >= r)
@@ -870,12 +876,16 @@ static SYM(sym_cumprod)
 	/* cumprod(self, dim, dtype=None) */
 	struct ir_value *x = T(0);
 	int64_t d = scan_dim(c, n, x), st;
-	if (d < 0)
+	if (d == -1)
 		return 1;
 	if (NARGS > 2 && !lw_is_none(c, n, 2) && lw_int(c, n, 2, &st))
 		x = b_cast(c, x, lw_torch_dtype(st));
 	else if (!b_is_float(b_dtype(x)))
 		x = b_cast(c, x, IR_DTYPE_INT64);
+	if (d == SCAN_0D) {
+		out[0] = x;
+		return 0;
+	}
 	int64_t ax = d + 1;
 	struct ir_value *xe = scan_input(c, x, d, 1);
 	if (!xe)
@@ -888,10 +898,14 @@ static SYM(sym_logcumsumexp)
 {
 	struct ir_value *x = T(0);
 	int64_t d = scan_dim(c, n, x);
-	if (d < 0)
+	if (d == -1)
 		return 1;
 	if (!b_is_float(b_dtype(x)))
 		return lw_decline(c, "logcumsumexp of an integer tensor");
+	if (d == SCAN_0D) {
+		out[0] = x;
+		return 0;
+	}
 	int64_t ax = d + 1;
 	struct ir_value *xe = scan_input(c, x, d, -INFINITY);
 	if (!xe)
@@ -907,12 +921,17 @@ static int cum_ext(struct lower_ctx *c, struct ir_node *n,
 {
 	struct ir_value *x = T(0);
 	int64_t d = scan_dim(c, n, x);
-	if (d < 0)
+	if (d == -1)
 		return 1;
 	if (c->opset < 12)
 		return lw_decline(c, "needs opset 12 (ArgMax's select_last_index)");
 	if (b_dtype(x) == IR_DTYPE_BOOL)
 		return lw_decline(c, "cummax/cummin of a bool tensor");
+	if (d == SCAN_0D) {
+		out[0] = x;
+		out[1] = b_const_i64(c, 0);
+		return 0;
+	}
 	enum ir_dtype dt = b_dtype(x);
 	double fill = max ? -INFINITY : INFINITY;
 	/* torch: a NaN is taken, and held (the index moves to each later

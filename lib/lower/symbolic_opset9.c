@@ -654,6 +654,15 @@ static int softmax(struct lower_ctx *c, struct ir_node *n,
 		if (lw_int(c, n, 2, &st))
 			x = b_cast(c, x, lw_torch_dtype(st));
 	}
+	if (r == 0 && (dim == 0 || dim == -1)) {
+		/* a 0-d: over axis 0 of it as a [1], back to 0-d */
+		static const int64_t zero = 0;
+		struct ir_node *s = b_node(c, op, 1, (struct ir_value *[]){
+			b_unsqueeze(c, x, &zero, 1) }, 1);
+		b_attr_i(c, s, "axis", 0);
+		out[0] = b_squeeze(c, b_done(c, s), &zero, 1);
+		return 0;
+	}
 	if (r < 0 && c->opset < 13 && dim != -1)
 		return lw_decline(c, "rank unknown below opset 13");
 	if (dim == -1 && r < 0) {

@@ -259,6 +259,20 @@ class ZeroD(torch.nn.Module):
                 torch.bitwise_not(u))
 
 
+class ZeroDOps(torch.nn.Module):
+    """ops over dim 0 or -1 of a 0-d tensor that are the tensor itself,
+    or a [1] made 0-d (softmax: 1, log_softmax: 0, the scans: x, their
+    index 0, transpose, topk), index_select and one_hot of a 0-d, flip,
+    fliplr of an empty dim"""
+    def forward(self, s, i, e):
+        return (torch.softmax(s, 0), torch.log_softmax(s, -1), F.softmin(s, 0),
+                torch.cumprod(s, 0), torch.cumprod(i, -1), torch.cummax(s, 0)[0],
+                torch.cummax(s, 0)[1], torch.cummin(s, -1)[1], torch.logcumsumexp(s, 0),
+                torch.transpose(s, 0, -1), torch.topk(s, 1)[0], torch.topk(s, 1)[1],
+                torch.index_select(s, 0, torch.zeros(1, dtype=torch.long)),
+                F.one_hot(i, 6), torch.flip(e, (0, 1, 2)), torch.fliplr(e), torch.flipud(e))
+
+
 class FBits(torch.nn.Module):
     """fmax/fmin (a NaN on either side, both, integers), float_power
     (float, integer and scalar exponents: double), bitwise shifts of
@@ -333,6 +347,8 @@ cases = {
     "zerod": (ZeroD(), [("s", torch.tensor(-1.5), None, []),
                         ("x", torch.tensor([[0.0, -0.0, float("nan")], [2.0, 0.0, -3.0]]), None, []),
                         ("n", torch.tensor([0, -1, 7, -(2 ** 63), 2 ** 63 - 1, 5]), None, [])]),
+    "zerod_ops": (ZeroDOps(), [("s", torch.tensor(0.75), None, []), ("i", torch.tensor(4), None, []),
+                               ("e", r(3, 0, 4), None, [])]),
     "fbits": (FBits(), [("a", torch.tensor([1.0, float("nan"), -2.0, float("nan"), 0.5, -0.0]), None, []),
                         ("b", torch.tensor([float("nan"), 3.0, 1.5, float("nan"), -4.0, 2.0]), None, []),
                         ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
