@@ -3,7 +3,10 @@
 # samples found (the opinfo conformance family, issue 14): reductions,
 # ArgMax/ArgMin over dim 0 or -1 of a 0-d tensor (models the ONNX checker
 # rejected), logical_not of non-bools, bitwise_not of integers, fmax,
-# fmin, float_power, bitwise shifts.  Models are traced and scripted by
+# fmin, float_power, bitwise shifts; softmax, the scans, transpose, topk,
+# index_select, one_hot of a 0-d; flips of an empty dim; tile, ravel,
+# trace, msort, kthvalue and the l1, mse, smooth_l1 and binary cross
+# entropy losses.  Models are traced and scripted by
 # torch 1.13 (tests/lower/make_long_tail.py), converted on every path,
 # run in ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
 # bats file_tags=tier:standard
@@ -27,6 +30,14 @@ load lower/opcases
 
 @test "lower: softmax log_softmax softmin cumprod cummax cummin logcumsumexp transpose topk index_select one_hot of a 0-d; flip fliplr flipud of an empty dim; 13 17 20" {
 	run all zerod_ops 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+# the scripted archive of F.l1_loss & co. has their size warnings
+# (aten::format): the traced archive on both paths
+@test "lower: tile ravel trace msort kthvalue, l1_loss mse_loss smooth_l1_loss binary_cross_entropy (each reduction), trace and script of the traced, 13 17 20" {
+	PATHS="trace script:traced" run all tail2 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

@@ -350,6 +350,209 @@ static SYM(sym_float_power)
 	return 0;
 }
 
+/* tile(self, dims): Tile, dims padded in front with 1s to self's rank,
+ * self with dims of 1 in front where dims is longer (torch's) */
+static SYM(sym_tile)
+{
+	struct ir_value *x = T(0);
+	int64_t k[64], reps[64];
+	int nk = lw_ints(c, n, 1, k, 64, 0), r = b_rank(x);
+	if (!x || nk < 0 || r < 0 || r > 64)
+		return lw_decline(c, "dims not constant or rank unknown");
+	int m = nk > r ? nk : r;
+	if (nk > r) {
+		int64_t axes[64];
+		for (int i = 0; i < nk - r; i++)
+			axes[i] = i;
+		x = b_unsqueeze(c, x, axes, nk - r);
+	}
+	for (int i = 0; i < m; i++)
+		reps[i] = i < m - nk ? 1 : k[i - (m - nk)];
+	out[0] = m ? b_op2(c, "Tile", x, b_const_i64s(c, reps, m, 1)) : x;
+	return 0;
+}
+
+static SYM(sym_ravel)
+{
+	static const int64_t m1 = -1;
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+	return 0;
+}
+
+/* trace of a matrix of known sizes: its diagonal (Gather of the
+ * flattened matrix at i * (cols + 1)) summed, integers as Long */
+static SYM(sym_trace)
+{
+	struct ir_value *x = T(0);
+	if (!x || b_rank(x) != 2)
+		return lw_decline(c, "the input is not a matrix");
+	int64_t rows = b_dim_size(x, 0), cols = b_dim_size(x, 1), m1 = -1;
+	if (rows < 0 || cols < 0 || rows > 4096 || cols > 4096)
+		return lw_decline(c, "a matrix of unknown (or huge) size");
+	int64_t m = rows < cols ? rows : cols, idx[4096];
+	for (int64_t i = 0; i < m; i++)
+		idx[i] = i * (cols + 1);
+	if (!b_is_float(b_dtype(x)))
+		x = b_cast(c, x, IR_DTYPE_INT64);
+	struct ir_value *flat = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+	struct ir_value *d = b_op2(c, "Gather", flat,
+				   b_const_i64s(c, idx, (int)m, 1));
+	out[0] = b_reduce(c, "ReduceSum", d, NULL, 0, 0);
+	return 0;
+}
+
+/* msort(self): sort's values along dim 0 */
+static SYM(sym_msort)
+{
+	struct ir_value *x = T(0);
+	int r = b_rank(x);
+	if (!x || r < 0)
+		return lw_decline(c, "the input's rank is not known");
+	if (r == 0) {
+		out[0] = x;
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (TopK largest=0)");
+	struct ir_node *t = b_node(c, "TopK", 2, (struct ir_value *[]){
+		x, b_op2(c, "Reshape", b_dim(c, x, 0), b_const_i64s(c,
+			(const int64_t[]){ 1 }, 1, 1)) }, 2);
+	b_attr_i(c, t, "axis", 0);
+	b_attr_i(c, t, "largest", 0);
+	b_done(c, t);
+	out[0] = t->outputs[0];
+	return 0;
+}
+
+/* kthvalue(self, k, dim, keepdim): the k smallest by TopK (largest=0),
+ * the last of them */
+static SYM(sym_kthvalue)
+{
+	struct ir_value *x = T(0);
+	int64_t k, dim = -1, keep = 0;
+	int r = b_rank(x);
+	if (!x || r < 0 || !lw_int(c, n, 1, &k) || !lw_int(c, n, 2, &dim) ||
+	    !lw_int(c, n, 3, &keep))
+		return lw_decline(c, "rank unknown or k, dim, keepdim not constant");
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (TopK largest=0)");
+	if (r == 0) {
+		out[0] = x;
+		out[1] = b_const_i64(c, 0);
+		return 0;
+	}
+	if (dim < 0)
+		dim += r;
+	if (dim < 0 || dim >= r || k < 1)
+		return lw_decline(c, "dim or k out of range");
+	struct ir_node *t = b_node(c, "TopK", 2, (struct ir_value *[]){
+		x, b_const_i64s(c, &k, 1, 1) }, 2);
+	b_attr_i(c, t, "axis", dim);
+	b_attr_i(c, t, "largest", 0);
+	b_done(c, t);
+	for (int i = 0; i < 2; i++) {
+		out[i] = b_slice(c, t->outputs[i], k - 1, k, dim, 1);
+		if (!keep)
+			out[i] = b_squeeze(c, out[i], &dim, 1);
+	}
+	return 0;
+}
+
+/* --- losses (reduction: 0 none, 1 mean, 2 sum) ------------------------------- */
+
+static int loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
+		     struct ir_value **a, struct ir_value **b, int64_t *red)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	*a = sym_operand(c, n, 0, dt);
+	*b = sym_operand(c, n, 1, dt);
+	if (!*a || !*b || !b_is_float(dt))
+		return lw_decline(c, "operands are not float tensors");
+	if (!lw_int(c, n, ired, red) || *red < 0 || *red > 2)
+		return lw_decline(c, "reduction not constant");
+	return 0;
+}
+
+static struct ir_value *loss_reduce(struct lower_ctx *c, struct ir_value *v,
+				    int64_t red)
+{
+	if (red == 0)
+		return v;
+	return b_reduce(c, red == 1 ? "ReduceMean" : "ReduceSum", v, NULL, 0, 0);
+}
+
+static SYM(sym_l1_loss)
+{
+	struct ir_value *a, *b;
+	int64_t red;
+	if (loss_args(c, n, 2, &a, &b, &red))
+		return 1;
+	out[0] = loss_reduce(c, b_op1(c, "Abs", b_op2(c, "Sub", a, b)), red);
+	return 0;
+}
+
+static SYM(sym_mse_loss)
+{
+	struct ir_value *a, *b;
+	int64_t red;
+	if (loss_args(c, n, 2, &a, &b, &red))
+		return 1;
+	struct ir_value *d = b_op2(c, "Sub", a, b);
+	out[0] = loss_reduce(c, b_op2(c, "Mul", d, d), red);
+	return 0;
+}
+
+/* smooth_l1_loss(self, target, reduction, beta): |d| < beta ?
+ * 0.5 d^2 / beta : |d| - 0.5 beta; beta 0 is l1 */
+static SYM(sym_smooth_l1_loss)
+{
+	struct ir_value *a, *b;
+	int64_t red;
+	double beta = 1;
+	if (loss_args(c, n, 2, &a, &b, &red))
+		return 1;
+	if (NARGS > 3 && !lw_float(c, n, 3, &beta))
+		return lw_decline(c, "beta not constant");
+	enum ir_dtype dt = b_dtype(a);
+	struct ir_value *z = b_op1(c, "Abs", b_op2(c, "Sub", a, b)), *l = z;
+	if (beta > 0) {
+		struct ir_value *q = b_op2(c, "Div", b_op2(c, "Mul",
+			b_op2(c, "Mul", z, z), scal(c, 0.5, dt)), scal(c, beta, dt));
+		l = b_op3(c, "Where", b_op2(c, "Less", z, scal(c, beta, dt)), q,
+			  b_op2(c, "Sub", z, scal(c, 0.5 * beta, dt)));
+	}
+	out[0] = loss_reduce(c, l, red);
+	return 0;
+}
+
+/* binary_cross_entropy(self, target, weight?, reduction): -w (t log x +
+ * (1 - t) log(1 - x)), each log clamped at -100 as torch */
+static SYM(sym_binary_cross_entropy)
+{
+	struct ir_value *x, *t;
+	int64_t red;
+	if (loss_args(c, n, 3, &x, &t, &red))
+		return 1;
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *lx = b_op2(c, "Max", b_op1(c, "Log", x), scal(c, -100, dt));
+	struct ir_value *l1x = b_op2(c, "Max", b_op1(c, "Log",
+		b_op2(c, "Sub", scal(c, 1, dt), x)), scal(c, -100, dt));
+	struct ir_value *l = b_op1(c, "Neg", b_op2(c, "Add",
+		b_op2(c, "Mul", t, lx),
+		b_op2(c, "Mul", b_op2(c, "Sub", scal(c, 1, dt), t), l1x)));
+	if (!lw_is_none(c, n, 2)) {
+		struct ir_value *w = T(2);
+		if (!w)
+			return lw_decline(c, "weight is not a tensor");
+		l = b_op2(c, "Mul", l, b_cast(c, w, dt));
+	}
+	out[0] = loss_reduce(c, l, red);
+	return 0;
+}
+
 /* --- products ---------------------------------------------------------------- */
 
 /* beta * self + alpha * prod, as torch's addmm family: self ignored when
@@ -1275,6 +1478,15 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_xlogy, 11, 0, SYM_PRIO_BASE, sym_xlogy },
 	{ OP_aten_sgn, 0, 0, SYM_PRIO_BASE, sym_sgn },
 	{ OP_aten_bitwise_and, 0, 0, SYM_PRIO_BASE, sym_bitwise_and },
+	{ OP_aten_tile, 0, 0, SYM_PRIO_BASE, sym_tile },
+	{ OP_aten_ravel, 0, 0, SYM_PRIO_BASE, sym_ravel },
+	{ OP_aten_trace, 0, 0, SYM_PRIO_BASE, sym_trace },
+	{ OP_aten_msort, 0, 0, SYM_PRIO_BASE, sym_msort },
+	{ OP_aten_kthvalue, 0, 0, SYM_PRIO_BASE, sym_kthvalue },
+	{ OP_aten_l1_loss, 0, 0, SYM_PRIO_BASE, sym_l1_loss },
+	{ OP_aten_mse_loss, 0, 0, SYM_PRIO_BASE, sym_mse_loss },
+	{ OP_aten_smooth_l1_loss, 0, 0, SYM_PRIO_BASE, sym_smooth_l1_loss },
+	{ OP_aten_binary_cross_entropy, 0, 0, SYM_PRIO_BASE, sym_binary_cross_entropy },
 	{ OP_aten_fmax, 0, 0, SYM_PRIO_BASE, sym_fmax },
 	{ OP_aten_fmin, 0, 0, SYM_PRIO_BASE, sym_fmin },
 	{ OP_aten_float_power, 0, 0, SYM_PRIO_BASE, sym_float_power },

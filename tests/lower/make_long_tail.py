@@ -273,6 +273,25 @@ class ZeroDOps(torch.nn.Module):
                 F.one_hot(i, 6), torch.flip(e, (0, 1, 2)), torch.fliplr(e), torch.flipud(e))
 
 
+class Tail2(torch.nn.Module):
+    """tile (fewer, more and no dims than the rank), ravel, trace (wide,
+    tall, integer: Long), msort, kthvalue (dims, keepdim, a 0-d),
+    l1_loss, mse_loss, smooth_l1_loss (beta 1, 0.5, 0), binary_cross_entropy
+    (weight, probabilities 0 and 1: torch's -100 clamp), each reduction"""
+    def forward(self, x, m, i, p, t, w):
+        return (torch.tile(x, (2,)), torch.tile(x, (2, 1, 3, 1)), torch.tile(x, ()),
+                torch.ravel(x), torch.trace(m), torch.trace(m.t()), torch.trace(i),
+                torch.msort(m), torch.kthvalue(x, 2)[0], torch.kthvalue(x, 2)[1],
+                torch.kthvalue(x, 1, 0, True)[0], torch.kthvalue(x, 2, 1)[1],
+                torch.kthvalue(x[0, 0, 0], 1)[0],
+                F.l1_loss(x, x * 0.5), F.l1_loss(m, m.flip(0), reduction="none"),
+                F.mse_loss(x, x.round(), reduction="sum"), F.mse_loss(m, m * 2),
+                F.smooth_l1_loss(x, x * 3), F.smooth_l1_loss(x, x * 3, beta=0.5, reduction="none"),
+                F.smooth_l1_loss(m, m * 3, reduction="sum", beta=0.0),
+                F.binary_cross_entropy(p, t), torch.ops.aten.binary_cross_entropy(p, t, w, 2),
+                F.binary_cross_entropy(p, t, reduction="none"))
+
+
 class FBits(torch.nn.Module):
     """fmax/fmin (a NaN on either side, both, integers), float_power
     (float, integer and scalar exponents: double), bitwise shifts of
@@ -349,6 +368,11 @@ cases = {
                         ("n", torch.tensor([0, -1, 7, -(2 ** 63), 2 ** 63 - 1, 5]), None, [])]),
     "zerod_ops": (ZeroDOps(), [("s", torch.tensor(0.75), None, []), ("i", torch.tensor(4), None, []),
                                ("e", r(3, 0, 4), None, [])]),
+    "tail2": (Tail2(), [("x", r(2, 3, 4), None, []), ("m", r(3, 5), None, []),
+                        ("i", torch.randint(-9, 9, (4, 3)), None, []),
+                        ("p", torch.tensor([0.0, 0.25, 0.5, 1.0, 0.9, 1e-3]), None, []),
+                        ("t", torch.tensor([0.0, 1.0, 0.5, 1.0, 0.0, 1.0]), None, []),
+                        ("w", torch.rand(6), None, [])]),
     "fbits": (FBits(), [("a", torch.tensor([1.0, float("nan"), -2.0, float("nan"), 0.5, -0.0]), None, []),
                         ("b", torch.tensor([float("nan"), 3.0, 1.5, float("nan"), -4.0, 2.0]), None, []),
                         ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
