@@ -6,7 +6,8 @@
 # fmin, float_power, bitwise shifts; softmax, the scans, transpose, topk,
 # index_select, one_hot of a 0-d; flips of an empty dim; tile, ravel,
 # trace, msort, kthvalue and the l1, mse, smooth_l1 and binary cross
-# entropy losses.  Models are traced and scripted by
+# entropy losses, take_along_dim, tril_indices, triu_indices, bilinear.
+# Models are traced and scripted by
 # torch 1.13 (tests/lower/make_long_tail.py), converted on every path,
 # run in ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
 # bats file_tags=tier:standard
@@ -38,6 +39,12 @@ load lower/opcases
 # (aten::format): the traced archive on both paths
 @test "lower: tile ravel trace msort kthvalue, l1_loss mse_loss smooth_l1_loss binary_cross_entropy (each reduction), trace and script of the traced, 13 17 20" {
 	PATHS="trace script:traced" run all tail2 13 17 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: take_along_dim (broadcast, flattened), tril_indices triu_indices (offsets, empty), bilinear, 13 17 20" {
+	run all tail3 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

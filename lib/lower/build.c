@@ -340,7 +340,13 @@ struct ir_value *b_const_i64s(struct lower_ctx *c, const int64_t *v, int n,
 			      int rank)
 {
 	int64_t dim = n;
-	struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_INT64, rank, &dim);
+	return b_const_i64_shaped(c, v, n, &dim, rank);
+}
+
+struct ir_value *b_const_i64_shaped(struct lower_ctx *c, const int64_t *v,
+				    int n, const int64_t *dims, int rank)
+{
+	struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_INT64, rank, dims);
 	char *p = ir_alloc(c->g, 8 * (n ? n : 1));
 	if (n)
 		memcpy(p, v, 8 * n);

@@ -461,6 +461,115 @@ static SYM(sym_kthvalue)
 	return 0;
 }
 
+/* take_along_dim(self, indices, dim?): GatherElements of the two
+ * broadcast against each other but at dim (sizes known); no dim: of
+ * both flattened */
+static SYM(sym_take_along_dim)
+{
+	struct ir_value *x = T(0), *idx = T(1);
+	int64_t dim, m1 = -1, sx[64], si[64];
+	int r = b_rank(x);
+	if (!x || !idx || r < 0 || r > 64 || b_rank(idx) != r)
+		return lw_decline(c, "inputs of unknown or different ranks");
+	idx = b_cast(c, idx, IR_DTYPE_INT64);
+	if (lw_is_none(c, n, 2)) {
+		x = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+		idx = b_op2(c, "Reshape", idx, b_const_i64s(c, &m1, 1, 1));
+		dim = 0;
+	} else {
+		if (!lw_int(c, n, 2, &dim))
+			return lw_decline(c, "dim not constant");
+		if (dim < 0)
+			dim += r;
+		if (dim < 0 || dim >= r)
+			return lw_decline(c, "dim out of range");
+		int bx = 0, bi = 0;
+		for (int i = 0; i < r; i++) {
+			int64_t a = b_dim_size(x, i), b = b_dim_size(idx, i);
+			if (a < 0 || b < 0)
+				return lw_decline(c, "sizes not known");
+			sx[i] = si[i] = a == 1 ? b : a;
+			if (i == dim) {
+				sx[i] = a;
+				si[i] = b;
+			}
+			bx |= sx[i] != a;
+			bi |= si[i] != b;
+		}
+		if (bx)
+			x = b_op2(c, "Expand", x, b_const_i64s(c, sx, r, 1));
+		if (bi)
+			idx = b_op2(c, "Expand", idx, b_const_i64s(c, si, r, 1));
+	}
+	struct ir_node *g = b_node(c, "GatherElements", 2,
+				   (struct ir_value *[]){ x, idx }, 1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+/* tril_indices / triu_indices(row, col, offset, dtype, ...): a constant
+ * [2, N] of the (i, j) with j - i <= offset (tril) or >= offset (triu),
+ * row by row as torch */
+#define TRI_MAX (1 << 20)
+static int tri_indices(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out, int upper)
+{
+	int64_t row, col, off = 0, st, k = 0;
+	if (!lw_int(c, n, 0, &row) || !lw_int(c, n, 1, &col) ||
+	    (NARGS > 2 && !lw_int(c, n, 2, &off)))
+		return lw_decline(c, "row, col or offset not constant");
+	if (row < 0 || col < 0 || row > TRI_MAX || col > TRI_MAX ||
+	    row * col > TRI_MAX)
+		return lw_decline(c, "row * col out of range (over 2^20)");
+	int64_t *v = ir_alloc(c->g, 16 * (size_t)(row * col) + 16);
+	for (int pass = 0; pass < 2; pass++)
+		for (int64_t i = 0; i < row; i++)
+			for (int64_t j = 0; j < col; j++)
+				if (upper ? j - i >= off : j - i <= off) {
+					if (pass)
+						v[k++] = j;
+					else
+						v[k++] = i;
+				}
+	int64_t len = k / 2, dims[2] = { 2, len };
+	struct ir_value *t = b_const_i64_shaped(c, v, (int)k, dims, 2);
+	if (NARGS > 3 && !lw_is_none(c, n, 3) && lw_int(c, n, 3, &st))
+		t = b_cast(c, t, lw_torch_dtype(st));
+	out[0] = t;
+	return 0;
+}
+
+static SYM(sym_tril_indices) { return tri_indices(c, n, out, 0); }
+static SYM(sym_triu_indices) { return tri_indices(c, n, out, 1); }
+
+/* bilinear(x1, x2, weight, bias?): Einsum ...i,oij,...j->...o (+ bias) */
+static SYM(sym_bilinear)
+{
+	struct ir_value *a = T(0), *b = T(1), *w = T(2);
+	if (!a || !b || !w)
+		return lw_decline(c, "inputs are not tensors");
+	if (c->opset < 12)
+		return lw_decline(c, "needs opset 12 (Einsum)");
+	struct ir_node *e = b_node(c, "Einsum", 3,
+				   (struct ir_value *[]){ a, w, b }, 1);
+	b_attr_s(c, e, "equation", "...i,oij,...j->...o");
+	out[0] = b_done(c, e);
+	int r = b_rank(a);
+	if (b_rank(out[0]) < 0 && r >= 1 && b_rank(w) == 3) {
+		/* x1's dims, the last one weight's first (b_infer reads no
+		 * ellipsis) */
+		struct ir_type *t = ir_type_tensor(c->g, b_dtype(a), r, NULL);
+		for (int i = 0; i < r - 1; i++)
+			t->dims[i] = a->type->dims[i];
+		t->dims[r - 1] = w->type->dims[0];
+		out[0]->type = t;
+	}
+	if (!lw_is_none(c, n, 3))
+		out[0] = b_op2(c, "Add", out[0], T(3));
+	return 0;
+}
+
 /* --- losses (reduction: 0 none, 1 mean, 2 sum) ------------------------------- */
 
 static int loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
@@ -1479,6 +1588,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_sgn, 0, 0, SYM_PRIO_BASE, sym_sgn },
 	{ OP_aten_bitwise_and, 0, 0, SYM_PRIO_BASE, sym_bitwise_and },
 	{ OP_aten_tile, 0, 0, SYM_PRIO_BASE, sym_tile },
+	{ OP_aten_take_along_dim, 0, 0, SYM_PRIO_BASE, sym_take_along_dim },
+	{ OP_aten_tril_indices, 0, 0, SYM_PRIO_BASE, sym_tril_indices },
+	{ OP_aten_triu_indices, 0, 0, SYM_PRIO_BASE, sym_triu_indices },
+	{ OP_aten_bilinear, 0, 0, SYM_PRIO_BASE, sym_bilinear },
 	{ OP_aten_ravel, 0, 0, SYM_PRIO_BASE, sym_ravel },
 	{ OP_aten_trace, 0, 0, SYM_PRIO_BASE, sym_trace },
 	{ OP_aten_msort, 0, 0, SYM_PRIO_BASE, sym_msort },

@@ -292,6 +292,18 @@ class Tail2(torch.nn.Module):
                 F.binary_cross_entropy(p, t, reduction="none"))
 
 
+class Tail3(torch.nn.Module):
+    """take_along_dim (a dim, broadcasting either side,
+    no dim: flattened), tril_indices / triu_indices (offsets, empty),
+    bilinear (batched, 1-d, no bias)"""
+    def forward(self, x, i, j, a, b, w, bias):
+        return (torch.take_along_dim(x, i, 1), torch.take_along_dim(x[:, :1], j, 0),
+                torch.take_along_dim(x, i[:1], 1), torch.take_along_dim(x, j),
+                torch.tril_indices(4, 5), torch.tril_indices(5, 3, -1), torch.tril_indices(0, 0),
+                torch.triu_indices(4, 6, 2), torch.triu_indices(3, 3, -5),
+                F.bilinear(a, b, w, bias), F.bilinear(a[0], b[0], w, bias), F.bilinear(a, b, w))
+
+
 class FBits(torch.nn.Module):
     """fmax/fmin (a NaN on either side, both, integers), float_power
     (float, integer and scalar exponents: double), bitwise shifts of
@@ -373,6 +385,9 @@ cases = {
                         ("p", torch.tensor([0.0, 0.25, 0.5, 1.0, 0.9, 1e-3]), None, []),
                         ("t", torch.tensor([0.0, 1.0, 0.5, 1.0, 0.0, 1.0]), None, []),
                         ("w", torch.rand(6), None, [])]),
+    "tail3": (Tail3(), [("x", r(4, 5), None, []), ("i", torch.randint(0, 5, (4, 3)), None, []),
+                        ("j", torch.randint(0, 4, (2, 5)), None, []), ("a", r(2, 3, 4), None, []),
+                        ("b", r(2, 3, 6), None, []), ("w", r(5, 4, 6), None, []), ("bias", r(5), None, [])]),
     "fbits": (FBits(), [("a", torch.tensor([1.0, float("nan"), -2.0, float("nan"), 0.5, -0.0]), None, []),
                         ("b", torch.tensor([float("nan"), 3.0, 1.5, float("nan"), -4.0, 2.0]), None, []),
                         ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
