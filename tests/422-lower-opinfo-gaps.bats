@@ -6,7 +6,8 @@
 # fmin, float_power, bitwise shifts; softmax, the scans, transpose, topk,
 # index_select, one_hot of a 0-d; flips of an empty dim; tile, ravel,
 # trace, msort, kthvalue and the l1, mse, smooth_l1 and binary cross
-# entropy losses, take_along_dim, tril_indices, triu_indices, bilinear.
+# entropy losses, take_along_dim, tril_indices, triu_indices, bilinear;
+# bitwise and/or/xor of integers before opset 18, bit by bit.
 # Models are traced and scripted by
 # torch 1.13 (tests/lower/make_long_tail.py), converted on every path,
 # run in ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
@@ -47,4 +48,13 @@ load lower/opcases
 	run all tail3 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "lower: bitwise_and/or/xor of int64 (extremes), int32 and uint8 bit by bit before opset 18 (11 13 17), BitwiseAnd... at 18; refused at 9" {
+	run all bits_wide 11 13 17 18
+	echo "$output"
+	[ "$status" -eq 0 ]
+	tool script bits_wide/scripted.pt -i i=i64[8] -i j=i64[8] -i k=i32[3,4] -o w.air
+	run -4 tool lower --opset 9 w.air
+	[[ "$output" == *"aten::bitwise_and"*"need opset 10"* ]]
 }

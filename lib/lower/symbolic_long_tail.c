@@ -288,10 +288,70 @@ static SYM(sym_sgn)
 	return 0;
 }
 
+/* bits 0..62 of the int64 x (two's complement) along a new last axis:
+ * floor(x / 2^k) mod 2, the floor from Div's truncation (minus 1 where
+ * the remainder is negative) */
+static struct ir_value *low_bits(struct lower_ctx *c, struct ir_value *x,
+				 struct ir_value *pw)
+{
+	static const int64_t last = -1;
+	struct ir_value *xu = b_unsqueeze(c, x, &last, 1);
+	struct ir_value *q = b_op2(c, "Div", xu, pw);
+	struct ir_value *rem = b_op2(c, "Sub", xu, b_op2(c, "Mul", q, pw));
+	q = b_op2(c, "Sub", q, b_cast(c, b_op2(c, "Less", rem,
+			scal(c, 0, IR_DTYPE_INT64)), IR_DTYPE_INT64));
+	return b_op2(c, "Mod", q, scal(c, 2, IR_DTYPE_INT64));
+}
+
+/* and (0), or (1), xor (2) of integers before opset 18, exactly: bit by
+ * bit in int64 (bits 0..62 as 0/1 summed with their weights, bit 63 the
+ * signs' And/Or/Xor as INT64_MIN), cast back to the operands' dtype */
+static struct ir_value *bitwise_by_bits(struct lower_ctx *c,
+					struct ir_value *a,
+					struct ir_value *b, int op,
+					enum ir_dtype dt)
+{
+	static const char *const lops[3] = { "And", "Or", "Xor" };
+	int64_t pw[63], last = -1;
+	for (int k = 0; k < 63; k++)
+		pw[k] = (int64_t)1 << k;
+	struct ir_value *p = b_const_i64s(c, pw, 63, 1);
+	a = b_cast(c, a, IR_DTYPE_INT64);
+	b = b_cast(c, b, IR_DTYPE_INT64);
+	struct ir_value *ba = low_bits(c, a, p), *bb = low_bits(c, b, p), *r;
+	if (op == 0)
+		r = b_op2(c, "Mul", ba, bb);
+	else if (op == 1)
+		r = b_op2(c, "Sub", b_op2(c, "Add", ba, bb), b_op2(c, "Mul", ba, bb));
+	else
+		r = b_op1(c, "Abs", b_op2(c, "Sub", ba, bb));
+	/* ONNX Runtime's int64 ReduceSum is not exact past 2^53: bits 0..31
+	 * and 32..62 summed apart (each under 2^32), the high sum times 2^32 */
+	int64_t lo[32], hi[31];
+	for (int k = 0; k < 32; k++)
+		lo[k] = pw[k];
+	for (int k = 0; k < 31; k++)
+		hi[k] = pw[k];
+	struct ir_value *slo = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
+		b_slice(c, r, 0, 32, -1, 1), b_const_i64s(c, lo, 32, 1)),
+		&last, 1, 0);
+	struct ir_value *shi = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
+		b_slice(c, r, 32, 63, -1, 1), b_const_i64s(c, hi, 31, 1)),
+		&last, 1, 0);
+	r = b_op2(c, "Add", slo, b_op2(c, "Mul", shi,
+				       b_const_i64(c, (int64_t)1 << 32)));
+	struct ir_value *zero = scal(c, 0, IR_DTYPE_INT64);
+	struct ir_value *sign = b_op2(c, lops[op], b_op2(c, "Less", a, zero),
+				      b_op2(c, "Less", b, zero));
+	r = b_op2(c, "Add", r, b_op3(c, "Where", sign,
+				     b_const_i64(c, INT64_MIN), zero));
+	return b_cast(c, r, dt);
+}
+
 /* bitwise_and / or / xor: And/Or/Xor of bools; integers with
- * BitwiseAnd/Or/Xor from opset 18. */
-static int bitwise(struct lower_ctx *c, struct ir_node *n,
-		   struct ir_value **out, const char *lop, const char *bop)
+ * BitwiseAnd/Or/Xor from opset 18, bit by bit before (opset 10: Mod). */
+int sym_bitwise(struct lower_ctx *c, struct ir_node *n, struct ir_value **out,
+		const char *lop, const char *bop)
 {
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
 	struct ir_value *a = sym_operand(c, n, 0, dt);
@@ -304,15 +364,20 @@ static int bitwise(struct lower_ctx *c, struct ir_node *n,
 	}
 	if (b_is_float(dt) || dt == IR_DTYPE_UNDEFINED)
 		return lw_decline(c, "bitwise op of a float or unknown dtype");
+	if (c->opset < 10)
+		return lw_decline(c, "bitwise ops on integers need opset 10 "
+				  "(bit by bit) or 18");
 	if (c->opset < 18)
-		return lw_decline(c, "bitwise ops on integers need opset 18");
-	out[0] = b_op2(c, bop, a, b);
+		out[0] = bitwise_by_bits(c, a, b, !strcmp(lop, "And") ? 0 :
+					 !strcmp(lop, "Or") ? 1 : 2, dt);
+	else
+		out[0] = b_op2(c, bop, a, b);
 	return 0;
 }
 
-static SYM(sym_bitwise_and) { return bitwise(c, n, out, "And", "BitwiseAnd"); }
-static SYM(sym_bitwise_or) { return bitwise(c, n, out, "Or", "BitwiseOr"); }
-static SYM(sym_bitwise_xor) { return bitwise(c, n, out, "Xor", "BitwiseXor"); }
+static SYM(sym_bitwise_and) { return sym_bitwise(c, n, out, "And", "BitwiseAnd"); }
+static SYM(sym_bitwise_or) { return sym_bitwise(c, n, out, "Or", "BitwiseOr"); }
+static SYM(sym_bitwise_xor) { return sym_bitwise(c, n, out, "Xor", "BitwiseXor"); }
 
 /* fmax / fmin: Max / Min that take the other operand where one is NaN
  * (NaN only where both are) */

@@ -304,6 +304,17 @@ class Tail3(torch.nn.Module):
                 F.bilinear(a, b, w, bias), F.bilinear(a[0], b[0], w, bias), F.bilinear(a, b, w))
 
 
+class BitsWide(torch.nn.Module):
+    """bitwise_and/or/xor of integers before opset 18 (bit by bit):
+    int64 extremes and negatives, a number operand on either side,
+    int32 and uint8 operands, broadcasting"""
+    def forward(self, i, j, k):
+        u, v = i.abs().to(torch.uint8), j.abs().to(torch.uint8)
+        return (torch.bitwise_and(i, j), torch.bitwise_or(i, j), torch.bitwise_xor(i, j),
+                i & 6, -7 | j, i ^ -1, k & k[:1], (k | 12345), k ^ k.flip(0),
+                u & v, u | v, u ^ v, i[:, None] & j[None, :2])
+
+
 class FBits(torch.nn.Module):
     """fmax/fmin (a NaN on either side, both, integers), float_power
     (float, integer and scalar exponents: double), bitwise shifts of
@@ -388,6 +399,9 @@ cases = {
     "tail3": (Tail3(), [("x", r(4, 5), None, []), ("i", torch.randint(0, 5, (4, 3)), None, []),
                         ("j", torch.randint(0, 4, (2, 5)), None, []), ("a", r(2, 3, 4), None, []),
                         ("b", r(2, 3, 6), None, []), ("w", r(5, 4, 6), None, []), ("bias", r(5), None, [])]),
+    "bits_wide": (BitsWide(), [("i", torch.tensor([0, -1, 2 ** 63 - 1, -(2 ** 63), 12345678901, -98765, 255, 7]), None, []),
+                               ("j", torch.tensor([-1, -1, -(2 ** 63), 2 ** 63 - 1, -12345678901, 4321, -256, 5]), None, []),
+                               ("k", torch.randint(-2 ** 31, 2 ** 31 - 1, (3, 4)).to(torch.int32), None, [])]),
     "fbits": (FBits(), [("a", torch.tensor([1.0, float("nan"), -2.0, float("nan"), 0.5, -0.0]), None, []),
                         ("b", torch.tensor([float("nan"), 3.0, 1.5, float("nan"), -4.0, 2.0]), None, []),
                         ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
