@@ -30,7 +30,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: softmax log_softmax softmin cumprod cummax cummin logcumsumexp transpose topk index_select one_hot of a 0-d; flip fliplr flipud of an empty dim; 13 17 20" {
+@test "lower: softmax log_softmax softmin cumprod cummax cummin logcumsumexp transpose topk index_select one_hot nonzero argwhere of a 0-d; flip fliplr flipud of an empty dim; 13 17 20" {
 	run all zerod_ops 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -1183,16 +1183,6 @@ static SYM(sym_count_nonzero)
 	return 0;
 }
 
-static SYM(sym_argwhere)
-{
-	struct ir_value *x = T(0);
-	static const int64_t perm[2] = { 1, 0 };
-	if (!x)
-		return lw_decline(c, "the input is not a tensor");
-	out[0] = b_transpose(c, b_op1(c, "NonZero", x), perm, 2);
-	return 0;
-}
-
 /* --- cumulative -------------------------------------------------------------- */
 
 /* The scans over dim d of x (rank r) as reductions: xe has a new axis at
@@ -1696,7 +1686,6 @@ static const struct symbolic entries[] = {
 	{ OP_aten_diff, 0, 0, SYM_PRIO_BASE, sym_diff },
 	{ OP_aten_dist, 11, 0, SYM_PRIO_BASE, sym_dist },
 	{ OP_aten_count_nonzero, 11, 0, SYM_PRIO_BASE, sym_count_nonzero },
-	{ OP_aten_argwhere, 0, 0, SYM_PRIO_BASE, sym_argwhere },
 	{ OP_aten_cumprod, 0, 0, SYM_PRIO_BASE, sym_cumprod },
 	{ OP_aten_logcumsumexp, 0, 0, SYM_PRIO_BASE, sym_logcumsumexp },
 	{ OP_aten_cummax, 12, 0, SYM_PRIO_BASE, sym_cummax },

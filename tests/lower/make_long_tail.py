@@ -262,7 +262,7 @@ class ZeroD(torch.nn.Module):
 class ZeroDOps(torch.nn.Module):
     """ops over dim 0 or -1 of a 0-d tensor that are the tensor itself,
     or a [1] made 0-d (softmax: 1, log_softmax: 0, the scans: x, their
-    index 0, transpose, topk), index_select and one_hot of a 0-d, flip,
+    index 0, transpose, topk), index_select, one_hot, nonzero, argwhere of a 0-d, flip,
     fliplr of an empty dim"""
     def forward(self, s, i, e):
         return (torch.softmax(s, 0), torch.log_softmax(s, -1), F.softmin(s, 0),
@@ -270,7 +270,8 @@ class ZeroDOps(torch.nn.Module):
                 torch.cummax(s, 0)[1], torch.cummin(s, -1)[1], torch.logcumsumexp(s, 0),
                 torch.transpose(s, 0, -1), torch.topk(s, 1)[0], torch.topk(s, 1)[1],
                 torch.index_select(s, 0, torch.zeros(1, dtype=torch.long)),
-                F.one_hot(i, 6), torch.flip(e, (0, 1, 2)), torch.fliplr(e), torch.flipud(e))
+                F.one_hot(i, 6), torch.flip(e, (0, 1, 2)), torch.fliplr(e), torch.flipud(e),
+                torch.nonzero(s), torch.nonzero(s * 0), torch.argwhere(s))
 
 
 class Tail2(torch.nn.Module):
