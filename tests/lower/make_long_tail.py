@@ -278,7 +278,8 @@ class Tail2(torch.nn.Module):
     """tile (fewer, more and no dims than the rank), ravel, trace (wide,
     tall, integer: Long), msort, kthvalue (dims, keepdim, a 0-d),
     l1_loss, mse_loss, smooth_l1_loss (beta 1, 0.5, 0), binary_cross_entropy
-    (weight, probabilities 0 and 1: torch's -100 clamp), each reduction"""
+    (weight, probabilities 0 and 1: torch's -100 clamp), cross_entropy of
+    class probabilities (weight, label_smoothing), each reduction"""
     def forward(self, x, m, i, p, t, w):
         return (torch.tile(x, (2,)), torch.tile(x, (2, 1, 3, 1)), torch.tile(x, ()),
                 torch.ravel(x), torch.trace(m), torch.trace(m.t()), torch.trace(i),
@@ -290,7 +291,11 @@ class Tail2(torch.nn.Module):
                 F.smooth_l1_loss(x, x * 3), F.smooth_l1_loss(x, x * 3, beta=0.5, reduction="none"),
                 F.smooth_l1_loss(m, m * 3, reduction="sum", beta=0.0),
                 F.binary_cross_entropy(p, t), torch.ops.aten.binary_cross_entropy(p, t, w, 2),
-                F.binary_cross_entropy(p, t, reduction="none"))
+                F.binary_cross_entropy(p, t, reduction="none"),
+                # class probabilities: weight, label_smoothing, reductions
+                F.cross_entropy(x, torch.softmax(x * 2, 1)),
+                F.cross_entropy(x, torch.softmax(-x, 1), weight=w[:3], reduction="sum"),
+                F.cross_entropy(m, torch.softmax(m, 1), label_smoothing=0.2, reduction="none"))
 
 
 class Tail3(torch.nn.Module):
