@@ -38,7 +38,7 @@ load lower/opcases
 
 # the scripted archive of F.l1_loss & co. has their size warnings
 # (aten::format): the traced archive on both paths
-@test "lower: tile ravel trace msort kthvalue, l1_loss mse_loss smooth_l1_loss binary_cross_entropy, cross_entropy of probabilities (each reduction), trace and script of the traced, 13 17 20" {
+@test "lower: tile ravel trace msort kthvalue, l1_loss mse_loss smooth_l1_loss binary_cross_entropy, cross_entropy of probabilities, unbatched nll_loss/cross_entropy (each reduction), trace and script of the traced, 13 17 20" {
 	PATHS="trace script:traced" run all tail2 13 17 20
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -477,12 +477,21 @@ static int nll_common(struct lower_ctx *c, struct ir_node *n,
 				   lw_is_none(c, n, 2) ? NULL : T(2) };
 	if (!in[0] || !in[1])
 		return lw_decline(c, "inputs are not tensors");
+	/* an unbatched input [C] (target 0-d): as a batch of one */
+	int64_t zero = 0;
+	int unbatched = b_rank(in[0]) == 1 && b_rank(in[1]) == 0;
+	if (unbatched) {
+		in[0] = b_unsqueeze(c, in[0], &zero, 1);
+		in[1] = b_unsqueeze(c, in[1], &zero, 1);
+	}
 	struct ir_node *nd = b_node(c, ce ? "SoftmaxCrossEntropyLoss"
 					  : "NegativeLogLikelihoodLoss",
 				    in[2] ? 3 : 2, in, 1);
 	b_attr_s(c, nd, "reduction", reduction_name(red));
 	b_attr_i(c, nd, "ignore_index", ign);
 	out[0] = b_done(c, nd);
+	if (unbatched && red == 0)
+		out[0] = b_squeeze(c, out[0], &zero, 1);
 	return 0;
 }
 

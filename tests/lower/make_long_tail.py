@@ -279,7 +279,8 @@ class Tail2(torch.nn.Module):
     tall, integer: Long), msort, kthvalue (dims, keepdim, a 0-d),
     l1_loss, mse_loss, smooth_l1_loss (beta 1, 0.5, 0), binary_cross_entropy
     (weight, probabilities 0 and 1: torch's -100 clamp), cross_entropy of
-    class probabilities (weight, label_smoothing), each reduction"""
+    class probabilities (weight, label_smoothing), nll_loss and
+    cross_entropy unbatched, each reduction"""
     def forward(self, x, m, i, p, t, w):
         return (torch.tile(x, (2,)), torch.tile(x, (2, 1, 3, 1)), torch.tile(x, ()),
                 torch.ravel(x), torch.trace(m), torch.trace(m.t()), torch.trace(i),
@@ -295,7 +296,9 @@ class Tail2(torch.nn.Module):
                 # class probabilities: weight, label_smoothing, reductions
                 F.cross_entropy(x, torch.softmax(x * 2, 1)),
                 F.cross_entropy(x, torch.softmax(-x, 1), weight=w[:3], reduction="sum"),
-                F.cross_entropy(m, torch.softmax(m, 1), label_smoothing=0.2, reduction="none"))
+                F.cross_entropy(m, torch.softmax(m, 1), label_smoothing=0.2, reduction="none"),
+                # unbatched: an input [C], a 0-d target
+                F.nll_loss(m[0], i[0, 0].abs() % 5, reduction="none"), F.cross_entropy(m[1], i[1, 1].abs() % 5))
 
 
 class Tail3(torch.nn.Module):
