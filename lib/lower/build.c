@@ -340,7 +340,13 @@ struct ir_value *b_const_i64s(struct lower_ctx *c, const int64_t *v, int n,
 			      int rank)
 {
 	int64_t dim = n;
-	struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_INT64, rank, &dim);
+	return b_const_i64_shaped(c, v, n, &dim, rank);
+}
+
+struct ir_value *b_const_i64_shaped(struct lower_ctx *c, const int64_t *v,
+				    int n, const int64_t *dims, int rank)
+{
+	struct ir_tensor *t = ir_tensor_new(c->g, IR_DTYPE_INT64, rank, dims);
 	char *p = ir_alloc(c->g, 8 * (n ? n : 1));
 	if (n)
 		memcpy(p, v, 8 * n);
@@ -578,6 +584,15 @@ struct ir_value *b_reduce(struct lower_ctx *c, const char *op,
 			  int keepdims)
 {
 	int from = !strcmp(op, "ReduceSum") ? 13 : 18;
+	static const int64_t zero = 0;
+	if (n > 0 && b_rank(v) == 0) {
+		/* torch: dim 0 or -1 of a 0-d tensor is the tensor itself;
+		 * ONNX has no axis there: reduce a [1] over it to a 0-d */
+		v = b_unsqueeze(c, v, &zero, 1);
+		axes = &zero;
+		n = 1;
+		keepdims = 0;
+	}
 	struct ir_node *nd = axes_op(c, op, v, axes, n, from);
 	b_attr_i(c, nd, "keepdims", keepdims);
 	return b_done(c, nd);
@@ -599,6 +614,16 @@ struct ir_value *b_slice(struct lower_ctx *c, struct ir_value *v,
 				   b_const_i64s(c, &axis, 1, 1),
 				   b_const_i64s(c, &step, 1, 1) };
 	return b_done(c, b_node(c, "Slice", 5, in, 1));
+}
+
+struct ir_value *b_flip(struct lower_ctx *c, struct ir_value *v,
+			int64_t axis)
+{
+	int64_t len = b_dim_size(v, axis);
+	if (len == 0 || len == 1)
+		return v;	/* nothing to reverse (and ONNX's Slice
+				 * inference gives an empty dim a 1) */
+	return b_slice(c, v, -1, INT64_MIN, axis, -1);
 }
 
 void b_split(struct lower_ctx *c, struct ir_value *v, int64_t axis,

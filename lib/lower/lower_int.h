@@ -153,6 +153,9 @@ struct ir_value *b_op3(struct lower_ctx *c, const char *op,
 /* Constants (onnx::Constant with a tensor attribute). rank 0 or 1. */
 struct ir_value *b_const_i64s(struct lower_ctx *c, const int64_t *v, int n,
 			      int rank);
+/* The n int64s v as a constant of the given dims (their product n). */
+struct ir_value *b_const_i64_shaped(struct lower_ctx *c, const int64_t *v,
+				    int n, const int64_t *dims, int rank);
 struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v); /* 0-d */
 /* A 0-d (rank 0) or [1] (rank 1) scalar of dtype dt holding v. */
 struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
@@ -190,6 +193,9 @@ struct ir_value *b_reduce(struct lower_ctx *c, const char *op,
 			  struct ir_value *v, const int64_t *axes, int n,
 			  int keepdims);
 /* Slice: attributes before 10, inputs from 10. */
+/* v reversed along axis (>= 0): Slice with step -1 (opset 10) */
+struct ir_value *b_flip(struct lower_ctx *c, struct ir_value *v,
+			int64_t axis);
 struct ir_value *b_slice(struct lower_ctx *c, struct ir_value *v,
 			 int64_t start, int64_t end, int64_t axis,
 			 int64_t step);

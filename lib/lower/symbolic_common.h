@@ -19,6 +19,11 @@ enum ir_dtype sym_result_type(struct lower_ctx *c, struct ir_node *n,
 /* Input i as a tensor of dtype dt: scalars become constants of dt. */
 struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
 			     enum ir_dtype dt);
+/* bitwise and / or / xor of n's inputs 0 and 1 (lop And, Or, Xor; bop
+ * BitwiseAnd ...): of bools lop, of integers bop from opset 18, bit by
+ * bit before (symbolic_long_tail.c). */
+int sym_bitwise(struct lower_ctx *c, struct ir_node *n, struct ir_value **out,
+		const char *lop, const char *bop);
 /* (x - mean) / sqrt(var + eps) over the last k dims. */
 struct ir_value *sym_layer_norm_decomposed(struct lower_ctx *c,
 					   struct ir_value *x, int k,

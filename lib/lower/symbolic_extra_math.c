@@ -475,6 +475,12 @@ static SYM(sym_aminmax)
 		return 1;
 	out[0] = b_reduce(c, "ReduceMin", x, axes, k, (int)keep);
 	out[1] = b_reduce(c, "ReduceMax", x, axes, k, (int)keep);
+	if (k > 0 && keep && b_rank(x) == 0) {
+		/* torch 1.13 gives a [1] here (its out= resize), not a 0-d */
+		static const int64_t zero = 0;
+		out[0] = b_unsqueeze(c, out[0], &zero, 1);
+		out[1] = b_unsqueeze(c, out[1], &zero, 1);
+	}
 	return 0;
 }
 
@@ -1440,6 +1446,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten___lshift__, 0, 0, SYM_PRIO_BASE, sym_lshift },
 	{ OP_aten___not__, 0, 0, SYM_PRIO_BASE, sym_not },
 	{ OP_aten___rshift__, 0, 0, SYM_PRIO_BASE, sym_rshift },
+	{ OP_aten_bitwise_left_shift, 0, 0, SYM_PRIO_BASE, sym_lshift },
+	{ OP_aten_bitwise_right_shift, 0, 0, SYM_PRIO_BASE, sym_rshift },
 	{ OP_aten__cast_Byte, 0, 0, SYM_PRIO_BASE, sym_cast_byte },
 	{ OP_aten__cast_Char, 0, 0, SYM_PRIO_BASE, sym_cast_char },
 	{ OP_aten__cast_Double, 0, 0, SYM_PRIO_BASE, sym_cast_double },

@@ -416,6 +416,44 @@ static struct ir_value *reduce_loss(struct lower_ctx *c, struct ir_value *v,
 	return v;
 }
 
+/* cross_entropy with class probabilities (a float target of the
+ * input's shape): -sum over dim 1 of w * t * log_softmax(x), t smoothed
+ * by ls; mean divides by the count of the other positions (torch's) */
+static int ce_probs(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out, int64_t red, double ls)
+{
+	struct ir_value *x = T(0), *t = T(1);
+	int r = b_rank(x);
+	int64_t one = 1, axes[62];
+	if (r < 2 || r > 64 || b_rank(t) != r)
+		return lw_decline(c, "probabilities of unknown or other rank");
+	enum ir_dtype dt = b_dtype(x);
+	int64_t ncls = b_dim_size(x, 1);
+	if (ls != 0) {
+		if (ncls < 0)
+			return lw_decline(c, "label_smoothing with an unknown class count");
+		t = b_op2(c, "Add", b_op2(c, "Mul", t, b_const_scalar(c, 1 - ls, dt, 0)),
+			  b_const_scalar(c, ls / (double)ncls, dt, 0));
+	}
+	struct ir_value *lsm = b_op2(c, "Sub", x, b_reduce(c, "ReduceLogSumExp",
+					      x, &one, 1, 1));
+	struct ir_value *p = b_op2(c, "Mul", b_cast(c, t, dt), lsm);
+	if (!lw_is_none(c, n, 2)) {
+		struct ir_value *w = T(2);
+		if (!w)
+			return lw_decline(c, "weight is not a tensor");
+		for (int i = 0; i < r - 2; i++)
+			axes[i] = i + 1;
+		if (r > 2)
+			w = b_unsqueeze(c, w, axes, r - 2);
+		p = b_op2(c, "Mul", p, w);
+	}
+	struct ir_value *l = b_op1(c, "Neg", b_reduce(c, "ReduceSum", p, &one, 1, 0));
+	out[0] = red == 0 ? l : b_reduce(c, red == 1 ? "ReduceMean" : "ReduceSum",
+					 l, NULL, 0, 0);
+	return 0;
+}
+
 static int nll_common(struct lower_ctx *c, struct ir_node *n,
 		      struct ir_value **out, int ce)
 {
@@ -429,18 +467,31 @@ static int nll_common(struct lower_ctx *c, struct ir_node *n,
 	    !reduction_name(red))
 		return lw_decline(c, "reduction or ignore_index not constant");
 	if (ce && n->ninputs > 5 && !lw_is_none(c, n, 5) &&
-	    (!lw_float(c, n, 5, &ls) || ls != 0))
+	    !lw_float(c, n, 5, &ls))
+		return lw_decline(c, "label_smoothing not constant");
+	if (ce && T(1) && b_is_float(b_dtype(T(1))))
+		return ce_probs(c, n, out, red, ls);
+	if (ls != 0)
 		return lw_decline(c, "label_smoothing is not 0");
 	struct ir_value *in[3] = { T(0), T(1),
 				   lw_is_none(c, n, 2) ? NULL : T(2) };
 	if (!in[0] || !in[1])
 		return lw_decline(c, "inputs are not tensors");
+	/* an unbatched input [C] (target 0-d): as a batch of one */
+	int64_t zero = 0;
+	int unbatched = b_rank(in[0]) == 1 && b_rank(in[1]) == 0;
+	if (unbatched) {
+		in[0] = b_unsqueeze(c, in[0], &zero, 1);
+		in[1] = b_unsqueeze(c, in[1], &zero, 1);
+	}
 	struct ir_node *nd = b_node(c, ce ? "SoftmaxCrossEntropyLoss"
 					  : "NegativeLogLikelihoodLoss",
 				    in[2] ? 3 : 2, in, 1);
 	b_attr_s(c, nd, "reduction", reduction_name(red));
 	b_attr_i(c, nd, "ignore_index", ign);
 	out[0] = b_done(c, nd);
+	if (unbatched && red == 0)
+		out[0] = b_squeeze(c, out[0], &zero, 1);
 	return 0;
 }
 

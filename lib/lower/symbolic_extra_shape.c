@@ -377,8 +377,14 @@ static struct ir_value *nonzero_t(struct lower_ctx *c, struct ir_value *x)
 static SYM(sym_x_nonzero)
 {
 	struct ir_value *x = T(0);
-	if (b_rank(x) == 0)
-		return lw_decline(c, "nonzero of a 0-d tensor");
+	if (b_rank(x) == 0) {
+		/* torch: [1, 0] or [0, 0]; the [n, 1] of x as a [1], its
+		 * columns dropped */
+		int64_t zero = 0;
+		out[0] = b_slice(c, nonzero_t(c, b_unsqueeze(c, x, &zero, 1)),
+				 0, 0, 1, 1);
+		return 0;
+	}
 	out[0] = nonzero_t(c, x);
 	return 0;
 }
@@ -460,11 +466,16 @@ static SYM(sym_x_one_hot)
 	} else {
 		depth = vec1(c, k);
 	}
-	int64_t vals[2] = { 0, 1 };
+	int64_t vals[2] = { 0, 1 }, zero = 0;
+	int zerod = b_rank(x) == 0;	/* OneHot's indices have rank >= 1 */
+	if (zerod)
+		x = b_unsqueeze(c, x, &zero, 1);
 	struct ir_node *o = b_node(c, "OneHot", 3,
 		(struct ir_value *[]){ x, depth, vec(c, vals, 2) }, 1);
 	b_attr_i(c, o, "axis", -1);
 	out[0] = b_done(c, o);
+	if (zerod)
+		out[0] = b_squeeze(c, out[0], &zero, 1);
 	return 0;
 }
 
@@ -1335,6 +1346,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_movedim, 0, 0, SYM_PRIO_BASE, sym_x_movedim },
 	{ OP_aten_narrow, 0, 0, SYM_PRIO_BASE, sym_x_narrow },
 	{ OP_aten_nonzero, 9, 0, SYM_PRIO_BASE, sym_x_nonzero },
+	{ OP_aten_argwhere, 9, 0, SYM_PRIO_BASE, sym_x_nonzero },
 	{ OP_aten_nonzero_numpy, 9, 0, SYM_PRIO_BASE, sym_x_nonzero_numpy },
 	{ OP_aten_numpy_T, 0, 0, SYM_PRIO_BASE, sym_x_numpy_T },
 	{ OP_aten_one_hot, 9, 0, SYM_PRIO_BASE, sym_x_one_hot },

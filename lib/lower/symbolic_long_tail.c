@@ -288,10 +288,70 @@ static SYM(sym_sgn)
 	return 0;
 }
 
+/* bits 0..62 of the int64 x (two's complement) along a new last axis:
+ * floor(x / 2^k) mod 2, the floor from Div's truncation (minus 1 where
+ * the remainder is negative) */
+static struct ir_value *low_bits(struct lower_ctx *c, struct ir_value *x,
+				 struct ir_value *pw)
+{
+	static const int64_t last = -1;
+	struct ir_value *xu = b_unsqueeze(c, x, &last, 1);
+	struct ir_value *q = b_op2(c, "Div", xu, pw);
+	struct ir_value *rem = b_op2(c, "Sub", xu, b_op2(c, "Mul", q, pw));
+	q = b_op2(c, "Sub", q, b_cast(c, b_op2(c, "Less", rem,
+			scal(c, 0, IR_DTYPE_INT64)), IR_DTYPE_INT64));
+	return b_op2(c, "Mod", q, scal(c, 2, IR_DTYPE_INT64));
+}
+
+/* and (0), or (1), xor (2) of integers before opset 18, exactly: bit by
+ * bit in int64 (bits 0..62 as 0/1 summed with their weights, bit 63 the
+ * signs' And/Or/Xor as INT64_MIN), cast back to the operands' dtype */
+static struct ir_value *bitwise_by_bits(struct lower_ctx *c,
+					struct ir_value *a,
+					struct ir_value *b, int op,
+					enum ir_dtype dt)
+{
+	static const char *const lops[3] = { "And", "Or", "Xor" };
+	int64_t pw[63], last = -1;
+	for (int k = 0; k < 63; k++)
+		pw[k] = (int64_t)1 << k;
+	struct ir_value *p = b_const_i64s(c, pw, 63, 1);
+	a = b_cast(c, a, IR_DTYPE_INT64);
+	b = b_cast(c, b, IR_DTYPE_INT64);
+	struct ir_value *ba = low_bits(c, a, p), *bb = low_bits(c, b, p), *r;
+	if (op == 0)
+		r = b_op2(c, "Mul", ba, bb);
+	else if (op == 1)
+		r = b_op2(c, "Sub", b_op2(c, "Add", ba, bb), b_op2(c, "Mul", ba, bb));
+	else
+		r = b_op1(c, "Abs", b_op2(c, "Sub", ba, bb));
+	/* ONNX Runtime's int64 ReduceSum is not exact past 2^53: bits 0..31
+	 * and 32..62 summed apart (each under 2^32), the high sum times 2^32 */
+	int64_t lo[32], hi[31];
+	for (int k = 0; k < 32; k++)
+		lo[k] = pw[k];
+	for (int k = 0; k < 31; k++)
+		hi[k] = pw[k];
+	struct ir_value *slo = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
+		b_slice(c, r, 0, 32, -1, 1), b_const_i64s(c, lo, 32, 1)),
+		&last, 1, 0);
+	struct ir_value *shi = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
+		b_slice(c, r, 32, 63, -1, 1), b_const_i64s(c, hi, 31, 1)),
+		&last, 1, 0);
+	r = b_op2(c, "Add", slo, b_op2(c, "Mul", shi,
+				       b_const_i64(c, (int64_t)1 << 32)));
+	struct ir_value *zero = scal(c, 0, IR_DTYPE_INT64);
+	struct ir_value *sign = b_op2(c, lops[op], b_op2(c, "Less", a, zero),
+				      b_op2(c, "Less", b, zero));
+	r = b_op2(c, "Add", r, b_op3(c, "Where", sign,
+				     b_const_i64(c, INT64_MIN), zero));
+	return b_cast(c, r, dt);
+}
+
 /* bitwise_and / or / xor: And/Or/Xor of bools; integers with
- * BitwiseAnd/Or/Xor from opset 18. */
-static int bitwise(struct lower_ctx *c, struct ir_node *n,
-		   struct ir_value **out, const char *lop, const char *bop)
+ * BitwiseAnd/Or/Xor from opset 18, bit by bit before (opset 10: Mod). */
+int sym_bitwise(struct lower_ctx *c, struct ir_node *n, struct ir_value **out,
+		const char *lop, const char *bop)
 {
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
 	struct ir_value *a = sym_operand(c, n, 0, dt);
@@ -304,15 +364,368 @@ static int bitwise(struct lower_ctx *c, struct ir_node *n,
 	}
 	if (b_is_float(dt) || dt == IR_DTYPE_UNDEFINED)
 		return lw_decline(c, "bitwise op of a float or unknown dtype");
+	if (c->opset < 10)
+		return lw_decline(c, "bitwise ops on integers need opset 10 "
+				  "(bit by bit) or 18");
 	if (c->opset < 18)
-		return lw_decline(c, "bitwise ops on integers need opset 18");
-	out[0] = b_op2(c, bop, a, b);
+		out[0] = bitwise_by_bits(c, a, b, !strcmp(lop, "And") ? 0 :
+					 !strcmp(lop, "Or") ? 1 : 2, dt);
+	else
+		out[0] = b_op2(c, bop, a, b);
 	return 0;
 }
 
-static SYM(sym_bitwise_and) { return bitwise(c, n, out, "And", "BitwiseAnd"); }
-static SYM(sym_bitwise_or) { return bitwise(c, n, out, "Or", "BitwiseOr"); }
-static SYM(sym_bitwise_xor) { return bitwise(c, n, out, "Xor", "BitwiseXor"); }
+static SYM(sym_bitwise_and) { return sym_bitwise(c, n, out, "And", "BitwiseAnd"); }
+static SYM(sym_bitwise_or) { return sym_bitwise(c, n, out, "Or", "BitwiseOr"); }
+static SYM(sym_bitwise_xor) { return sym_bitwise(c, n, out, "Xor", "BitwiseXor"); }
+
+/* fmax / fmin: Max / Min that take the other operand where one is NaN
+ * (NaN only where both are) */
+static int fext(struct lower_ctx *c, struct ir_node *n,
+		struct ir_value **out, const char *op)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	struct ir_value *a = sym_operand(c, n, 0, dt);
+	struct ir_value *b = sym_operand(c, n, 1, dt);
+	if (!a || !b || dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "operands are not tensors of known dtype");
+	if (!b_is_float(dt) && c->opset < 12)
+		return lw_decline(c, "Max/Min of integers need opset 12");
+	struct ir_value *r = b_op2(c, op, a, b);
+	if (b_is_float(dt)) {
+		r = b_op3(c, "Where", b_op1(c, "IsNaN", a), b, r);
+		r = b_op3(c, "Where", b_op1(c, "IsNaN", b), a, r);
+	}
+	out[0] = r;
+	return 0;
+}
+
+static SYM(sym_fmax) { return fext(c, n, out, "Max"); }
+static SYM(sym_fmin) { return fext(c, n, out, "Min"); }
+
+/* float_power: Pow in double (torch's result dtype) */
+static SYM(sym_float_power)
+{
+	struct ir_value *a = sym_operand(c, n, 0, IR_DTYPE_DOUBLE);
+	struct ir_value *b = sym_operand(c, n, 1, IR_DTYPE_DOUBLE);
+	if (!a || !b)
+		return lw_decline(c, "operands are not tensors or numbers");
+	out[0] = b_op2(c, "Pow", b_cast(c, a, IR_DTYPE_DOUBLE),
+		       b_cast(c, b, IR_DTYPE_DOUBLE));
+	return 0;
+}
+
+/* tile(self, dims): Tile, dims padded in front with 1s to self's rank,
+ * self with dims of 1 in front where dims is longer (torch's) */
+static SYM(sym_tile)
+{
+	struct ir_value *x = T(0);
+	int64_t k[64], reps[64];
+	int nk = lw_ints(c, n, 1, k, 64, 0), r = b_rank(x);
+	if (!x || nk < 0 || r < 0 || r > 64)
+		return lw_decline(c, "dims not constant or rank unknown");
+	int m = nk > r ? nk : r;
+	if (nk > r) {
+		int64_t axes[64];
+		for (int i = 0; i < nk - r; i++)
+			axes[i] = i;
+		x = b_unsqueeze(c, x, axes, nk - r);
+	}
+	for (int i = 0; i < m; i++)
+		reps[i] = i < m - nk ? 1 : k[i - (m - nk)];
+	out[0] = m ? b_op2(c, "Tile", x, b_const_i64s(c, reps, m, 1)) : x;
+	return 0;
+}
+
+static SYM(sym_ravel)
+{
+	static const int64_t m1 = -1;
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+	return 0;
+}
+
+/* trace of a matrix of known sizes: its diagonal (Gather of the
+ * flattened matrix at i * (cols + 1)) summed, integers as Long */
+static SYM(sym_trace)
+{
+	struct ir_value *x = T(0);
+	if (!x || b_rank(x) != 2)
+		return lw_decline(c, "the input is not a matrix");
+	int64_t rows = b_dim_size(x, 0), cols = b_dim_size(x, 1), m1 = -1;
+	if (rows < 0 || cols < 0 || rows > 4096 || cols > 4096)
+		return lw_decline(c, "a matrix of unknown (or huge) size");
+	int64_t m = rows < cols ? rows : cols, idx[4096];
+	for (int64_t i = 0; i < m; i++)
+		idx[i] = i * (cols + 1);
+	if (!b_is_float(b_dtype(x)))
+		x = b_cast(c, x, IR_DTYPE_INT64);
+	struct ir_value *flat = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+	struct ir_value *d = b_op2(c, "Gather", flat,
+				   b_const_i64s(c, idx, (int)m, 1));
+	out[0] = b_reduce(c, "ReduceSum", d, NULL, 0, 0);
+	return 0;
+}
+
+/* msort(self): sort's values along dim 0 */
+static SYM(sym_msort)
+{
+	struct ir_value *x = T(0);
+	int r = b_rank(x);
+	if (!x || r < 0)
+		return lw_decline(c, "the input's rank is not known");
+	if (r == 0) {
+		out[0] = x;
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (TopK largest=0)");
+	struct ir_node *t = b_node(c, "TopK", 2, (struct ir_value *[]){
+		x, b_op2(c, "Reshape", b_dim(c, x, 0), b_const_i64s(c,
+			(const int64_t[]){ 1 }, 1, 1)) }, 2);
+	b_attr_i(c, t, "axis", 0);
+	b_attr_i(c, t, "largest", 0);
+	b_done(c, t);
+	out[0] = t->outputs[0];
+	return 0;
+}
+
+/* kthvalue(self, k, dim, keepdim): the k smallest by TopK (largest=0),
+ * the last of them */
+static SYM(sym_kthvalue)
+{
+	struct ir_value *x = T(0);
+	int64_t k, dim = -1, keep = 0;
+	int r = b_rank(x);
+	if (!x || r < 0 || !lw_int(c, n, 1, &k) || !lw_int(c, n, 2, &dim) ||
+	    !lw_int(c, n, 3, &keep))
+		return lw_decline(c, "rank unknown or k, dim, keepdim not constant");
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (TopK largest=0)");
+	if (r == 0) {
+		out[0] = x;
+		out[1] = b_const_i64(c, 0);
+		return 0;
+	}
+	if (dim < 0)
+		dim += r;
+	if (dim < 0 || dim >= r || k < 1)
+		return lw_decline(c, "dim or k out of range");
+	struct ir_node *t = b_node(c, "TopK", 2, (struct ir_value *[]){
+		x, b_const_i64s(c, &k, 1, 1) }, 2);
+	b_attr_i(c, t, "axis", dim);
+	b_attr_i(c, t, "largest", 0);
+	b_done(c, t);
+	for (int i = 0; i < 2; i++) {
+		out[i] = b_slice(c, t->outputs[i], k - 1, k, dim, 1);
+		if (!keep)
+			out[i] = b_squeeze(c, out[i], &dim, 1);
+	}
+	return 0;
+}
+
+/* take_along_dim(self, indices, dim?): GatherElements of the two
+ * broadcast against each other but at dim (sizes known); no dim: of
+ * both flattened */
+static SYM(sym_take_along_dim)
+{
+	struct ir_value *x = T(0), *idx = T(1);
+	int64_t dim, m1 = -1, sx[64], si[64];
+	int r = b_rank(x);
+	if (!x || !idx || r < 0 || r > 64 || b_rank(idx) != r)
+		return lw_decline(c, "inputs of unknown or different ranks");
+	idx = b_cast(c, idx, IR_DTYPE_INT64);
+	if (lw_is_none(c, n, 2)) {
+		x = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+		idx = b_op2(c, "Reshape", idx, b_const_i64s(c, &m1, 1, 1));
+		dim = 0;
+	} else {
+		if (!lw_int(c, n, 2, &dim))
+			return lw_decline(c, "dim not constant");
+		if (dim < 0)
+			dim += r;
+		if (dim < 0 || dim >= r)
+			return lw_decline(c, "dim out of range");
+		int bx = 0, bi = 0;
+		for (int i = 0; i < r; i++) {
+			int64_t a = b_dim_size(x, i), b = b_dim_size(idx, i);
+			if (a < 0 || b < 0)
+				return lw_decline(c, "sizes not known");
+			sx[i] = si[i] = a == 1 ? b : a;
+			if (i == dim) {
+				sx[i] = a;
+				si[i] = b;
+			}
+			bx |= sx[i] != a;
+			bi |= si[i] != b;
+		}
+		if (bx)
+			x = b_op2(c, "Expand", x, b_const_i64s(c, sx, r, 1));
+		if (bi)
+			idx = b_op2(c, "Expand", idx, b_const_i64s(c, si, r, 1));
+	}
+	struct ir_node *g = b_node(c, "GatherElements", 2,
+				   (struct ir_value *[]){ x, idx }, 1);
+	b_attr_i(c, g, "axis", dim);
+	out[0] = b_done(c, g);
+	return 0;
+}
+
+/* tril_indices / triu_indices(row, col, offset, dtype, ...): a constant
+ * [2, N] of the (i, j) with j - i <= offset (tril) or >= offset (triu),
+ * row by row as torch */
+#define TRI_MAX (1 << 20)
+static int tri_indices(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out, int upper)
+{
+	int64_t row, col, off = 0, st, k = 0;
+	if (!lw_int(c, n, 0, &row) || !lw_int(c, n, 1, &col) ||
+	    (NARGS > 2 && !lw_int(c, n, 2, &off)))
+		return lw_decline(c, "row, col or offset not constant");
+	if (row < 0 || col < 0 || row > TRI_MAX || col > TRI_MAX ||
+	    row * col > TRI_MAX)
+		return lw_decline(c, "row * col out of range (over 2^20)");
+	int64_t *v = ir_alloc(c->g, 16 * (size_t)(row * col) + 16);
+	for (int pass = 0; pass < 2; pass++)
+		for (int64_t i = 0; i < row; i++)
+			for (int64_t j = 0; j < col; j++)
+				if (upper ? j - i >= off : j - i <= off) {
+					if (pass)
+						v[k++] = j;
+					else
+						v[k++] = i;
+				}
+	int64_t len = k / 2, dims[2] = { 2, len };
+	struct ir_value *t = b_const_i64_shaped(c, v, (int)k, dims, 2);
+	if (NARGS > 3 && !lw_is_none(c, n, 3) && lw_int(c, n, 3, &st))
+		t = b_cast(c, t, lw_torch_dtype(st));
+	out[0] = t;
+	return 0;
+}
+
+static SYM(sym_tril_indices) { return tri_indices(c, n, out, 0); }
+static SYM(sym_triu_indices) { return tri_indices(c, n, out, 1); }
+
+/* bilinear(x1, x2, weight, bias?): Einsum ...i,oij,...j->...o (+ bias) */
+static SYM(sym_bilinear)
+{
+	struct ir_value *a = T(0), *b = T(1), *w = T(2);
+	if (!a || !b || !w)
+		return lw_decline(c, "inputs are not tensors");
+	if (c->opset < 12)
+		return lw_decline(c, "needs opset 12 (Einsum)");
+	struct ir_node *e = b_node(c, "Einsum", 3,
+				   (struct ir_value *[]){ a, w, b }, 1);
+	b_attr_s(c, e, "equation", "...i,oij,...j->...o");
+	out[0] = b_done(c, e);
+	int r = b_rank(a);
+	if (b_rank(out[0]) < 0 && r >= 1 && b_rank(w) == 3) {
+		/* x1's dims, the last one weight's first (b_infer reads no
+		 * ellipsis) */
+		struct ir_type *t = ir_type_tensor(c->g, b_dtype(a), r, NULL);
+		for (int i = 0; i < r - 1; i++)
+			t->dims[i] = a->type->dims[i];
+		t->dims[r - 1] = w->type->dims[0];
+		out[0]->type = t;
+	}
+	if (!lw_is_none(c, n, 3))
+		out[0] = b_op2(c, "Add", out[0], T(3));
+	return 0;
+}
+
+/* --- losses (reduction: 0 none, 1 mean, 2 sum) ------------------------------- */
+
+static int loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
+		     struct ir_value **a, struct ir_value **b, int64_t *red)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	*a = sym_operand(c, n, 0, dt);
+	*b = sym_operand(c, n, 1, dt);
+	if (!*a || !*b || !b_is_float(dt))
+		return lw_decline(c, "operands are not float tensors");
+	if (!lw_int(c, n, ired, red) || *red < 0 || *red > 2)
+		return lw_decline(c, "reduction not constant");
+	return 0;
+}
+
+static struct ir_value *loss_reduce(struct lower_ctx *c, struct ir_value *v,
+				    int64_t red)
+{
+	if (red == 0)
+		return v;
+	return b_reduce(c, red == 1 ? "ReduceMean" : "ReduceSum", v, NULL, 0, 0);
+}
+
+static SYM(sym_l1_loss)
+{
+	struct ir_value *a, *b;
+	int64_t red;
+	if (loss_args(c, n, 2, &a, &b, &red))
+		return 1;
+	out[0] = loss_reduce(c, b_op1(c, "Abs", b_op2(c, "Sub", a, b)), red);
+	return 0;
+}
+
+static SYM(sym_mse_loss)
+{
+	struct ir_value *a, *b;
+	int64_t red;
+	if (loss_args(c, n, 2, &a, &b, &red))
+		return 1;
+	struct ir_value *d = b_op2(c, "Sub", a, b);
+	out[0] = loss_reduce(c, b_op2(c, "Mul", d, d), red);
+	return 0;
+}
+
+/* smooth_l1_loss(self, target, reduction, beta): |d| < beta ?
+ * 0.5 d^2 / beta : |d| - 0.5 beta; beta 0 is l1 */
+static SYM(sym_smooth_l1_loss)
+{
+	struct ir_value *a, *b;
+	int64_t red;
+	double beta = 1;
+	if (loss_args(c, n, 2, &a, &b, &red))
+		return 1;
+	if (NARGS > 3 && !lw_float(c, n, 3, &beta))
+		return lw_decline(c, "beta not constant");
+	enum ir_dtype dt = b_dtype(a);
+	struct ir_value *z = b_op1(c, "Abs", b_op2(c, "Sub", a, b)), *l = z;
+	if (beta > 0) {
+		struct ir_value *q = b_op2(c, "Div", b_op2(c, "Mul",
+			b_op2(c, "Mul", z, z), scal(c, 0.5, dt)), scal(c, beta, dt));
+		l = b_op3(c, "Where", b_op2(c, "Less", z, scal(c, beta, dt)), q,
+			  b_op2(c, "Sub", z, scal(c, 0.5 * beta, dt)));
+	}
+	out[0] = loss_reduce(c, l, red);
+	return 0;
+}
+
+/* binary_cross_entropy(self, target, weight?, reduction): -w (t log x +
+ * (1 - t) log(1 - x)), each log clamped at -100 as torch */
+static SYM(sym_binary_cross_entropy)
+{
+	struct ir_value *x, *t;
+	int64_t red;
+	if (loss_args(c, n, 3, &x, &t, &red))
+		return 1;
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *lx = b_op2(c, "Max", b_op1(c, "Log", x), scal(c, -100, dt));
+	struct ir_value *l1x = b_op2(c, "Max", b_op1(c, "Log",
+		b_op2(c, "Sub", scal(c, 1, dt), x)), scal(c, -100, dt));
+	struct ir_value *l = b_op1(c, "Neg", b_op2(c, "Add",
+		b_op2(c, "Mul", t, lx),
+		b_op2(c, "Mul", b_op2(c, "Sub", scal(c, 1, dt), t), l1x)));
+	if (!lw_is_none(c, n, 2)) {
+		struct ir_value *w = T(2);
+		if (!w)
+			return lw_decline(c, "weight is not a tensor");
+		l = b_op2(c, "Mul", l, b_cast(c, w, dt));
+	}
+	out[0] = loss_reduce(c, l, red);
+	return 0;
+}
 
 /* --- products ---------------------------------------------------------------- */
 
@@ -526,7 +939,7 @@ static struct ir_value *flip_dim(struct lower_ctx *c, struct ir_value *x,
 	int r = b_rank(x);
 	if (d < 0)
 		d += r;
-	return b_slice(c, x, -1, INT64_MIN, d, -1);
+	return b_flip(c, x, d);
 }
 
 static int flip_one(struct lower_ctx *c, struct ir_node *n,
@@ -754,8 +1167,7 @@ static SYM(sym_count_nonzero)
 		k = lw_ints(c, n, 1, axes, 64, 0);
 		if (k < 0)
 			return lw_decline(c, "dim is not constant");
-		if (!k)
-			return lw_decline(c, "an empty dim list");
+		/* an empty dim list counts over every dim (torch's) */
 		for (int i = 0; i < k; i++)
 			if (axes[i] < 0) {
 				if (r < 0)
@@ -768,16 +1180,6 @@ static SYM(sym_count_nonzero)
 				scal(c, 0, IR_DTYPE_FLOAT), b_dtype(x)));
 	nz = b_cast(c, b_op1(c, "Not", nz), IR_DTYPE_INT64);
 	out[0] = b_reduce(c, "ReduceSum", nz, axes, k, 0);
-	return 0;
-}
-
-static SYM(sym_argwhere)
-{
-	struct ir_value *x = T(0);
-	static const int64_t perm[2] = { 1, 0 };
-	if (!x)
-		return lw_decline(c, "the input is not a tensor");
-	out[0] = b_transpose(c, b_op1(c, "NonZero", x), perm, 2);
 	return 0;
 }
 
@@ -814,15 +1216,21 @@ static struct ir_value *scan_input(struct lower_ctx *c, struct ir_value *x,
 }
 
 /* dim of input 1 normalised against x's rank; -1 declined */
+/* scan_dim's answer for dim 0 or -1 of a 0-d tensor: the scan is the
+ * tensor itself (torch's) */
+#define SCAN_0D (-2)
+
 static int64_t scan_dim(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value *x)
 {
 	int64_t d;
 	int r = b_rank(x);
-	if (!x || r < 1 || r > 63)
-		return lw_decline(c, "the input's rank is not known or 0"), -1;
+	if (!x || r < 0 || r > 63)
+		return lw_decline(c, "the input's rank is not known"), -1;
 	if (!lw_int(c, n, 1, &d))
 		return lw_decline(c, "dim is not constant"), -1;
+	if (r == 0 && (d == 0 || d == -1))
+		return SCAN_0D;
 	if (d < 0)
 		d += r;
 	if (d < 0 || d >= r)
@@ -835,12 +1243,16 @@ static SYM(sym_cumprod)
 	/* cumprod(self, dim, dtype=None) */
 	struct ir_value *x = T(0);
 	int64_t d = scan_dim(c, n, x), st;
-	if (d < 0)
+	if (d == -1)
 		return 1;
 	if (NARGS > 2 && !lw_is_none(c, n, 2) && lw_int(c, n, 2, &st))
 		x = b_cast(c, x, lw_torch_dtype(st));
 	else if (!b_is_float(b_dtype(x)))
 		x = b_cast(c, x, IR_DTYPE_INT64);
+	if (d == SCAN_0D) {
+		out[0] = x;
+		return 0;
+	}
 	int64_t ax = d + 1;
 	struct ir_value *xe = scan_input(c, x, d, 1);
 	if (!xe)
@@ -853,10 +1265,14 @@ static SYM(sym_logcumsumexp)
 {
 	struct ir_value *x = T(0);
 	int64_t d = scan_dim(c, n, x);
-	if (d < 0)
+	if (d == -1)
 		return 1;
 	if (!b_is_float(b_dtype(x)))
 		return lw_decline(c, "logcumsumexp of an integer tensor");
+	if (d == SCAN_0D) {
+		out[0] = x;
+		return 0;
+	}
 	int64_t ax = d + 1;
 	struct ir_value *xe = scan_input(c, x, d, -INFINITY);
 	if (!xe)
@@ -872,12 +1288,17 @@ static int cum_ext(struct lower_ctx *c, struct ir_node *n,
 {
 	struct ir_value *x = T(0);
 	int64_t d = scan_dim(c, n, x);
-	if (d < 0)
+	if (d == -1)
 		return 1;
 	if (c->opset < 12)
 		return lw_decline(c, "needs opset 12 (ArgMax's select_last_index)");
 	if (b_dtype(x) == IR_DTYPE_BOOL)
 		return lw_decline(c, "cummax/cummin of a bool tensor");
+	if (d == SCAN_0D) {
+		out[0] = x;
+		out[1] = b_const_i64(c, 0);
+		return 0;
+	}
 	enum ir_dtype dt = b_dtype(x);
 	double fill = max ? -INFINITY : INFINITY;
 	/* torch: a NaN is taken, and held (the index moves to each later
@@ -1221,6 +1642,22 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_xlogy, 11, 0, SYM_PRIO_BASE, sym_xlogy },
 	{ OP_aten_sgn, 0, 0, SYM_PRIO_BASE, sym_sgn },
 	{ OP_aten_bitwise_and, 0, 0, SYM_PRIO_BASE, sym_bitwise_and },
+	{ OP_aten_tile, 0, 0, SYM_PRIO_BASE, sym_tile },
+	{ OP_aten_take_along_dim, 0, 0, SYM_PRIO_BASE, sym_take_along_dim },
+	{ OP_aten_tril_indices, 0, 0, SYM_PRIO_BASE, sym_tril_indices },
+	{ OP_aten_triu_indices, 0, 0, SYM_PRIO_BASE, sym_triu_indices },
+	{ OP_aten_bilinear, 12, 0, SYM_PRIO_BASE, sym_bilinear },
+	{ OP_aten_ravel, 0, 0, SYM_PRIO_BASE, sym_ravel },
+	{ OP_aten_trace, 0, 0, SYM_PRIO_BASE, sym_trace },
+	{ OP_aten_msort, 11, 0, SYM_PRIO_BASE, sym_msort },
+	{ OP_aten_kthvalue, 11, 0, SYM_PRIO_BASE, sym_kthvalue },
+	{ OP_aten_l1_loss, 0, 0, SYM_PRIO_BASE, sym_l1_loss },
+	{ OP_aten_mse_loss, 0, 0, SYM_PRIO_BASE, sym_mse_loss },
+	{ OP_aten_smooth_l1_loss, 0, 0, SYM_PRIO_BASE, sym_smooth_l1_loss },
+	{ OP_aten_binary_cross_entropy, 0, 0, SYM_PRIO_BASE, sym_binary_cross_entropy },
+	{ OP_aten_fmax, 0, 0, SYM_PRIO_BASE, sym_fmax },
+	{ OP_aten_fmin, 0, 0, SYM_PRIO_BASE, sym_fmin },
+	{ OP_aten_float_power, 0, 0, SYM_PRIO_BASE, sym_float_power },
 	{ OP_aten_bitwise_or, 0, 0, SYM_PRIO_BASE, sym_bitwise_or },
 	{ OP_aten_bitwise_xor, 0, 0, SYM_PRIO_BASE, sym_bitwise_xor },
 	{ OP_aten_addcdiv, 0, 0, SYM_PRIO_BASE, sym_addcdiv },
@@ -1249,7 +1686,6 @@ static const struct symbolic entries[] = {
 	{ OP_aten_diff, 0, 0, SYM_PRIO_BASE, sym_diff },
 	{ OP_aten_dist, 11, 0, SYM_PRIO_BASE, sym_dist },
 	{ OP_aten_count_nonzero, 11, 0, SYM_PRIO_BASE, sym_count_nonzero },
-	{ OP_aten_argwhere, 0, 0, SYM_PRIO_BASE, sym_argwhere },
 	{ OP_aten_cumprod, 0, 0, SYM_PRIO_BASE, sym_cumprod },
 	{ OP_aten_logcumsumexp, 0, 0, SYM_PRIO_BASE, sym_logcumsumexp },
 	{ OP_aten_cummax, 12, 0, SYM_PRIO_BASE, sym_cummax },

@@ -25,13 +25,12 @@ static int const_bool(const struct ir_value *v)
 /* Constants are folded (a condition known at export: lower.c then takes
  * the branch of the If on it, as torch's exporter folds it). */
 static int bool_op(struct lower_ctx *c, struct ir_node *n,
-		   struct ir_value **out, const char *op)
+		   struct ir_value **out, const char *op, const char *bop)
 {
 	struct ir_value *a = T(0), *b = T(1);
-	if (!a || !b)
-		return lw_decline(c, "operands are not tensors or bools");
-	if (b_dtype(a) != IR_DTYPE_BOOL || b_dtype(b) != IR_DTYPE_BOOL)
-		return lw_decline(c, "bitwise ops on integers need opset 18");
+	if (!a || !b || b_dtype(a) != IR_DTYPE_BOOL ||
+	    b_dtype(b) != IR_DTYPE_BOOL)	/* integers, numbers */
+		return sym_bitwise(c, n, out, op, bop);
 	int x = const_bool(a), y = const_bool(b);
 	if (x >= 0 && y >= 0 && b_rank(a) == 0 && b_rank(b) == 0) {
 		out[0] = b_const_bool(c, op[0] == 'A' ? x && y
@@ -42,9 +41,9 @@ static int bool_op(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
-SYM(sym_bool_and) { return bool_op(c, n, out, "And"); }
-SYM(sym_bool_or) { return bool_op(c, n, out, "Or"); }
-SYM(sym_bool_xor) { return bool_op(c, n, out, "Xor"); }
+SYM(sym_bool_and) { return bool_op(c, n, out, "And", "BitwiseAnd"); }
+SYM(sym_bool_or) { return bool_op(c, n, out, "Or", "BitwiseOr"); }
+SYM(sym_bool_xor) { return bool_op(c, n, out, "Xor", "BitwiseXor"); }
 
 /* A 1-d list of numbers that lw_tensor() does not make a tensor (floats,
  * constant or not, item()s): each element a Double [1] (exact for ints

@@ -305,7 +305,47 @@ UNARY(sym_floor, "Floor")
 UNARY(sym_ceil, "Ceil")
 UNARY(sym_reciprocal, "Reciprocal")
 UNARY(sym_sign, "Sign")
-UNARY(sym_not, "Not")
+
+/* logical_not: x == 0 (a NaN is nonzero, so false, as torch); Not of a
+ * bool; Equal takes floats from opset 11, a Cast to bool before */
+static SYM(sym_logical_not)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt == IR_DTYPE_BOOL || dt == IR_DTYPE_UNDEFINED ||
+	    (c->opset < 11 && dt != IR_DTYPE_INT32 && dt != IR_DTYPE_INT64))
+		out[0] = b_op1(c, "Not", b_cast(c, x, IR_DTYPE_BOOL));
+	else
+		out[0] = b_op2(c, "Equal", x, b_const_scalar(c, 0, dt, 0));
+	return 0;
+}
+
+/* bitwise_not: Not of a bool; ~x = -1 - x of a signed integer (exact,
+ * INT64_MIN included), 255 - x of a uint8 */
+static SYM(sym_bitwise_not)
+{
+	struct ir_value *x = T(0);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt == IR_DTYPE_BOOL) {
+		out[0] = b_op1(c, "Not", x);
+		return 0;
+	}
+	if (dt != IR_DTYPE_UINT8 && dt != IR_DTYPE_INT8 &&
+	    dt != IR_DTYPE_INT16 && dt != IR_DTYPE_INT32 &&
+	    dt != IR_DTYPE_INT64)
+		return lw_decline(c, "bitwise_not of a float or unknown dtype");
+	/* Sub takes 8- and 16-bit integers from opset 14: in int32 before */
+	enum ir_dtype w = dt != IR_DTYPE_INT64 && c->opset < 14 ?
+			  IR_DTYPE_INT32 : dt;
+	out[0] = b_cast(c, b_op2(c, "Sub", b_const_scalar(c,
+			dt == IR_DTYPE_UINT8 ? 255 : -1, w, 0),
+			b_cast(c, x, w)), dt);
+	return 0;
+}
 
 static int sym_identity(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out)
@@ -613,6 +653,15 @@ static int softmax(struct lower_ctx *c, struct ir_node *n,
 		int64_t st;
 		if (lw_int(c, n, 2, &st))
 			x = b_cast(c, x, lw_torch_dtype(st));
+	}
+	if (r == 0 && (dim == 0 || dim == -1)) {
+		/* a 0-d: over axis 0 of it as a [1], back to 0-d */
+		static const int64_t zero = 0;
+		struct ir_node *s = b_node(c, op, 1, (struct ir_value *[]){
+			b_unsqueeze(c, x, &zero, 1) }, 1);
+		b_attr_i(c, s, "axis", 0);
+		out[0] = b_squeeze(c, b_done(c, s), &zero, 1);
+		return 0;
 	}
 	if (r < 0 && c->opset < 13 && dim != -1)
 		return lw_decline(c, "rank unknown below opset 13");
@@ -1820,7 +1869,7 @@ static const struct symbolic opset9[] = {
 	  sym_native_batch_norm },
 	{ OP_aten__native_batch_norm_legit_no_training, 0, 0, SYM_PRIO_BASE,
 	  sym_native_batch_norm },
-	{ OP_aten_bitwise_not, 0, 0, SYM_PRIO_BASE, sym_not },
+	{ OP_aten_bitwise_not, 0, 0, SYM_PRIO_BASE, sym_bitwise_not },
 	{ OP_aten_bmm, 0, 0, SYM_PRIO_BASE, sym_matmul },
 	{ OP_aten_cat, 0, 0, SYM_PRIO_BASE, sym_cat },
 	{ OP_aten_ceil, 0, 0, SYM_PRIO_BASE, sym_ceil },
@@ -1881,7 +1930,7 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_log_sigmoid, 0, 0, SYM_PRIO_BASE, sym_log_sigmoid },
 	{ OP_aten_log_softmax, 0, 0, SYM_PRIO_BASE, sym_log_softmax },
 	{ OP_aten_logical_and, 0, 0, SYM_PRIO_BASE, sym_and },
-	{ OP_aten_logical_not, 0, 0, SYM_PRIO_BASE, sym_not },
+	{ OP_aten_logical_not, 0, 0, SYM_PRIO_BASE, sym_logical_not },
 	{ OP_aten_logical_or, 0, 0, SYM_PRIO_BASE, sym_or },
 	{ OP_aten_lt, 0, 0, SYM_PRIO_BASE, sym_lt },
 	{ OP_aten_masked_fill, 9, 0, SYM_PRIO_BASE, sym_masked_fill },

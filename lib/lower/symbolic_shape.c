@@ -132,6 +132,10 @@ SYM(sym_transpose)
 		return lw_decline(c, "dims are not constant");
 	if (r < 0 || r > 64)
 		return lw_decline(c, "input rank unknown");
+	if (r == 0 && (a == 0 || a == -1) && (b == 0 || b == -1)) {
+		out[0] = x;	/* torch: dims 0 and -1 of a 0-d are itself */
+		return 0;
+	}
 	a = nd(a, r);
 	b = nd(b, r);
 	if (a < 0 || b < 0 || a >= r || b >= r)
@@ -979,6 +983,18 @@ SYM(sym_type_as)
 	return 0;
 }
 
+/* ArgMax/ArgMin over dim 0 or -1 of a 0-d tensor (torch: the tensor
+ * itself): over axis 0 of it as a [1], keepdims 0, to a 0-d 0 */
+static struct ir_value *rank0_as_1(struct lower_ctx *c, struct ir_value *x,
+				   int64_t *dim, int64_t *keep)
+{
+	if (b_rank(x) != 0)
+		return x;
+	*dim = 0;
+	*keep = 0;
+	return b_unsqueeze(c, x, dim, 1);
+}
+
 static int maxmin(struct lower_ctx *c, struct ir_node *n,
 		  struct ir_value **out, const char *red, const char *arg,
 		  const char *elem)
@@ -998,6 +1014,7 @@ static int maxmin(struct lower_ctx *c, struct ir_node *n,
 	if (!lw_int(c, n, 1, &dim) || !lw_int(c, n, 2, &keep))
 		return lw_decline(c, "dim or keepdim not constant");
 	out[0] = b_reduce(c, red, x, &dim, 1, (int)keep);
+	x = rank0_as_1(c, x, &dim, &keep);
 	struct ir_node *a = b_node(c, arg, 1, &x, 1);
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);
@@ -1022,6 +1039,7 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 	} else if (!lw_int(c, n, 1, &dim)) {
 		return lw_decline(c, "dim not constant");
 	}
+	x = rank0_as_1(c, x, &dim, &keep);
 	struct ir_node *a = b_node(c, op, 1, &x, 1);
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);
@@ -1041,6 +1059,12 @@ SYM(sym_topk)
 		return lw_decline(c, "dim or largest not constant");
 	if (!largest && c->opset < 11)
 		return lw_decline(c, "largest=False needs opset 11");
+	int zerod = b_rank(x) == 0 && (dim == 0 || dim == -1);
+	if (zerod) {
+		/* torch: dim 0 of a 0-d is itself; TopK over it as a [1] */
+		dim = 0;
+		x = b_unsqueeze(c, x, &dim, 1);
+	}
 	struct ir_node *t;
 	if (c->opset < 10) {
 		if (!lw_int(c, n, 1, &k))
@@ -1057,19 +1081,33 @@ SYM(sym_topk)
 	b_done(c, t);
 	out[0] = t->outputs[0];
 	out[1] = t->outputs[1];
+	if (zerod) {
+		out[0] = b_squeeze(c, out[0], &dim, 1);
+		out[1] = b_squeeze(c, out[1], &dim, 1);
+	}
 	return 0;
 }
 
 SYM(sym_index_select)
 {
 	int64_t dim;
+	struct ir_value *x = T(0);
 	if (!lw_int(c, n, 1, &dim))
 		return lw_decline(c, "dim not constant");
+	int zerod = b_rank(x) == 0;
+	if (zerod) {
+		/* torch: a 0-d stays 0-d (its one index is 0): Gather from it
+		 * as a [1], Reshape to 0-d */
+		dim = 0;
+		x = b_unsqueeze(c, x, &dim, 1);
+	}
 	struct ir_node *g = b_node(c, "Gather", 2,
-		(struct ir_value *[]){ T(0), b_cast(c, T(2), IR_DTYPE_INT64) },
+		(struct ir_value *[]){ x, b_cast(c, T(2), IR_DTYPE_INT64) },
 		1);
 	b_attr_i(c, g, "axis", dim);
 	out[0] = b_done(c, g);
+	if (zerod)
+		out[0] = b_op2(c, "Reshape", out[0], b_const_i64s(c, NULL, 0, 1));
 	return 0;
 }
 
@@ -1601,7 +1639,7 @@ SYM(sym_flip)
 		int64_t ax = nd(d[i], r);
 		if (ax < 0)
 			return lw_decline(c, "negative dim with unknown rank");
-		x = b_slice(c, x, -1, INT64_MIN, ax, -1);
+		x = b_flip(c, x, ax);
 	}
 	out[0] = x;
 	return 0;

@@ -241,6 +241,100 @@ class Copies(torch.nn.Module):
                 a.as_strided_copy(x, [2, 2], [1, 4]))
 
 
+class ZeroD(torch.nn.Module):
+    """reductions over dim 0 or -1 of a 0-d tensor (torch: the tensor
+    itself), ArgMax/ArgMin of one, aminmax (keepdim: torch's [1]),
+    count_nonzero over an empty dim list, logical_not of floats (NaN,
+    -0) and ints, bitwise_not of int64 (its extremes) and uint8"""
+    def forward(self, s, x, n):
+        u = n.abs().to(torch.uint8)
+        return (torch.sum(s, 0, True), torch.all(s, 0), torch.any(s, -1, True),
+                torch.prod(s, 0), torch.amin(s, 0, True), torch.amax(s, -1),
+                torch.mean(s, 0, True), torch.logsumexp(s, 0), torch.norm(s, dim=0),
+                torch.argmax(s, 0, True), torch.argmin(s, -1), torch.max(s, 0)[0],
+                torch.max(s, 0, True)[1], torch.min(s, -1)[1],
+                torch.aminmax(s, dim=0, keepdim=True)[0], torch.aminmax(s, dim=-1)[1],
+                torch.count_nonzero(x, dim=()), torch.count_nonzero(s, 0),
+                torch.logical_not(x), torch.logical_not(n), torch.bitwise_not(n), ~n,
+                torch.bitwise_not(u))
+
+
+class ZeroDOps(torch.nn.Module):
+    """ops over dim 0 or -1 of a 0-d tensor that are the tensor itself,
+    or a [1] made 0-d (softmax: 1, log_softmax: 0, the scans: x, their
+    index 0, transpose, topk), index_select, one_hot, nonzero, argwhere of a 0-d, flip,
+    fliplr of an empty dim"""
+    def forward(self, s, i, e):
+        return (torch.softmax(s, 0), torch.log_softmax(s, -1), F.softmin(s, 0),
+                torch.cumprod(s, 0), torch.cumprod(i, -1), torch.cummax(s, 0)[0],
+                torch.cummax(s, 0)[1], torch.cummin(s, -1)[1], torch.logcumsumexp(s, 0),
+                torch.transpose(s, 0, -1), torch.topk(s, 1)[0], torch.topk(s, 1)[1],
+                torch.index_select(s, 0, torch.zeros(1, dtype=torch.long)),
+                F.one_hot(i, 6), torch.flip(e, (0, 1, 2)), torch.fliplr(e), torch.flipud(e),
+                torch.nonzero(s), torch.nonzero(s * 0), torch.argwhere(s))
+
+
+class Tail2(torch.nn.Module):
+    """tile (fewer, more and no dims than the rank), ravel, trace (wide,
+    tall, integer: Long), msort, kthvalue (dims, keepdim, a 0-d),
+    l1_loss, mse_loss, smooth_l1_loss (beta 1, 0.5, 0), binary_cross_entropy
+    (weight, probabilities 0 and 1: torch's -100 clamp), cross_entropy of
+    class probabilities (weight, label_smoothing), nll_loss and
+    cross_entropy unbatched, each reduction"""
+    def forward(self, x, m, i, p, t, w):
+        return (torch.tile(x, (2,)), torch.tile(x, (2, 1, 3, 1)), torch.tile(x, ()),
+                torch.ravel(x), torch.trace(m), torch.trace(m.t()), torch.trace(i),
+                torch.msort(m), torch.kthvalue(x, 2)[0], torch.kthvalue(x, 2)[1],
+                torch.kthvalue(x, 1, 0, True)[0], torch.kthvalue(x, 2, 1)[1],
+                torch.kthvalue(x[0, 0, 0], 1)[0],
+                F.l1_loss(x, x * 0.5), F.l1_loss(m, m.flip(0), reduction="none"),
+                F.mse_loss(x, x.round(), reduction="sum"), F.mse_loss(m, m * 2),
+                F.smooth_l1_loss(x, x * 3), F.smooth_l1_loss(x, x * 3, beta=0.5, reduction="none"),
+                F.smooth_l1_loss(m, m * 3, reduction="sum", beta=0.0),
+                F.binary_cross_entropy(p, t), torch.ops.aten.binary_cross_entropy(p, t, w, 2),
+                F.binary_cross_entropy(p, t, reduction="none"),
+                # class probabilities: weight, label_smoothing, reductions
+                F.cross_entropy(x, torch.softmax(x * 2, 1)),
+                F.cross_entropy(x, torch.softmax(-x, 1), weight=w[:3], reduction="sum"),
+                F.cross_entropy(m, torch.softmax(m, 1), label_smoothing=0.2, reduction="none"),
+                # unbatched: an input [C], a 0-d target
+                F.nll_loss(m[0], i[0, 0].abs() % 5, reduction="none"), F.cross_entropy(m[1], i[1, 1].abs() % 5))
+
+
+class Tail3(torch.nn.Module):
+    """take_along_dim (a dim, broadcasting either side,
+    no dim: flattened), tril_indices / triu_indices (offsets, empty),
+    bilinear (batched, 1-d, no bias)"""
+    def forward(self, x, i, j, a, b, w, bias):
+        return (torch.take_along_dim(x, i, 1), torch.take_along_dim(x[:, :1], j, 0),
+                torch.take_along_dim(x, i[:1], 1), torch.take_along_dim(x, j),
+                torch.tril_indices(4, 5), torch.tril_indices(5, 3, -1), torch.tril_indices(0, 0),
+                torch.triu_indices(4, 6, 2), torch.triu_indices(3, 3, -5),
+                F.bilinear(a, b, w, bias), F.bilinear(a[0], b[0], w, bias), F.bilinear(a, b, w))
+
+
+class BitsWide(torch.nn.Module):
+    """bitwise_and/or/xor of integers before opset 18 (bit by bit):
+    int64 extremes and negatives, a number operand on either side,
+    int32 and uint8 operands, broadcasting"""
+    def forward(self, i, j, k):
+        u, v = i.abs().to(torch.uint8), j.abs().to(torch.uint8)
+        return (torch.bitwise_and(i, j), torch.bitwise_or(i, j), torch.bitwise_xor(i, j),
+                i & 6, -7 | j, i ^ -1, k & k[:1], (k | 12345), k ^ k.flip(0),
+                u & v, u | v, u ^ v, i[:, None] & j[None, :2])
+
+
+class FBits(torch.nn.Module):
+    """fmax/fmin (a NaN on either side, both, integers), float_power
+    (float, integer and scalar exponents: double), bitwise shifts of
+    signed int64 by 0..62 (torch: wraps; right: floor)"""
+    def forward(self, a, b, i, j, k):
+        return (torch.fmax(a, b), torch.fmin(a, b), torch.fmax(i, j), torch.fmin(i, j * 2),
+                torch.float_power(a.abs(), b), torch.float_power(i, 2), torch.float_power(a, j),
+                torch.bitwise_left_shift(i, k), torch.bitwise_right_shift(i, k),
+                torch.bitwise_right_shift(j * 1000, 3), i << k, j >> k)
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -301,6 +395,27 @@ cases = {
                                             [0.25, -3.0, 9.0, 1.5, 2.5]]), None, [])]),
     "pdist": (Pdist(), [("x", r(5, 3) * 2, None, [])]),
     "copies": (Copies(), [("x", r(2, 3, 4), None, []), ("v", r(4), None, [])]),
+    "zerod": (ZeroD(), [("s", torch.tensor(-1.5), None, []),
+                        ("x", torch.tensor([[0.0, -0.0, float("nan")], [2.0, 0.0, -3.0]]), None, []),
+                        ("n", torch.tensor([0, -1, 7, -(2 ** 63), 2 ** 63 - 1, 5]), None, [])]),
+    "zerod_ops": (ZeroDOps(), [("s", torch.tensor(0.75), None, []), ("i", torch.tensor(4), None, []),
+                               ("e", r(3, 0, 4), None, [])]),
+    "tail2": (Tail2(), [("x", r(2, 3, 4), None, []), ("m", r(3, 5), None, []),
+                        ("i", torch.randint(-9, 9, (4, 3)), None, []),
+                        ("p", torch.tensor([0.0, 0.25, 0.5, 1.0, 0.9, 1e-3]), None, []),
+                        ("t", torch.tensor([0.0, 1.0, 0.5, 1.0, 0.0, 1.0]), None, []),
+                        ("w", torch.rand(6), None, [])]),
+    "tail3": (Tail3(), [("x", r(4, 5), None, []), ("i", torch.randint(0, 5, (4, 3)), None, []),
+                        ("j", torch.randint(0, 4, (2, 5)), None, []), ("a", r(2, 3, 4), None, []),
+                        ("b", r(2, 3, 6), None, []), ("w", r(5, 4, 6), None, []), ("bias", r(5), None, [])]),
+    "bits_wide": (BitsWide(), [("i", torch.tensor([0, -1, 2 ** 63 - 1, -(2 ** 63), 12345678901, -98765, 255, 7]), None, []),
+                               ("j", torch.tensor([-1, -1, -(2 ** 63), 2 ** 63 - 1, -12345678901, 4321, -256, 5]), None, []),
+                               ("k", torch.randint(-2 ** 31, 2 ** 31 - 1, (3, 4)).to(torch.int32), None, [])]),
+    "fbits": (FBits(), [("a", torch.tensor([1.0, float("nan"), -2.0, float("nan"), 0.5, -0.0]), None, []),
+                        ("b", torch.tensor([float("nan"), 3.0, 1.5, float("nan"), -4.0, 2.0]), None, []),
+                        ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
+                        ("j", torch.tensor([-3, 2, 9, -8, 1, 4]), None, []),
+                        ("k", torch.tensor([0, 3, 62, 1, 20, 7]), None, [])]),
     "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]
