@@ -58,3 +58,12 @@ load lower/opcases
 	run -4 tool lower --opset 9 w.air
 	[[ "$output" == *"aten::bitwise_and"*"need opset 10"* ]]
 }
+
+@test "lower: right shifts exact past 2^53 (int64 by 0..63, int32 past 2^24, int16, uint8), 11 13 17; an int64 one refused at 9" {
+	run all shift_wide 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	build shift_wide
+	run -4 convert shift_wide trace 9
+	[[ "$output" == *"aten::__rshift__"*"has no symbolic for opset 9: an int64 right shift is exact from opset 10 (Mod)"* ]]
+}

@@ -309,6 +309,35 @@ static int shift(struct lower_ctx *c, struct ir_node *n,
 		out[0] = b_op2(c, "Mul", a, b_cast(c, q, dt));
 		return 0;
 	}
+	if (!left && isint && c->opset >= 10) {
+		/* floor(x / 2^y) exactly, in int64 whatever x's integer type:
+		 * twice by 2^(y/2) and 2^(y - y/2) (each at most 2^32, so
+		 * y = 63 has a divisor that int64 holds), each a floor
+		 * division x - Mod(x, d) (the divisor's sign: in [0, d)) over
+		 * d, exact at any magnitude as the dividend is a multiple */
+		struct ir_value *x = b_cast(c, a, IR_DTYPE_INT64);
+		struct ir_value *y = b_cast(c, b, IR_DTYPE_INT64);
+		struct ir_value *y1 = b_op2(c, "Div", y,
+					    scal(c, 2, IR_DTYPE_INT64));
+		struct ir_value *half[2] = { y1, b_op2(c, "Sub", y, y1) };
+		for (int i = 0; i < 2; i++) {
+			struct ir_value *d = b_cast(c, b_op2(c, "Pow",
+				scal(c, 2, IR_DTYPE_FLOAT),
+				b_cast(c, half[i], IR_DTYPE_FLOAT)),
+				IR_DTYPE_INT64);
+			struct ir_node *m = b_node(c, "Mod", 2,
+				(struct ir_value *[]){ x, d }, 1);
+			b_attr_i(c, m, "fmod", 0);
+			x = b_op2(c, "Div", b_op2(c, "Sub", x, b_done(c, m)), d);
+		}
+		out[0] = b_cast(c, x, dt);
+		return 0;
+	}
+	if (!left && dt == IR_DTYPE_INT64)
+		return lw_decline(c, "an int64 right shift is exact from opset 10 "
+				  "(Mod)");
+	if (isint)
+		w = IR_DTYPE_DOUBLE;	/* exact for every 32-bit integer */
 	struct ir_value *p = b_op2(c, "Pow", scal(c, 2, w), b_cast(c, b, w));
 	struct ir_value *r = b_op2(c, left ? "Mul" : "Div", b_cast(c, a, w), p);
 	if (isint) {

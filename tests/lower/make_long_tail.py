@@ -335,6 +335,15 @@ class FBits(torch.nn.Module):
                 torch.bitwise_right_shift(j * 1000, 3), i << k, j >> k)
 
 
+class ShiftWide(torch.nn.Module):
+    """arithmetic right shifts of int64 past 2^53 (a double is inexact
+    there), by 0..63 (63: 0 or -1), int32 past 2^24, int16 and uint8"""
+    def forward(self, x, y, z, u):
+        return (x >> y, torch.bitwise_right_shift(x, 3), z >> 2,
+                torch.bitwise_right_shift(z, y[:4].to(torch.int32)), u.to(torch.uint8) >> 1,
+                ((u - 100).to(torch.int16) >> 2).to(torch.int32))
+
+
 zy = r(4, 5)
 zy[0, :2] = 0.0
 zy[0, 1] = -0.0
@@ -416,6 +425,12 @@ cases = {
                         ("i", torch.tensor([5, -7, 0, -1, 123456789, -2 ** 40]), None, []),
                         ("j", torch.tensor([-3, 2, 9, -8, 1, 4]), None, []),
                         ("k", torch.tensor([0, 3, 62, 1, 20, 7]), None, [])]),
+    "shift_wide": (ShiftWide(), [("x", torch.tensor([2 ** 62 + 12345, -(2 ** 62) - 7, -1, -5, 7, 2 ** 53 + 1,
+                                                     -(2 ** 53) - 1, -2 ** 63]), None, []),
+                                 ("y", torch.tensor([1, 3, 0, 1, 2, 5, 1, 63]), None, []),
+                                 ("z", torch.tensor([2 ** 30 + 3, -(2 ** 30) - 5, -1, 2 ** 24 + 1],
+                                                    dtype=torch.int32), None, []),
+                                 ("u", torch.tensor([0, 1, 127, 200, 255], dtype=torch.int32), None, [])]),
     "diffs": (Diffs(), [("x", r(2, 3, 4), None, []), ("p", r(5, 2) > 0, None, [])]),
 }
 m, ins = cases[name]
