@@ -1,7 +1,7 @@
 #!/bin/bash
 # device-check.sh - the checks that need a GPU, in one run on a lent GPU
 # machine (docs/testing.md, "On a GPU machine"): the CUDA backend's unit
-# tests (under compute-sanitizer too), 304-trace-cuda.bats, the torch2
+# tests (under compute-sanitizer's four tools too), 304-trace-cuda.bats, the torch2
 # family on the trace path with --device cuda and on the script and .pt2
 # paths, and --device auto against cpu and cuda on resnet50.
 #
@@ -64,9 +64,13 @@ python3 -c 'import torch, onnx, onnxruntime as o; print("torch", torch.__version
 step unit tests of the CUDA and CPU backends
 timeout 120 "$X/tests/test_gpu_cuda" 2>&1 | tail -3
 timeout 120 "$X/tests/test_gpu_cpu" 2>&1 | tail -3
-step compute-sanitizer memcheck on the CUDA unit tests
-timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$X/tests/test_gpu_cuda" 2>&1 | tail -4
-echo "compute-sanitizer exit ${PIPESTATUS[0]}"
+# API errors off: test_cuda_memory's failed cudaMalloc is deliberate
+step "compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on the CUDA unit tests"
+for t in memcheck racecheck synccheck initcheck; do
+	timeout 240 compute-sanitizer --tool $t --report-api-errors no --error-exitcode 9 \
+		"$X/tests/test_gpu_cuda" > "$OUT/sanitizer-$t.log" 2>&1
+	echo "$t: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$t.log")"
+done
 
 step 304-trace-cuda.bats
 timeout 300 bats tests/304-trace-cuda.bats 2>&1 | tee "$OUT/304.log"
