@@ -253,44 +253,45 @@ static struct ir_value *cov_matrix(struct lower_ctx *c, struct ir_node *n,
 	return b_op2(c, "Div", p, norm);
 }
 
-/* the float input of cov/corrcoef as [V, N], with *vars V (fixed) and
- * *one 1 when torch's squeeze makes the result 0-d; NULL with *why when
- * the call cannot be lowered */
-static struct ir_value *cov_input(struct lower_ctx *c, struct ir_node *n,
-				  int64_t *vars, int *one, const char **why)
+/* the float input of cov/corrcoef: x as [V, N], V fixed, one when
+ * torch's squeeze makes the result 0-d (V == 1) */
+struct cov_in {
+	struct ir_value *x;
+	int64_t v;
+	int one;
+};
+
+/* 0 with *ci filled, or lw_decline's answer */
+static int cov_input(struct lower_ctx *c, struct ir_node *n,
+		     struct cov_in *ci)
 {
 	struct ir_value *x = T(0);
 	int r = x ? b_rank(x) : -1;
-	if ((r != 1 && r != 2) || !b_is_float(b_dtype(x))) {
-		*why = "the input is not a 1-d or 2-d float tensor";
-		return NULL;
-	}
+	if ((r != 1 && r != 2) || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "the input is not a 1-d or 2-d float tensor");
 	if (r == 1) {
 		int64_t z = 0;
 		x = b_unsqueeze(c, x, &z, 1);
 	}
-	*vars = b_dim_size(x, 0);
-	*one = *vars == 1;
-	if (*vars < 0) {
-		*why = "the number of variables is not fixed";
-		return NULL;
-	}
-	return x;
+	ci->x = x;
+	ci->v = b_dim_size(x, 0);
+	ci->one = ci->v == 1;
+	if (ci->v < 0)
+		return lw_decline(c, "the number of variables is not fixed");
+	return 0;
 }
 
 static SYM(sym_cov)
 {
-	int64_t v;
-	int one;
-	const char *why;
-	struct ir_value *x = cov_input(c, n, &v, &one, &why);
-	if (!x)
-		return lw_decline(c, why);
-	struct ir_value *m = cov_matrix(c, n, x, NARGS > 1 ? 1 : -1,
+	struct cov_in ci;
+	int rc = cov_input(c, n, &ci);
+	if (rc)
+		return rc;
+	struct ir_value *m = cov_matrix(c, n, ci.x, NARGS > 1 ? 1 : -1,
 					NARGS > 2 ? 2 : -1, NARGS > 3 ? 3 : -1);
 	if (!m)
 		return lw_decline(c, "correction is not constant");
-	out[0] = one ? b_squeeze(c, m, NULL, 0) : m;
+	out[0] = ci.one ? b_squeeze(c, m, NULL, 0) : m;
 	return 0;
 }
 
@@ -298,14 +299,13 @@ static SYM(sym_cov)
  * clipped to [-1, 1]; a 0-d cov c gives c / c */
 static SYM(sym_corrcoef)
 {
-	int64_t v;
-	int one;
-	const char *why;
-	struct ir_value *x = cov_input(c, n, &v, &one, &why);
-	if (!x)
-		return lw_decline(c, why);
-	struct ir_value *m = cov_matrix(c, n, x, -1, -1, -1);
-	if (one) {
+	struct cov_in ci;
+	int rc = cov_input(c, n, &ci);
+	if (rc)
+		return rc;
+	int64_t v = ci.v;
+	struct ir_value *m = cov_matrix(c, n, ci.x, -1, -1, -1);
+	if (ci.one) {
 		m = b_squeeze(c, m, NULL, 0);
 		out[0] = b_op2(c, "Div", m, m);
 		return 0;
