@@ -64,21 +64,24 @@ PY
 	done
 }
 
-@test "lower: random operators at 23 and 26 run in ONNX Runtime 1.30 and draw as torch does (no random node left), script path" {
+# random_cases OPSET OPSET: the 13 cases of random_check.py at both
+# opsets convert, run in ONNX Runtime and draw as torch does
+random_cases() {
 	need_torch
 	need_ort
-	run -0 "$PYTHON" "$RC" "$BATS_TEST_TMPDIR" "$BINDIR" "$ORACLE_DIR/ort_run.js" 23 26
+	run -0 "$PYTHON" "$RC" "$BATS_TEST_TMPDIR" "$BINDIR" "$ORACLE_DIR/ort_run.js" "$@"
 	[[ "$output" == *"random: 26 passed, 0 failed"* ]]
+}
+
+@test "lower: random operators at 23 and 26 run in ONNX Runtime 1.30 and draw as torch does (no random node left), script path" {
+	random_cases 23 26
 	# the coins: Dropout, and none of the nodes of the first test
 	[ "$(grep -c '^nodes .*Dropout' <<<"$output")" = 26 ]
 	run -1 grep -E '^nodes .*(Random|Bernoulli|Multinomial)' <<<"$output"
 }
 
 @test "lower: random operators up to 21 stay ONNX's random nodes (17 and 21), and draw as torch does" {
-	need_torch
-	need_ort
-	run -0 "$PYTHON" "$RC" "$BATS_TEST_TMPDIR" "$BINDIR" "$ORACLE_DIR/ort_run.js" 17 21
-	[[ "$output" == *"random: 26 passed, 0 failed"* ]]
+	random_cases 17 21
 	# every case but multinomial with replacement (Multinomial) reads a
 	# RandomUniform* or RandomNormal* node; none has a Dropout
 	[ "$(grep -cE '^nodes .*(RandomUniform|RandomNormal|Multinomial)' <<<"$output")" = 26 ]
