@@ -9,8 +9,9 @@
 #                           must list)
 #   doc.txt                 nodes with a doc_string in torch.onnx.export's
 #                           model: "verbose=False N" and "verbose=True N"
-#   kth.pt                  a model with aten::kthvalue (no ONNX symbolic)
-#   kth_torch.txt           the op torch.onnx.export refuses in it
+#   gap.pt                  a model with aten::histc (no symbolic in pt2onnx
+#                           or torch 1.13)
+#   gap_torch.txt           the op torch.onnx.export refuses in it
 import collections, io
 import numpy as np, onnx, torch, torch.nn as nn, torch.nn.functional as F
 
@@ -25,12 +26,12 @@ class Net(nn.Module):
         y = F.max_pool2d(F.relu(self.conv(x)), 2)
         return self.fc(torch.flatten(y, 1)), torch.sigmoid(y).mean()
 
-class Kth(nn.Module):
+class Gap(nn.Module):
     def __init__(self):
         super().__init__()
         self.fc = nn.Linear(4, 6)
     def forward(self, x):
-        return torch.kthvalue(torch.relu(self.fc(x)), 2, 1)[0]
+        return torch.histc(torch.relu(self.fc(x)), 4)
 
 net = Net().eval()
 x = torch.randn(2, 3, 8, 8)
@@ -62,12 +63,12 @@ with open("doc.txt", "w") as f:
         g = onnx.load_from_string(b.getvalue()).graph
         f.write("verbose=%s %d\n" % (v, sum(1 for n in g.node if n.doc_string)))
 
-kth = Kth().eval()
-torch.jit.save(torch.jit.script(kth), "kth.pt")
+gap = Gap().eval()
+torch.jit.save(torch.jit.script(gap), "gap.pt")
 try:
-    torch.onnx.export(kth, (torch.randn(2, 4),), io.BytesIO())
+    torch.onnx.export(gap, (torch.randn(2, 4),), io.BytesIO())
     refused = "none"
 except Exception as e:  # torch names the op it has no symbolic for
-    refused = "aten::kthvalue" if "kthvalue" in str(e) else "other: %s" % e
-with open("kth_torch.txt", "w") as f:
+    refused = "aten::histc" if "histc" in str(e) else "other: %s" % e
+with open("gap_torch.txt", "w") as f:
     f.write(refused + "\n")
