@@ -218,19 +218,11 @@ fuzz:
 			-o build/fuzz/bin/$$n $$f build/fuzz/libpt2onnx.a $(BASE_LDLIBS); \
 	done
 
-# every fuzz target for FUZZ_SECONDS on its committed corpus
+# every fuzz target for FUZZ_SECONDS on its committed corpus, FUZZ_JOBS at
+# once (scripts/fuzz-smoke.sh)
+FUZZ_JOBS ?= 2
 fuzz-smoke: fuzz
-	@set -e; for b in $(FUZZ_BIN); do \
-		n=$$(basename $$b); c=tests/fuzz/corpus/$${n#fuzz_}; \
-		dict=tests/fuzz/$${n#fuzz_}.dict; \
-		if [ -f $$dict ]; then dict=-dict=$$dict; else dict=; fi; \
-		mkdir -p build/fuzz/corpus/$$n; \
-		echo "== $$n ($(FUZZ_SECONDS)s)"; \
-		$$b -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
-			-print_final_stats=1 $$dict \
-			build/fuzz/corpus/$$n $$c 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Test unit written' ; \
-		test $${PIPESTATUS[0]:-0} -eq 0; \
-	done
+	bash scripts/fuzz-smoke.sh $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_BIN)
 
 deps:
 	sh scripts/install-deps.sh
