@@ -124,8 +124,7 @@ def measure(cmd, repeat, timeout, env=None, agg="median", cleanup=()):
         for f in cleanup:
             rm(f)
         # untimed: the dirty pages of the run before (GBs for the big
-        # model) go to disk now, not during this run (pt2onnx fsyncs its
-        # output, cp and torch do not)
+        # model) go to disk now, not during this run
         os.sync()
         r = measured_run(cmd, timeout=timeout, env=env)
         runs.append(r)
@@ -194,8 +193,8 @@ def run(args):
                "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         tmp = os.path.join(d, "copy.tmp")
         row["cp"] = measure(["cp", archive, tmp], max(rep, 3), 3600, agg="min", cleanup=[tmp])
-        # the floor with emit's durability: the copy fsynced (coreutils'
-        # `sync FILE`), as emit fsyncs its output before renaming it
+        # the floor with durability: the copy fsynced (coreutils' `sync
+        # FILE`), against which the series measures `pt2onnx --fsync`
         row["cp_fsync"] = measure(["sh", "-c", 'cp "$0" "$1" && sync "$1"', archive, tmp], max(rep, 3), 3600,
                                   agg="min", cleanup=[tmp])
         rm(tmp)
@@ -209,9 +208,13 @@ def run(args):
             row["torch"]["onnx_bytes"] = du(od)
         rm(od)
         pt = args.pt2onnx
-        for path in args.paths.split(","):
+        # the series also measures the script path with --fsync, beside
+        # cp + fsync (emit's durable mode)
+        paths = args.paths.split(",") + (["script_fsync"] if name in SERIES and "script" in args.paths else [])
+        for path in paths:
             out = os.path.join(od, f"pt2onnx_{path}.onnx")
-            cmd = [pt, archive, "-o", out, "--opset-version", str(args.opset), f"--{path}"]
+            cmd = [pt, archive, "-o", out, "--opset-version", str(args.opset)]
+            cmd += ["--script", "--fsync"] if path == "script_fsync" else [f"--{path}"]
             for i in meta["inputs"]:
                 if path == "trace":
                     cmd += ["--input", os.path.join(d, "in1", f"{i['name']}.npy")]
@@ -307,24 +310,27 @@ def report(args):
           "1 GiB: the Runs line below gives the count), torch one run over 1 GiB. Over 8 GB torch.onnx.export runs under an 18 GiB data limit "
           "(RLIMIT_DATA): a failure there is it running out of memory, measured.")
         w("")
-        w("| model | archive | cp s | cp + fsync s | torch.onnx.export s | pt2onnx s | peak RSS | ÷ cp | "
-          "≤ 1.5x cp + 50 ms | ÷ (cp + fsync) | ≤ 64 MB | ÷ torch | pt2onnx s/GB | cp s/GB | load |")
-        w("|" + "---|" * 15)
+        w("| model | archive | cp s | torch.onnx.export s | pt2onnx s | peak RSS | ÷ cp | "
+          "≤ 1.5x cp + 50 ms | ≤ 64 MB | ÷ torch | pt2onnx s/GB | cp s/GB | cp + fsync s | pt2onnx --fsync s | "
+          "÷ (cp + fsync) | load |")
+        w("|" + "---|" * 16)
         for name, r in series:
             t, c, p = r.get("torch", {}), r.get("cp", {}), r.get("script", {})
-            cf = r.get("cp_fsync", {})
+            cf, pf = r.get("cp_fsync", {}), r.get("script_fsync", {})
             gb = r["archive_bytes"] / 1e9
             ok = p.get("ok")
             tt = f"{t['wall_s']}" if t.get("ok") else f"failed: {t.get('error', '?')[:60]}"
             w("| " + " | ".join([
-                name, f"{gb:.2f} GB", f"{c.get('wall_s', '–')}", f"{cf.get('wall_s', '–')}", tt,
+                name, f"{gb:.2f} GB", f"{c.get('wall_s', '–')}", tt,
                 f"{p['wall_s']}" if ok else "failed", f"{p['rss_kb'] * 1024 / 1e6:.0f} MB" if ok else "–",
                 fmt_ratio(p.get("wall_s"), c.get("wall_s")) if ok else "–",
                 ("yes" if p["wall_s"] <= 1.5 * c["wall_s"] + 0.05 else "no") if ok and c.get("wall_s") else "–",
-                fmt_ratio(p.get("wall_s"), cf.get("wall_s")) if ok and cf.get("wall_s") else "–",
                 ("yes" if p["rss_kb"] * 1024 <= 64e6 else "no") if ok else "–",
                 fmt_ratio(p.get("wall_s"), t.get("wall_s")) if ok and t.get("ok") else "–",
                 f"{p['wall_s'] / gb:.3f}" if ok else "–", f"{c['wall_s'] / gb:.3f}" if c.get("wall_s") else "–",
+                f"{cf.get('wall_s', '–')}",
+                (f"{pf['wall_s']}" if pf.get("ok") else "failed") if pf else "–",
+                fmt_ratio(pf.get("wall_s"), cf.get("wall_s")) if pf.get("ok") and cf.get("wall_s") else "–",
                 f"{r.get('load', '?')} to {r.get('load_end', '?')}"]) + " |")
         missing = [n for n in SERIES if n not in res["models"]]
         if missing:
@@ -335,8 +341,9 @@ def report(args):
       "archive (time ÷ torch ≤ 0.1); a 2.7 GB model in under 2x the time of copying its archive (time ÷ cp ≤ 2) "
       "with peak RSS under 10% of its weight bytes.")
     w("")
-    w("Before each measured run an untimed `sync` flushes what the runs before it wrote. `cp` does not fsync its "
-      "copy; pt2onnx's `emit` fsyncs its output (and its external data file) before renaming it into place. "
+    w("Before each measured run an untimed `sync` flushes what the runs before it wrote. Neither `cp` nor "
+      "torch.onnx.export nor pt2onnx fsyncs what it writes; `pt2onnx --fsync` does (its output and external data "
+      "file, before renaming them into place), measured in the series beside `cp` + fsync. "
       "What each wrote (script path and torch): " + ", ".join(
           f"{n} {r['script']['onnx_bytes'] / 1e9:.2f} GB and {r['torch'].get('onnx_bytes', 0) / 1e9:.2f} GB"
           for n, r in res["models"].items() if r.get("script", {}).get("onnx_bytes")) + ".")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # 604-outfile.bats - -o onto something that is not a regular file: a FIFO or
 # a device is written directly, never replaced by a renamed temporary (as
-# root, renaming onto /dev/null would replace the device itself).
+# root, renaming onto /dev/null would replace the device itself); pt2onnx's
+# temporary directory beside the output (a rename, not a copy); --fsync.
 # bats file_tags=tier:check
 load helper
 
@@ -45,4 +46,47 @@ load helper
 	run -0 tool check "$WORK/got.onnx"
 	run -2 tool pt2onnx "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' -o /dev/null --external-data
 	[ -c /dev/null ]
+}
+
+@test "outfile: pt2onnx makes its model beside the output (renamed, never copied), \$TMPDIR only for -o -" {
+	mkdir "$WORK/out"
+	# a $TMPDIR that cannot be used: a regular output never needs it
+	TMPDIR=/nonexistent run -0 tool pt2onnx "$ROOT_DIR/examples/cnn.pt" \
+		--input 'x=f32[1,3,8,8]' -o "$WORK/out/m.onnx" --external-data
+	run -0 ls -A "$WORK/out"
+	[ "$output" = "$(printf 'm.onnx\nm.onnx.data')" ]
+	run -0 tool check "$WORK/out/m.onnx"
+	# the model and its data file are renamed, not copied
+	command -v strace > /dev/null || skip "needs strace"
+	run -0 strace -f -e trace=rename,renameat,renameat2 \
+		-o "$WORK/st" "$BINDIR/pt2onnx" "$ROOT_DIR/examples/cnn.pt" \
+		--input 'x=f32[1,3,8,8]' -o "$WORK/out/m.onnx" --external-data
+	grep -E 'rename.*\.pt2onnx-[^/]*/m\.onnx".*"[^"]*out/m\.onnx"' "$WORK/st"
+	grep -E 'rename.*\.pt2onnx-[^/]*/m\.onnx\.data".*"[^"]*out/m\.onnx\.data"' "$WORK/st"
+	# standard output is written through from a temporary in $TMPDIR
+	TMPDIR=/nonexistent run -5 tool pt2onnx "$ROOT_DIR/examples/cnn.pt" \
+		--input 'x=f32[1,3,8,8]' -o -
+	[ "${lines[0]}" = "pt2onnx: cannot create a temporary directory in '/nonexistent': No such file or directory" ]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "outfile: --fsync (emit, pt2onnx) fsyncs the model and its data file before the rename; the bytes are the same" {
+	tool script "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' |
+		tool lower --opset 17 | tool fold -o "$WORK/f.ir"
+	run -0 tool emit "$WORK/f.ir" -o "$WORK/a.onnx"
+	run -0 tool emit "$WORK/f.ir" -o "$WORK/b.onnx" --fsync
+	cmp "$WORK/a.onnx" "$WORK/b.onnx"
+	run -0 tool pt2onnx "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' -o "$WORK/c.onnx"
+	run -0 tool pt2onnx "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' -o "$WORK/d.onnx" --fsync
+	cmp "$WORK/c.onnx" "$WORK/d.onnx"
+	command -v strace > /dev/null || skip "needs strace"
+	# without --fsync nothing is fsynced; with it, both files, each
+	# before the rename that names it
+	run -0 strace -f -e trace=fsync,fdatasync -o "$WORK/st0" "$BINDIR/emit" \
+		"$WORK/f.ir" -o "$WORK/e.onnx" --external-data
+	run -1 grep -E 'fsync|fdatasync' "$WORK/st0"
+	run -0 strace -f -e trace=fsync,openat,rename,renameat,renameat2 -o "$WORK/st1" \
+		"$BINDIR/emit" "$WORK/f.ir" -o "$WORK/e.onnx" --external-data --fsync
+	[ "$(grep -c 'fsync(' "$WORK/st1")" -eq 2 ]
+	awk '/fsync\(/ { s++ } /rename/ { if (s < ++r) bad = 1 } END { exit bad || r != 2 }' "$WORK/st1"
 }

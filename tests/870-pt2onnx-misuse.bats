@@ -15,7 +15,8 @@ EX="$ROOT_DIR/examples"
 IN='x=f32[1,3,8,8]'
 
 # starts an export that stalls in script (its archive is a FIFO nobody
-# writes) with its own $TMPDIR; sets PGID, the stages' process group
+# writes) with its own $TMPDIR; sets PGID, the stages' process group.  Its
+# temporary directory is beside the output (.pt2onnx-*), not in $TMPDIR
 stalled_export() {
 	mkfifo "$WORK/stall.pt"
 	mkdir -p "$WORK/tmp"
@@ -27,7 +28,9 @@ stalled_export() {
 	# every stage runs, in a group of its own (not the wrapper's)
 	wait_for '[ "$(pgrep -g "$PGID" | wc -l)" = 4 ]'
 	[ "$PGID" != "$(ps -o pgid= -p "$(cat pid)" | tr -d ' ')" ]
-	ls "$WORK"/tmp/pt2onnx-* > /dev/null
+	ls -d .pt2onnx-* > /dev/null
+	run -0 ls -A "$WORK/tmp"
+	[ -z "$output" ]
 }
 
 @test "pt2onnx: SIGTERM, SIGINT, SIGHUP stop every stage; no temp dir, no output" {
@@ -40,6 +43,7 @@ stalled_export() {
 		run -1 pgrep -g "$PGID"
 		run -0 ls -A "$WORK/tmp"
 		[ -z "$output" ]
+		run -2 ls -d .pt2onnx-*
 		[ ! -e out.onnx ]
 		rm -f "$WORK/stall.pt"
 	done
@@ -53,8 +57,7 @@ stalled_export() {
 	[ "$(cat rc)" = 143 ]
 	run -1 pgrep -g "$PGID"
 	[ "$(cat out.onnx)" = old ]
-	run -0 ls -A "$WORK/tmp"
-	[ -z "$output" ]
+	run -2 ls -d .pt2onnx-*
 }
 
 @test "pt2onnx: a failed export leaves an existing output file as it was" {

@@ -12,6 +12,12 @@
 #include <unistd.h>
 
 static long write_calls;
+static int fsync_on_commit;
+
+void outfile_set_fsync(int on)
+{
+	fsync_on_commit = on;
+}
 
 /* The temporaries open now, for removal when a signal ends the process:
  * a SIGTERM'd emit must not leave a half-written model beside the output.
@@ -191,7 +197,8 @@ int outfile_commit(struct outfile *o, struct diag *d)
 		return 0;
 	}
 	if (o->failed || fflush(o->fp) != 0 || ferror(o->fp) ||
-	    (o->tmp_path && fsync(fileno(o->fp)) != 0)) {
+	    (o->tmp_path && fsync_on_commit &&
+	     fsync(fileno(o->fp)) != 0)) {
 		if (!o->failed)
 			diag_error(d, "cannot write '%s': %s", name,
 				   strerror(errno));

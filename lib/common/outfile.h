@@ -2,9 +2,12 @@
  * outfile.h - output files that appear whole or not at all.
  *
  * outfile_open() creates a temporary file beside the destination;
- * outfile_commit() flushes, fsyncs and renames it into place;
- * outfile_abort() (or a failed commit) removes it.  A tool that dies half
- * way therefore never leaves a partial model behind.  "-" is standard
+ * outfile_commit() flushes and renames it into place (fsyncing it first
+ * when outfile_set_fsync() asked for that); outfile_abort() (or a failed
+ * commit) removes it.  A tool that dies half way therefore never leaves a
+ * partial model behind.  Without fsync, as with cp and torch.save, a power
+ * loss or kernel crash soon after may still leave the new file empty; the
+ * fsync costs the time the disk takes to write it (docs/benchmarks.md).  "-" is standard
  * output, written directly (a pipe cannot be taken back), and so is a path
  * that names something other than a regular file (/dev/null, a FIFO).
  *
@@ -41,6 +44,9 @@ int outfile_write(struct outfile *o, const void *buf, size_t len,
 /* Makes the file appear under its name.  Returns 0, or -1 after reporting
  * and removing the temporary. */
 int outfile_commit(struct outfile *o, struct diag *d);
+/* Whether outfile_commit() fsyncs a file before renaming it (default no:
+ * emit --fsync). */
+void outfile_set_fsync(int on);
 /* Removes the temporary; safe to call twice or after commit. */
 void outfile_abort(struct outfile *o);
 

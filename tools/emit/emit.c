@@ -69,6 +69,9 @@ static const char usage_text[] =
 "                               read, besides the current folder, the IR\n"
 "                               file's, torch archives and fold's data\n"
 "                               files (repeatable; docs/ir.md)\n"
+"      --fsync                  fsync the model (and its data file)\n"
+"                               before renaming it into place: durable\n"
+"                               across a power loss, at the disk's speed\n"
 "  -f, --force                  write binary to a terminal\n"
 "  -h, --help                   this text\n"
 "  -V, --version                the version\n"
@@ -95,6 +98,7 @@ enum {
 	OPT_STRIP_DOC,
 	OPT_WEIGHTS_FROM,
 	OPT_FUNCTIONS,
+	OPT_FSYNC,
 };
 
 static const struct option long_options[] = {
@@ -112,6 +116,7 @@ static const struct option long_options[] = {
 	{ "producer-version", required_argument, NULL, OPT_PRODUCER_VERSION },
 	{ "strip-doc-string", no_argument, NULL, OPT_STRIP_DOC },
 	{ "weights-from", required_argument, NULL, OPT_WEIGHTS_FROM },
+	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	TOOL_LONG_OPTIONS_END,
 };
 
@@ -195,6 +200,9 @@ int main(int argc, char **argv)
 		case OPT_WEIGHTS_FROM:
 			if (onnx_write_options_allow_weights(&o, optarg, &d))
 				goto usage;
+			break;
+		case OPT_FSYNC:
+			outfile_set_fsync(1);
 			break;
 		default:
 			rc = tool_option("emit", usage_text, c, optarg, &out);

@@ -247,6 +247,10 @@ static const char export_usage[] =
 "                                    --plugin`, docs/plugins.md; repeatable)\n"
 "      --training MODE               eval, train or preserve (default eval)\n"
 "      --external-data[=FILE]        weights in a side file\n"
+"      --fsync                       the model (and side file) on disk\n"
+"                                    before it appears under its name, as\n"
+"                                    `emit --fsync` (default: written like\n"
+"                                    cp or torch, flushed by the kernel)\n"
 "      --export-modules-as-functions[=BOOL|TYPES]\n"
 "                                    TYPES ('Block,Layer', or\n"
 "                                    'pkg.mod.Block' for domain pkg.mod):\n"
@@ -739,17 +743,23 @@ static int plan_output(struct diag *d, struct outplan *p, const char *output,
 	const char *slash = strrchr(output, '/');
 	const char *base = through ? "model.onnx" : slash ? slash + 1 : output;
 	int dirlen = slash ? (int)(slash - output + 1) : 0;
+	/* the temporary directory is beside the output, so that the model
+	 * (gigabytes, maybe) is renamed into place, never copied from another
+	 * file system (a /tmp in memory, say); $TMPDIR only for what is
+	 * written through */
+	char tmpl[PATH_MAX + 32], dir[PATH_MAX];
 	if (!through) {
-		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%.*s", dirlen, output);
-		if (access(dirlen ? dir : ".", W_OK) != 0)
+		tdir = dirlen ? dir : ".";
+		if (access(tdir, W_OK) != 0)
 			die(d, EXIT_IO, "cannot write '%s': %s", output,
 			    strerror(errno));
+		snprintf(tmpl, sizeof(tmpl), "%s.pt2onnx-XXXXXX", dir);
+	} else {
+		if (!tdir || !*tdir)
+			tdir = "/tmp";
+		snprintf(tmpl, sizeof(tmpl), "%s/pt2onnx-XXXXXX", tdir);
 	}
-	if (!tdir || !*tdir)
-		tdir = "/tmp";
-	char tmpl[PATH_MAX];
-	snprintf(tmpl, sizeof(tmpl), "%s/pt2onnx-XXXXXX", tdir);
 	if (!mkdtemp(tmpl))
 		die(d, EXIT_IO, "cannot create a temporary directory in "
 		    "'%s': %s", tdir, strerror(errno));
@@ -1373,6 +1383,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		OPT_OPX, OPT_CUSTOM, OPT_TRAINING, OPT_EXTERNAL, OPT_FUNCS,
 		OPT_DEVICE, OPT_SEED, OPT_MODEL, OPT_REPORT, OPT_PROFILE,
 		OPT_VERIFY, OPT_STRIP, OPT_SYMBOLIC, OPT_DUMP, OPT_ARTIFACTS,
+		OPT_FSYNC,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -1392,6 +1403,7 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 		{ "custom-symbolic", required_argument, NULL, OPT_SYMBOLIC },
 		{ "training", required_argument, NULL, OPT_TRAINING },
 		{ "external-data", optional_argument, NULL, OPT_EXTERNAL },
+		{ "fsync", no_argument, NULL, OPT_FSYNC },
 		{ "export-modules-as-functions", optional_argument, NULL,
 		  OPT_FUNCS },
 		{ "device", required_argument, NULL, OPT_DEVICE },
@@ -1455,6 +1467,11 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 				   push(&d, &lowerx, optarg); break;
 		case OPT_TRAINING: training = optarg; break;
 		case OPT_EXTERNAL: want_external = 1; external = optarg; break;
+		case OPT_FSYNC:
+			/* emit's own files, and publish()'s copy */
+			push(&d, &emitx, "--fsync");
+			outfile_set_fsync(1);
+			break;
 		case OPT_FUNCS: /* False is torch's default: nothing to do */
 			/* "--export-modules-as-functions Block": the types
 			 * as the next word, when that is no file (the model) */
