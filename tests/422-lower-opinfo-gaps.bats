@@ -50,7 +50,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: bitwise_and/or/xor of int64 (extremes), int32 and uint8 bit by bit before opset 18 (11 13 17), BitwiseAnd... at 18; refused at 9" {
+@test "lower: bitwise_and/or/xor of int64 (extremes), int32, int16, int8 and uint8 bit by bit before opset 18 (11 13 17), BitwiseAnd... at 18; refused at 9" {
 	run all bits_wide 11 13 17 18
 	echo "$output"
 	[ "$status" -eq 0 ]

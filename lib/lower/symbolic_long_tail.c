@@ -288,9 +288,9 @@ static SYM(sym_sgn)
 	return 0;
 }
 
-/* bits 0..62 of the int64 x (two's complement) along a new last axis:
- * floor(x / 2^k) mod 2, the floor from Div's truncation (minus 1 where
- * the remainder is negative) */
+/* bits 0..nbits-1 of the int64 x (two's complement) along a new last
+ * axis (pw: their weights 2^k): floor(x / 2^k) mod 2, the floor from Div's
+ * truncation (minus 1 where the remainder is negative) */
 static struct ir_value *low_bits(struct lower_ctx *c, struct ir_value *x,
 				 struct ir_value *pw)
 {
@@ -303,21 +303,28 @@ static struct ir_value *low_bits(struct lower_ctx *c, struct ir_value *x,
 	return b_op2(c, "Mod", q, scal(c, 2, IR_DTYPE_INT64));
 }
 
-/* and (0), or (1), xor (2) of integers before opset 18, exactly: bit by
- * bit in int64 (bits 0..62 as 0/1 summed with their weights, bit 63 the
- * signs' And/Or/Xor as INT64_MIN), cast back to the operands' dtype */
+/* and (0), or (1), xor (2) of integers before opset 18, exactly, bit by
+ * bit in int64: the dtype's value bits (a w-bit signed type has w - 1, an
+ * unsigned one w; 64-bit types are taken as int64) as 0/1, combined and
+ * summed with their weights; the sign bit the signs' And/Or/Xor, weighing
+ * -2^(w-1) (sign-extended, as the int64 value of a w-bit one).  Cast back
+ * to the operands' dtype. */
 static struct ir_value *bitwise_by_bits(struct lower_ctx *c,
 					struct ir_value *a,
 					struct ir_value *b, int op,
 					enum ir_dtype dt)
 {
 	static const char *const lops[3] = { "And", "Or", "Xor" };
+	int w = (int)(8 * ir_dtype_size(dt));
+	int is_unsigned = w < 64 && (dt == IR_DTYPE_UINT8 ||
+		dt == IR_DTYPE_UINT16 || dt == IR_DTYPE_UINT32);
+	int nbits = is_unsigned ? w : w - 1;
 	int64_t pw[63], last = -1;
-	for (int k = 0; k < 63; k++)
+	for (int k = 0; k < nbits; k++)
 		pw[k] = (int64_t)1 << k;
-	struct ir_value *p = b_const_i64s(c, pw, 63, 1);
 	a = b_cast(c, a, IR_DTYPE_INT64);
 	b = b_cast(c, b, IR_DTYPE_INT64);
+	struct ir_value *p = b_const_i64s(c, pw, nbits, 1);
 	struct ir_value *ba = low_bits(c, a, p), *bb = low_bits(c, b, p), *r;
 	if (op == 0)
 		r = b_op2(c, "Mul", ba, bb);
@@ -325,27 +332,30 @@ static struct ir_value *bitwise_by_bits(struct lower_ctx *c,
 		r = b_op2(c, "Sub", b_op2(c, "Add", ba, bb), b_op2(c, "Mul", ba, bb));
 	else
 		r = b_op1(c, "Abs", b_op2(c, "Sub", ba, bb));
-	/* ONNX Runtime's int64 ReduceSum is not exact past 2^53: bits 0..31
-	 * and 32..62 summed apart (each under 2^32), the high sum times 2^32 */
-	int64_t lo[32], hi[31];
-	for (int k = 0; k < 32; k++)
-		lo[k] = pw[k];
-	for (int k = 0; k < 31; k++)
-		hi[k] = pw[k];
-	struct ir_value *slo = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
-		b_slice(c, r, 0, 32, -1, 1), b_const_i64s(c, lo, 32, 1)),
-		&last, 1, 0);
-	struct ir_value *shi = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
-		b_slice(c, r, 32, 63, -1, 1), b_const_i64s(c, hi, 31, 1)),
-		&last, 1, 0);
-	r = b_op2(c, "Add", slo, b_op2(c, "Mul", shi,
-				       b_const_i64(c, (int64_t)1 << 32)));
-	struct ir_value *zero = scal(c, 0, IR_DTYPE_INT64);
-	struct ir_value *sign = b_op2(c, lops[op], b_op2(c, "Less", a, zero),
-				      b_op2(c, "Less", b, zero));
-	r = b_op2(c, "Add", r, b_op3(c, "Where", sign,
-				     b_const_i64(c, INT64_MIN), zero));
-	return b_cast(c, r, dt);
+	/* ONNX Runtime's int64 ReduceSum is not exact past 2^53: over 32
+	 * bits, bits 0..31 and 32.. are summed apart (each under 2^32), the
+	 * high sum times 2^32 */
+	int lo = nbits < 32 ? nbits : 32;
+	struct ir_value *sum = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
+		nbits > lo ? b_slice(c, r, 0, lo, -1, 1) : r,
+		b_const_i64s(c, pw, lo, 1)), &last, 1, 0);
+	if (nbits > lo) {
+		struct ir_value *shi = b_reduce(c, "ReduceSum", b_op2(c, "Mul",
+			b_slice(c, r, lo, nbits, -1, 1),
+			b_const_i64s(c, pw, nbits - lo, 1)), &last, 1, 0);
+		sum = b_op2(c, "Add", sum, b_op2(c, "Mul", shi,
+				b_const_i64(c, (int64_t)1 << 32)));
+	}
+	if (!is_unsigned) {
+		struct ir_value *zero = scal(c, 0, IR_DTYPE_INT64);
+		struct ir_value *sign = b_op2(c, lops[op],
+					      b_op2(c, "Less", a, zero),
+					      b_op2(c, "Less", b, zero));
+		int64_t sw = w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1));
+		sum = b_op2(c, "Add", sum, b_op3(c, "Where", sign,
+					       b_const_i64(c, sw), zero));
+	}
+	return b_cast(c, sum, dt);
 }
 
 /* bitwise_and / or / xor: And/Or/Xor of bools; integers with

@@ -316,12 +316,16 @@ class Tail3(torch.nn.Module):
 class BitsWide(torch.nn.Module):
     """bitwise_and/or/xor of integers before opset 18 (bit by bit):
     int64 extremes and negatives, a number operand on either side,
-    int32 and uint8 operands, broadcasting"""
+    int32, int16, int8 and uint8 operands (each dtype's own bits),
+    broadcasting"""
     def forward(self, i, j, k):
         u, v = i.abs().to(torch.uint8), j.abs().to(torch.uint8)
+        s, t = k.to(torch.int8), k.flip(0).to(torch.int8)
+        h = k.to(torch.int16)
         return (torch.bitwise_and(i, j), torch.bitwise_or(i, j), torch.bitwise_xor(i, j),
                 i & 6, -7 | j, i ^ -1, k & k[:1], (k | 12345), k ^ k.flip(0),
-                u & v, u | v, u ^ v, i[:, None] & j[None, :2])
+                u & v, u | v, u ^ v, i[:, None] & j[None, :2],
+                s & t, s | -3, s ^ t, h & h.flip(1), h | -12345, h ^ 255)
 
 
 class FBits(torch.nn.Module):

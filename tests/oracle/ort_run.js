@@ -6,8 +6,8 @@
 //
 // Each graph output is written to OUTDIR/NAME.npy ('/' and other unsafe
 // characters in NAME become '_').  Inputs and outputs are .npy files of
-// float32, float64, int64, int32, bool or uint8, read and written here (a
-// small parser for format versions 1-3, C order only).  A model that ORT
+// float32, float64, int64, int32, int16, int8, uint16, bool or uint8, read
+// and written here (a small parser for format versions 1-3, C order only).  A model that ORT
 // refuses to load or run: a one-line error on stderr, exit status 1.
 // Usage errors: exit status 2.
 'use strict';
@@ -21,6 +21,9 @@ const DTYPES = {
 	'<f8': ['float64', Float64Array, 8],
 	'<i8': ['int64', BigInt64Array, 8],
 	'<i4': ['int32', Int32Array, 4],
+	'<i2': ['int16', Int16Array, 2],
+	'|i1': ['int8', Int8Array, 1],
+	'<u2': ['uint16', Uint16Array, 2],
 	'|b1': ['bool', Uint8Array, 1],
 	'|u1': ['uint8', Uint8Array, 1],
 };
