@@ -98,6 +98,21 @@ dump_ops() {
 	[ "$output" = "pt2onnx: --dump-exported-program: 'maybe' is not true or false" ]
 }
 
+@test "artifacts: a directory whose files' names do not fit PATH_MAX is refused in one line, exit 5, no file written" {
+	# 20 levels of 203 characters: the directory (4080 bytes) can be
+	# made, onnx_export_TIME_program.txt inside it cannot be named
+	local long=. i
+	for i in $(seq 20); do
+		long="$long/$(printf 'd%.0s' $(seq 203))"
+	done
+	mkdir -p "$long"
+	run -5 "$BINDIR/pt2onnx" "$F/net.pt" -i x=f32[2,3,8,8] -o m.onnx \
+		--dump-exported-program --artifacts-dir "$long"
+	[ "$output" = "pt2onnx: --artifacts-dir '$long': path too long" ]
+	[ ! -e m.onnx ]
+	[ -z "$(find . -type f)" ]
+}
+
 @test "artifacts: a .pt2's dump: the ExportedProgram's aten ops are torch 2.11's (meta.json pt2_ops)" {
 	local shared=/work/shared/torch2/models
 	[ -d "$shared" ] || need_skip "needs ../shared/torch2/models (torch 2.11's archives)" || return 0

@@ -35,6 +35,20 @@ struct ir_graph *tool_read_ir(const char *path, struct diag *d, int *code)
 	return g;
 }
 
+int tool_write_buf(const char *path, const void *buf, size_t len,
+		   struct diag *d)
+{
+	struct outfile out;
+
+	if (outfile_open(&out, path, d))
+		return -1;
+	if (outfile_write(&out, buf, len, d)) {
+		outfile_abort(&out);
+		return -1;
+	}
+	return outfile_commit(&out, d) ? -1 : 0;
+}
+
 int tool_write_ir(const struct ir_graph *g, const char *path, int text,
 		  int force, struct diag *d)
 {
@@ -62,15 +76,8 @@ int tool_write_ir(const struct ir_graph *g, const char *path, int text,
 		d->file = saved;
 		return bad ? EXIT_BAD_INPUT : EXIT_IO;
 	}
-	struct outfile out;
-	if (outfile_open(&out, path, d)) {
+	if (tool_write_buf(path, buf, len, d))
 		rc = EXIT_IO;
-	} else if (outfile_write(&out, buf, len, d)) {
-		outfile_abort(&out);
-		rc = EXIT_IO;
-	} else if (outfile_commit(&out, d)) {
-		rc = EXIT_IO;
-	}
 	free(buf);
 	d->file = saved;
 	return rc;

@@ -25,6 +25,11 @@ struct ir_graph *tool_read_ir(const char *path, struct diag *d, int *code);
 int tool_write_ir(const struct ir_graph *g, const char *path, int text,
 		  int force, struct diag *d);
 
+/* buf[0..len) to path ("-": standard output), whole or not at all
+ * (outfile.h).  0, or -1 after reporting. */
+int tool_write_buf(const char *path, const void *buf, size_t len,
+		   struct diag *d);
+
 /* A front door's last step (script, trace, unpt2): code where g is NULL
  * (not made, reported), else g written to out as tool_write_ir does, then
  * freed, and that exit code. */

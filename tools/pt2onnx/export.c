@@ -46,7 +46,7 @@
 #include "arena.h"
 #include "compare.h"
 #include "diag.h"
-#include "tool_opts.h"
+#include "tool_io.h"
 #include "export.h"
 #include "onnx_read.h"
 #include "ort_dl.h"
@@ -1161,18 +1161,30 @@ static void summary(const struct export_run *x, char *buf, size_t size)
 	onnx_model_free(m);
 }
 
-/* buf[0..len) to path, whole or not at all.  0, or -1 (reported). */
-static int write_whole(struct diag *d, const char *path, const char *buf,
-		       size_t len)
+/* The artifacts directory's file onnx_export_STAMP_WORD (torch 2.x's
+ * names) in path.  0, or -1 (reported) when it does not fit. */
+static int artifact_path(struct diag *d, const struct export_run *x,
+			 const char *word, char *path, size_t size)
 {
-	struct outfile o;
-	if (outfile_open(&o, path, d))
-		return -1;
-	if (outfile_write(&o, buf, len, d)) {
-		outfile_abort(&o);
+	int n = snprintf(path, size, "%s/onnx_export_%s_%s", x->artifacts,
+			 x->stamp, word);
+	if (n < 0 || (size_t)n >= size) {
+		diag_error(d, "--artifacts-dir '%s': path too long",
+			   x->artifacts);
 		return -1;
 	}
-	return outfile_commit(&o, d);
+	return 0;
+}
+
+/* torch 2.x's artifact time stamp: %Y-%m-%d_%H-%M-%S-%f, local time */
+static void artifact_stamp(char *buf, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(buf, size, "%Y-%m-%d_%H-%M-%S", &tm);
+	snprintf(buf + n, size - n, "-%06ld", ts.tv_nsec / 1000);
 }
 
 /* --dump-exported-program: the front stage's graph as pt2onnx read it,
@@ -1189,15 +1201,15 @@ static int dump_program(struct diag *d, struct export_run *x)
 			   "stage's graph back", x->st[0].name);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/onnx_export_%s_program.txt",
-		 x->artifacts, x->stamp);
+	if (artifact_path(d, x, "program.txt", path, sizeof(path)))
+		return -1;
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
 		die(d, EXIT_IO, "out of memory");
 	int bad = ir_write_text_as(x->front_g, mem, 1, d);
 	fclose(mem);
 	if (!bad)
-		bad = write_whole(d, path, buf, len);
+		bad = tool_write_buf(path, buf, len, d);
 	free(buf);
 	if (!bad && x->verbose)
 		fprintf(stderr, "pt2onnx: the program read is in '%s'\n", path);
@@ -1326,8 +1338,10 @@ static int write_reports(struct diag *d, struct export_run *x, int rc)
 	char path[PATH_MAX];
 	const char *to = x->report;
 	if (x->report_auto) {
-		snprintf(path, sizeof(path), "%s/onnx_export_%s_%s.md",
-			 x->artifacts, x->stamp, report_status(x, rc));
+		char word[32];
+		snprintf(word, sizeof(word), "%s.md", report_status(x, rc));
+		if (artifact_path(d, x, word, path, sizeof(path)))
+			return -1;
 		to = path;
 	}
 	if (!to)
@@ -1352,7 +1366,7 @@ static int write_reports(struct diag *d, struct export_run *x, int rc)
 		die(d, EXIT_IO, "out of memory");
 	report_write(mem, &r);
 	fclose(mem);
-	int err = write_whole(d, to, buf, len);
+	int err = tool_write_buf(to, buf, len, d);
 	free(buf);
 	if (!err && x->report_auto && x->verbose)
 		fprintf(stderr, "pt2onnx: the report is in '%s'\n", to);
@@ -1678,17 +1692,8 @@ int export_main(int argc, char **argv, const char *(*find)(const char *))
 	x.report_auto = report_auto;
 	x.dump = dump;
 	x.artifacts = artifacts;
-	{
-		/* torch 2.x's: %Y-%m-%d_%H-%M-%S-%f, local time */
-		struct timespec ts;
-		struct tm tm;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		localtime_r(&ts.tv_sec, &tm);
-		size_t n = strftime(x.stamp, sizeof(x.stamp),
-				    "%Y-%m-%d_%H-%M-%S", &tm);
-		snprintf(x.stamp + n, sizeof(x.stamp) - n, "-%06ld",
-			 ts.tv_nsec / 1000);
-	}	x.front = &front;
+	artifact_stamp(x.stamp, sizeof(x.stamp));
+	x.front = &front;
 	x.dynx = &dynx;
 	x.tracex = &tracex;
 	x.failed = -1;
