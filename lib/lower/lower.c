@@ -555,8 +555,9 @@ static enum aten_era graph_era(const struct ir_graph *g)
  * the op in its "operator" attribute), or with `fallthrough` as the op
  * itself in that domain (org.pytorch.aten::cummax, operator_export_type
  * onnx_fallthrough); non-tensor arguments become attributes named after
- * the arguments of the schema the call was bound against (graph_era).  Custom nodes: the model is valid ONNX, but
- * standard runtimes cannot run it, which a warning says. */
+ * the arguments of the schema the call was bound against (graph_era).
+ * Custom nodes: the model is valid ONNX, but standard runtimes cannot
+ * run it, which a warning says. */
 static void aten_node(struct lower_ctx *c, struct ir_node *n, int fallthrough)
 {
 	const struct aten_schema *s = aten_schema_find_era(n->kind, "",
