@@ -76,7 +76,7 @@ print(n['nn_module_stack'], f.split('\"')[0] + ':' + f.split(', line ')[1].split
 
 @test "unpt2: malformed archives: one line each, exit 3 (4: schema version 9), no output file" {
 	local k
-	for k in truncated schema9 missing_weight short_weight; do
+	for k in truncated schema9 missing_weight short_weight extra_output_spec; do
 		"$PYTHON" "$CASES" mutate "$P" $k $k.pt2
 	done
 	run -3 unpt2 truncated.pt2 -o out.ir
@@ -87,6 +87,9 @@ print(n['nn_module_stack'], f.split('\"')[0] + ':' + f.split(', line ')[1].split
 	[ "$output" = "unpt2: missing_weight.pt2: exported/models/model.json: parameter 'conv.weight': entry 'exported/data/weights/weight_0' is missing" ]
 	run -3 unpt2 short_weight.pt2 -o out.ir
 	[ "$output" = "unpt2: short_weight.pt2: exported/models/model.json: parameter 'conv.weight': entry 'exported/data/weights/weight_0' holds 216 bytes, its metadata needs 432" ]
+	# an output spec the graph does not return (was a model of 3 outputs)
+	run -3 unpt2 extra_output_spec.pt2 -o out.ir
+	[ "$output" = "unpt2: extra_output_spec.pt2: exported/models/model.json: 3 output specs for 2 graph outputs" ]
 	[ ! -e out.ir ]
 }
 

@@ -1649,6 +1649,10 @@ static int convert_outputs(struct rd *r, json_t *graph, json_t *sig)
 
 	if (!specs)
 		return -1;
+	if (json_array_size(specs) != json_array_size(gout))
+		return fail(r, EXIT_BAD_INPUT, "%zu output specs for %zu graph "
+			    "outputs", json_array_size(specs),
+			    json_array_size(gout));
 	json_array_foreach(specs, i, spec) {
 		json_t *v;
 		char what[64];

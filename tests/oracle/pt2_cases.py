@@ -99,6 +99,10 @@ def mutate(src, kind, out):
         items = items + [(zipfile.ZipInfo(other), json.dumps(prog).encode())] + [
             (zipfile.ZipInfo(i.filename.replace("/model_", "/second_model_")), d)
             for i, d in items if i.filename.endswith("_config.json")]
+    elif kind == "extra_output_spec":
+        specs = prog["graph_module"]["signature"]["output_specs"]
+        specs.append(specs[0])
+        items = replace(items, mname, json.dumps(prog).encode())
     elif kind == "deflated":
         write(out, items, zipfile.ZIP_DEFLATED)
         return
@@ -283,10 +287,9 @@ def synthetic(out, kind="cond"):
         graph["outputs"] = [tensor(n) for n in outs]
     if kind in ("while", "nested"):
         graph["nodes"], graph["tensor_values"], outs = while_program()
-    if kind == "nested":
-        graph["nodes"], graph["tensor_values"], outs = while_program()
-        graph["nodes"][2]["inputs"][0]["arg"] = nested_cond(30)
         graph["outputs"] = [tensor(n) for n in outs]
+    if kind == "nested":
+        graph["nodes"][2]["inputs"][0]["arg"] = nested_cond(30)
     prog = {"graph_module": {"graph": graph, "signature": {
         "input_specs": [{"user_input": {"arg": tensor(n)}} for n in ins],
         "output_specs": [{"user_output": {"arg": tensor(n)}} for n in outs]},
