@@ -112,10 +112,18 @@ int onnx_fn_hidden(const struct onnx_fn_plan *p, const struct ir_value *v)
 	       onnx_fn_dropped(p, v->producer);
 }
 
+/* arr, of n elements of size bytes (room made here: 4, then doubled),
+ * with room for one more */
+static void *grow(void *arr, size_t size, uint32_t n)
+{
+	if (n < 4 ? !n : !(n & (n - 1)))
+		arr = xrealloc(arr, size * (n ? 2 * (size_t)n : 4));
+	return arr;
+}
+
 static void push_ptr(const void ***arr, uint32_t *n, const void *v)
 {
-	if (!(*n & (*n - 1)) || !*n)
-		*arr = xrealloc(*arr, sizeof(**arr) * (*n ? *n * 2 : 4));
+	*arr = grow(*arr, sizeof(**arr), *n);
 	(*arr)[(*n)++] = v;
 }
 
@@ -318,9 +326,7 @@ static void note_block_uses(struct walk *w, const struct ir_block *b,
 static void push_item(struct onnx_fn_instance *x, const struct ir_node *n,
 		      uint32_t call)
 {
-	if (!(x->nitems & (x->nitems - 1)) || !x->nitems)
-		x->items = xrealloc(x->items, sizeof(*x->items) *
-				    (x->nitems ? x->nitems * 2 : 4));
+	x->items = grow(x->items, sizeof(*x->items), x->nitems);
 	x->items[x->nitems++] = (struct onnx_fn_item){ n, call };
 }
 
