@@ -6,6 +6,7 @@
  * every opset, branching on c->opset; see lower_int.h.  torch 1.13's
  * symbolic_opset*.py are the semantic reference.
  */
+#include <math.h>
 #include <string.h>
 
 #include "symbolic_common.h"
@@ -803,35 +804,249 @@ static SYM(sym_x_scatter_add)
 	return 0;
 }
 
-/* scatter_reduce(self, dim, index, src, reduce, include_self): sum and
- * prod from opset 16, amax and amin from 18 (ScatterElements' max, min).
- * Kept refused: mean (no such reduction) and include_self=False (ONNX's
- * reductions always start from self). */
+/* A reducing scatter: x with src (index's shape) reduced in at idx along
+ * axis a, red one of sum prod mean amax amin, self included or not, as
+ * torch's scatter_reduce.two (TensorAdvancedIndexing.cpp): positions no
+ * index hits keep self; mean divides the sum by the count (self counting
+ * once when included; floor division for integers).
+ *
+ * From opset 16 (sum, prod, mean) and 18 (amax, amin) ScatterElements
+ * reduces (include_self=False: the hit positions set to the reduction's
+ * identity first).  Below, an exact decomposition by one-hot: E = (idx ==
+ * k) over k in [0, x.size(a)) on a new axis a+1; the src values where E
+ * holds (the identity elsewhere) reduced over axis a; padded to x's shape,
+ * combined with x where any index hit (from opset 11: Range, Pad with
+ * inputs).  Its memory is idx.numel() * x.size(a) elements. */
+enum sred { SR_SUM, SR_PROD, SR_MEAN, SR_AMAX, SR_AMIN };
+
+/* the identity of reduction r in x's dtype, 0-d: +-inf for floats, src's
+ * own extreme for integers (any src value is one for max and min over a
+ * set that is not empty) */
+static struct ir_value *sred_identity(struct lower_ctx *c, enum sred r,
+				      enum ir_dtype dt, struct ir_value *src)
+{
+	if ((r == SR_AMAX || r == SR_AMIN) && !b_is_float(dt))
+		return b_reduce(c, r == SR_AMAX ? "ReduceMin" : "ReduceMax",
+				src, NULL, 0, 0);
+	return b_const_scalar(c, r == SR_PROD ? 1 : r == SR_AMAX ? -INFINITY
+			      : r == SR_AMIN ? INFINITY : 0, dt, 0);
+}
+
+/* a Max (Min: min) of a and b; integers below opset 12 by Where */
+static struct ir_value *sred_max(struct lower_ctx *c, struct ir_value *a,
+				 struct ir_value *b, int min)
+{
+	if (c->opset >= 12 || b_is_float(b_dtype(a)))
+		return b_op2(c, min ? "Min" : "Max", a, b);
+	return b_op3(c, "Where", b_op2(c, min ? "Less" : "Greater", a, b), a,
+		     b);
+}
+
+/* x combined with the reduced red where hit; cnt the hits per position
+ * (Long).  red holds self already when `added` (ScatterElements'
+ * reductions); self counts in mean's divisor when `self`. */
+static struct ir_value *sred_finish(struct lower_ctx *c, enum sred r,
+				    int self, int added, struct ir_value *x,
+				    struct ir_value *red,
+				    struct ir_value *hit,
+				    struct ir_value *cnt)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *y = red;
+	if (self && !added)
+		y = r == SR_AMAX || r == SR_AMIN
+		    ? sred_max(c, x, red, r == SR_AMIN)
+		    : b_op2(c, r == SR_PROD ? "Mul" : "Add", x, red);
+	if (r == SR_MEAN) {
+		struct ir_value *k = cnt, *one = b_const_i64(c, 1);
+		if (self)
+			k = b_op2(c, "Add", k, one);
+		/* no hit: a count of 0, masked below; divide by 1 there */
+		k = b_op3(c, "Where", b_op2(c, "Less", k, one), one, k);
+		k = b_cast(c, k, dt);
+		if (!b_is_float(dt)) {
+			/* floor division: (y - y mod k) / k, k > 0 */
+			struct ir_node *m = b_node(c, "Mod", 2,
+				(struct ir_value *[]){ y, k }, 1);
+			b_attr_i(c, m, "fmod", 0);
+			y = b_op2(c, "Sub", y, b_done(c, m));
+		}
+		y = b_op2(c, "Div", y, k);
+	}
+	return b_op3(c, "Where", hit, y, x);
+}
+
+static struct ir_value *sred_native(struct lower_ctx *c, enum sred r,
+				    int self, struct ir_value *x,
+				    struct ir_value *idx, struct ir_value *src,
+				    int64_t dim)
+{
+	static const char *const red[] = { "add", "mul", "add", "max",
+					   "min" };
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *zero = zeros_of(c, x), *ones, *hit, *cnt, *base = x;
+	ones = sym_fill_shape(c, b_op1(c, "Shape", idx), 1, IR_DTYPE_INT64);
+	/* the hits per position, Long */
+	struct ir_node *s = b_node(c, "ScatterElements", 3,
+		(struct ir_value *[]){ b_cast(c, zero, IR_DTYPE_INT64), idx,
+				       ones }, 1);
+	b_attr_i(c, s, "axis", dim);
+	b_attr_s(c, s, "reduction", "add");
+	cnt = b_done(c, s);
+	hit = b_op2(c, "Greater", cnt, b_const_i64(c, 0));
+	if (!self)
+		base = b_op3(c, "Where", hit, sred_identity(c, r, dt, src),
+			     x);
+	s = b_node(c, "ScatterElements", 3,
+		   (struct ir_value *[]){ base, idx, src }, 1);
+	b_attr_i(c, s, "axis", dim);
+	b_attr_s(c, s, "reduction", red[r]);
+	struct ir_value *y = b_done(c, s);
+	if (r != SR_MEAN)
+		return y;
+	return sred_finish(c, r, self, 1, x, y, hit, cnt);
+}
+
+static struct ir_value *sred_onehot(struct lower_ctx *c, enum sred r,
+				    int self, struct ir_value *x,
+				    struct ir_value *idx, struct ir_value *src,
+				    int64_t a)
+{
+	static const char *const rop[] = { "ReduceSum", "ReduceProd",
+		"ReduceSum", "ReduceMax", "ReduceMin" };
+	int rank = b_rank(x);
+	int64_t ax[MAXR + 1], k = 0, a1 = a + 1;
+	enum ir_dtype dt = b_dtype(x);
+	for (int i = 0; i <= rank; i++)
+		if (i != a1)
+			ax[k++] = i;
+	struct ir_value *kk = sym_arange_count(c, b_dim(c, x, a));
+	struct ir_value *ar = b_unsqueeze(c, kk, ax, rank);
+	struct ir_value *e = b_op2(c, "Equal", b_unsqueeze(c, idx, &a1, 1),
+				   ar);
+	struct ir_value *v = b_op3(c, "Where", e, b_unsqueeze(c, src, &a1, 1),
+				   sred_identity(c, r, dt, src));
+	struct ir_value *red = b_reduce(c, rop[r], v, &a, 1, 0);
+	struct ir_value *cnt = b_reduce(c, "ReduceSum",
+					b_cast(c, e, IR_DTYPE_INT64), &a, 1,
+					0);
+	/* index's dims (but a) may be smaller than x's: pad at the ends */
+	struct ir_value *pads = b_op2(c, "Sub", b_op1(c, "Shape", x),
+				      b_op1(c, "Shape", cnt));
+	struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+		b_op2(c, "Mul", pads, b_const_i64s(c, &(int64_t){ 0 }, 1, 1)),
+		pads }, 1);
+	b_attr_i(c, cc, "axis", 0);
+	pads = b_done(c, cc);
+	red = b_op2(c, "Pad", red, pads);
+	cnt = b_op2(c, "Pad", cnt, pads);
+	struct ir_value *hit = b_op2(c, "Greater", cnt, b_const_i64(c, 0));
+	return sred_finish(c, r, self, 0, x, red, hit, cnt);
+}
+
+/* x, idx, src through one of the two forms above; 0-d operands as [1] */
+static int sred_lower(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out, enum sred r, int self,
+		      struct ir_value *x, struct ir_value *idx,
+		      struct ir_value *src, int64_t dim)
+{
+	int rank = b_rank(x), zero_d = rank == 0;
+	static const int64_t z = 0;
+	/* idx's rank is unknown after index_reduce's Expand */
+	if (rank < 0 || (b_rank(idx) >= 0 && b_rank(idx) != rank) ||
+	    b_rank(src) != rank)
+		return lw_decline(c, "ranks unknown or differ");
+	if (b_dtype(x) == IR_DTYPE_UNDEFINED || b_dtype(x) == IR_DTYPE_BOOL)
+		return lw_decline(c, "the input's dtype is unknown or bool");
+	if (zero_d) {
+		x = b_unsqueeze(c, x, &z, 1);
+		idx = b_unsqueeze(c, idx, &z, 1);
+		src = b_unsqueeze(c, src, &z, 1);
+		rank = 1;
+	}
+	if (dim < 0)
+		dim += rank;
+	if (dim < 0 || dim >= rank)
+		return lw_decline(c, "dim out of range");
+	src = src_part(c, src, idx);
+	struct ir_value *y;
+	if (c->opset >= (r == SR_AMAX || r == SR_AMIN ? 18 : 16)) {
+		y = sred_native(c, r, self, x, idx, src, dim);
+	} else {
+		if (c->opset < 11)
+			return lw_decline(c, "needs opset 11 (Range, Pad); "
+					  "ScatterElements reduces from 16 "
+					  "(max, min: 18)");
+		/* negative indices count from the end */
+		struct ir_value *sz = b_op2(c, "Add", idx, b_dim(c, x, dim));
+		idx = b_op3(c, "Where", b_op2(c, "Less", idx,
+					      b_const_i64(c, 0)), sz, idx);
+		y = sred_onehot(c, r, self, x, idx, src, dim);
+	}
+	out[0] = zero_d ? b_squeeze(c, y, &z, 1) : y;
+	/* shaped as self (the one-hot form's Pad hides that from
+	 * inference) */
+	if (T(0)->type)
+		out[0]->type = ir_type_copy(c->g, T(0)->type);
+	return 0;
+}
+
+static int sred_of(const char *s, int index_form, enum sred *r)
+{
+	static const char *const names[] = { "sum", "prod", "mean", "amax",
+					     "amin" };
+	for (int i = index_form; s && i < 5; i++)
+		if (!strcmp(s, names[i])) {
+			*r = (enum sred)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* scatter_reduce(self, dim, index, src, reduce, include_self=True) */
 static SYM(sym_x_scatter_reduce)
 {
-	static const char *const from[][2] = { { "sum", "add" },
-		{ "prod", "mul" }, { "amax", "max" }, { "amin", "min" } };
-	const char *red = lw_str(c, n, 4);
-	int64_t self = 1;
-	if (!red)
-		return lw_decline(c, "reduce not constant");
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t self = 1, dim;
+	enum sred r;
+	if (sred_of(lw_str(c, n, 4), 0, &r))
+		return lw_decline(c, "reduce not constant or unknown");
 	if (n->ninputs > 5 && !lw_is_none(c, n, 5) && !lw_int(c, n, 5, &self))
 		return lw_decline(c, "include_self not constant");
-	if (!self)
-		return lw_decline(c, "include_self=False: ScatterElements "
-				  "always reduces onto self");
-	for (int i = 0; i < 4; i++) {
-		if (strcmp(red, from[i][0]))
-			continue;
-		if (c->opset < (i < 2 ? 16 : 18))
-			return lw_decline(c, i < 2 ? "needs opset 16 "
-					  "(ScatterElements reduction)"
-					  : "needs opset 18 (ScatterElements "
-					    "max and min)");
-		return scatter_reduction(c, n, out, from[i][1]);
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
+	return sred_lower(c, n, out, r, self != 0, x, idx, src, dim);
+}
+
+/* index_reduce(self, dim, index, source, reduce, include_self=True): the
+ * 1-d index spread over source's shape along dim, then scatter_reduce */
+static SYM(sym_x_index_reduce)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t self = 1, dim;
+	enum sred r;
+	int rank = b_rank(x);
+	if (sred_of(lw_str(c, n, 4), 1, &r))
+		return lw_decline(c, "reduce not constant or unknown");
+	if (n->ninputs > 5 && !lw_is_none(c, n, 5) && !lw_int(c, n, 5, &self))
+		return lw_decline(c, "include_self not constant");
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
+	if (rank < 0 || b_rank(idx) > 1 || b_rank(src) != rank)
+		return lw_decline(c, "ranks unknown or differ");
+	if (rank > MAXR)
+		return lw_decline(c, "rank too large");
+	if (rank > 0) {
+		int64_t sh[MAXR], d = dim < 0 ? dim + rank : dim;
+		for (int i = 0; i < rank; i++)
+			sh[i] = i == d ? -1 : 1;
+		idx = b_op2(c, "Reshape", idx, vec(c, sh, rank));
+		idx = b_op2(c, "Expand", idx, b_op1(c, "Shape", src));
+	} else if (b_rank(idx) == 1) {
+		static const int64_t z = 0;
+		idx = b_squeeze(c, idx, &z, 1); /* one entry, 0-d self */
 	}
-	return lw_decline(c, "reduce 'mean' has no ScatterElements "
-			  "reduction");
+	return sred_lower(c, n, out, r, self != 0, x, idx, src, dim);
 }
 
 static SYM(sym_x_take)
@@ -1355,6 +1570,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_roll, 0, 0, SYM_PRIO_BASE, sym_x_roll },
 	{ OP_aten_scatter_add, 0, 0, SYM_PRIO_BASE, sym_x_scatter_add },
 	{ OP_aten_scatter_reduce, 0, 0, SYM_PRIO_BASE, sym_x_scatter_reduce },
+	{ OP_aten_index_reduce, 0, 0, SYM_PRIO_BASE, sym_x_index_reduce },
 	{ OP_aten_sort, 0, 0, SYM_PRIO_BASE, sym_x_sort },
 	{ OP_aten_take, 0, 0, SYM_PRIO_BASE, sym_x_take },
 	{ OP_aten_tensor_split, 0, 0, SYM_PRIO_BASE, sym_x_tensor_split },

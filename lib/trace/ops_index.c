@@ -320,9 +320,8 @@ static struct gpu_tensor *sh_scalar_expanded(struct trace_ctx *c,
 	return e;
 }
 
-/* scatter(self, dim, index, src | value, [reduce]), scatter_, scatter_add,
- * scatter_add_, scatter_reduce(self, dim, index, src, reduce,
- * include_self) */
+/* scatter(self, dim, index, src | value, [reduce="add"]), scatter_,
+ * scatter_add, scatter_add_ (scatter_reduce: ops_index_host.c) */
 static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -341,17 +340,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 	if (ARG(4) && ARG(4)->kind == TV_STR)
 		reduce = ARG(4)->u.s;
 	if (reduce) {
-		int include_self = 1;
-
-		if ((n->op == OP_aten_scatter_reduce ||
-		     n->op == OP_aten_scatter_reduce_) && !sh_is_none(ARG(5)) &&
-		    tv_get_bool(c, ARG(5), &include_self))
-			return -1;
-		if (!include_self)
-			return trace_error(c, "scatter_reduce with "
-					   "include_self=False is not "
-					   "supported");
-		if (!strcmp(reduce, "add") || !strcmp(reduce, "sum"))
+		if (!strcmp(reduce, "add"))
 			op = 1;
 		else
 			return trace_error(c, "scatter reduce \"%s\" is not "
@@ -1274,8 +1263,6 @@ const struct trace_op trace_ops_index[] = {
 	{ OP_aten_scatter_, op_scatter, 0 },
 	{ OP_aten_scatter_add, op_scatter, 0 },
 	{ OP_aten_scatter_add_, op_scatter, 0 },
-	{ OP_aten_scatter_reduce, op_scatter, 0 },
-	{ OP_aten_scatter_reduce_, op_scatter, 0 },
 	{ OP_aten_index_fill, op_index_fca, 0 },
 	{ OP_aten_index_fill_, op_index_fca, 0 },
 	{ OP_aten_index_copy, op_index_fca, 0 },
