@@ -1049,6 +1049,301 @@ static SYM(sym_x_index_reduce)
 	return sred_lower(c, n, out, r, self != 0, x, idx, src, dim);
 }
 
+/* index_put's index list: entries may be None (NULL here); count or -1 */
+static int index_entries(struct lower_ctx *c, struct ir_node *n, int i,
+			 struct ir_value **v, int max)
+{
+	struct ir_value *l = lw_in(c, n, i);
+	struct ir_node *p = l ? l->producer : NULL;
+	if (!p || p->op != OP_prim_ListConstruct)
+		return lw_list(c, n, i, v, max);
+	if (p->ninputs > (uint32_t)max)
+		return -1;
+	for (uint32_t j = 0; j < p->ninputs; j++) {
+		v[j] = lw_is_none(c, p, (int)j) ? NULL : lw_tensor(c, p, (int)j);
+		if (!v[j] && !lw_is_none(c, p, (int)j))
+			return -1;
+	}
+	return (int)p->ninputs;
+}
+
+/* Shape(v)[from:to) (to INT64_MAX: the end) */
+static struct ir_value *shape_part(struct lower_ctx *c, struct ir_value *v,
+				   int64_t from, int64_t to)
+{
+	return b_slice(c, b_op1(c, "Shape", v), from, to, 0, 1);
+}
+
+static struct ir_value *cat0(struct lower_ctx *c, struct ir_value **v, int k)
+{
+	struct ir_node *cc = b_node(c, "Concat", k, v, 1);
+	b_attr_i(c, cc, "axis", 0);
+	return b_done(c, cc);
+}
+
+/* ScatterND of upd into x at ind (reduction add when acc: opset 16) */
+static struct ir_value *scatter_nd(struct lower_ctx *c, struct ir_value *x,
+				   struct ir_value *ind, struct ir_value *upd,
+				   int acc)
+{
+	struct ir_node *s = b_node(c, "ScatterND", 3,
+		(struct ir_value *[]){ x, ind, upd }, 1);
+	if (acc)
+		b_attr_s(c, s, "reduction", "add");
+	return b_done(c, s);
+}
+
+/* x2 [P, rest (nr dims)] with the rows upd2 [N, rest] added at the rows
+ * pos [N] (in range), repeats adding up: scatter_reduce's one-hot form
+ * along dim 0 (exact, for opsets without ScatterND's add) */
+static struct ir_value *rows_add(struct lower_ctx *c, struct ir_value *x2,
+				 struct ir_value *pos, struct ir_value *upd2,
+				 int nr)
+{
+	int64_t dims[MAXR + 1];
+	for (int i = 0; i <= nr; i++)
+		dims[i] = i ? 1 : -1;
+	struct ir_value *i2 = b_op2(c, "Expand",
+		b_op2(c, "Reshape", pos, vec(c, dims, nr + 1)),
+		b_op1(c, "Shape", upd2));
+	return sred_onehot(c, SR_SUM, 1, x2, i2, upd2, 0);
+}
+
+/* put(self, index, source, accumulate=False): self as 1-d, the flat
+ * index (negatives from the end) and source as 1-d, one ScatterND (from
+ * 11; accumulate: its add from 16, rows_add below) */
+static SYM(sym_x_put)
+{
+	struct ir_value *x = T(0), *idx = T(1), *src = T(2);
+	int64_t acc = 0, last = 1;
+	if (!x || !idx || !src || b_dtype(x) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "operands are not tensors");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !lw_int(c, n, 3, &acc))
+		return lw_decline(c, "accumulate is not constant");
+	if (c->opset < 11)
+		return lw_decline(c, "put needs opset 11 (ScatterND)");
+	struct ir_value *xf = flat(c, x);
+	idx = flat(c, b_cast(c, idx, IR_DTYPE_INT64));
+	idx = b_op3(c, "Where", b_op2(c, "Less", idx, b_const_i64(c, 0)),
+		    b_op2(c, "Add", idx, b_dim(c, xf, 0)), idx);
+	src = flat(c, b_cast(c, src, b_dtype(x)));
+	struct ir_value *y = !acc || c->opset >= 16
+		? scatter_nd(c, xf, b_unsqueeze(c, idx, &last, 1), src, acc)
+		: rows_add(c, xf, idx, src, 0);
+	y = b_op2(c, "Reshape", y, b_op1(c, "Shape", x));
+	if (x->type)
+		y->type = ir_type_copy(c->g, x->type);
+	out[0] = y;
+	return 0;
+}
+
+/* base with the slice at index idx (0-d) of dim d replaced by src
+ * (broadcast to the slice): Where(arange(size) == idx, src, base). */
+static struct ir_value *put_slice(struct lower_ctx *c, struct ir_value *base,
+				  int64_t d, struct ir_value *idx,
+				  struct ir_value *src)
+{
+	int r = b_rank(base), sr = b_rank(src);
+	struct ir_value *range;
+	int64_t axes[MAXR];
+	int k = 0;
+
+	if (r < 1 || r > MAXR || sr < 0 || d < 0 || d >= r || b_rank(idx) != 0)
+		return NULL;
+	if (sr > r - 1)
+		return NULL;
+	struct ir_dim dd = base->type->dims[d];
+	if (dd.kind == IR_DIM_FIXED && dd.value <= 4096) {
+		int64_t v[4096];
+		for (int64_t i = 0; i < dd.value; i++)
+			v[i] = i;
+		range = b_const_i64s(c, v, (int)dd.value, 1);
+	} else {
+		range = sym_arange_count(c, b_dim(c, base, d));
+	}
+	if (!range)
+		return NULL;
+	struct ir_value *mask = b_op2(c, "Equal", range,
+				      b_cast(c, idx, IR_DTYPE_INT64));
+	for (int i = 0; i < r; i++)
+		if (i != d)
+			axes[k++] = i;
+	if (k)
+		mask = b_unsqueeze(c, mask, axes, k);
+	src = b_cast(c, src, b_dtype(base));
+	if (sr == r - 1 && sr > r - 1 - d)
+		src = b_unsqueeze(c, src, &d, 1);
+	else if (sr > r - 1 - d)
+		return NULL;
+	return b_op3(c, "Where", mask, src, base);
+}
+
+/* aten::index_put(self, indices, values, accumulate=False) and
+ * _unsafe_index_put, as torch's advanced indexing: integer and bool (or
+ * uint8: NonZero's rows) index tensors on any dims, None between; the
+ * indexed dims are moved to the front (torch puts the broadcast index
+ * dims first when the indexed dims are not adjacent, in their place when
+ * they are), the indices broadcast and stacked for one ScatterND (from
+ * opset 11).  accumulate: ScatterND's reduction add from 16; below, the
+ * positions flattened over the indexed dims and summed by scatter_reduce's
+ * one-hot decomposition (exact; from 11). */
+SYM(sym_index_put)
+{
+	struct ir_value *x = T(0), *vals = T(2), *e[MAXR], *ix[MAXR];
+	int64_t acc = 0, perm[MAXR], inv[MAXR];
+	int k = index_entries(c, n, 1, e, MAXR), r = b_rank(x), d = 0, ns = 0,
+	    nb = 0, first = -1, last = -1, moved = 0;
+	if (!x || !vals || k < 0)
+		return lw_decline(c, "operands are not tensors");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !lw_int(c, n, 3, &acc))
+		return lw_decline(c, "accumulate is not constant");
+	if (k == 1 && e[0] && b_rank(e[0]) == 0 && !acc &&
+	    (b_dtype(e[0]) == IR_DTYPE_INT64 ||
+	     b_dtype(e[0]) == IR_DTYPE_INT32)) {
+		/* one 0-d index: a Where over dim 0 (every opset) */
+		struct ir_value *y = put_slice(c, x, 0, e[0], vals);
+		if (!y)
+			return lw_decline(c, "ranks not known");
+		out[0] = y;
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "index_put with a tensor index needs "
+				  "opset 11 (ScatterND)");
+	if (r < 0 || r > MAXR || b_dtype(x) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "the input's rank or dtype is unknown");
+	/* ix[dim]: that dim's integer index (NULL: all of it) */
+	for (int i = 0; i < k; i++) {
+		enum ir_dtype it = e[i] ? b_dtype(e[i]) : IR_DTYPE_UNDEFINED;
+		int er = e[i] ? b_rank(e[i]) : 0;
+		if (!e[i]) {
+			if (d >= r)
+				return lw_decline(c, "too many indices");
+			ix[d++] = NULL;
+			continue;
+		}
+		if (er < 0)
+			return lw_decline(c, "an index's rank is unknown");
+		if (it == IR_DTYPE_BOOL || it == IR_DTYPE_UINT8) {
+			/* NonZero's rows index er dims */
+			struct ir_value *nz = b_op1(c, "NonZero",
+				b_cast(c, e[i], IR_DTYPE_BOOL));
+			if (d + er > r)
+				return lw_decline(c, "too many indices");
+			if (er == 0)
+				return lw_decline(c, "a 0-d bool index");
+			for (int j = 0; j < er; j++) {
+				int64_t jj = j;
+				struct ir_node *g = b_node(c, "Gather", 2,
+					(struct ir_value *[]){ nz,
+						b_const_i64(c, jj) }, 1);
+				b_attr_i(c, g, "axis", 0);
+				ix[d++] = b_done(c, g);
+			}
+			if (nb < 1)
+				nb = 1;
+			continue;
+		}
+		if (it != IR_DTYPE_INT64 && it != IR_DTYPE_INT32)
+			return lw_decline(c, "index tensors must be integers "
+					  "or bools");
+		if (d >= r)
+			return lw_decline(c, "too many indices");
+		ix[d++] = b_cast(c, e[i], IR_DTYPE_INT64);
+		if (er > nb)
+			nb = er;
+	}
+	while (d < r)
+		ix[d++] = NULL;
+	for (int i = 0; i < r; i++)
+		if (ix[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+			perm[ns++] = i;
+		}
+	if (!ns)
+		return lw_decline(c, "no index tensor");
+	int adjacent = last - first + 1 == ns;
+	for (int i = 0, j = ns; i < r; i++)
+		if (!ix[i])
+			perm[j++] = i;
+	for (int i = 0; i < r; i++) {
+		inv[perm[i]] = i;
+		moved |= perm[i] != i;
+	}
+	struct ir_value *xt = moved ? b_transpose(c, x, perm, r) : x;
+	/* the indices: negatives from the end, broadcast, stacked */
+	struct ir_value *bi[MAXR];
+	for (int i = 0; i < ns; i++) {
+		struct ir_value *v = ix[perm[i]];
+		struct ir_value *sz = b_op2(c, "Add", v, b_dim(c, x, perm[i]));
+		bi[i] = b_op3(c, "Where", b_op2(c, "Less", v,
+						b_const_i64(c, 0)), sz, v);
+	}
+	struct ir_value *bs = bi[0];
+	for (int i = 1; i < ns; i++)
+		bs = b_op2(c, "Expand", bs, b_op1(c, "Shape", bi[i]));
+	struct ir_value *bshape = b_op1(c, "Shape", bs);
+	int64_t lastax = nb;
+	for (int i = 0; i < ns; i++)
+		bi[i] = b_unsqueeze(c, b_op2(c, "Expand", bi[i], bshape),
+				    &lastax, 1);
+	struct ir_value *ind = bi[0];
+	if (ns > 1) {
+		struct ir_node *cc = b_node(c, "Concat", ns, bi, 1);
+		b_attr_i(c, cc, "axis", nb);
+		ind = b_done(c, cc);
+	}
+	/* the values, broadcast to torch's result shape of x[indices], then
+	 * with the broadcast dims first */
+	struct ir_value *rest = shape_part(c, xt, ns, INT64_MAX), *upd;
+	vals = b_cast(c, vals, b_dtype(x));
+	if (adjacent && first > 0) {
+		struct ir_value *parts[3] = { shape_part(c, x, 0, first),
+			bshape, shape_part(c, x, last + 1, INT64_MAX) };
+		int64_t vp[MAXR];
+		int q = 0, vr = r - ns + nb;
+		upd = b_op2(c, "Expand", vals, cat0(c, parts, 3));
+		for (int i = 0; i < nb; i++)
+			vp[q++] = first + i;
+		for (int i = 0; i < vr; i++)
+			if (i < first || i >= first + nb)
+				vp[q++] = i;
+		upd = b_transpose(c, upd, vp, vr);
+	} else {
+		struct ir_value *parts[2] = { bshape, rest };
+		upd = b_op2(c, "Expand", vals, cat0(c, parts, 2));
+	}
+	struct ir_value *y;
+	if (!acc || c->opset >= 16) {
+		y = scatter_nd(c, xt, ind, upd, acc);
+	} else {
+		/* flat positions over the indexed dims */
+		struct ir_value *pos = NULL, *m1 = vec1(c, -1);
+		for (int i = 0; i < ns; i++) {
+			struct ir_node *g = b_node(c, "Gather", 2,
+				(struct ir_value *[]){ ind,
+					b_const_i64(c, i) }, 1);
+			b_attr_i(c, g, "axis", nb);
+			struct ir_value *col = b_done(c, g);
+			pos = pos ? b_op2(c, "Add", b_op2(c, "Mul", pos,
+					 b_dim(c, xt, i)), col) : col;
+		}
+		struct ir_value *p2[2] = { m1, rest };
+		struct ir_value *fshape = cat0(c, p2, 2);
+		y = rows_add(c, b_op2(c, "Reshape", xt, fshape), pos,
+			     b_op2(c, "Reshape", upd, fshape), r - ns);
+		y = b_op2(c, "Reshape", y, b_op1(c, "Shape", xt));
+	}
+	if (moved)
+		y = b_transpose(c, y, inv, r);
+	if (x->type)
+		y->type = ir_type_copy(c->g, x->type);
+	out[0] = y;
+	return 0;
+}
+
 static SYM(sym_x_take)
 {
 	struct ir_value *idx = b_cast(c, T(1), IR_DTYPE_INT64);
@@ -1571,6 +1866,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_scatter_add, 0, 0, SYM_PRIO_BASE, sym_x_scatter_add },
 	{ OP_aten_scatter_reduce, 0, 0, SYM_PRIO_BASE, sym_x_scatter_reduce },
 	{ OP_aten_index_reduce, 0, 0, SYM_PRIO_BASE, sym_x_index_reduce },
+	{ OP_aten_put, 0, 0, SYM_PRIO_BASE, sym_x_put },
 	{ OP_aten_sort, 0, 0, SYM_PRIO_BASE, sym_x_sort },
 	{ OP_aten_take, 0, 0, SYM_PRIO_BASE, sym_x_take },
 	{ OP_aten_tensor_split, 0, 0, SYM_PRIO_BASE, sym_x_tensor_split },

@@ -1,7 +1,8 @@
 /*
  * ops_index_host.c - trace kernels on the host for the reducing scatters
  * of issue 14: scatter_reduce (sum, prod, mean, amax, amin, include_self)
- * and index_reduce (prod, mean, amax, amin, include_self).  Each reads its
+ * and index_reduce (prod, mean, amax, amin, include_self), and put
+ * (accumulate or not).  Each reads its
  * inputs to the host (floats as doubles, integers as int64), reduces as
  * torch 1.13's scatter_reduce_two and index_reduce do
  * (TensorAdvancedIndexing.cpp: the hit positions start from the
@@ -277,10 +278,77 @@ static int op_index_reduce(struct trace_ctx *c, const struct ir_node *n,
 	return y ? sh_finish(c, n, in, y, out) : -1;
 }
 
+/* put(self, index, source, accumulate=False) and put_: self as 1-d,
+ * source's elements written (added) at the flat index, negatives from the
+ * end */
+static int op_put(struct trace_ctx *c, const struct ir_node *n,
+		  struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *idx, *src, *y = NULL;
+	int acc = 0, fl;
+	int64_t nx, ni, *hi = NULL;
+	void *hx = NULL, *hs = NULL;
+
+	if (tv_get_tensor(c, ARG(0), 0, &x) ||
+	    tv_get_tensor(c, ARG(1), 0, &idx) ||
+	    tv_get_tensor(c, ARG(2), 0, &src))
+		return -1;
+	if (!sh_is_none(ARG(3)) && tv_get_bool(c, ARG(3), &acc))
+		return -1;
+	if (idx->dtype != IR_DTYPE_INT64)
+		return trace_error(c, "put_(): Expected a long tensor for "
+				   "index, but got %s",
+				   ir_dtype_torch_name(idx->dtype));
+	if (x->dtype != src->dtype)
+		return trace_error(c, "put_(): self and source expected to "
+				   "have the same dtype");
+	nx = gpu_numel(x);
+	ni = gpu_numel(idx);
+	if (gpu_numel(src) != ni)
+		return trace_error(c, "put_(): Expected source and index to "
+				   "have the same number of elements, but got "
+				   "source.numel() = %lld, index.numel() = "
+				   "%lld", (long long)gpu_numel(src),
+				   (long long)ni);
+	fl = is_float(x->dtype);
+	hx = trace_to_host(c, x, fl ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64);
+	hs = trace_to_host(c, src, fl ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64);
+	hi = trace_to_host(c, idx, IR_DTYPE_INT64);
+	if (!hx || !hs || !hi)
+		goto done;
+	for (int64_t i = 0; i < ni; i++) {
+		int64_t k = hi[i];
+		if (k < -nx || k >= nx) {
+			trace_error(c, "out of range: tried to access index "
+				    "%lld on a tensor of %lld elements.",
+				    (long long)k, (long long)nx);
+			goto done;
+		}
+		if (k < 0)
+			k += nx;
+		if (fl)
+			((double *)hx)[k] = acc ? ((double *)hx)[k] +
+				((double *)hs)[i] : ((double *)hs)[i];
+		else
+			((int64_t *)hx)[k] = acc ? step_i(RED_SUM,
+				((int64_t *)hx)[k], ((int64_t *)hs)[i])
+				: ((int64_t *)hs)[i];
+	}
+	y = trace_from_host(c, x->dtype, x->rank, x->dims,
+			    fl ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64, hx);
+done:
+	free(hx);
+	free(hs);
+	free(hi);
+	return y ? sh_finish(c, n, in, y, out) : -1;
+}
+
 const struct trace_op trace_ops_index_host[] = {
 	{ OP_aten_scatter_reduce, op_scatter_reduce, 0 },
 	{ OP_aten_scatter_reduce_, op_scatter_reduce, 0 },
 	{ OP_aten_index_reduce, op_index_reduce, 0 },
 	{ OP_aten_index_reduce_, op_index_reduce, 0 },
+	{ OP_aten_put, op_put, 0 },
+	{ OP_aten_put_, op_put, 0 },
 	{ OP_NONE, NULL, 0 },
 };

@@ -1,6 +1,6 @@
 # make_index_gaps.py - the models of tests/427-lower-index-gaps.bats: the
 # reducing scatters and index ops of issue 14 (scatter_reduce of every
-# reduce with and without self, index_reduce), each case one module,
+# reduce with and without self, index_reduce, index_put, put), each case one module,
 # traced and scripted by torch 1.13, with torch's eager outputs as the
 # oracle (opcases.py writes them).
 #
@@ -67,6 +67,34 @@ class IndexReduce(torch.nn.Module):
                 x.index_reduce(1, k, t, "amin", include_self=False))
 
 
+class IndexPut(torch.nn.Module):
+    """index_put with accumulate (repeated indices add up), several index
+    tensors broadcast together, negative indices, a bool mask, None before
+    and between the index tensors (x[:, i], x[i, :, j])"""
+    def forward(self, x, i, j, v, w, m, y):
+        a = x.index_put([i], v, accumulate=True)
+        b = x.index_put([i, j], w)
+        c = x.index_put([i, j], w, accumulate=True)
+        d = x.index_put([m], v[0], accumulate=True)
+        e = y.clone()
+        e[:, i] = 2.5
+        f = y.clone()
+        f[:, i] += y[:, i] * 3
+        g = y.clone()
+        g[i, :, j] = -1.0
+        h = y.index_put([i, j % 3], w.unsqueeze(-1), accumulate=True)
+        return a, b, c, d, e, f, g, h
+
+
+class Put(torch.nn.Module):
+    """put (flat indices, negatives from the end) with and without
+    accumulate (repeats add up), of a 2-d and a 0-d tensor, integers"""
+    def forward(self, x, i, s, z, n):
+        return (x.put(i[0], s[0]), x.put(i, s, accumulate=True),
+                z.put(torch.zeros_like(i[:1]), s[:1], True),
+                n.put(i, (s * 10).long(), accumulate=True))
+
+
 cases = {
     "scatter_reduce": (ScatterReduce(), [
         ("x", r(5, 4), None, []),
@@ -86,6 +114,20 @@ cases = {
         ("s", r(4, 5), None, []),
         ("t", r(4, 3), None, []),
         ("k", torch.tensor([4, 1, 4]), None, [])]),
+    "index_put": (IndexPut(), [
+        ("x", r(4, 5), None, []),
+        ("i", torch.tensor([0, 2, 0, -1]), None, []),
+        ("j", torch.tensor([[1], [4], [1]]), None, []),
+        ("v", r(4, 5), None, []),
+        ("w", r(3, 4), None, []),
+        ("m", torch.tensor([True, False, True, True]), None, []),
+        ("y", r(4, 3, 5), None, [])]),
+    "put": (Put(), [
+        ("x", r(3, 4), None, []),
+        ("i", torch.tensor([[0, 11, -2], [5, 0, -12]]), None, []),
+        ("s", r(2, 3), None, []),
+        ("z", torch.tensor(1.5), None, []),
+        ("n", torch.randint(-50, 50, (2, 6)), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
