@@ -1597,38 +1597,6 @@ static SYM(sym_x_unfold)
 	return 0;
 }
 
-/* bucketize(self, boundaries, out_int32, right): the count of boundaries
- * below (right: not above) each element. */
-static SYM(sym_x_bucketize)
-{
-	struct ir_value *x = T(0), *b = T(1);
-	int64_t o32 = 0, right = 0, last = -1;
-	if ((n->ninputs > 2 && !lw_int(c, n, 2, &o32)) ||
-	    (n->ninputs > 3 && !lw_int(c, n, 3, &right)))
-		return lw_decline(c, "out_int32 or right not constant");
-	if (b_rank(b) != 1)
-		return lw_decline(c, "boundaries are not 1-d");
-	enum ir_dtype dt = lw_promote(b_dtype(x), b_dtype(b));
-	if (c->opset < 9 || (!b_is_float(dt) && c->opset < 9))
-		return lw_decline(c, "needs opset 9");
-	x = b_cast(c, x, dt);
-	b = b_cast(c, b, dt);
-	if (!b_is_float(dt) && c->opset < 9)
-		return lw_decline(c, "integer comparison needs opset 9");
-	int r = b_rank(x);
-	int64_t ax = r < 0 ? 0 : r;
-	if (r < 0)
-		return lw_decline(c, "input rank unknown");
-	struct ir_value *xu = b_unsqueeze(c, x, &ax, 1);
-	struct ir_value *cmp = right ? b_op1(c, "Not", b_op2(c, "Less", xu, b))
-				     : b_op2(c, "Less", b, xu);
-	struct ir_value *cnt = b_reduce(c, "ReduceSum",
-					b_cast(c, cmp, IR_DTYPE_INT64),
-					&last, 1, 0);
-	out[0] = b_cast(c, cnt, o32 ? IR_DTYPE_INT32 : IR_DTYPE_INT64);
-	return 0;
-}
-
 /* tensor_split(self, sections | indices, dim) with constants and a dim of
  * fixed size; sym_split_at() splits at the dim given (hsplit & co.). */
 static SYM(sym_x_tensor_split)
@@ -1759,6 +1727,169 @@ static SYM(sym_x_as_strided)
 	return 0;
 }
 
+/* searchsorted(sorted_sequence, self | scalar, out_int32, right, side,
+ * sorter) and bucketize(self | scalar, boundaries, out_int32, right): the
+ * index is the count of boundaries below the value (right: not above),
+ * which is the binary search's answer on sorted boundaries (a NaN value
+ * counts them all, as torch's search).  A 1-d sequence against every value,
+ * an n-d one row by row ([..., K, 1] against [..., 1, M], summed over M).
+ * sorter: the boundaries gathered in its order first (GatherElements,
+ * opset 11). */
+static SYM(sym_x_searchsorted)
+{
+	int bucket = n->op == OP_aten_bucketize;
+	int is = bucket ? 1 : 0, iv = bucket ? 0 : 1;
+	struct ir_value *seq = T(is), *v;
+	int64_t out32 = 0, right = 0;
+	const char *side = NULL;
+	if (!seq || b_rank(seq) < 1 || b_dtype(seq) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "boundaries of unknown rank or dtype");
+	if (n->inputs[iv]->type->kind == IR_TYPE_TENSOR)
+		v = T(iv);
+	else
+		v = lw_scalar_as(c, n, iv, b_dtype(seq), 0);
+	if (!v || b_rank(v) < 0 || b_dtype(v) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "values of unknown rank or dtype");
+	if ((n->ninputs > 2 && !lw_is_none(c, n, 2) &&
+	     !lw_int(c, n, 2, &out32)) ||
+	    (n->ninputs > 3 && !lw_is_none(c, n, 3) &&
+	     !lw_int(c, n, 3, &right)))
+		return lw_decline(c, "out_int32 or right not constant");
+	if (!bucket && n->ninputs > 4 && !lw_is_none(c, n, 4)) {
+		if (!(side = lw_str(c, n, 4)))
+			return lw_decline(c, "side not constant");
+		right = !strcmp(side, "right");
+	}
+	int rs = b_rank(seq), rv = b_rank(v);
+	if (!bucket && n->ninputs > 5 && !lw_is_none(c, n, 5)) {
+		if (c->opset < 11)
+			return lw_decline(c, "sorter needs opset 11 "
+					  "(GatherElements)");
+		struct ir_node *g = b_node(c, "GatherElements", 2,
+			(struct ir_value *[]){ seq,
+				b_cast(c, T(5), IR_DTYPE_INT64) }, 1);
+		b_attr_i(c, g, "axis", rs - 1);
+		seq = b_done(c, g);
+	}
+	if (rs > 1 && rv != rs)
+		return lw_decline(c, "n-d boundaries need values of their rank");
+	enum ir_dtype dt = lw_promote(b_dtype(seq), b_dtype(v));
+	seq = b_cast(c, seq, dt);
+	v = b_cast(c, v, dt);
+	int64_t ax = rv, sx = rs - 1;
+	struct ir_value *vu = b_unsqueeze(c, v, &ax, 1);
+	if (rs > 1)
+		seq = b_unsqueeze(c, seq, &sx, 1);
+	/* torch's search steps right past b where !(b >= v) (right:
+	 * !(b > v)): a NaN value goes past every boundary */
+	struct ir_value *hit = b_op2(c, "Greater", seq, vu);
+	if (!right)
+		hit = b_op2(c, "Or", hit, b_op2(c, "Equal", seq, vu));
+	hit = b_op1(c, "Not", hit);
+	struct ir_value *y = b_reduce(c, "ReduceSum",
+				      b_cast(c, hit, IR_DTYPE_INT64), &ax, 1,
+				      0);
+	out[0] = b_cast(c, y, out32 ? IR_DTYPE_INT32 : IR_DTYPE_INT64);
+	return 0;
+}
+
+/* unique_consecutive(self, return_inverse, return_counts, dim=None): the
+ * runs of equal neighbours (NaNs all differ, as torch).  A run starts
+ * where an element differs from the one before (the first always):
+ * values = Compress(x, starts), inverse = CumSum(starts) - 1, counts =
+ * the distances between NonZero(starts) and the next start (the last to
+ * the length).  dim=None: over the flattened tensor, the inverse in x's
+ * shape, an output not asked for empty (as torch); a dim: slices along it
+ * (moved first, the rest flattened: a slice differs where any element
+ * does), inverse and counts always.  From opset 11 (Range, CumSum). */
+static SYM(sym_x_unique_consecutive)
+{
+	struct ir_value *x = T(0);
+	int64_t inv = 0, cnt = 0, dim = 0, zero = 0, one = 1;
+	int r = b_rank(x), has_dim = n->ninputs > 3 && !lw_is_none(c, n, 3);
+	if (r < 0 || r > MAXR)
+		return lw_decline(c, "the input's rank is unknown");
+	if ((n->ninputs > 1 && !lw_is_none(c, n, 1) && !lw_int(c, n, 1, &inv))
+	    || (n->ninputs > 2 && !lw_is_none(c, n, 2) &&
+		!lw_int(c, n, 2, &cnt)))
+		return lw_decline(c, "return_inverse or return_counts not "
+				  "constant");
+	if (has_dim && !lw_int(c, n, 3, &dim))
+		return lw_decline(c, "dim not constant");
+	struct ir_value *xt = x, *x2;
+	int64_t perm[MAXR], invp[MAXR];
+	if (has_dim) {
+		if (r == 0)
+			return lw_decline(c, "a dim of a 0-d tensor");
+		if (dim < 0)
+			dim += r;
+		if (dim < 0 || dim >= r)
+			return lw_decline(c, "dim out of range");
+		perm[0] = dim;
+		for (int i = 0, j = 1; i < r; i++)
+			if (i != dim)
+				perm[j++] = i;
+		for (int i = 0; i < r; i++)
+			invp[perm[i]] = i;
+		if (dim)
+			xt = b_transpose(c, x, perm, r);
+		int64_t sh[2] = { 0, -1 };
+		x2 = b_op2(c, "Reshape", xt, vec(c, sh, 2));
+	} else {
+		x2 = b_op2(c, "Reshape", x, vec(c, (int64_t[]){ -1, 1 }, 2));
+	}
+	/* x2 [N, R]: prev = x2 shifted down one row (row 0 itself) */
+	struct ir_value *nn = b_dim(c, x2, 0);
+	struct ir_value *prev;
+	{
+		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+			b_slice(c, x2, 0, 1, 0, 1),
+			b_slice(c, x2, 0, -1, 0, 1) }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		prev = b_done(c, cc);
+	}
+	struct ir_value *ne = b_op1(c, "Not", b_op2(c, "Equal", x2, prev));
+	/* a row differs where any element does (R 0: never) */
+	struct ir_value *rowne = b_op2(c, "Greater",
+		b_reduce(c, "ReduceMax", b_cast(c, ne, IR_DTYPE_INT32), &one, 1,
+			 0), b_const_scalar(c, 0, IR_DTYPE_INT32, 0));
+	struct ir_value *ar = sym_arange_count(c, nn);
+	struct ir_value *starts = b_op2(c, "Or", rowne,
+		b_op2(c, "Equal", ar, b_const_i64(c, 0)));
+	struct ir_node *cp = b_node(c, "Compress", 2,
+				    (struct ir_value *[]){ has_dim ? xt : flat(c, x),
+							   starts }, 1);
+	b_attr_i(c, cp, "axis", 0);
+	struct ir_value *vals = b_done(c, cp);
+	if (has_dim && dim)
+		vals = b_transpose(c, vals, invp, r);
+	out[0] = vals;
+	struct ir_value *empty = NULL;
+	if (n->noutputs > 1 && (inv || has_dim)) {
+		struct ir_value *cs = b_op2(c, "CumSum",
+			b_cast(c, starts, IR_DTYPE_INT64), b_const_i64(c, 0));
+		cs = b_op2(c, "Sub", cs, b_const_i64(c, 1));
+		out[1] = has_dim || r == 1 ? cs
+			 : b_op2(c, "Reshape", cs, b_op1(c, "Shape", x));
+	} else if (n->noutputs > 1) {
+		empty = sym_fill_shape(c, vec1(c, 0), 0, IR_DTYPE_INT64);
+		out[1] = empty;
+	}
+	if (n->noutputs > 2 && (cnt || has_dim)) {
+		struct ir_value *at = b_squeeze(c, b_op1(c, "NonZero", starts),
+						&zero, 1);
+		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+			b_slice(c, at, 1, INT64_MAX, 0, 1),
+			b_unsqueeze(c, nn, &zero, 1) }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		out[2] = b_op2(c, "Sub", b_done(c, cc), at);
+	} else if (n->noutputs > 2) {
+		out[2] = empty ? empty
+			 : sym_fill_shape(c, vec1(c, 0), 0, IR_DTYPE_INT64);
+	}
+	return 0;
+}
+
 /* Unique (opset 11): outputs Y, indices, inverse, counts. */
 static struct ir_node *unique_node(struct lower_ctx *c, struct ir_value *x,
 				   int64_t sorted, int has_axis, int64_t axis)
@@ -1843,7 +1974,6 @@ static const struct symbolic entries[] = {
 	{ OP_aten_as_strided, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
 	{ OP_aten_as_strided_copy, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
 	{ OP_aten_broadcast_tensors, 0, 0, SYM_PRIO_BASE, sym_x_broadcast_tensors },
-	{ OP_aten_bucketize, 9, 0, SYM_PRIO_BASE, sym_x_bucketize },
 	{ OP_aten_cross, 0, 0, SYM_PRIO_BASE, sym_x_cross },
 	{ OP_aten_diagonal, 0, 0, SYM_PRIO_BASE, sym_x_diagonal },
 	{ OP_aten_index_add, 0, 0, SYM_PRIO_BASE, sym_x_index_add },
@@ -1873,6 +2003,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_unflatten, 0, 0, SYM_PRIO_BASE, sym_x_unflatten },
 	{ OP_aten_unfold, 0, 0, SYM_PRIO_BASE, sym_x_unfold },
 	{ OP_aten_unique_dim, 11, 0, SYM_PRIO_BASE, sym_x_unique_dim },
+	{ OP_aten_unique_consecutive, 11, 0, SYM_PRIO_BASE,
+	  sym_x_unique_consecutive },
+	{ OP_aten_searchsorted, 9, 0, SYM_PRIO_BASE, sym_x_searchsorted },
+	{ OP_aten_bucketize, 9, 0, SYM_PRIO_BASE, sym_x_searchsorted },
 	{ OP_aten_unsafe_chunk, 0, 0, SYM_PRIO_BASE, sym_chunk },
 	{ OP_aten_unsafe_split, 0, 0, SYM_PRIO_BASE, sym_split },
 	{ OP_aten_unsafe_split_with_sizes, 0, 0, SYM_PRIO_BASE, sym_split },

@@ -95,6 +95,33 @@ class Put(torch.nn.Module):
                 n.put(i, (s * 10).long(), accumulate=True))
 
 
+class Search(torch.nn.Module):
+    """searchsorted left and right (right=, side=), out_int32, sorter, 1-d
+    and n-d boundaries, ties and values outside, a scalar value; bucketize
+    (right, a NaN value)"""
+    def forward(self, b, v, nb, nv, u, srt, q):
+        return (torch.searchsorted(b, v), torch.searchsorted(b, v, right=True),
+                torch.searchsorted(b, v, side="right", out_int32=True),
+                torch.searchsorted(nb, nv), torch.searchsorted(nb, nv, right=True),
+                torch.searchsorted(u, v, sorter=srt),
+                torch.searchsorted(u, v, side="right", sorter=srt),
+                torch.searchsorted(b, 2.0),
+                torch.bucketize(q, b), torch.bucketize(q, b, right=True, out_int32=True))
+
+
+class UniqueConsecutive(torch.nn.Module):
+    """unique_consecutive of the flattened tensor (inverse, counts, NaNs
+    all differ) and along a dim"""
+    def forward(self, x, m):
+        a = torch.unique_consecutive(x)
+        b, bi, bc = torch.unique_consecutive(x, return_inverse=True, return_counts=True)
+        c, ci = torch.unique_consecutive(m, return_inverse=True)
+        d, dc = torch.unique_consecutive(m, return_counts=True)
+        e, ei, ec = torch.unique_consecutive(m, return_inverse=True, return_counts=True, dim=1)
+        f, fi, fc = torch.unique_consecutive(m, return_inverse=True, return_counts=True, dim=0)
+        return a, b, bi, bc, c, ci, d, dc, e, ei, ec, f, fi, fc
+
+
 cases = {
     "scatter_reduce": (ScatterReduce(), [
         ("x", r(5, 4), None, []),
@@ -128,6 +155,19 @@ cases = {
         ("s", r(2, 3), None, []),
         ("z", torch.tensor(1.5), None, []),
         ("n", torch.randint(-50, 50, (2, 6)), None, [])]),
+    "search": (Search(), [
+        ("b", torch.tensor([-1.0, 0.0, 0.0, 2.0, 2.0, 5.0]), None, []),
+        ("v", torch.tensor([[-3.0, 0.0, 2.0], [5.0, 7.0, 1.0]]), None, []),
+        ("nb", torch.tensor([[1, 3, 3, 9], [0, 2, 4, 6]]), None, []),
+        ("nv", torch.tensor([[3, 0, 10], [4, 5, -1]]), None, []),
+        ("u", torch.tensor([5.0, -1.0, 2.0, 0.0, 2.0, 0.0]), None, []),
+        ("srt", torch.tensor([1, 3, 5, 2, 4, 0]), None, []),
+        ("q", torch.tensor([0.0, float("nan"), 2.0, 9.0, -4.0]), None, [])]),
+    "unique_consecutive": (UniqueConsecutive(), [
+        ("x", torch.tensor([[1.0, 1.0, 2.0], [2.0, float("nan"), float("nan")],
+                            [3.0, 3.0, 1.0]]), None, []),
+        ("m", torch.tensor([[1, 1, 2, 2, 2], [1, 1, 2, 3, 3], [0, 0, 5, 5, 5],
+                            [0, 0, 5, 5, 5]]), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
