@@ -8,6 +8,7 @@
 import sys
 
 import torch
+import torch.nn.functional as F
 
 from opcases import write_case
 
@@ -122,6 +123,23 @@ class UniqueConsecutive(torch.nn.Module):
         return a, b, bi, bc, c, ci, d, dc, e, ei, ec, f, fi, fc
 
 
+class Pools(torch.nn.Module):
+    """avg_pool2d/3d with divisor_override (padding, ceil_mode, a window
+    starting in the padding dropped), unbatched; adaptive_max_pool1d/2d/3d
+    whose windows overlap or differ (indices, ties: the first), unbatched"""
+    def forward(self, x, v, w, t):
+        a = F.avg_pool2d(x, 3, 2, 1, divisor_override=5)
+        b = F.avg_pool2d(x, 2, 2, 1, ceil_mode=True, divisor_override=3)
+        c = F.avg_pool2d(x[0], (3, 2), (1, 2), (1, 0), True, False, 7)
+        d = F.avg_pool3d(w, 2, 2, 0, ceil_mode=True, divisor_override=2)
+        e, ei = F.adaptive_max_pool2d(x, (3, 4), return_indices=True)
+        f, fi = F.adaptive_max_pool1d(v, 3, return_indices=True)
+        g, gi = F.adaptive_max_pool3d(w, (2, 3, 2), return_indices=True)
+        h, hi = F.adaptive_max_pool2d(t, (2, 3), return_indices=True)
+        k = F.adaptive_max_pool2d(x[0], (4, 3))
+        return a, b, c, d, e, ei, f, fi, g, gi, h, hi, k
+
+
 cases = {
     "scatter_reduce": (ScatterReduce(), [
         ("x", r(5, 4), None, []),
@@ -168,6 +186,12 @@ cases = {
                             [3.0, 3.0, 1.0]]), None, []),
         ("m", torch.tensor([[1, 1, 2, 2, 2], [1, 1, 2, 3, 3], [0, 0, 5, 5, 5],
                             [0, 0, 5, 5, 5]]), None, [])]),
+    "pools": (Pools(), [
+        ("x", r(2, 3, 7, 6), None, []),
+        ("v", r(2, 4, 7), None, []),
+        ("w", r(1, 2, 5, 4, 3), None, []),
+        ("t", torch.tensor([[[[1.0, 2.0, 2.0, 0.0], [2.0, 1.0, 2.0, 2.0],
+                              [0.0, 0.0, 0.0, 0.0]]]]), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
