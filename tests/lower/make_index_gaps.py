@@ -140,6 +140,28 @@ class Pools(torch.nn.Module):
         return a, b, c, d, e, ei, f, fi, g, gi, h, hi, k
 
 
+class Det(torch.nn.Module):
+    """det, linalg_det, logdet, slogdet and linalg_slogdet (sign and
+    log|det|) of batches of matrices, 1x1 and 0x0 included"""
+    def forward(self, a, b, e):
+        s, l = torch.slogdet(a)
+        s2, l2 = torch.linalg.slogdet(b)
+        return (torch.det(a), torch.linalg.det(b), s, l, s2, l2,
+                torch.logdet(a @ a.mT + 0.5), torch.det(e), torch.linalg.slogdet(e)[1])
+
+
+def singular(n, k, count):
+    """count n x n float32 matrices of rank n - k (scaled randomly), with
+    a zero row and two equal rows among them"""
+    g = torch.Generator().manual_seed(n * 10 + k)
+    u = torch.randn(count, n, n - k, generator=g, dtype=torch.float64)
+    v = torch.randn(count, n - k, n, generator=g, dtype=torch.float64)
+    m = (u @ v) * torch.logspace(-2, 2, count, dtype=torch.float64)[:, None, None]
+    m[0, 1] = 0
+    m[1, 2] = m[1, 0]
+    return m.float()
+
+
 cases = {
     "scatter_reduce": (ScatterReduce(), [
         ("x", r(5, 4), None, []),
@@ -192,6 +214,14 @@ cases = {
         ("w", r(1, 2, 5, 4, 3), None, []),
         ("t", torch.tensor([[[[1.0, 2.0, 2.0, 0.0], [2.0, 1.0, 2.0, 2.0],
                               [0.0, 0.0, 0.0, 0.0]]]]), None, [])]),
+    "det": (Det(), [
+        ("a", r(3, 4, 4), None, []),
+        ("b", r(2, 3, 1, 1), None, []),
+        ("e", r(2, 0, 0), None, [])]),
+    "det_singular": (Det(), [
+        ("a", torch.cat([singular(4, 1, 30), singular(4, 2, 30)]), None, []),
+        ("b", torch.cat([singular(6, 1, 30), singular(6, 3, 30)]), None, []),
+        ("e", singular(3, 1, 40), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
