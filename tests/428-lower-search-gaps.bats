@@ -79,3 +79,9 @@ PY
 		echo "$p: $output"
 	done
 }
+
+@test "lower: Reshapes of empty tensors (group_norm, unfold, pixel_shuffle, pixel_unshuffle, reshape and view to a 0 size) pass onnx.checker and match torch on the three paths, 9 13 14" {
+	run all empty_reshape 9 13 14
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

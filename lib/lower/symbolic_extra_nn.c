@@ -881,6 +881,18 @@ static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 		out[0] = b_done(c, d);
 		return 0;
 	}
+	if (!ch || !h || !w) {
+		/* no elements: a Reshape's 0 would copy a dim (opset 13),
+		 * so the empty result is made at its size, N read from x */
+		int64_t rest[3] = { up ? ch / (f * f) : ch * f * f,
+				    up ? h * f : h / f, up ? w * f : w / f };
+		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+			b_slice(c, b_op1(c, "Shape", x), 0, 1, 0, 1),
+			b_const_i64s(c, rest, 3, 1) }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		out[0] = sym_fill_shape(c, b_done(c, cc), 0, b_dtype(x));
+		return 0;
+	}
 	if (up) {
 		int64_t s1[6] = { 0, ch / (f * f), f, f, h, w };
 		static const int64_t perm[6] = { 0, 1, 4, 2, 5, 3 };

@@ -1611,7 +1611,15 @@ static int sym_group_norm(struct lower_ctx *c, struct ir_node *n,
 		out[0] = b_done(c, gn);
 		return 0;
 	}
-	int64_t shp[3] = { 0, groups, -1 };
+	int64_t shp[3] = { 0, groups, -1 }, per = 1;
+	/* the group's size written out where known: a -1 beside an empty
+	 * batch's 0 is any size to ONNX */
+	for (int i = 1; i < r && per >= 0; i++) {
+		int64_t d = b_dim_size(x, i);
+		per = d < 0 ? -1 : per * d;
+	}
+	if (per >= 0 && groups > 0 && per % groups == 0)
+		shp[2] = per / groups;
 	struct ir_value *xr = b_op2(c, "Reshape", x, b_const_i64s(c, shp, 3, 1));
 	struct ir_value *in[3] = { xr, param_or(c, NULL, -1, groups, 1, dt),
 				   param_or(c, NULL, -1, groups, 0, dt) };

@@ -162,6 +162,19 @@ def singular(n, k, count):
     return m.float()
 
 
+class EmptyReshapes(torch.nn.Module):
+    """ops whose Reshapes meet empty tensors (OpInfo's samples that ONNX's
+    checker rejected: a 0 past the input's rank, a -1 beside a 0):
+    group_norm of a [0, C], unfold of an empty batch, pixel_shuffle and
+    pixel_unshuffle of a zero height or width; reshape and view to sizes
+    with a 0 (a size to torch, a copy to ONNX without allowzero)"""
+    def forward(self, g, w, b, u, p, q):
+        return (F.group_norm(g, 1, w, b), F.unfold(u, 2), F.unfold(u, (2, 3), padding=1),
+                F.pixel_shuffle(p, 1), F.pixel_unshuffle(p, 1), F.pixel_shuffle(q, 2),
+                F.pixel_unshuffle(q[:, :, :, :0], 1), g.reshape(1, 0, 2), g.t().reshape(2, 0),
+                g.view(2, 1, 0))
+
+
 cases = {
     "scatter_reduce": (ScatterReduce(), [
         ("x", r(5, 4), None, []),
@@ -222,6 +235,13 @@ cases = {
         ("a", torch.cat([singular(4, 1, 30), singular(4, 2, 30)]), None, []),
         ("b", torch.cat([singular(6, 1, 30), singular(6, 3, 30)]), None, []),
         ("e", singular(3, 1, 40), None, [])]),
+    "empty_reshape": (EmptyReshapes(), [
+        ("g", r(0, 2), None, []),
+        ("w", r(2), None, []),
+        ("b", r(2), None, []),
+        ("u", r(0, 1, 5, 5), None, []),
+        ("p", r(1, 1, 0, 1), None, []),
+        ("q", r(2, 4, 1, 3), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
