@@ -38,8 +38,11 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: put with and without accumulate, negative indices, 0-d and integer tensors, on the three paths, 11 13 16" {
+@test "lower: put with and without accumulate, negative indices, 0-d and integer tensors; the in-place forms scatter_reduce_ index_reduce_ put_ index_put_, on the three paths, 11 13 16" {
 	run all put 11 13 16
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run all inplace 13 16
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

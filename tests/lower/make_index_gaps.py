@@ -175,6 +175,21 @@ class EmptyReshapes(torch.nn.Module):
                 g.view(2, 1, 0))
 
 
+class InPlace(torch.nn.Module):
+    """the in-place forms: scatter_reduce_, index_reduce_, put_ and
+    index_put_ with accumulate, on clones"""
+    def forward(self, x, i, s):
+        y = x.clone()
+        y.scatter_reduce_(0, i, s, "amax", include_self=False)
+        z = x.clone()
+        z.index_reduce_(0, i[1, :2], s, "mean")
+        w = x.clone()
+        w.put_(i, s, accumulate=True)
+        v = x.clone()
+        v.index_put_([i[1]], s[0], accumulate=True)
+        return y, z, w, v
+
+
 cases = {
     "scatter_reduce": (ScatterReduce(), [
         ("x", r(5, 4), None, []),
@@ -202,6 +217,10 @@ cases = {
         ("w", r(3, 4), None, []),
         ("m", torch.tensor([True, False, True, True]), None, []),
         ("y", r(4, 3, 5), None, [])]),
+    "inplace": (InPlace(), [
+        ("x", r(4, 3), None, []),
+        ("i", torch.tensor([[0, 1, 0], [3, 3, 1]]), None, []),
+        ("s", r(2, 3), None, [])]),
     "put": (Put(), [
         ("x", r(3, 4), None, []),
         ("i", torch.tensor([[0, 11, -2], [5, 0, -12]]), None, []),
