@@ -14,7 +14,7 @@ load helper
 OPCASES_GEN=make_index_gaps.py
 load lower/opcases
 
-@test "lower: scatter_reduce sum prod mean amax amin, include_self True and False, on the three paths, 11 13 16 18" {
+@test "lower: scatter_reduce sum prod mean amax amin, include_self True and False, scatter_add of repeated indices, on the three paths, 11 13 16 18" {
 	run all scatter_reduce 11 13 16 18
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -779,31 +779,6 @@ static int scatter_reduction(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
-/* scatter_add(self, dim, index, src): ScatterElements reduction=add from
- * opset 16; before, torch's export (a scatter onto zeros, added: repeated
- * indices add only once). */
-static SYM(sym_x_scatter_add)
-{
-	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
-	int64_t dim;
-	if (c->opset >= 16)
-		return scatter_reduction(c, n, out, "add");
-	if (scatter_operands(c, n, x, &idx, &src, &dim))
-		return 1;
-	if (c->opset >= 10)
-		src = src_part(c, src, idx);
-	/* zeros of x's shape (static: a constant once folded) */
-	struct ir_value *zero = zeros_of(c, x);
-	if (!zero)
-		return lw_decline(c, "the input's dtype is unknown");
-	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
-				   : "Scatter", 3,
-				   (struct ir_value *[]){ zero, idx, src }, 1);
-	b_attr_i(c, s, "axis", dim);
-	out[0] = b_op2(c, "Add", x, b_done(c, s));
-	return 0;
-}
-
 /* A reducing scatter: x with src (index's shape) reduced in at idx along
  * axis a, red one of sum prod mean amax amin, self included or not, as
  * torch's scatter_reduce.two (TensorAdvancedIndexing.cpp): positions no
@@ -1016,6 +991,25 @@ static SYM(sym_x_scatter_reduce)
 	if (scatter_operands(c, n, x, &idx, &src, &dim))
 		return 1;
 	return sred_lower(c, n, out, r, self != 0, x, idx, src, dim);
+}
+
+/* scatter_add(self, dim, index, src): ScatterElements reduction=add from
+ * opset 16, the exact one-hot decomposition from 11 (torch's export, a
+ * scatter onto zeros then added, adds a repeated index once); refused
+ * below 11. */
+static SYM(sym_x_scatter_add)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t dim;
+	if (c->opset >= 16)
+		return scatter_reduction(c, n, out, "add");
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (a scatter onto zeros "
+				  "adds a repeated index once; exact from 11, "
+				  "ScatterElements' add from 16)");
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
+	return sred_lower(c, n, out, SR_SUM, 1, x, idx, src, dim);
 }
 
 /* index_reduce(self, dim, index, source, reduce, include_self=True): the

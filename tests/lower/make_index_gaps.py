@@ -36,7 +36,8 @@ class ScatterReduce(torch.nn.Module):
                 x.scatter_reduce(-1, j, s, "amax", include_self=False),
                 x.scatter_reduce(0, i, s, "amin"),
                 x.scatter_reduce(0, i, s, "amin", include_self=False),
-                x.scatter_reduce(-1, j, s, "amin", include_self=False))
+                x.scatter_reduce(-1, j, s, "amin", include_self=False),
+                x.scatter_add(0, i, s), torch.scatter_add(x, 1, j, s))
 
 
 class ScatterReduceInt(torch.nn.Module):
