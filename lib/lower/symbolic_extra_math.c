@@ -735,6 +735,21 @@ static SYM(sym_linalg_det)
 	return 0;
 }
 
+/* slogdet / linalg_slogdet (self) -> (sign, logabsdet): Sign and Log(Abs)
+ * of ONNX's Det (float only in ONNX Runtime 1.30), so logabsdet leaves
+ * float's range where |det| does (above 3.4e38, below 1.4e-45) while
+ * torch's sum of the LU diagonal's logs does not; a singular matrix gives
+ * sign 0 and -inf as torch only where Det is exactly 0 */
+static SYM(sym_slogdet)
+{
+	if (sym_linalg_det(c, n, out))
+		return 1;
+	struct ir_value *d = out[0];
+	out[0] = b_op1(c, "Sign", d);
+	out[1] = b_op1(c, "Log", b_op1(c, "Abs", d));
+	return 0;
+}
+
 static SYM(sym_logdet)
 {
 	if (sym_linalg_det(c, n, out))
@@ -1521,6 +1536,9 @@ static const struct symbolic entries[] = {
 	{ OP_aten_linalg_norm, 0, 0, SYM_PRIO_BASE, sym_linalg_norm },
 	{ OP_aten_linalg_matrix_norm, 0, 0, SYM_PRIO_BASE, sym_linalg_matrix_norm },
 	{ OP_aten_linalg_det, 11, 0, SYM_PRIO_BASE, sym_linalg_det },
+	{ OP_aten_det, 11, 0, SYM_PRIO_BASE, sym_linalg_det },
+	{ OP_aten_slogdet, 11, 0, SYM_PRIO_BASE, sym_slogdet },
+	{ OP_aten_linalg_slogdet, 11, 0, SYM_PRIO_BASE, sym_slogdet },
 	{ OP_aten_logdet, 0, 0, SYM_PRIO_BASE, sym_logdet },
 	{ OP_aten_celu, 0, 0, SYM_PRIO_BASE, sym_celu },
 	{ OP_aten_selu, 0, 0, SYM_PRIO_BASE, sym_selu },

@@ -146,17 +146,129 @@ static int sym_x_max_pool_with_indices(struct lower_ctx *c, struct ir_node *n,
 	return max_pool_idx(c, x, sp, k, st, pad, dil, ceil, out);
 }
 
+/* adaptive max pooling of x [B, C, L...] (static spatial sizes L) to os
+ * cells whose windows overlap or differ in size: cell i of an axis takes
+ * [floor(iL/o), ceil((i+1)L/o)), as torch.  Values: the max of a box is
+ * the max along each axis in turn, one ReduceMax per window per axis.
+ * Indices (flat over the spatial plane): the least flat position of the
+ * window where x equals the cell's max (torch's scan keeps the first
+ * maximum), from x against every cell ([B, C, o..., L...]) masked by the
+ * constant window memberships. */
+static int adaptive_max_windows(struct lower_ctx *c, struct ir_value *x,
+				int sp, const int64_t *os, int want_idx,
+				struct ir_value **out)
+{
+	int64_t L[3], pl = 1, nax[3];
+	struct ir_value *y = x;
+	for (int a = 0; a < sp; a++) {
+		L[a] = fixed_dim(x, 2 + a);
+		pl *= L[a];
+	}
+	for (int a = 0; a < sp; a++) {
+		struct ir_value *parts[64];
+		int64_t ax = 2 + a;
+		if (os[a] > 64)
+			return lw_decline(c, "more than 64 cells on an axis");
+		for (int64_t i = 0; i < os[a]; i++) {
+			int64_t lo = i * L[a] / os[a];
+			int64_t hi = ((i + 1) * L[a] + os[a] - 1) / os[a];
+			parts[i] = b_reduce(c, "ReduceMax",
+					    b_slice(c, y, lo, hi, ax, 1), &ax,
+					    1, 1);
+		}
+		if (os[a] == 1) {
+			y = parts[0];
+		} else {
+			struct ir_node *cc = b_node(c, "Concat", (int)os[a],
+						    parts, 1);
+			b_attr_i(c, cc, "axis", ax);
+			y = b_done(c, cc);
+		}
+	}
+	out[0] = y;
+	if (!want_idx)
+		return 0;
+	/* x as [B, C, 1.., L..], y as [B, C, o.., 1..] */
+	int64_t ua[3], ub[3], mdims[8], r2 = 2 + 2 * sp;
+	for (int a = 0; a < sp; a++) {
+		ua[a] = 2 + a;
+		ub[a] = 2 + sp + a;
+	}
+	struct ir_value *xu = b_unsqueeze(c, x, ua, sp);
+	struct ir_value *yu = b_unsqueeze(c, y, ub, sp);
+	/* Equal of floats from opset 11; neither less nor greater before */
+	struct ir_value *eq = c->opset >= 11 ? b_op2(c, "Equal", xu, yu)
+		: b_op1(c, "Not", b_op2(c, "Or", b_op2(c, "Less", xu, yu),
+					 b_op2(c, "Greater", xu, yu)));
+	struct ir_value *mask = eq;
+	for (int a = 0; a < sp; a++) {
+		int64_t cnt = os[a] * L[a];
+		int64_t *m = ir_alloc(c->g, sizeof(int64_t) * (size_t)cnt);
+		for (int64_t i = 0; i < os[a]; i++) {
+			int64_t lo = i * L[a] / os[a];
+			int64_t hi = ((i + 1) * L[a] + os[a] - 1) / os[a];
+			for (int64_t j = 0; j < L[a]; j++)
+				m[i * L[a] + j] = j >= lo && j < hi;
+		}
+		for (int i = 0; i < r2; i++)
+			mdims[i] = 1;
+		mdims[2 + a] = os[a];
+		mdims[2 + sp + a] = L[a];
+		struct ir_value *mv = b_cast(c, b_const_i64_shaped(c, m, (int)cnt,
+						mdims, (int)r2), IR_DTYPE_BOOL);
+		mask = b_op2(c, "And", mask, mv);
+	}
+	int64_t *pos = ir_alloc(c->g, sizeof(int64_t) * (size_t)pl);
+	for (int64_t i = 0; i < pl; i++)
+		pos[i] = i;
+	for (int i = 0; i < r2; i++)
+		mdims[i] = i < 2 + sp ? 1 : L[i - 2 - sp];
+	struct ir_value *pv = b_const_i64_shaped(c, pos, (int)pl, mdims,
+						 (int)r2);
+	struct ir_value *cand = b_op3(c, "Where", mask, pv, b_const_i64(c, pl));
+	for (int a = 0; a < sp; a++)
+		nax[a] = 2 + sp + a;
+	out[1] = b_reduce(c, "ReduceMin", cand, nax, sp, 0);
+	return 0;
+}
+
+static int adaptive_max_any(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value *x, int sp, const int64_t *os,
+			    struct ir_value **out);
+
 static int sym_x_adaptive_max_pool(struct lower_ctx *c, struct ir_node *n,
 				   struct ir_value **out)
 {
 	/* (self, output_size) -> (out, indices) */
 	struct ir_value *x = T(0);
 	int sp = spatial_rank(n->kind);
-	int64_t os[8], k[8], pad[8], dil[8];
+	int64_t os[8];
 	if (sp < 0 || !x || lw_ints(c, n, 1, os, 8, sp) != sp)
 		return lw_decline(c, "output_size not constant");
+	if (b_rank(x) == sp + 1) {
+		/* unbatched: a batch of one */
+		static const int64_t z = 0;
+		struct ir_value *o2[2] = { NULL, NULL };
+		int rc = adaptive_max_any(c, n, b_unsqueeze(c, x, &z, 1), sp,
+					  os, o2);
+		if (rc)
+			return rc;
+		out[0] = b_squeeze(c, o2[0], &z, 1);
+		if (n->noutputs > 1)
+			out[1] = b_squeeze(c, o2[1], &z, 1);
+		return 0;
+	}
 	if (b_rank(x) != sp + 2)
 		return lw_decline(c, "input rank unknown");
+	return adaptive_max_any(c, n, x, sp, os, out);
+}
+
+/* adaptive_max_pool of x [B, C, spatial...] to os */
+static int adaptive_max_any(struct lower_ctx *c, struct ir_node *n,
+			    struct ir_value *x, int sp, const int64_t *os,
+			    struct ir_value **out)
+{
+	int64_t k[8], pad[8], dil[8];
 	int divisible = 1, global = 1;
 	for (int i = 0; i < sp; i++) {
 		int64_t d = fixed_dim(x, 2 + i);
@@ -176,8 +288,11 @@ static int sym_x_adaptive_max_pool(struct lower_ctx *c, struct ir_node *n,
 		out[0] = b_op1(c, "GlobalMaxPool", x);
 		return 0;
 	}
-	return lw_decline(c, "input size unknown or not a multiple of "
-			  "output_size");
+	for (int i = 0; i < sp; i++)
+		if (fixed_dim(x, 2 + i) < 1 || os[i] < 1)
+			return lw_decline(c, "input size unknown (its windows "
+					  "are not a multiple of output_size)");
+	return adaptive_max_windows(c, x, sp, os, n->noutputs > 1, out);
 }
 
 /* --- dropout (eval mode: identity) ---------------------------------------- */
@@ -764,6 +879,18 @@ static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 		b_attr_i(c, d, "blocksize", f);
 		b_attr_s(c, d, "mode", "CRD");
 		out[0] = b_done(c, d);
+		return 0;
+	}
+	if (!ch || !h || !w) {
+		/* no elements: a Reshape's 0 would copy a dim (opset 13),
+		 * so the empty result is made at its size, N read from x */
+		int64_t rest[3] = { up ? ch / (f * f) : ch * f * f,
+				    up ? h * f : h / f, up ? w * f : w / f };
+		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+			b_slice(c, b_op1(c, "Shape", x), 0, 1, 0, 1),
+			b_const_i64s(c, rest, 3, 1) }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		out[0] = sym_fill_shape(c, b_done(c, cc), 0, b_dtype(x));
 		return 0;
 	}
 	if (up) {

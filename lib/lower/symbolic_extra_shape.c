@@ -6,6 +6,7 @@
  * every opset, branching on c->opset; see lower_int.h.  torch 1.13's
  * symbolic_opset*.py are the semantic reference.
  */
+#include <math.h>
 #include <string.h>
 
 #include "symbolic_common.h"
@@ -778,60 +779,563 @@ static int scatter_reduction(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* A reducing scatter: x with src (index's shape) reduced in at idx along
+ * axis a, red one of sum prod mean amax amin, self included or not, as
+ * torch's scatter_reduce.two (TensorAdvancedIndexing.cpp): positions no
+ * index hits keep self; mean divides the sum by the count (self counting
+ * once when included; floor division for integers).
+ *
+ * From opset 16 (sum, prod, mean) and 18 (amax, amin) ScatterElements
+ * reduces (include_self=False: the hit positions set to the reduction's
+ * identity first).  Below, an exact decomposition by one-hot: E = (idx ==
+ * k) over k in [0, x.size(a)) on a new axis a+1; the src values where E
+ * holds (the identity elsewhere) reduced over axis a; padded to x's shape,
+ * combined with x where any index hit (from opset 11: Range, Pad with
+ * inputs).  Its memory is idx.numel() * x.size(a) elements. */
+enum sred { SR_SUM, SR_PROD, SR_MEAN, SR_AMAX, SR_AMIN };
+
+/* the identity of reduction r in x's dtype, 0-d: +-inf for floats, src's
+ * own extreme for integers (any src value is one for max and min over a
+ * set that is not empty) */
+static struct ir_value *sred_identity(struct lower_ctx *c, enum sred r,
+				      enum ir_dtype dt, struct ir_value *src)
+{
+	if ((r == SR_AMAX || r == SR_AMIN) && !b_is_float(dt))
+		return b_reduce(c, r == SR_AMAX ? "ReduceMin" : "ReduceMax",
+				src, NULL, 0, 0);
+	return b_const_scalar(c, r == SR_PROD ? 1 : r == SR_AMAX ? -INFINITY
+			      : r == SR_AMIN ? INFINITY : 0, dt, 0);
+}
+
+/* a Max (Min: min) of a and b; integers below opset 12 by Where */
+static struct ir_value *sred_max(struct lower_ctx *c, struct ir_value *a,
+				 struct ir_value *b, int min)
+{
+	if (c->opset >= 12 || b_is_float(b_dtype(a)))
+		return b_op2(c, min ? "Min" : "Max", a, b);
+	return b_op3(c, "Where", b_op2(c, min ? "Less" : "Greater", a, b), a,
+		     b);
+}
+
+/* x combined with the reduced red where hit; cnt the hits per position
+ * (Long).  red holds self already when `added` (ScatterElements'
+ * reductions); self counts in mean's divisor when `self`. */
+static struct ir_value *sred_finish(struct lower_ctx *c, enum sred r,
+				    int self, int added, struct ir_value *x,
+				    struct ir_value *red,
+				    struct ir_value *hit,
+				    struct ir_value *cnt)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *y = red;
+	if (self && !added)
+		y = r == SR_AMAX || r == SR_AMIN
+		    ? sred_max(c, x, red, r == SR_AMIN)
+		    : b_op2(c, r == SR_PROD ? "Mul" : "Add", x, red);
+	if (r == SR_MEAN) {
+		struct ir_value *k = cnt, *one = b_const_i64(c, 1);
+		if (self)
+			k = b_op2(c, "Add", k, one);
+		/* no hit: a count of 0, masked below; divide by 1 there */
+		k = b_op3(c, "Where", b_op2(c, "Less", k, one), one, k);
+		k = b_cast(c, k, dt);
+		if (!b_is_float(dt)) {
+			/* floor division: (y - y mod k) / k, k > 0 */
+			struct ir_node *m = b_node(c, "Mod", 2,
+				(struct ir_value *[]){ y, k }, 1);
+			b_attr_i(c, m, "fmod", 0);
+			y = b_op2(c, "Sub", y, b_done(c, m));
+		}
+		y = b_op2(c, "Div", y, k);
+	}
+	return b_op3(c, "Where", hit, y, x);
+}
+
+static struct ir_value *sred_native(struct lower_ctx *c, enum sred r,
+				    int self, struct ir_value *x,
+				    struct ir_value *idx, struct ir_value *src,
+				    int64_t dim)
+{
+	static const char *const red[] = { "add", "mul", "add", "max",
+					   "min" };
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *zero = zeros_of(c, x), *ones, *hit, *cnt, *base = x;
+	ones = sym_fill_shape(c, b_op1(c, "Shape", idx), 1, IR_DTYPE_INT64);
+	/* the hits per position, Long */
+	struct ir_node *s = b_node(c, "ScatterElements", 3,
+		(struct ir_value *[]){ b_cast(c, zero, IR_DTYPE_INT64), idx,
+				       ones }, 1);
+	b_attr_i(c, s, "axis", dim);
+	b_attr_s(c, s, "reduction", "add");
+	cnt = b_done(c, s);
+	hit = b_op2(c, "Greater", cnt, b_const_i64(c, 0));
+	if (!self)
+		base = b_op3(c, "Where", hit, sred_identity(c, r, dt, src),
+			     x);
+	s = b_node(c, "ScatterElements", 3,
+		   (struct ir_value *[]){ base, idx, src }, 1);
+	b_attr_i(c, s, "axis", dim);
+	b_attr_s(c, s, "reduction", red[r]);
+	struct ir_value *y = b_done(c, s);
+	if (r != SR_MEAN)
+		return y;
+	return sred_finish(c, r, self, 1, x, y, hit, cnt);
+}
+
+static struct ir_value *sred_onehot(struct lower_ctx *c, enum sred r,
+				    int self, struct ir_value *x,
+				    struct ir_value *idx, struct ir_value *src,
+				    int64_t a)
+{
+	static const char *const rop[] = { "ReduceSum", "ReduceProd",
+		"ReduceSum", "ReduceMax", "ReduceMin" };
+	int rank = b_rank(x);
+	int64_t ax[MAXR + 1], k = 0, a1 = a + 1;
+	enum ir_dtype dt = b_dtype(x);
+	for (int i = 0; i <= rank; i++)
+		if (i != a1)
+			ax[k++] = i;
+	struct ir_value *kk = sym_arange_count(c, b_dim(c, x, a));
+	struct ir_value *ar = b_unsqueeze(c, kk, ax, rank);
+	struct ir_value *e = b_op2(c, "Equal", b_unsqueeze(c, idx, &a1, 1),
+				   ar);
+	struct ir_value *v = b_op3(c, "Where", e, b_unsqueeze(c, src, &a1, 1),
+				   sred_identity(c, r, dt, src));
+	struct ir_value *red = b_reduce(c, rop[r], v, &a, 1, 0);
+	struct ir_value *cnt = b_reduce(c, "ReduceSum",
+					b_cast(c, e, IR_DTYPE_INT64), &a, 1,
+					0);
+	/* index's dims (but a) may be smaller than x's: pad at the ends */
+	struct ir_value *pads = b_op2(c, "Sub", b_op1(c, "Shape", x),
+				      b_op1(c, "Shape", cnt));
+	struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+		b_op2(c, "Mul", pads, b_const_i64s(c, &(int64_t){ 0 }, 1, 1)),
+		pads }, 1);
+	b_attr_i(c, cc, "axis", 0);
+	pads = b_done(c, cc);
+	red = b_op2(c, "Pad", red, pads);
+	cnt = b_op2(c, "Pad", cnt, pads);
+	struct ir_value *hit = b_op2(c, "Greater", cnt, b_const_i64(c, 0));
+	return sred_finish(c, r, self, 0, x, red, hit, cnt);
+}
+
+/* x, idx, src through one of the two forms above; 0-d operands as [1] */
+static int sred_lower(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out, enum sred r, int self,
+		      struct ir_value *x, struct ir_value *idx,
+		      struct ir_value *src, int64_t dim)
+{
+	int rank = b_rank(x), zero_d = rank == 0;
+	static const int64_t z = 0;
+	/* idx's rank is unknown after index_reduce's Expand */
+	if (rank < 0 || (b_rank(idx) >= 0 && b_rank(idx) != rank) ||
+	    b_rank(src) != rank)
+		return lw_decline(c, "ranks unknown or differ");
+	if (b_dtype(x) == IR_DTYPE_UNDEFINED || b_dtype(x) == IR_DTYPE_BOOL)
+		return lw_decline(c, "the input's dtype is unknown or bool");
+	if (zero_d) {
+		x = b_unsqueeze(c, x, &z, 1);
+		idx = b_unsqueeze(c, idx, &z, 1);
+		src = b_unsqueeze(c, src, &z, 1);
+		rank = 1;
+	}
+	if (dim < 0)
+		dim += rank;
+	if (dim < 0 || dim >= rank)
+		return lw_decline(c, "dim out of range");
+	src = src_part(c, src, idx);
+	struct ir_value *y;
+	if (c->opset >= (r == SR_AMAX || r == SR_AMIN ? 18 : 16)) {
+		y = sred_native(c, r, self, x, idx, src, dim);
+	} else {
+		if (c->opset < 11)
+			return lw_decline(c, "needs opset 11 (Range, Pad); "
+					  "ScatterElements reduces from 16 "
+					  "(max, min: 18)");
+		/* negative indices count from the end */
+		struct ir_value *sz = b_op2(c, "Add", idx, b_dim(c, x, dim));
+		idx = b_op3(c, "Where", b_op2(c, "Less", idx,
+					      b_const_i64(c, 0)), sz, idx);
+		y = sred_onehot(c, r, self, x, idx, src, dim);
+	}
+	out[0] = zero_d ? b_squeeze(c, y, &z, 1) : y;
+	/* shaped as self (the one-hot form's Pad hides that from
+	 * inference) */
+	if (T(0)->type)
+		out[0]->type = ir_type_copy(c->g, T(0)->type);
+	return 0;
+}
+
+static int sred_of(const char *s, int index_form, enum sred *r)
+{
+	static const char *const names[] = { "sum", "prod", "mean", "amax",
+					     "amin" };
+	for (int i = index_form; s && i < 5; i++)
+		if (!strcmp(s, names[i])) {
+			*r = (enum sred)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* scatter_reduce(self, dim, index, src, reduce, include_self=True) */
+static SYM(sym_x_scatter_reduce)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t self = 1, dim;
+	enum sred r;
+	if (sred_of(lw_str(c, n, 4), 0, &r))
+		return lw_decline(c, "reduce not constant or unknown");
+	if (n->ninputs > 5 && !lw_is_none(c, n, 5) && !lw_int(c, n, 5, &self))
+		return lw_decline(c, "include_self not constant");
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
+	return sred_lower(c, n, out, r, self != 0, x, idx, src, dim);
+}
+
 /* scatter_add(self, dim, index, src): ScatterElements reduction=add from
- * opset 16; before, torch's export (a scatter onto zeros, added: repeated
- * indices add only once). */
+ * opset 16, the exact one-hot decomposition from 11 (torch's export, a
+ * scatter onto zeros then added, adds a repeated index once); refused
+ * below 11. */
 static SYM(sym_x_scatter_add)
 {
 	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
 	int64_t dim;
 	if (c->opset >= 16)
 		return scatter_reduction(c, n, out, "add");
+	if (c->opset < 11)
+		return lw_decline(c, "needs opset 11 (a scatter onto zeros "
+				  "adds a repeated index once; exact from 11, "
+				  "ScatterElements' add from 16)");
 	if (scatter_operands(c, n, x, &idx, &src, &dim))
 		return 1;
-	if (c->opset >= 10)
-		src = src_part(c, src, idx);
-	/* zeros of x's shape (static: a constant once folded) */
-	struct ir_value *zero = zeros_of(c, x);
-	if (!zero)
-		return lw_decline(c, "the input's dtype is unknown");
-	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
-				   : "Scatter", 3,
-				   (struct ir_value *[]){ zero, idx, src }, 1);
-	b_attr_i(c, s, "axis", dim);
-	out[0] = b_op2(c, "Add", x, b_done(c, s));
+	return sred_lower(c, n, out, SR_SUM, 1, x, idx, src, dim);
+}
+
+/* index_reduce(self, dim, index, source, reduce, include_self=True): the
+ * 1-d index spread over source's shape along dim, then scatter_reduce */
+static SYM(sym_x_index_reduce)
+{
+	struct ir_value *x = T(0), *idx = T(2), *src = T(3);
+	int64_t self = 1, dim;
+	enum sred r;
+	int rank = b_rank(x);
+	if (sred_of(lw_str(c, n, 4), 1, &r))
+		return lw_decline(c, "reduce not constant or unknown");
+	if (n->ninputs > 5 && !lw_is_none(c, n, 5) && !lw_int(c, n, 5, &self))
+		return lw_decline(c, "include_self not constant");
+	if (scatter_operands(c, n, x, &idx, &src, &dim))
+		return 1;
+	if (rank < 0 || b_rank(idx) > 1 || b_rank(src) != rank)
+		return lw_decline(c, "ranks unknown or differ");
+	if (rank > MAXR)
+		return lw_decline(c, "rank too large");
+	if (rank > 0) {
+		int64_t sh[MAXR], d = dim < 0 ? dim + rank : dim;
+		for (int i = 0; i < rank; i++)
+			sh[i] = i == d ? -1 : 1;
+		idx = b_op2(c, "Reshape", idx, vec(c, sh, rank));
+		idx = b_op2(c, "Expand", idx, b_op1(c, "Shape", src));
+	} else if (b_rank(idx) == 1) {
+		static const int64_t z = 0;
+		idx = b_squeeze(c, idx, &z, 1); /* one entry, 0-d self */
+	}
+	return sred_lower(c, n, out, r, self != 0, x, idx, src, dim);
+}
+
+/* index_put's index list: entries may be None (NULL here); count or -1 */
+static int index_entries(struct lower_ctx *c, struct ir_node *n, int i,
+			 struct ir_value **v, int max)
+{
+	struct ir_value *l = lw_in(c, n, i);
+	struct ir_node *p = l ? l->producer : NULL;
+	if (!p || p->op != OP_prim_ListConstruct)
+		return lw_list(c, n, i, v, max);
+	if (p->ninputs > (uint32_t)max)
+		return -1;
+	for (uint32_t j = 0; j < p->ninputs; j++) {
+		v[j] = lw_is_none(c, p, (int)j) ? NULL : lw_tensor(c, p, (int)j);
+		if (!v[j] && !lw_is_none(c, p, (int)j))
+			return -1;
+	}
+	return (int)p->ninputs;
+}
+
+/* Shape(v)[from:to) (to INT64_MAX: the end) */
+static struct ir_value *shape_part(struct lower_ctx *c, struct ir_value *v,
+				   int64_t from, int64_t to)
+{
+	return b_slice(c, b_op1(c, "Shape", v), from, to, 0, 1);
+}
+
+static struct ir_value *cat0(struct lower_ctx *c, struct ir_value **v, int k)
+{
+	struct ir_node *cc = b_node(c, "Concat", k, v, 1);
+	b_attr_i(c, cc, "axis", 0);
+	return b_done(c, cc);
+}
+
+/* ScatterND of upd into x at ind (reduction add when acc: opset 16) */
+static struct ir_value *scatter_nd(struct lower_ctx *c, struct ir_value *x,
+				   struct ir_value *ind, struct ir_value *upd,
+				   int acc)
+{
+	struct ir_node *s = b_node(c, "ScatterND", 3,
+		(struct ir_value *[]){ x, ind, upd }, 1);
+	if (acc)
+		b_attr_s(c, s, "reduction", "add");
+	return b_done(c, s);
+}
+
+/* x2 [P, rest (nr dims)] with the rows upd2 [N, rest] added at the rows
+ * pos [N] (in range), repeats adding up: scatter_reduce's one-hot form
+ * along dim 0 (exact, for opsets without ScatterND's add) */
+static struct ir_value *rows_add(struct lower_ctx *c, struct ir_value *x2,
+				 struct ir_value *pos, struct ir_value *upd2,
+				 int nr)
+{
+	int64_t dims[MAXR + 1];
+	for (int i = 0; i <= nr; i++)
+		dims[i] = i ? 1 : -1;
+	struct ir_value *i2 = b_op2(c, "Expand",
+		b_op2(c, "Reshape", pos, vec(c, dims, nr + 1)),
+		b_op1(c, "Shape", upd2));
+	return sred_onehot(c, SR_SUM, 1, x2, i2, upd2, 0);
+}
+
+/* put(self, index, source, accumulate=False): self as 1-d, the flat
+ * index (negatives from the end) and source as 1-d, one ScatterND (from
+ * 11; accumulate: its add from 16, rows_add below) */
+static SYM(sym_x_put)
+{
+	struct ir_value *x = T(0), *idx = T(1), *src = T(2);
+	int64_t acc = 0, last = 1;
+	if (!x || !idx || !src || b_dtype(x) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "operands are not tensors");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !lw_int(c, n, 3, &acc))
+		return lw_decline(c, "accumulate is not constant");
+	if (c->opset < 11)
+		return lw_decline(c, "put needs opset 11 (ScatterND)");
+	struct ir_value *xf = flat(c, x);
+	idx = flat(c, b_cast(c, idx, IR_DTYPE_INT64));
+	idx = b_op3(c, "Where", b_op2(c, "Less", idx, b_const_i64(c, 0)),
+		    b_op2(c, "Add", idx, b_dim(c, xf, 0)), idx);
+	src = flat(c, b_cast(c, src, b_dtype(x)));
+	struct ir_value *y = !acc || c->opset >= 16
+		? scatter_nd(c, xf, b_unsqueeze(c, idx, &last, 1), src, acc)
+		: rows_add(c, xf, idx, src, 0);
+	y = b_op2(c, "Reshape", y, b_op1(c, "Shape", x));
+	if (x->type)
+		y->type = ir_type_copy(c->g, x->type);
+	out[0] = y;
 	return 0;
 }
 
-/* scatter_reduce(self, dim, index, src, reduce, include_self): sum and
- * prod from opset 16, amax and amin from 18 (ScatterElements' max, min).
- * Kept refused: mean (no such reduction) and include_self=False (ONNX's
- * reductions always start from self). */
-static SYM(sym_x_scatter_reduce)
+/* base with the slice at index idx (0-d) of dim d replaced by src
+ * (broadcast to the slice): Where(arange(size) == idx, src, base). */
+static struct ir_value *put_slice(struct lower_ctx *c, struct ir_value *base,
+				  int64_t d, struct ir_value *idx,
+				  struct ir_value *src)
 {
-	static const char *const from[][2] = { { "sum", "add" },
-		{ "prod", "mul" }, { "amax", "max" }, { "amin", "min" } };
-	const char *red = lw_str(c, n, 4);
-	int64_t self = 1;
-	if (!red)
-		return lw_decline(c, "reduce not constant");
-	if (n->ninputs > 5 && !lw_is_none(c, n, 5) && !lw_int(c, n, 5, &self))
-		return lw_decline(c, "include_self not constant");
-	if (!self)
-		return lw_decline(c, "include_self=False: ScatterElements "
-				  "always reduces onto self");
-	for (int i = 0; i < 4; i++) {
-		if (strcmp(red, from[i][0]))
-			continue;
-		if (c->opset < (i < 2 ? 16 : 18))
-			return lw_decline(c, i < 2 ? "needs opset 16 "
-					  "(ScatterElements reduction)"
-					  : "needs opset 18 (ScatterElements "
-					    "max and min)");
-		return scatter_reduction(c, n, out, from[i][1]);
+	int r = b_rank(base), sr = b_rank(src);
+	struct ir_value *range;
+	int64_t axes[MAXR];
+	int k = 0;
+
+	if (r < 1 || r > MAXR || sr < 0 || d < 0 || d >= r || b_rank(idx) != 0)
+		return NULL;
+	if (sr > r - 1)
+		return NULL;
+	struct ir_dim dd = base->type->dims[d];
+	if (dd.kind == IR_DIM_FIXED && dd.value <= 4096) {
+		int64_t v[4096];
+		for (int64_t i = 0; i < dd.value; i++)
+			v[i] = i;
+		range = b_const_i64s(c, v, (int)dd.value, 1);
+	} else {
+		range = sym_arange_count(c, b_dim(c, base, d));
 	}
-	return lw_decline(c, "reduce 'mean' has no ScatterElements "
-			  "reduction");
+	if (!range)
+		return NULL;
+	struct ir_value *mask = b_op2(c, "Equal", range,
+				      b_cast(c, idx, IR_DTYPE_INT64));
+	for (int i = 0; i < r; i++)
+		if (i != d)
+			axes[k++] = i;
+	if (k)
+		mask = b_unsqueeze(c, mask, axes, k);
+	src = b_cast(c, src, b_dtype(base));
+	if (sr == r - 1 && sr > r - 1 - d)
+		src = b_unsqueeze(c, src, &d, 1);
+	else if (sr > r - 1 - d)
+		return NULL;
+	return b_op3(c, "Where", mask, src, base);
+}
+
+/* aten::index_put(self, indices, values, accumulate=False) and
+ * _unsafe_index_put, as torch's advanced indexing: integer and bool (or
+ * uint8: NonZero's rows) index tensors on any dims, None between; the
+ * indexed dims are moved to the front (torch puts the broadcast index
+ * dims first when the indexed dims are not adjacent, in their place when
+ * they are), the indices broadcast and stacked for one ScatterND (from
+ * opset 11).  accumulate: ScatterND's reduction add from 16; below, the
+ * positions flattened over the indexed dims and summed by scatter_reduce's
+ * one-hot decomposition (exact; from 11). */
+SYM(sym_index_put)
+{
+	struct ir_value *x = T(0), *vals = T(2), *e[MAXR], *ix[MAXR];
+	int64_t acc = 0, perm[MAXR], inv[MAXR];
+	int k = index_entries(c, n, 1, e, MAXR), r = b_rank(x), d = 0, ns = 0,
+	    nb = 0, first = -1, last = -1, moved = 0;
+	if (!x || !vals || k < 0)
+		return lw_decline(c, "operands are not tensors");
+	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !lw_int(c, n, 3, &acc))
+		return lw_decline(c, "accumulate is not constant");
+	if (k == 1 && e[0] && b_rank(e[0]) == 0 && !acc &&
+	    (b_dtype(e[0]) == IR_DTYPE_INT64 ||
+	     b_dtype(e[0]) == IR_DTYPE_INT32)) {
+		/* one 0-d index: a Where over dim 0 (every opset) */
+		struct ir_value *y = put_slice(c, x, 0, e[0], vals);
+		if (!y)
+			return lw_decline(c, "ranks not known");
+		out[0] = y;
+		return 0;
+	}
+	if (c->opset < 11)
+		return lw_decline(c, "index_put with a tensor index needs "
+				  "opset 11 (ScatterND)");
+	if (r < 0 || r > MAXR || b_dtype(x) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "the input's rank or dtype is unknown");
+	/* ix[dim]: that dim's integer index (NULL: all of it) */
+	for (int i = 0; i < k; i++) {
+		enum ir_dtype it = e[i] ? b_dtype(e[i]) : IR_DTYPE_UNDEFINED;
+		int er = e[i] ? b_rank(e[i]) : 0;
+		if (!e[i]) {
+			if (d >= r)
+				return lw_decline(c, "too many indices");
+			ix[d++] = NULL;
+			continue;
+		}
+		if (er < 0)
+			return lw_decline(c, "an index's rank is unknown");
+		if (it == IR_DTYPE_BOOL || it == IR_DTYPE_UINT8) {
+			/* NonZero's rows index er dims */
+			struct ir_value *nz = b_op1(c, "NonZero",
+				b_cast(c, e[i], IR_DTYPE_BOOL));
+			if (d + er > r)
+				return lw_decline(c, "too many indices");
+			if (er == 0)
+				return lw_decline(c, "a 0-d bool index");
+			for (int j = 0; j < er; j++) {
+				int64_t jj = j;
+				struct ir_node *g = b_node(c, "Gather", 2,
+					(struct ir_value *[]){ nz,
+						b_const_i64(c, jj) }, 1);
+				b_attr_i(c, g, "axis", 0);
+				ix[d++] = b_done(c, g);
+			}
+			if (nb < 1)
+				nb = 1;
+			continue;
+		}
+		if (it != IR_DTYPE_INT64 && it != IR_DTYPE_INT32)
+			return lw_decline(c, "index tensors must be integers "
+					  "or bools");
+		if (d >= r)
+			return lw_decline(c, "too many indices");
+		ix[d++] = b_cast(c, e[i], IR_DTYPE_INT64);
+		if (er > nb)
+			nb = er;
+	}
+	while (d < r)
+		ix[d++] = NULL;
+	for (int i = 0; i < r; i++)
+		if (ix[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+			perm[ns++] = i;
+		}
+	if (!ns)
+		return lw_decline(c, "no index tensor");
+	int adjacent = last - first + 1 == ns;
+	for (int i = 0, j = ns; i < r; i++)
+		if (!ix[i])
+			perm[j++] = i;
+	for (int i = 0; i < r; i++) {
+		inv[perm[i]] = i;
+		moved |= perm[i] != i;
+	}
+	struct ir_value *xt = moved ? b_transpose(c, x, perm, r) : x;
+	/* the indices: negatives from the end, broadcast, stacked */
+	struct ir_value *bi[MAXR];
+	for (int i = 0; i < ns; i++) {
+		struct ir_value *v = ix[perm[i]];
+		struct ir_value *sz = b_op2(c, "Add", v, b_dim(c, x, perm[i]));
+		bi[i] = b_op3(c, "Where", b_op2(c, "Less", v,
+						b_const_i64(c, 0)), sz, v);
+	}
+	struct ir_value *bs = bi[0];
+	for (int i = 1; i < ns; i++)
+		bs = b_op2(c, "Expand", bs, b_op1(c, "Shape", bi[i]));
+	struct ir_value *bshape = b_op1(c, "Shape", bs);
+	int64_t lastax = nb;
+	for (int i = 0; i < ns; i++)
+		bi[i] = b_unsqueeze(c, b_op2(c, "Expand", bi[i], bshape),
+				    &lastax, 1);
+	struct ir_value *ind = bi[0];
+	if (ns > 1) {
+		struct ir_node *cc = b_node(c, "Concat", ns, bi, 1);
+		b_attr_i(c, cc, "axis", nb);
+		ind = b_done(c, cc);
+	}
+	/* the values, broadcast to torch's result shape of x[indices], then
+	 * with the broadcast dims first */
+	struct ir_value *rest = shape_part(c, xt, ns, INT64_MAX), *upd;
+	vals = b_cast(c, vals, b_dtype(x));
+	if (adjacent && first > 0) {
+		struct ir_value *parts[3] = { shape_part(c, x, 0, first),
+			bshape, shape_part(c, x, last + 1, INT64_MAX) };
+		int64_t vp[MAXR];
+		int q = 0, vr = r - ns + nb;
+		upd = b_op2(c, "Expand", vals, cat0(c, parts, 3));
+		for (int i = 0; i < nb; i++)
+			vp[q++] = first + i;
+		for (int i = 0; i < vr; i++)
+			if (i < first || i >= first + nb)
+				vp[q++] = i;
+		upd = b_transpose(c, upd, vp, vr);
+	} else {
+		struct ir_value *parts[2] = { bshape, rest };
+		upd = b_op2(c, "Expand", vals, cat0(c, parts, 2));
+	}
+	struct ir_value *y;
+	if (!acc || c->opset >= 16) {
+		y = scatter_nd(c, xt, ind, upd, acc);
+	} else {
+		/* flat positions over the indexed dims */
+		struct ir_value *pos = NULL, *m1 = vec1(c, -1);
+		for (int i = 0; i < ns; i++) {
+			struct ir_node *g = b_node(c, "Gather", 2,
+				(struct ir_value *[]){ ind,
+					b_const_i64(c, i) }, 1);
+			b_attr_i(c, g, "axis", nb);
+			struct ir_value *col = b_done(c, g);
+			pos = pos ? b_op2(c, "Add", b_op2(c, "Mul", pos,
+					 b_dim(c, xt, i)), col) : col;
+		}
+		struct ir_value *p2[2] = { m1, rest };
+		struct ir_value *fshape = cat0(c, p2, 2);
+		y = rows_add(c, b_op2(c, "Reshape", xt, fshape), pos,
+			     b_op2(c, "Reshape", upd, fshape), r - ns);
+		y = b_op2(c, "Reshape", y, b_op1(c, "Shape", xt));
+	}
+	if (moved)
+		y = b_transpose(c, y, inv, r);
+	if (x->type)
+		y->type = ir_type_copy(c->g, x->type);
+	out[0] = y;
+	return 0;
 }
 
 static SYM(sym_x_take)
@@ -1087,38 +1591,6 @@ static SYM(sym_x_unfold)
 	return 0;
 }
 
-/* bucketize(self, boundaries, out_int32, right): the count of boundaries
- * below (right: not above) each element. */
-static SYM(sym_x_bucketize)
-{
-	struct ir_value *x = T(0), *b = T(1);
-	int64_t o32 = 0, right = 0, last = -1;
-	if ((n->ninputs > 2 && !lw_int(c, n, 2, &o32)) ||
-	    (n->ninputs > 3 && !lw_int(c, n, 3, &right)))
-		return lw_decline(c, "out_int32 or right not constant");
-	if (b_rank(b) != 1)
-		return lw_decline(c, "boundaries are not 1-d");
-	enum ir_dtype dt = lw_promote(b_dtype(x), b_dtype(b));
-	if (c->opset < 9 || (!b_is_float(dt) && c->opset < 9))
-		return lw_decline(c, "needs opset 9");
-	x = b_cast(c, x, dt);
-	b = b_cast(c, b, dt);
-	if (!b_is_float(dt) && c->opset < 9)
-		return lw_decline(c, "integer comparison needs opset 9");
-	int r = b_rank(x);
-	int64_t ax = r < 0 ? 0 : r;
-	if (r < 0)
-		return lw_decline(c, "input rank unknown");
-	struct ir_value *xu = b_unsqueeze(c, x, &ax, 1);
-	struct ir_value *cmp = right ? b_op1(c, "Not", b_op2(c, "Less", xu, b))
-				     : b_op2(c, "Less", b, xu);
-	struct ir_value *cnt = b_reduce(c, "ReduceSum",
-					b_cast(c, cmp, IR_DTYPE_INT64),
-					&last, 1, 0);
-	out[0] = b_cast(c, cnt, o32 ? IR_DTYPE_INT32 : IR_DTYPE_INT64);
-	return 0;
-}
-
 /* tensor_split(self, sections | indices, dim) with constants and a dim of
  * fixed size; sym_split_at() splits at the dim given (hsplit & co.). */
 static SYM(sym_x_tensor_split)
@@ -1249,6 +1721,169 @@ static SYM(sym_x_as_strided)
 	return 0;
 }
 
+/* searchsorted(sorted_sequence, self | scalar, out_int32, right, side,
+ * sorter) and bucketize(self | scalar, boundaries, out_int32, right): the
+ * index is the count of boundaries below the value (right: not above),
+ * which is the binary search's answer on sorted boundaries (a NaN value
+ * counts them all, as torch's search).  A 1-d sequence against every value,
+ * an n-d one row by row ([..., K, 1] against [..., 1, M], summed over M).
+ * sorter: the boundaries gathered in its order first (GatherElements,
+ * opset 11). */
+static SYM(sym_x_searchsorted)
+{
+	int bucket = n->op == OP_aten_bucketize;
+	int is = bucket ? 1 : 0, iv = bucket ? 0 : 1;
+	struct ir_value *seq = T(is), *v;
+	int64_t out32 = 0, right = 0;
+	const char *side = NULL;
+	if (!seq || b_rank(seq) < 1 || b_dtype(seq) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "boundaries of unknown rank or dtype");
+	if (n->inputs[iv]->type->kind == IR_TYPE_TENSOR)
+		v = T(iv);
+	else
+		v = lw_scalar_as(c, n, iv, b_dtype(seq), 0);
+	if (!v || b_rank(v) < 0 || b_dtype(v) == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "values of unknown rank or dtype");
+	if ((n->ninputs > 2 && !lw_is_none(c, n, 2) &&
+	     !lw_int(c, n, 2, &out32)) ||
+	    (n->ninputs > 3 && !lw_is_none(c, n, 3) &&
+	     !lw_int(c, n, 3, &right)))
+		return lw_decline(c, "out_int32 or right not constant");
+	if (!bucket && n->ninputs > 4 && !lw_is_none(c, n, 4)) {
+		if (!(side = lw_str(c, n, 4)))
+			return lw_decline(c, "side not constant");
+		right = !strcmp(side, "right");
+	}
+	int rs = b_rank(seq), rv = b_rank(v);
+	if (!bucket && n->ninputs > 5 && !lw_is_none(c, n, 5)) {
+		if (c->opset < 11)
+			return lw_decline(c, "sorter needs opset 11 "
+					  "(GatherElements)");
+		struct ir_node *g = b_node(c, "GatherElements", 2,
+			(struct ir_value *[]){ seq,
+				b_cast(c, T(5), IR_DTYPE_INT64) }, 1);
+		b_attr_i(c, g, "axis", rs - 1);
+		seq = b_done(c, g);
+	}
+	if (rs > 1 && rv != rs)
+		return lw_decline(c, "n-d boundaries need values of their rank");
+	enum ir_dtype dt = lw_promote(b_dtype(seq), b_dtype(v));
+	seq = b_cast(c, seq, dt);
+	v = b_cast(c, v, dt);
+	int64_t ax = rv, sx = rs - 1;
+	struct ir_value *vu = b_unsqueeze(c, v, &ax, 1);
+	if (rs > 1)
+		seq = b_unsqueeze(c, seq, &sx, 1);
+	/* torch's search steps right past b where !(b >= v) (right:
+	 * !(b > v)): a NaN value goes past every boundary */
+	struct ir_value *hit = b_op2(c, "Greater", seq, vu);
+	if (!right)
+		hit = b_op2(c, "Or", hit, b_op2(c, "Equal", seq, vu));
+	hit = b_op1(c, "Not", hit);
+	struct ir_value *y = b_reduce(c, "ReduceSum",
+				      b_cast(c, hit, IR_DTYPE_INT64), &ax, 1,
+				      0);
+	out[0] = b_cast(c, y, out32 ? IR_DTYPE_INT32 : IR_DTYPE_INT64);
+	return 0;
+}
+
+/* unique_consecutive(self, return_inverse, return_counts, dim=None): the
+ * runs of equal neighbours (NaNs all differ, as torch).  A run starts
+ * where an element differs from the one before (the first always):
+ * values = Compress(x, starts), inverse = CumSum(starts) - 1, counts =
+ * the distances between NonZero(starts) and the next start (the last to
+ * the length).  dim=None: over the flattened tensor, the inverse in x's
+ * shape, an output not asked for empty (as torch); a dim: slices along it
+ * (moved first, the rest flattened: a slice differs where any element
+ * does), inverse and counts always.  From opset 11 (Range, CumSum). */
+static SYM(sym_x_unique_consecutive)
+{
+	struct ir_value *x = T(0);
+	int64_t inv = 0, cnt = 0, dim = 0, zero = 0, one = 1;
+	int r = b_rank(x), has_dim = n->ninputs > 3 && !lw_is_none(c, n, 3);
+	if (r < 0 || r > MAXR)
+		return lw_decline(c, "the input's rank is unknown");
+	if ((n->ninputs > 1 && !lw_is_none(c, n, 1) && !lw_int(c, n, 1, &inv))
+	    || (n->ninputs > 2 && !lw_is_none(c, n, 2) &&
+		!lw_int(c, n, 2, &cnt)))
+		return lw_decline(c, "return_inverse or return_counts not "
+				  "constant");
+	if (has_dim && !lw_int(c, n, 3, &dim))
+		return lw_decline(c, "dim not constant");
+	struct ir_value *xt = x, *x2;
+	int64_t perm[MAXR], invp[MAXR];
+	if (has_dim) {
+		if (r == 0)
+			return lw_decline(c, "a dim of a 0-d tensor");
+		if (dim < 0)
+			dim += r;
+		if (dim < 0 || dim >= r)
+			return lw_decline(c, "dim out of range");
+		perm[0] = dim;
+		for (int i = 0, j = 1; i < r; i++)
+			if (i != dim)
+				perm[j++] = i;
+		for (int i = 0; i < r; i++)
+			invp[perm[i]] = i;
+		if (dim)
+			xt = b_transpose(c, x, perm, r);
+		int64_t sh[2] = { 0, -1 };
+		x2 = b_op2(c, "Reshape", xt, vec(c, sh, 2));
+	} else {
+		x2 = b_op2(c, "Reshape", x, vec(c, (int64_t[]){ -1, 1 }, 2));
+	}
+	/* x2 [N, R]: prev = x2 shifted down one row (row 0 itself) */
+	struct ir_value *nn = b_dim(c, x2, 0);
+	struct ir_value *prev;
+	{
+		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+			b_slice(c, x2, 0, 1, 0, 1),
+			b_slice(c, x2, 0, -1, 0, 1) }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		prev = b_done(c, cc);
+	}
+	struct ir_value *ne = b_op1(c, "Not", b_op2(c, "Equal", x2, prev));
+	/* a row differs where any element does (R 0: never) */
+	struct ir_value *rowne = b_op2(c, "Greater",
+		b_reduce(c, "ReduceMax", b_cast(c, ne, IR_DTYPE_INT32), &one, 1,
+			 0), b_const_scalar(c, 0, IR_DTYPE_INT32, 0));
+	struct ir_value *ar = sym_arange_count(c, nn);
+	struct ir_value *starts = b_op2(c, "Or", rowne,
+		b_op2(c, "Equal", ar, b_const_i64(c, 0)));
+	struct ir_node *cp = b_node(c, "Compress", 2,
+				    (struct ir_value *[]){ has_dim ? xt : flat(c, x),
+							   starts }, 1);
+	b_attr_i(c, cp, "axis", 0);
+	struct ir_value *vals = b_done(c, cp);
+	if (has_dim && dim)
+		vals = b_transpose(c, vals, invp, r);
+	out[0] = vals;
+	struct ir_value *empty = NULL;
+	if (n->noutputs > 1 && (inv || has_dim)) {
+		struct ir_value *cs = b_op2(c, "CumSum",
+			b_cast(c, starts, IR_DTYPE_INT64), b_const_i64(c, 0));
+		cs = b_op2(c, "Sub", cs, b_const_i64(c, 1));
+		out[1] = has_dim || r == 1 ? cs
+			 : b_op2(c, "Reshape", cs, b_op1(c, "Shape", x));
+	} else if (n->noutputs > 1) {
+		empty = sym_fill_shape(c, vec1(c, 0), 0, IR_DTYPE_INT64);
+		out[1] = empty;
+	}
+	if (n->noutputs > 2 && (cnt || has_dim)) {
+		struct ir_value *at = b_squeeze(c, b_op1(c, "NonZero", starts),
+						&zero, 1);
+		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+			b_slice(c, at, 1, INT64_MAX, 0, 1),
+			b_unsqueeze(c, nn, &zero, 1) }, 1);
+		b_attr_i(c, cc, "axis", 0);
+		out[2] = b_op2(c, "Sub", b_done(c, cc), at);
+	} else if (n->noutputs > 2) {
+		out[2] = empty ? empty
+			 : sym_fill_shape(c, vec1(c, 0), 0, IR_DTYPE_INT64);
+	}
+	return 0;
+}
+
 /* Unique (opset 11): outputs Y, indices, inverse, counts. */
 static struct ir_node *unique_node(struct lower_ctx *c, struct ir_value *x,
 				   int64_t sorted, int has_axis, int64_t axis)
@@ -1333,7 +1968,6 @@ static const struct symbolic entries[] = {
 	{ OP_aten_as_strided, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
 	{ OP_aten_as_strided_copy, 0, 0, SYM_PRIO_BASE, sym_x_as_strided },
 	{ OP_aten_broadcast_tensors, 0, 0, SYM_PRIO_BASE, sym_x_broadcast_tensors },
-	{ OP_aten_bucketize, 9, 0, SYM_PRIO_BASE, sym_x_bucketize },
 	{ OP_aten_cross, 0, 0, SYM_PRIO_BASE, sym_x_cross },
 	{ OP_aten_diagonal, 0, 0, SYM_PRIO_BASE, sym_x_diagonal },
 	{ OP_aten_index_add, 0, 0, SYM_PRIO_BASE, sym_x_index_add },
@@ -1355,12 +1989,18 @@ static const struct symbolic entries[] = {
 	{ OP_aten_roll, 0, 0, SYM_PRIO_BASE, sym_x_roll },
 	{ OP_aten_scatter_add, 0, 0, SYM_PRIO_BASE, sym_x_scatter_add },
 	{ OP_aten_scatter_reduce, 0, 0, SYM_PRIO_BASE, sym_x_scatter_reduce },
+	{ OP_aten_index_reduce, 0, 0, SYM_PRIO_BASE, sym_x_index_reduce },
+	{ OP_aten_put, 0, 0, SYM_PRIO_BASE, sym_x_put },
 	{ OP_aten_sort, 0, 0, SYM_PRIO_BASE, sym_x_sort },
 	{ OP_aten_take, 0, 0, SYM_PRIO_BASE, sym_x_take },
 	{ OP_aten_tensor_split, 0, 0, SYM_PRIO_BASE, sym_x_tensor_split },
 	{ OP_aten_unflatten, 0, 0, SYM_PRIO_BASE, sym_x_unflatten },
 	{ OP_aten_unfold, 0, 0, SYM_PRIO_BASE, sym_x_unfold },
 	{ OP_aten_unique_dim, 11, 0, SYM_PRIO_BASE, sym_x_unique_dim },
+	{ OP_aten_unique_consecutive, 11, 0, SYM_PRIO_BASE,
+	  sym_x_unique_consecutive },
+	{ OP_aten_searchsorted, 9, 0, SYM_PRIO_BASE, sym_x_searchsorted },
+	{ OP_aten_bucketize, 9, 0, SYM_PRIO_BASE, sym_x_searchsorted },
 	{ OP_aten_unsafe_chunk, 0, 0, SYM_PRIO_BASE, sym_chunk },
 	{ OP_aten_unsafe_split, 0, 0, SYM_PRIO_BASE, sym_split },
 	{ OP_aten_unsafe_split_with_sizes, 0, 0, SYM_PRIO_BASE, sym_split },

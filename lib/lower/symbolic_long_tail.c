@@ -1527,6 +1527,15 @@ static SYM(sym_im2col)
 	b_attr_ints(c, cv, "strides", st, 2);
 	b_attr_i(c, cv, "group", ch);
 	int64_t shp[3] = { 0, ch * kk, -1 };
+	/* L written out where the sizes are known: a -1 beside an empty
+	 * batch's 0 is any size to ONNX */
+	int64_t ih = b_dim_size(x, 2), iw = b_dim_size(x, 3);
+	if (ih >= 0 && iw >= 0) {
+		int64_t oh = (ih + 2 * pad[0] - dil[0] * (k[0] - 1) - 1) / st[0] + 1;
+		int64_t ow = (iw + 2 * pad[1] - dil[1] * (k[1] - 1) - 1) / st[1] + 1;
+		if (oh > 0 && ow > 0)
+			shp[2] = oh * ow;
+	}
 	struct ir_value *y = b_op2(c, "Reshape", b_done(c, cv),
 				   b_const_i64s(c, shp, 3, 1));
 	out[0] = r == 3 ? b_squeeze(c, y, &zero, 1) : y;

@@ -1083,6 +1083,86 @@ static struct ir_value *pool_divisor(struct lower_ctx *c, struct ir_value *x,
 	return average_pool(c, ones, sp, k, st, opads, pl->ceil, 1);
 }
 
+/*
+ * avg_pool with divisor_override d: torch's window sums (zero padding)
+ * divided by d, count_include_pad unused.  The sums are a Conv of ones
+ * over x's planes as channels of one ([-1, 1, spatial...]), floor mode
+ * with end pads that reach ceil mode's last window, cut to torch's output
+ * size (its ceil mode drops a window that starts in the right padding);
+ * static spatial sizes only.
+ */
+static int avg_pool_divisor(struct lower_ctx *c, struct ir_value *x, int sp,
+			    const int64_t *k, const int64_t *st,
+			    const int64_t *pad, int64_t ceil, double d,
+			    struct ir_value **out)
+{
+	int r = b_rank(x);
+	int64_t pads[16], od[8], wdims[10], kn = 1, shp[10];
+	if (r < sp + 1 || r > sp + 2 || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "divisor_override: a float input of rank "
+				  "spatial + 1 or 2");
+	for (int i = 0; i < sp; i++) {
+		struct ir_dim dm = x->type->dims[r - sp + i];
+		if (dm.kind != IR_DIM_FIXED)
+			return lw_decline(c, "divisor_override needs static "
+					  "spatial sizes");
+		int64_t L = dm.value, num = L + 2 * pad[i] - k[i];
+		int64_t o = (num + (ceil ? st[i] - 1 : 0)) / st[i] + 1;
+		if (ceil && (o - 1) * st[i] >= L + pad[i])
+			o--;
+		if (o < 1)
+			return lw_decline(c, "divisor_override: no window");
+		od[i] = o;
+		pads[i] = pad[i];
+		/* the end pad that makes floor mode count o windows */
+		int64_t need = (o - 1) * st[i] + k[i] - L - pad[i];
+		pads[sp + i] = need > pad[i] ? need : pad[i];
+		wdims[2 + i] = k[i];
+		kn *= k[i];
+	}
+	wdims[0] = wdims[1] = 1;
+	double *ones = ir_alloc(c->g, sizeof(double) * (size_t)kn);
+	for (int64_t i = 0; i < kn; i++)
+		ones[i] = 1;
+	struct ir_value *w = b_cast(c, b_const_reals(c, ones, wdims, sp + 2,
+						     b_dtype(x)), b_dtype(x));
+	shp[0] = -1;
+	shp[1] = 1;
+	for (int i = 0; i < sp; i++)
+		shp[2 + i] = x->type->dims[r - sp + i].value;
+	struct ir_value *xs = b_op2(c, "Reshape", x,
+				    b_const_i64s(c, shp, sp + 2, 1));
+	struct ir_node *cv = b_node(c, "Conv", 2, (struct ir_value *[]){ xs, w },
+				    1);
+	b_attr_ints(c, cv, "kernel_shape", k, sp);
+	b_attr_ints(c, cv, "pads", pads, 2 * sp);
+	b_attr_ints(c, cv, "strides", st, sp);
+	struct ir_value *y = b_done(c, cv);
+	for (int i = 0; i < sp; i++)
+		y = b_slice(c, y, 0, od[i], 2 + i, 1);
+	/* back to x's leading dims */
+	struct ir_value *lead = b_slice(c, b_op1(c, "Shape", x), 0, r - sp, 0,
+					1);
+	struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+		lead, b_const_i64s(c, od, sp, 1) }, 1);
+	b_attr_i(c, cc, "axis", 0);
+	y = b_op2(c, "Reshape", y, b_done(c, cc));
+	out[0] = b_op2(c, "Div", y, b_const_scalar(c, d, b_dtype(x), 0));
+	return 0;
+}
+
+/* a pooling's int list argument i: sp entries, one entry broadcast to sp
+ * (torch takes (1,) for every dim); the count as lw_ints */
+static int pool_ints(struct lower_ctx *c, struct ir_node *n, int i,
+		     int64_t *v, int sp)
+{
+	int k = lw_ints(c, n, i, v, 8, sp);
+	if (k == 1)
+		for (int j = 1; j < sp; j++)
+			v[j] = v[0];
+	return k == 1 ? sp : k;
+}
+
 static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out)
 {
@@ -1094,17 +1174,23 @@ static int sym_avg_pool(struct lower_ctx *c, struct ir_node *n,
 	struct sym_pool_plan pl;
 	if (sp < 1 || sp > 3)
 		return lw_decline(c, "unknown pooling rank");
-	if (lw_ints(c, n, 1, k, 8, sp) != sp ||
-	    lw_ints(c, n, 3, pad, 8, sp) != sp || !lw_int(c, n, 4, &ceil) ||
+	if (pool_ints(c, n, 1, k, sp) != sp ||
+	    pool_ints(c, n, 3, pad, sp) != sp || !lw_int(c, n, 4, &ceil) ||
 	    !lw_int(c, n, 5, &cip))
 		return lw_decline(c, "arguments are not constant");
-	if (n->ninputs > 6 && !lw_is_none(c, n, 6))
-		return lw_decline(c, "divisor_override");
-	int ns = lw_ints(c, n, 2, st, 8, sp);
+	int ns = pool_ints(c, n, 2, st, sp);
 	if (ns == 0)
 		memcpy(st, k, sizeof(k));
 	else if (ns != sp)
 		return lw_decline(c, "stride is not constant");
+	if (n->ninputs > 6 && !lw_is_none(c, n, 6)) {
+		double d;
+		if (!lw_float(c, n, 6, &d))
+			return lw_decline(c, "divisor_override not constant");
+		if (d == 0)
+			return lw_decline(c, "divisor must be not zero");
+		return avg_pool_divisor(c, x, sp, k, st, pad, ceil, d, out);
+	}
 	for (int i = 0; i < sp; i++)
 		dil[i] = 1;
 	if (sym_pool_plan(c, x, sp, k, st, pad, dil, ceil, &pl))
@@ -1525,7 +1611,15 @@ static int sym_group_norm(struct lower_ctx *c, struct ir_node *n,
 		out[0] = b_done(c, gn);
 		return 0;
 	}
-	int64_t shp[3] = { 0, groups, -1 };
+	int64_t shp[3] = { 0, groups, -1 }, per = 1;
+	/* the group's size written out where known: a -1 beside an empty
+	 * batch's 0 is any size to ONNX */
+	for (int i = 1; i < r && per >= 0; i++) {
+		int64_t d = b_dim_size(x, i);
+		per = d < 0 ? -1 : per * d;
+	}
+	if (per >= 0 && groups > 0 && per % groups == 0)
+		shp[2] = per / groups;
 	struct ir_value *xr = b_op2(c, "Reshape", x, b_const_i64s(c, shp, 3, 1));
 	struct ir_value *in[3] = { xr, param_or(c, NULL, -1, groups, 1, dt),
 				   param_or(c, NULL, -1, groups, 0, dt) };

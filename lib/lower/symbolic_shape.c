@@ -103,7 +103,37 @@ SYM(sym_view)
 	shape = T(1);
 	if (!shape)
 		return lw_decline(c, "size is not a list of ints");
-	out[0] = b_op2(c, "Reshape", T(0), b_cast(c, shape, IR_DTYPE_INT64));
+	/* torch's 0 is a size, ONNX's a copy of the input's dim: constant
+	 * sizes with a 0 (an empty result) get allowzero from opset 14;
+	 * below, stay where each 0 copies a 0, else the empty result is
+	 * made at its size */
+	int64_t sz[64], zero = 0, ok = 1;
+	struct ir_value *x = T(0);
+	int k = lw_ints(c, n, 1, sz, 64, 0), r = b_rank(x);
+	for (int i = 0; i < k; i++) {
+		if (sz[i] != 0)
+			continue;
+		zero = 1;
+		ok &= i < r && b_dim_size(x, i) == 0;
+	}
+	if (zero && c->opset >= 14 && b_dtype(x) != IR_DTYPE_UNDEFINED) {
+		struct ir_node *rs = b_node(c, "Reshape", 2, (struct ir_value *[]){
+			x, b_const_i64s(c, sz, k, 1) }, 1);
+		b_attr_i(c, rs, "allowzero", 1);
+		out[0] = b_done(c, rs);
+		/* its size is sz (torch takes no -1 beside a 0 size) */
+		out[0]->type = ir_type_tensor(c->g, b_dtype(x), k, sz);
+		return 0;
+	}
+	if (zero && !ok) {
+		for (int i = 0; i < k; i++)
+			if (sz[i] < 0)
+				return lw_decline(c, "a -1 beside a 0 size");
+		out[0] = sym_fill_shape(c, b_const_i64s(c, sz, k, 1), 0,
+					b_dtype(x));
+		return 0;
+	}
+	out[0] = b_op2(c, "Reshape", x, b_cast(c, shape, IR_DTYPE_INT64));
 	return 0;
 }
 

@@ -320,9 +320,8 @@ static struct gpu_tensor *sh_scalar_expanded(struct trace_ctx *c,
 	return e;
 }
 
-/* scatter(self, dim, index, src | value, [reduce]), scatter_, scatter_add,
- * scatter_add_, scatter_reduce(self, dim, index, src, reduce,
- * include_self) */
+/* scatter(self, dim, index, src | value, [reduce="add"]), scatter_,
+ * scatter_add, scatter_add_ (scatter_reduce: ops_index_host.c) */
 static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 		      struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -341,17 +340,7 @@ static int op_scatter(struct trace_ctx *c, const struct ir_node *n,
 	if (ARG(4) && ARG(4)->kind == TV_STR)
 		reduce = ARG(4)->u.s;
 	if (reduce) {
-		int include_self = 1;
-
-		if ((n->op == OP_aten_scatter_reduce ||
-		     n->op == OP_aten_scatter_reduce_) && !sh_is_none(ARG(5)) &&
-		    tv_get_bool(c, ARG(5), &include_self))
-			return -1;
-		if (!include_self)
-			return trace_error(c, "scatter_reduce with "
-					   "include_self=False is not "
-					   "supported");
-		if (!strcmp(reduce, "add") || !strcmp(reduce, "sum"))
+		if (!strcmp(reduce, "add"))
 			op = 1;
 		else
 			return trace_error(c, "scatter reduce \"%s\" is not "
@@ -1175,7 +1164,7 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 	int bucket = n->op == OP_aten_bucketize;
 	const struct tval *seqv = bucket ? ARG(1) : ARG(0),
 			  *selfv = bucket ? ARG(0) : ARG(1);
-	struct gpu_tensor *seq, *self = NULL, *y = NULL;
+	struct gpu_tensor *seq, *self = NULL, *y = NULL, *sorter = NULL;
 	int out32 = 0, right = 0, own = 0;
 	int64_t nseq, inner, rows, nself, per, i, *res = NULL;
 	double *s = NULL, *q = NULL;
@@ -1187,9 +1176,15 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (!bucket && ARG(4) && ARG(4)->kind == TV_STR)
 		right = !strcmp(ARG(4)->u.s, "right");
-	if (!bucket && !sh_is_none(ARG(5)))
-		return trace_error(c, "searchsorted with sorter is not "
-				   "supported");
+	if (!bucket && !sh_is_none(ARG(5)) &&
+	    tv_get_tensor(c, ARG(5), 0, &sorter))
+		return -1;
+	if (sorter && (sorter->rank != seq->rank ||
+		       memcmp(sorter->dims, seq->dims,
+			      sizeof(int64_t) * seq->rank) ||
+		       sorter->dtype != IR_DTYPE_INT64))
+		return trace_error(c, "sorter must be a long tensor of the "
+				   "boundaries' size");
 	if (selfv && selfv->kind == TV_TENSOR) {
 		self = selfv->u.t;
 	} else {
@@ -1220,6 +1215,26 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 		rows = 1;
 	}
 	s = trace_to_host(c, seq, IR_DTYPE_DOUBLE);
+	if (s && sorter) {
+		/* the boundaries in sorter's order, row by row */
+		int64_t *so = trace_to_host(c, sorter, IR_DTYPE_INT64);
+		double *t = NULL;
+		if (so && !(t = malloc(sizeof(*t) * (nseq ? nseq : 1))))
+			trace_oom(c);
+		for (i = 0; t && i < nseq; i++) {
+			int64_t k = so[i];
+			if (k < 0 || k >= inner) {
+				trace_error(c, "sorter index out of range");
+				free(t);
+				t = NULL;
+				break;
+			}
+			t[i] = s[i - i % inner + k];
+		}
+		free(so);
+		free(s);
+		s = t;
+	}
 	q = s ? trace_to_host(c, self, IR_DTYPE_DOUBLE) : NULL;
 	res = q ? malloc(sizeof(*res) * (nself ? nself : 1)) : NULL;
 	if (q && !res)
@@ -1232,7 +1247,9 @@ static int op_searchsorted(struct trace_ctx *c, const struct ir_node *n,
 			while (lo < hi) {
 				int64_t mid = lo + (hi - lo) / 2;
 
-				if (right ? b[mid] <= q[i] : b[mid] < q[i])
+				/* as torch: a NaN value goes right */
+				if (right ? !(b[mid] > q[i])
+					  : !(b[mid] >= q[i]))
 					lo = mid + 1;
 				else
 					hi = mid;
@@ -1274,8 +1291,6 @@ const struct trace_op trace_ops_index[] = {
 	{ OP_aten_scatter_, op_scatter, 0 },
 	{ OP_aten_scatter_add, op_scatter, 0 },
 	{ OP_aten_scatter_add_, op_scatter, 0 },
-	{ OP_aten_scatter_reduce, op_scatter, 0 },
-	{ OP_aten_scatter_reduce_, op_scatter, 0 },
 	{ OP_aten_index_fill, op_index_fca, 0 },
 	{ OP_aten_index_fill_, op_index_fca, 0 },
 	{ OP_aten_index_copy, op_index_fca, 0 },

@@ -358,7 +358,9 @@ static int sh_unique(struct trace_ctx *c, const struct gpu_tensor *x,
 
 /* unique_dim(self, dim, sorted=True, return_inverse=False,
  * return_counts=False): unique slices along dim, sorted; inverse and
- * counts are always computed (as torch does) */
+ * counts are always computed (as torch does); unique_consecutive(self,
+ * return_inverse, return_counts, dim) with a dim: the runs of equal
+ * slices (torch's same template, consecutive) */
 static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout)
@@ -366,9 +368,11 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 	struct gpu_tensor *x, *xm;
 	int64_t d, rows, len, i;
 	int a, perm[GPU_MAX_DIMS], j, rc = -1;
+	int consecutive = n->op == OP_aten_unique_consecutive;
 	double *v;
 
-	if (tv_get_tensor(c, ARG(0), 0, &x) || tv_get_int(c, ARG(1), &d))
+	if (tv_get_tensor(c, ARG(0), 0, &x) ||
+	    tv_get_int(c, ARG(consecutive ? 3 : 1), &d))
 		return -1;
 	if (trace_axis(c, d, x->rank, &a))
 		return -1;
@@ -385,8 +389,8 @@ static int op_unique_dim(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	v = trace_to_host(c, xm, IR_DTYPE_DOUBLE);
 	if (v)
-		rc = unique_rows(c, x, a, v, rows, len, 1, 1, 1, &rows, 1, out,
-				 nout);
+		rc = unique_rows(c, x, a, v, rows, len, !consecutive, 1, 1,
+				 &rows, 1, out, nout);
 	free(v);
 	gpu_free(xm);
 	return rc;
@@ -410,8 +414,7 @@ static int op_unique(struct trace_ctx *c, const struct ir_node *n,
 	     tv_get_bool(c, ARG(b + 1), &rcnt)))
 		return -1;
 	if (consecutive && !sh_is_none(ARG(3)))
-		return trace_error(c, "unique_consecutive with dim is not "
-				   "supported");
+		return op_unique_dim(c, n, in, nin, out, nout);
 	return sh_unique(c, x, consecutive, ri, rcnt, out, nout);
 }
 

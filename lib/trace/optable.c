@@ -18,6 +18,7 @@ const struct trace_table trace_tables[] = {
 	{ "trace_ops_shape", trace_ops_shape, TRACE_TENSOR },
 	{ "trace_ops_view", trace_ops_view, TRACE_TENSOR },
 	{ "trace_ops_index", trace_ops_index, TRACE_TENSOR },
+	{ "trace_ops_index_host", trace_ops_index_host, TRACE_TENSOR },
 	{ "trace_ops_sort", trace_ops_sort, TRACE_TENSOR },
 	{ "trace_ops_detect", trace_ops_detect, TRACE_TENSOR },
 	{ "trace_ops_im2col", trace_ops_im2col, TRACE_TENSOR },

@@ -186,6 +186,7 @@ extern const struct trace_op trace_ops_detect[];  /* ops_detect.c: nms, roi_alig
 extern const struct trace_op trace_ops_im2col[];  /* ops_im2col.c: shuffles, im2col, col2im */
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
 extern const struct trace_op trace_ops_math_host[]; /* ops_math_host.c: erfc, exp2, logaddexp, copysign, hypot, xlogy, addr on the host */
+extern const struct trace_op trace_ops_index_host[]; /* ops_index_host.c: scatter_reduce, index_reduce on the host */
 extern const struct trace_op trace_ops_stats_host[]; /* ops_stats_host.c: block_diag, cartesian_prod, cov, corrcoef, nanmedian on the host */
 
 /* Every table in lookup order, ending with a NULL name (optable.c). */

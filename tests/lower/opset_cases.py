@@ -201,8 +201,7 @@ class Encoder(nn.Module):
 
 REFUSED = ("antialias",)
 SCRIPT_ONLY = {"spectral": "trace has no aten::fft_rfft",
-               "antialias": "trace has no aten::_upsample_bilinear2d_aa",
-               "scatter": "trace's scatter_reduce has sum only"}
+               "antialias": "trace has no aten::_upsample_bilinear2d_aa"}
 
 
 def models():
