@@ -19,3 +19,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: nansum, nanmean (dims, keepdim, dtype, integers), sum_to_size, logspace (bases, one step, integers), trapezoid trapz cumulative_trapezoid (x and dx forms), renorm on the three paths, 11 13 17" {
+	run all sums 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

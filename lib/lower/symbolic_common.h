@@ -113,6 +113,14 @@ int sym_beta_alpha(struct lower_ctx *c, struct ir_node *n,
  * tensor_split reads it (symbolic_extra_shape.c). */
 int sym_split_at(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int64_t dim);
+/* A reduction's dim (idim) and keepdim (ikeep) inputs (-1: absent;
+ * None or []: k 0, all dims); 0, or 1 declined (symbolic_extra_math.c). */
+int sym_red_args(struct lower_ctx *c, struct ir_node *n, int idim,
+		 int ikeep, int64_t *axes, int *k, int64_t *keep);
+/* The vector p-norm of x over axes (k 0: all; p 0, 1, 2, +-inf or any
+ * other) (symbolic_extra_math.c). */
+struct ir_value *sym_pnorm(struct lower_ctx *c, struct ir_value *x,
+			   double p, const int64_t *axes, int k, int keep);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */

@@ -187,6 +187,7 @@ extern const struct trace_op trace_ops_im2col[];  /* ops_im2col.c: shuffles, im2
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
 extern const struct trace_op trace_ops_math_host[]; /* ops_math_host.c: erfc, exp2, logaddexp, copysign, hypot, xlogy, addr on the host */
 extern const struct trace_op trace_ops_stats_host[]; /* ops_stats_host.c: block_diag, cartesian_prod, cov, corrcoef, nanmedian on the host */
+extern const struct trace_op trace_ops_reduce_host[]; /* ops_reduce_host.c: nansum, nanmean, sum_to_size, trapezoid, cumulative_trapezoid, renorm on the host */
 
 /* Every table in lookup order, ending with a NULL name (optable.c). */
 extern const struct trace_table trace_tables[];

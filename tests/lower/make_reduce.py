@@ -40,11 +40,36 @@ class Order(torch.nn.Module):
                 torch.nanquantile(m, q, 1, True, interpolation="midpoint"))
 
 
+class Sums(torch.nn.Module):
+    """nansum and nanmean (all, a dim, dims, keepdim, dtype; integers;
+    all-NaN rows), sum_to_size (leading dims, 1s, integers), logspace
+    (bases, one step, integer dtype), trapezoid, trapz and
+    cumulative_trapezoid (x 1-d, x of y's shape, a shorter x; dx; dims),
+    renorm (p 2, 1, inf, 3; dims; rows under maxnorm)"""
+    def forward(self, x, m, i, y, t, t2):
+        return (torch.nansum(m), torch.nansum(m, 1), torch.nansum(m, [0, 1], True),
+                torch.nansum(i), torch.nansum(i, 0), torch.nansum(m, 0, dtype=torch.float64),
+                torch.nanmean(m), torch.nanmean(m, 1), torch.nanmean(m, [0], True),
+                x.sum_to_size(3, 1), x.sum_to_size(1), i.sum_to_size(1, 4), x.sum_to_size(2, 3, 4),
+                torch.logspace(0, 3, 5), torch.logspace(-1, 2, 4, 2.0), torch.logspace(0, -3, 1),
+                torch.logspace(2.5, -3, 3, dtype=torch.int64), torch.logspace(0, 3, 5, 2.0, dtype=torch.int32),
+                torch.trapezoid(y), torch.trapezoid(y, t), torch.trapezoid(y, dx=0.5, dim=0),
+                torch.trapezoid(y, t2, dim=0), torch.trapz(y, t), torch.trapz(y, dx=2.0),
+                torch.trapezoid(y, y * 2, dim=1), torch.trapezoid(i),
+                torch.cumulative_trapezoid(y), torch.cumulative_trapezoid(y, t),
+                torch.cumulative_trapezoid(y, dx=0.5, dim=0), torch.cumulative_trapezoid(y, y * 2, dim=0),
+                torch.renorm(x, 2, 0, 1.0), torch.renorm(x, 1, 1, 2.0), torch.renorm(x, float("inf"), 2, 0.5),
+                torch.renorm(y, 3, 1, 1.5), torch.renorm(t2, 2, 0, 0.5))
+
+
 mm = torch.tensor([[1.0, nan, 3.0, -2.0, 0.5, 2.0],
                    [nan] * 6,
                    [4.0, 2.0, -1.0, 7.0, nan, inf],
                    [0.25, -3.0, 9.0, 1.5, 2.5, 1.5]])
 cases = {
+    "sums": (Sums(), [("x", r(2, 3, 4), None, []), ("m", mm, None, []),
+                      ("i", torch.randint(-9, 9, (3, 4)), None, []), ("y", r(3, 5), None, []),
+                      ("t", torch.rand(5).cumsum(0), None, []), ("t2", torch.rand(3, 1).cumsum(0), None, [])]),
     "order": (Order(), [("x", r(4, 6), r(4, 6), []), ("m", mm, None, []),
                         ("t", torch.tensor([[1.0, 2.0, 2.0], [3.0, 2.0, 1.0], [1.0, 1.0, 3.0], [3.0, 2.0, 2.0],
                                             [1.0, 4.0, 3.0]]), None, []),
