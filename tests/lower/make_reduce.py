@@ -7,7 +7,7 @@
 #
 #   make_reduce.py NAME DIR
 import sys
-from typing import List
+from typing import Final
 
 import torch
 import torch.nn.functional as F
@@ -62,11 +62,68 @@ class Sums(torch.nn.Module):
                 torch.renorm(y, 3, 1, 1.5), torch.renorm(t2, 2, 0, 0.5))
 
 
+class LossSet(torch.nn.Module):
+    """the losses of one reduction"""
+    red: Final[str]
+
+    def __init__(self, red: str):
+        super().__init__()
+        self.red = red
+
+    def forward(self, x, y, pm, t1, a, b, ct, u, v, w, cl, wt, ml, x1):
+        red = self.red
+        return (F.huber_loss(x, y, reduction=red), F.huber_loss(x, y, reduction=red, delta=0.5),
+                F.hinge_embedding_loss(x, pm, reduction=red), F.hinge_embedding_loss(x, pm, 0.3, reduction=red),
+                F.margin_ranking_loss(x[0], y[0], t1, reduction=red),
+                F.margin_ranking_loss(x, y, pm.expand(4, 5), 0.2, reduction=red),
+                F.poisson_nll_loss(x, y.abs(), reduction=red),
+                F.poisson_nll_loss(x.abs(), y.abs() * 3, False, True, reduction=red, eps=1e-4),
+                F.soft_margin_loss(x, pm, reduction=red),
+                F.cosine_embedding_loss(a, b, ct, reduction=red),
+                F.cosine_embedding_loss(a, b, ct, 0.25, reduction=red),
+                F.cosine_embedding_loss(a[0], b[0], ct[0], -0.5, reduction=red),
+                F.triplet_margin_loss(u, v, w, reduction=red),
+                F.triplet_margin_loss(u, v, w, 0.5, 1.0, reduction=red),
+                F.triplet_margin_loss(u, v, w, 2.0, 3.0, 1e-3, True, reduction=red),
+                F.multi_margin_loss(a, cl, reduction=red),
+                F.multi_margin_loss(a, cl, 2, 0.5, wt, reduction=red),
+                F.multi_margin_loss(a[1], cl[1], reduction=red),
+                F.multilabel_margin_loss(x1, ml, reduction=red),
+                F.multilabel_margin_loss(x1[2], ml[2], reduction=red))
+
+
+class Losses(torch.nn.Module):
+    """huber (delta), hinge_embedding (margin; targets +-1 and others),
+    margin_ranking (broadcast target), poisson_nll (log_input, full, eps),
+    soft_margin, cosine_embedding (batched, unbatched, margin),
+    triplet_margin (p 2, 1, 3; swap), multi_margin (p 1, 2; margin,
+    weight; 1-d input), multilabel_margin (labels ended by -1; 1-d), each
+    with reduction none, mean and sum"""
+    def __init__(self):
+        super().__init__()
+        self.none, self.mean, self.sum = LossSet("none"), LossSet("mean"), LossSet("sum")
+
+    def forward(self, x, y, pm, t1, a, b, ct, u, v, w, cl, wt, ml, x1):
+        return (self.none(x, y, pm, t1, a, b, ct, u, v, w, cl, wt, ml, x1)
+                + self.mean(x, y, pm, t1, a, b, ct, u, v, w, cl, wt, ml, x1)
+                + self.sum(x, y, pm, t1, a, b, ct, u, v, w, cl, wt, ml, x1))
+
+
 mm = torch.tensor([[1.0, nan, 3.0, -2.0, 0.5, 2.0],
                    [nan] * 6,
                    [4.0, 2.0, -1.0, 7.0, nan, inf],
                    [0.25, -3.0, 9.0, 1.5, 2.5, 1.5]])
 cases = {
+    "losses": (Losses(), [("x", r(4, 5), None, []), ("y", r(4, 5), None, []),
+                          ("pm", torch.tensor([1.0, -1.0, 1.0, 0.0, -1.0]), None, []),
+                          ("t1", torch.tensor([1.0, -1.0, -1.0, 1.0, 1.0]), None, []),
+                          ("a", r(3, 6), None, []), ("b", r(3, 6), None, []),
+                          ("ct", torch.tensor([1.0, -1.0, -1.0]), None, []),
+                          ("u", r(4, 7), None, []), ("v", r(4, 7), None, []), ("w", r(4, 7), None, []),
+                          ("cl", torch.tensor([2, 0, 5]), None, []), ("wt", torch.rand(6) + 0.5, None, []),
+                          ("ml", torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 2, 0, 1, 1], [4, 4, -1, 0, 0]]),
+                           None, []),
+                          ("x1", r(4, 5), None, [])]),
     "sums": (Sums(), [("x", r(2, 3, 4), None, []), ("m", mm, None, []),
                       ("i", torch.randint(-9, 9, (3, 4)), None, []), ("y", r(3, 5), None, []),
                       ("t", torch.rand(5).cumsum(0), None, []), ("t2", torch.rand(3, 1).cumsum(0), None, [])]),
