@@ -52,6 +52,7 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_stats_table,
 	&symbolic_reduce_table,
 	&symbolic_loss_table,
+	&symbolic_pointwise_table,
 };
 const size_t symbolic_ntables =
 	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);

@@ -93,6 +93,7 @@ extern const struct symbolic_table symbolic_long_tail_table;  /* symbolic_long_t
 extern const struct symbolic_table symbolic_stats_table;      /* symbolic_stats.c */
 extern const struct symbolic_table symbolic_reduce_table;     /* symbolic_reduce.c */
 extern const struct symbolic_table symbolic_loss_table;       /* symbolic_loss.c */
+extern const struct symbolic_table symbolic_pointwise_table;  /* symbolic_pointwise.c */
 /* Why op has no symbolic on purpose, or NULL (symbolic_long_tail.c). */
 const char *sym_refusal(enum aten_op op);
 /* torchvision::* ops, and the index/where/split/unbind/repeat cases the

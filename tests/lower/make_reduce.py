@@ -109,11 +109,34 @@ class Losses(torch.nn.Module):
                 + self.sum(x, y, pm, t1, a, b, ct, u, v, w, cl, wt, ml, x1))
 
 
+class Pointwise(torch.nn.Module):
+    """signbit (-0, infinities, integers), isposinf, isneginf, isreal,
+    angle, real and positive of real tensors, heaviside, ldexp (integer
+    and float exponents), isclose (rtol, atol, equal_nan, integers), gcd
+    and lcm (negatives, zeros, int64 past 2^53, int32, broadcast)"""
+    def forward(self, x, v, i, j, e, k, l):
+        return (torch.signbit(x), torch.signbit(i), torch.isposinf(x), torch.isneginf(x),
+                torch.isposinf(i), torch.isreal(x), torch.angle(x), torch.angle(i), torch.real(x),
+                torch.positive(x), torch.positive(i), torch.heaviside(x, v), torch.heaviside(i, j),
+                torch.ldexp(x, e), torch.ldexp(x, v), torch.ldexp(i, e),
+                torch.isclose(x, x + 1e-6), torch.isclose(x, v, 0.5, 0.1), torch.isclose(x, x, equal_nan=True),
+                torch.isclose(x, x * (1 + 1e-5), rtol=0.0, atol=0.0), torch.isclose(i, j, 0.0, 2.0),
+                torch.gcd(i, j), torch.lcm(i, j), torch.gcd(k, l), torch.lcm(k, l), torch.gcd(k, l[0]),
+                torch.gcd(i.to(torch.int32), j.to(torch.int32)), torch.lcm(i.to(torch.int32), j[0].to(torch.int32)))
+
+
 mm = torch.tensor([[1.0, nan, 3.0, -2.0, 0.5, 2.0],
                    [nan] * 6,
                    [4.0, 2.0, -1.0, 7.0, nan, inf],
                    [0.25, -3.0, 9.0, 1.5, 2.5, 1.5]])
 cases = {
+    "pointwise": (Pointwise(), [("x", torch.tensor([[0.0, -0.0, 1.5, -2.0, inf, -inf], [nan, 3.0, -1e-3, 0.0, 7.5, -4.0]]), None, []),
+                                ("v", torch.tensor([[0.5, 2.0, -1.0, 0.25, 0.0, 3.0], [1.0, nan, 0.0, -2.0, 7.4, -4.2]]), None, []),
+                                ("i", torch.tensor([[0, -12, 18, 7, 35, -9], [100, 0, -48, 13, 1, 6]]), None, []),
+                                ("j", torch.tensor([[5, 8, -27, 0, 21, -6], [75, 0, 36, 26, -1, 4]]), None, []),
+                                ("e", torch.tensor([[0, 1, -2, 3, 5, -1], [2, 10, -20, 0, 1, 4]]), None, []),
+                                ("k", torch.tensor([2 ** 62, 3 * 2 ** 54 + 3, -(2 ** 60), 1234567891011, 2 ** 53 + 1, 0]), None, []),
+                                ("l", torch.tensor([[2 ** 40, 3 * 2 ** 20, 6, 10987654321, 3, -17]]), None, [])]),
     "losses": (Losses(), [("x", r(4, 5), None, []), ("y", r(4, 5), None, []),
                           ("pm", torch.tensor([1.0, -1.0, 1.0, 0.0, -1.0]), None, []),
                           ("t1", torch.tensor([1.0, -1.0, -1.0, 1.0, 1.0]), None, []),
