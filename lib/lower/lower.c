@@ -53,6 +53,7 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_reduce_table,
 	&symbolic_loss_table,
 	&symbolic_pointwise_table,
+	&symbolic_products_table,
 };
 const size_t symbolic_ntables =
 	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);

@@ -125,11 +125,40 @@ class Pointwise(torch.nn.Module):
                 torch.gcd(i.to(torch.int32), j.to(torch.int32)), torch.lcm(i.to(torch.int32), j[0].to(torch.int32)))
 
 
+class Products(torch.nn.Module):
+    """kron (ranks 1, 2, 3; integers), vdot, linalg.vecdot (dims,
+    broadcast), linalg.vander (N; integers), linalg.multi_dot (2, 3, 4
+    matrices; 1-d ends), linalg.matrix_power and matrix_power (n 0, 1, 2,
+    3, 5, 6; batched), combinations (r 1, 2, 3, 0, past the length; with
+    replacement), narrow_copy (negative start), as_strided_scatter (a
+    view reading places twice), fft.fftshift and ifftshift (dims),
+    new_empty_strided (its shape and dtype)"""
+    def forward(self, a, b, v, w, m, i, s):
+        return (torch.kron(a, b), torch.kron(v, a), torch.kron(i, i[:2]), torch.kron(s, a),
+                torch.vdot(v, w), torch.linalg.vecdot(a, b), torch.linalg.vecdot(a, b[0], dim=0),
+                torch.linalg.vander(v), torch.linalg.vander(w, N=5), torch.linalg.vander(i[0]),
+                torch.linalg.multi_dot([a, b.t()]), torch.linalg.multi_dot([v[:3], a, b.t()]),
+                torch.linalg.multi_dot([a, b.t(), m, v[:3]]), torch.linalg.multi_dot([a.t(), a, b.t(), m]),
+                torch.linalg.matrix_power(m, 0), torch.linalg.matrix_power(m, 1), torch.linalg.matrix_power(m, 2),
+                torch.linalg.matrix_power(m, 3), torch.linalg.matrix_power(m, 5), torch.matrix_power(s, 6),
+                torch.combinations(v), torch.combinations(v, 1), torch.combinations(v[:4], 3),
+                torch.combinations(v[:3], 2, True), torch.combinations(v[:2], 3), torch.combinations(i[0], 0),
+                torch.narrow_copy(a, 1, 1, 2), torch.narrow_copy(s, 2, -2, 2),
+                torch.as_strided_scatter(a, b[:2, :2], (2, 2), (1, 2), 1),
+                torch.as_strided_scatter(m, w[:4].reshape(2, 2), (2, 2), (1, 1)),
+                torch.fft.fftshift(a), torch.fft.ifftshift(a), torch.fft.fftshift(s, dim=(0, 2)),
+                torch.fft.ifftshift(v, dim=0), torch.zeros_like(a.new_empty_strided((2, 5), (5, 1))),
+                torch.zeros_like(i.new_empty_strided((3,), (1,), dtype=torch.float64)))
+
+
 mm = torch.tensor([[1.0, nan, 3.0, -2.0, 0.5, 2.0],
                    [nan] * 6,
                    [4.0, 2.0, -1.0, 7.0, nan, inf],
                    [0.25, -3.0, 9.0, 1.5, 2.5, 1.5]])
 cases = {
+    "products": (Products(), [("a", r(3, 4), None, []), ("b", r(3, 4), None, []), ("v", r(5), None, []),
+                              ("w", r(5), None, []), ("m", r(3, 3) / 2, None, []),
+                              ("i", torch.randint(-5, 6, (2, 3)), None, []), ("s", r(2, 3, 3) / 2, None, [])]),
     "pointwise": (Pointwise(), [("x", torch.tensor([[0.0, -0.0, 1.5, -2.0, inf, -inf], [nan, 3.0, -1e-3, 0.0, 7.5, -4.0]]), None, []),
                                 ("v", torch.tensor([[0.5, 2.0, -1.0, 0.25, 0.0, 3.0], [1.0, nan, 0.0, -2.0, 7.4, -4.2]]), None, []),
                                 ("i", torch.tensor([[0, -12, 18, 7, 35, -9], [100, 0, -48, 13, 1, 6]]), None, []),
