@@ -35,3 +35,13 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: matrix_power of a negative n (an inverse) is refused with one line on the trace and script paths, no model written" {
+	build refused
+	run -4 convert refused trace 13
+	[[ "$output" == *"aten::linalg_matrix_power"*"needs an inverse"* ]]
+	[ ! -e refused/trace-13.onnx ]
+	run -4 convert refused script:scripted 13
+	[[ "$output" == *"aten::linalg_matrix_power"*"needs a matrix inverse"* ]]
+	[ ! -e refused/script_scripted-13.onnx ]
+}

@@ -336,13 +336,13 @@ static SYM(sym_multilabel_margin_loss)
 }
 
 static const struct symbolic entries[] = {
-	{ OP_aten_huber_loss, 0, 0, SYM_PRIO_BASE, sym_huber_loss },
-	{ OP_aten_hinge_embedding_loss, 0, 0, SYM_PRIO_BASE, sym_hinge_embedding_loss },
-	{ OP_aten_margin_ranking_loss, 0, 0, SYM_PRIO_BASE, sym_margin_ranking_loss },
-	{ OP_aten_poisson_nll_loss, 0, 0, SYM_PRIO_BASE, sym_poisson_nll_loss },
+	{ OP_aten_huber_loss, 9, 0, SYM_PRIO_BASE, sym_huber_loss },
+	{ OP_aten_hinge_embedding_loss, 11, 0, SYM_PRIO_BASE, sym_hinge_embedding_loss },
+	{ OP_aten_margin_ranking_loss, 9, 0, SYM_PRIO_BASE, sym_margin_ranking_loss },
+	{ OP_aten_poisson_nll_loss, 11, 0, SYM_PRIO_BASE, sym_poisson_nll_loss },
 	{ OP_aten_soft_margin_loss, 0, 0, SYM_PRIO_BASE, sym_soft_margin_loss },
-	{ OP_aten_cosine_embedding_loss, 0, 0, SYM_PRIO_BASE, sym_cosine_embedding_loss },
-	{ OP_aten_triplet_margin_loss, 0, 0, SYM_PRIO_BASE, sym_triplet_margin_loss },
+	{ OP_aten_cosine_embedding_loss, 11, 0, SYM_PRIO_BASE, sym_cosine_embedding_loss },
+	{ OP_aten_triplet_margin_loss, 9, 0, SYM_PRIO_BASE, sym_triplet_margin_loss },
 	{ OP_aten_multi_margin_loss, 11, 0, SYM_PRIO_BASE, sym_multi_margin_loss },
 	{ OP_aten_multilabel_margin_loss, 11, 0, SYM_PRIO_BASE, sym_multilabel_margin_loss },
 };

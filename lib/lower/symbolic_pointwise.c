@@ -222,14 +222,14 @@ static SYM(sym_gcd)
 }
 
 static const struct symbolic entries[] = {
-	{ OP_aten_signbit, 0, 0, SYM_PRIO_BASE, sym_sign_tests },
-	{ OP_aten_isposinf, 0, 0, SYM_PRIO_BASE, sym_sign_tests },
-	{ OP_aten_isneginf, 0, 0, SYM_PRIO_BASE, sym_sign_tests },
-	{ OP_aten_isreal, 0, 0, SYM_PRIO_BASE, sym_sign_tests },
+	{ OP_aten_signbit, 9, 0, SYM_PRIO_BASE, sym_sign_tests },
+	{ OP_aten_isposinf, 11, 0, SYM_PRIO_BASE, sym_sign_tests },
+	{ OP_aten_isneginf, 11, 0, SYM_PRIO_BASE, sym_sign_tests },
+	{ OP_aten_isreal, 9, 0, SYM_PRIO_BASE, sym_sign_tests },
 	{ OP_aten_positive, 0, 0, SYM_PRIO_BASE, sym_itself },
-	{ OP_aten_heaviside, 0, 0, SYM_PRIO_BASE, sym_heaviside },
+	{ OP_aten_heaviside, 11, 0, SYM_PRIO_BASE, sym_heaviside },
 	{ OP_aten_ldexp, 0, 0, SYM_PRIO_BASE, sym_ldexp },
-	{ OP_aten_isclose, 0, 0, SYM_PRIO_BASE, sym_isclose },
+	{ OP_aten_isclose, 11, 0, SYM_PRIO_BASE, sym_isclose },
 	{ OP_aten_gcd, 10, 0, SYM_PRIO_BASE, sym_gcd },
 	{ OP_aten_lcm, 10, 0, SYM_PRIO_BASE, sym_gcd },
 };

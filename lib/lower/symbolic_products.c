@@ -400,13 +400,13 @@ static const struct symbolic entries[] = {
 	{ OP_aten_kron, 0, 0, SYM_PRIO_BASE, sym_kron },
 	{ OP_aten_vdot, 0, 0, SYM_PRIO_BASE, sym_vdot },
 	{ OP_aten_linalg_vecdot, 0, 0, SYM_PRIO_BASE, sym_vdot },
-	{ OP_aten_linalg_vander, 0, 0, SYM_PRIO_BASE, sym_linalg_vander },
+	{ OP_aten_linalg_vander, 9, 0, SYM_PRIO_BASE, sym_linalg_vander },
 	{ OP_aten_linalg_multi_dot, 0, 0, SYM_PRIO_BASE, sym_linalg_multi_dot },
-	{ OP_aten_linalg_matrix_power, 0, 0, SYM_PRIO_BASE, sym_matrix_power },
-	{ OP_aten_matrix_power, 0, 0, SYM_PRIO_BASE, sym_matrix_power },
+	{ OP_aten_linalg_matrix_power, 9, 0, SYM_PRIO_BASE, sym_matrix_power },
+	{ OP_aten_matrix_power, 9, 0, SYM_PRIO_BASE, sym_matrix_power },
 	{ OP_aten_combinations, 0, 0, SYM_PRIO_BASE, sym_combinations },
 	{ OP_aten_narrow_copy, 0, 0, SYM_PRIO_BASE, sym_narrow_copy },
-	{ OP_aten_new_empty_strided, 0, 0, SYM_PRIO_BASE, sym_new_empty_strided },
+	{ OP_aten_new_empty_strided, 9, 0, SYM_PRIO_BASE, sym_new_empty_strided },
 	{ OP_aten_as_strided_scatter, 11, 0, SYM_PRIO_BASE, sym_as_strided_scatter },
 };
 

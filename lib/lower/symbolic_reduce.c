@@ -196,13 +196,13 @@ static SYM(sym_renorm)
 }
 
 static const struct symbolic entries[] = {
-	{ OP_aten_nansum, 0, 0, SYM_PRIO_BASE, sym_nansum },
-	{ OP_aten_nanmean, 0, 0, SYM_PRIO_BASE, sym_nansum },
+	{ OP_aten_nansum, 9, 0, SYM_PRIO_BASE, sym_nansum },
+	{ OP_aten_nanmean, 9, 0, SYM_PRIO_BASE, sym_nansum },
 	{ OP_aten_sum_to_size, 0, 0, SYM_PRIO_BASE, sym_sum_to_size },
 	{ OP_aten_trapezoid, 0, 0, SYM_PRIO_BASE, sym_trapezoid },
 	{ OP_aten_trapz, 0, 0, SYM_PRIO_BASE, sym_trapezoid },
 	{ OP_aten_cumulative_trapezoid, 11, 0, SYM_PRIO_BASE, sym_trapezoid },
-	{ OP_aten_renorm, 0, 0, SYM_PRIO_BASE, sym_renorm },
+	{ OP_aten_renorm, 9, 0, SYM_PRIO_BASE, sym_renorm },
 };
 
 const struct symbolic_table symbolic_reduce_table = {
