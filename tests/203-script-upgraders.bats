@@ -123,9 +123,10 @@ ir() {
 	need linspace
 	run -0 convert linspace old 13
 	run -0 convert linspace edge 13
-	# no symbolic for logspace (nor in torch.onnx): the graph is the
-	# current archive's
+	# logspace's upgrader leaves a call with steps alone: the graph is
+	# the current archive's, and it converts
 	need logspace
+	run -0 convert logspace old 13
 	run -0 ir logspace old
 	old=$output
 	run -0 ir logspace cur

@@ -50,6 +50,10 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_extra_shape_table, &symbolic_fft_table,
 	&symbolic_vision_table, &symbolic_long_tail_table,
 	&symbolic_stats_table,
+	&symbolic_reduce_table,
+	&symbolic_loss_table,
+	&symbolic_pointwise_table,
+	&symbolic_products_table,
 };
 const size_t symbolic_ntables =
 	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);
@@ -858,6 +862,12 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	save.nmalformed = c->nmalformed;
 	*c = save;
 	nd = lw_if_lists(c, n, nd, after);
+	if (!nd->noutputs) {
+		/* an If with no outputs (a branch that only warned, as
+		 * torch.nn.functional's size checks): ONNX has no effects */
+		ir_node_unlink(nd);
+		return;
+	}
 	struct ir_block *tb = nd->attrs[0].u.g, *eb = nd->attrs[1].u.g;
 	for (uint32_t i = 0; i < n->noutputs; i++) {
 		struct ir_value *o = n->outputs[i];

@@ -503,6 +503,38 @@ static int sym_drop(struct lower_ctx *c, struct ir_node *n,
 	return n->noutputs ? lw_decline(c, "has outputs") : 0;
 }
 
+/* 1 when v is read only by aten::warn in the nodes from x on (and their
+ * blocks), and not returned by block b */
+static int read_by_warn_only(const struct ir_block *b,
+			     const struct ir_node *x, const struct ir_value *v)
+{
+	for (uint32_t i = 0; i < b->nreturns; i++)
+		if (b->returns[i] == v)
+			return 0;
+	for (; x; x = x->next) {
+		for (uint32_t i = 0; i < x->ninputs; i++)
+			if (x->inputs[i] == v && x->op != OP_aten_warn)
+				return 0;
+		for (uint32_t i = 0; i < x->nblocks; i++)
+			if (!read_by_warn_only(x->blocks[i], x->blocks[i]->first, v))
+				return 0;
+	}
+	return 1;
+}
+
+/* aten::format of a message only aten::warn reads (torch.nn.functional's
+ * size checks: `warnings.warn("... ({})".format(target.size()))`): warn
+ * is dropped, so is its message; a placeholder stands for it */
+static int sym_format_warned(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value **out)
+{
+	if (n->noutputs != 1 || !read_by_warn_only(c->blk, n->next,
+						   n->outputs[0]))
+		return lw_decline(c, "a string is read by more than aten::warn");
+	out[0] = b_const_i64(c, 0);
+	return 0;
+}
+
 /* 1 when the block being lowered is (inside) a loop body. */
 static int in_loop(struct lower_ctx *c)
 {
@@ -602,6 +634,7 @@ static const struct symbolic driver_ops[] = {
 	{ OP_aten___contains__, 0, 0, SYM_PRIO_BASE, sym_contains },
 	{ OP_aten_list, 0, 0, SYM_PRIO_BASE, sym_list_list },
 	{ OP_aten_warn, 0, 0, SYM_PRIO_BASE, sym_drop },
+	{ OP_aten_format, 0, 0, SYM_PRIO_BASE, sym_format_warned },
 };
 
 const struct symbolic_table symbolic_driver_table = {

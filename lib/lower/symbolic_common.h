@@ -113,6 +113,22 @@ int sym_beta_alpha(struct lower_ctx *c, struct ir_node *n,
  * tensor_split reads it (symbolic_extra_shape.c). */
 int sym_split_at(struct lower_ctx *c, struct ir_node *n,
 		 struct ir_value **out, int64_t dim);
+/* A reduction's dim (idim) and keepdim (ikeep) inputs (-1: absent;
+ * None or []: k 0, all dims); 0, or 1 declined (symbolic_extra_math.c). */
+int sym_red_args(struct lower_ctx *c, struct ir_node *n, int idim,
+		 int ikeep, int64_t *axes, int *k, int64_t *keep);
+/* The vector p-norm of x over axes (k 0: all; p 0, 1, 2, +-inf or any
+ * other) (symbolic_extra_math.c). */
+struct ir_value *sym_pnorm(struct lower_ctx *c, struct ir_value *x,
+			   double p, const int64_t *axes, int k, int keep);
+/* A loss's inputs 0 and 1 in their promoted float dtype and its
+ * constant reduction at input ired (0 none, 1 mean, 2 sum); 0, or 1
+ * declined (symbolic_long_tail.c). */
+int sym_loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
+		  struct ir_value **a, struct ir_value **b, int64_t *red);
+/* v reduced as a loss's reduction says (symbolic_long_tail.c). */
+struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
+				 int64_t red);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */

@@ -451,8 +451,8 @@ static SYM(sym_nan_to_num)
 
 /* Reduction axes: input idim (None or an int list, or an int) and keepdim
  * at ikeep; *k 0 means all dims. */
-static int red_args(struct lower_ctx *c, struct ir_node *n, int idim,
-		    int ikeep, int64_t *axes, int *k, int64_t *keep)
+int sym_red_args(struct lower_ctx *c, struct ir_node *n, int idim,
+		 int ikeep, int64_t *axes, int *k, int64_t *keep)
 {
 	*k = 0;
 	*keep = 0;
@@ -475,7 +475,7 @@ static int anyall(struct lower_ctx *c, struct ir_node *n,
 	int k;
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
-	if (red_args(c, n, NARGS >= 3 ? 1 : -1, NARGS >= 3 ? 2 : -1, axes,
+	if (sym_red_args(c, n, NARGS >= 3 ? 1 : -1, NARGS >= 3 ? 2 : -1, axes,
 		     &k, &keep))
 		return 1;
 	x = b_cast(c, x, IR_DTYPE_BOOL);
@@ -500,7 +500,7 @@ static SYM(sym_aminmax)
 	int k;
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
-	if (red_args(c, n, 1, 2, axes, &k, &keep))
+	if (sym_red_args(c, n, 1, 2, axes, &k, &keep))
 		return 1;
 	out[0] = b_reduce(c, "ReduceMin", x, axes, k, (int)keep);
 	out[1] = b_reduce(c, "ReduceMax", x, axes, k, (int)keep);
@@ -521,7 +521,7 @@ static SYM(sym_logsumexp)
 	int k;
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
-	if (red_args(c, n, 1, 2, axes, &k, &keep))
+	if (sym_red_args(c, n, 1, 2, axes, &k, &keep))
 		return 1;
 	out[0] = b_reduce(c, "ReduceLogSumExp", as_float(c, x), axes, k,
 			  (int)keep);
@@ -571,7 +571,7 @@ static int var_mean(struct lower_ctx *c, struct ir_node *n,
 		corr = (double)u;
 	} else if (NARGS == 4) {
 		int64_t u;
-		if (red_args(c, n, 1, 3, axes, &k, &keep))
+		if (sym_red_args(c, n, 1, 3, axes, &k, &keep))
 			return 1;
 		if (lw_int(c, n, 2, &u))
 			corr = (double)u;
@@ -609,7 +609,7 @@ static SYM(sym_frobenius_norm)
 	int k;
 	if (!x)
 		return lw_decline(c, "the input is not a tensor");
-	if (red_args(c, n, NARGS >= 3 ? 1 : -1, NARGS >= 3 ? 2 : -1, axes, &k,
+	if (sym_red_args(c, n, NARGS >= 3 ? 1 : -1, NARGS >= 3 ? 2 : -1, axes, &k,
 		     &keep))
 		return 1;
 	out[0] = b_reduce(c, "ReduceL2", as_float(c, x), axes, k, (int)keep);
@@ -617,8 +617,8 @@ static SYM(sym_frobenius_norm)
 }
 
 /* The vector p-norm of x over axes (k 0: all). */
-static struct ir_value *pnorm(struct lower_ctx *c, struct ir_value *x,
-			      double p, const int64_t *axes, int k, int keep)
+struct ir_value *sym_pnorm(struct lower_ctx *c, struct ir_value *x,
+			   double p, const int64_t *axes, int k, int keep)
 {
 	enum ir_dtype dt = b_dtype(x);
 	if (p == 2)
@@ -700,7 +700,7 @@ static SYM(sym_linalg_norm)
 	int noord = lw_is_none(c, n, 1);
 	if (!noord && !sord && !lw_float(c, n, 1, &ord))
 		return lw_decline(c, "ord is not constant");
-	if (red_args(c, n, 2, 3, axes, &k, &keep))
+	if (sym_red_args(c, n, 2, 3, axes, &k, &keep))
 		return 1;
 	x = b_cast(c, x, dtype_arg(c, n, 4, b_dtype(as_float(c, x))));
 	int r = b_rank(x);
@@ -711,7 +711,7 @@ static SYM(sym_linalg_norm)
 	if (k == 1 || (k == 0 && r == 1)) {
 		if (sord)
 			return lw_decline(c, "a string ord on one dim");
-		out[0] = pnorm(c, x, ord, axes, k, (int)keep);
+		out[0] = sym_pnorm(c, x, ord, axes, k, (int)keep);
 		return 0;
 	}
 	if (k == 0 && r == 2) {
@@ -1092,16 +1092,22 @@ static SYM(sym_eye)
 	return 0;
 }
 
+/* linspace(start, end, steps, dtype, layout, device, pin_memory) and
+ * logspace(start, end, steps, base, dtype, ...): base ** linspace's
+ * values (in double; float outputs' exponents in float, as torch's
+ * kernels) */
 static SYM(sym_linspace)
 {
-	/* (start, end, steps, dtype, layout, device, pin_memory) */
-	double a, b;
+	double a, b, base = 10;
 	int64_t steps;
+	int lg = n->op == OP_aten_logspace;
 	if (!lw_int(c, n, 2, &steps))
 		return lw_decline(c, "steps must be constant");
 	if (steps < 0 || steps > (1 << 20))
 		return lw_decline(c, "steps out of range");
-	enum ir_dtype dt = dtype_arg(c, n, 3, IR_DTYPE_FLOAT);
+	if (lg && NARGS > 3 && !lw_float(c, n, 3, &base))
+		return lw_decline(c, "base is not a constant number");
+	enum ir_dtype dt = dtype_arg(c, n, lg ? 4 : 3, IR_DTYPE_FLOAT);
 	double *v = ir_alloc(c->g, sizeof(double) * (size_t)(steps ? steps : 1));
 	if (!lw_float(c, n, 0, &a) || !lw_float(c, n, 1, &b)) {
 		/* start or end known at run time: the same two halves, in
@@ -1125,15 +1131,33 @@ static SYM(sym_linspace)
 		/* torch fills the second half backwards from end */
 		struct ir_value *first = b_op2(c, "Less",
 				const_floats(c, v, steps, IR_DTYPE_DOUBLE),
-				scal(c, (double)(steps / 2), IR_DTYPE_DOUBLE));
-		out[0] = b_cast(c, where(c, first, lo, hi), dt);
+				scal(c, (double)(steps == 1 ? 1 : steps / 2), IR_DTYPE_DOUBLE));
+		struct ir_value *e = where(c, first, lo, hi);
+		if (lg)
+			e = b_op2(c, "Pow", scal(c, base, IR_DTYPE_DOUBLE), e);
+		out[0] = b_cast(c, lg && !b_is_float(dt) ? b_op1(c, "Floor", e) : e, dt);
 		return 0;
 	}
+	if (lg && !b_is_float(dt)) {
+		/* logspace takes start and end in the output's dtype */
+		a = trunc(a);
+		b = trunc(b);
+	}
 	double step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
-	/* torch fills the second half backwards from end */
+	/* torch fills the second half backwards from end (one step:
+	 * start) */
 	for (int64_t i = 0; i < steps; i++)
-		v[i] = i < steps / 2 ? a + step * (double)i
+		v[i] = i < (steps == 1 ? 1 : steps / 2) ? a + step * (double)i
 				     : b - step * (double)(steps - 1 - i);
+	if (lg && dt == IR_DTYPE_FLOAT) {
+		float fa = (float)a, fb = (float)b, fs = steps > 1 ?
+			   (fb - fa) / (float)(steps - 1) : 0;
+		for (int64_t i = 0; i < steps; i++)
+			v[i] = i < (steps == 1 ? 1 : steps / 2) ? fa + fs * (float)i
+					     : fb - fs * (float)(steps - 1 - i);
+	}
+	for (int64_t i = 0; lg && i < steps; i++)
+		v[i] = pow(base, v[i]);
 	if (b_is_float(dt)) {
 		out[0] = const_floats(c, v, steps, dt);
 		return 0;
@@ -1562,6 +1586,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_scalar_tensor, 0, 0, SYM_PRIO_BASE, sym_scalar_tensor },
 	{ OP_aten_eye, 0, 0, SYM_PRIO_BASE, sym_eye },
 	{ OP_aten_linspace, 0, 0, SYM_PRIO_BASE, sym_linspace },
+	{ OP_aten_logspace, 0, 0, SYM_PRIO_BASE, sym_linspace },
 	{ OP_aten_hann_window, 0, 0, SYM_PRIO_BASE, sym_hann_window },
 	{ OP_aten_rand, 0, 0, SYM_PRIO_BASE, sym_rand },
 	{ OP_aten_rand_like, 0, 0, SYM_PRIO_BASE, sym_rand_like },

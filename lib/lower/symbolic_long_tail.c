@@ -647,8 +647,8 @@ static SYM(sym_bilinear)
 
 /* --- losses (reduction: 0 none, 1 mean, 2 sum) ------------------------------- */
 
-static int loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
-		     struct ir_value **a, struct ir_value **b, int64_t *red)
+int sym_loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
+		  struct ir_value **a, struct ir_value **b, int64_t *red)
 {
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
 	*a = sym_operand(c, n, 0, dt);
@@ -660,8 +660,8 @@ static int loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
 	return 0;
 }
 
-static struct ir_value *loss_reduce(struct lower_ctx *c, struct ir_value *v,
-				    int64_t red)
+struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
+				 int64_t red)
 {
 	if (red == 0)
 		return v;
@@ -672,9 +672,9 @@ static SYM(sym_l1_loss)
 {
 	struct ir_value *a, *b;
 	int64_t red;
-	if (loss_args(c, n, 2, &a, &b, &red))
+	if (sym_loss_args(c, n, 2, &a, &b, &red))
 		return 1;
-	out[0] = loss_reduce(c, b_op1(c, "Abs", b_op2(c, "Sub", a, b)), red);
+	out[0] = sym_loss_reduce(c, b_op1(c, "Abs", b_op2(c, "Sub", a, b)), red);
 	return 0;
 }
 
@@ -682,10 +682,10 @@ static SYM(sym_mse_loss)
 {
 	struct ir_value *a, *b;
 	int64_t red;
-	if (loss_args(c, n, 2, &a, &b, &red))
+	if (sym_loss_args(c, n, 2, &a, &b, &red))
 		return 1;
 	struct ir_value *d = b_op2(c, "Sub", a, b);
-	out[0] = loss_reduce(c, b_op2(c, "Mul", d, d), red);
+	out[0] = sym_loss_reduce(c, b_op2(c, "Mul", d, d), red);
 	return 0;
 }
 
@@ -696,7 +696,7 @@ static SYM(sym_smooth_l1_loss)
 	struct ir_value *a, *b;
 	int64_t red;
 	double beta = 1;
-	if (loss_args(c, n, 2, &a, &b, &red))
+	if (sym_loss_args(c, n, 2, &a, &b, &red))
 		return 1;
 	if (NARGS > 3 && !lw_float(c, n, 3, &beta))
 		return lw_decline(c, "beta not constant");
@@ -708,7 +708,7 @@ static SYM(sym_smooth_l1_loss)
 		l = b_op3(c, "Where", b_op2(c, "Less", z, scal(c, beta, dt)), q,
 			  b_op2(c, "Sub", z, scal(c, 0.5 * beta, dt)));
 	}
-	out[0] = loss_reduce(c, l, red);
+	out[0] = sym_loss_reduce(c, l, red);
 	return 0;
 }
 
@@ -718,7 +718,7 @@ static SYM(sym_binary_cross_entropy)
 {
 	struct ir_value *x, *t;
 	int64_t red;
-	if (loss_args(c, n, 3, &x, &t, &red))
+	if (sym_loss_args(c, n, 3, &x, &t, &red))
 		return 1;
 	enum ir_dtype dt = b_dtype(x);
 	struct ir_value *lx = b_op2(c, "Max", b_op1(c, "Log", x), scal(c, -100, dt));
@@ -733,7 +733,7 @@ static SYM(sym_binary_cross_entropy)
 			return lw_decline(c, "weight is not a tensor");
 		l = b_op2(c, "Mul", l, b_cast(c, w, dt));
 	}
-	out[0] = loss_reduce(c, l, red);
+	out[0] = sym_loss_reduce(c, l, red);
 	return 0;
 }
 

@@ -337,7 +337,8 @@ static SYM(sym_corrcoef)
  * value is NaN (torch's index there is whatever its nth_element leaves
  * among values that do not compare: ours is the middle one's,
  * (m - 1) // 2 = 0).  Integers have no NaNs. */
-static SYM(sym_nanmedian)
+static int median_of(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out, int nan_ignored)
 {
 	struct ir_value *x = T(0);
 	int r = x ? b_rank(x) : -1;
@@ -378,9 +379,10 @@ static SYM(sym_nanmedian)
 	b_attr_i(c, tk, "largest", 0);
 	b_attr_i(c, tk, "sorted", 1);
 	struct ir_value *vals = b_done(c, tk), *idx = tk->outputs[1];
-	struct ir_value *cnt = b_reduce(c, "ReduceSum",
-					b_cast(c, num, IR_DTYPE_INT64),
-					&dim, 1, 1);
+	/* the count of values (median: all, num == num) */
+	struct ir_value *cnt = b_reduce(c, "ReduceSum", b_cast(c,
+		nan_ignored ? num : b_op2(c, "Equal", num, num),
+		IR_DTYPE_INT64), &dim, 1, 1);
 	/* (m - 1) // 2, 0 for m 0 (Div truncates: -1 / 2 is 0) */
 	struct ir_value *at = b_op2(c, "Div", b_op2(c, "Sub", cnt,
 					b_const_i64(c, 1)), b_const_i64(c, 2));
@@ -392,9 +394,22 @@ static SYM(sym_nanmedian)
 		   (struct ir_value *[]){ idx, at }, 1);
 	b_attr_i(c, g, "axis", dim);
 	struct ir_value *iv = b_done(c, g);
-	if (isf)
+	if (isf && nan_ignored)
 		v = b_op3(c, "Where", b_op2(c, "Equal", cnt, b_const_i64(c, 0)),
 			  b_const_scalar(c, NAN, dt, 0), v);
+	if (isf && !nan_ignored) {
+		/* a NaN met: NaN, and the first NaN's index (ArgMax's) */
+		struct ir_value *isn = b_cast(c, b_op1(c, "Not", num),
+					      IR_DTYPE_FLOAT);
+		struct ir_node *am = b_node(c, "ArgMax", 1, &isn, 1);
+		b_attr_i(c, am, "axis", dim);
+		b_attr_i(c, am, "keepdims", 1);
+		struct ir_value *any = b_op2(c, "Greater",
+			b_reduce(c, "ReduceMax", isn, &dim, 1, 1),
+			b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+		v = b_op3(c, "Where", any, b_const_scalar(c, NAN, dt, 0), v);
+		iv = b_op3(c, "Where", any, b_done(c, am), iv);
+	}
 	if (full || !keep) {
 		v = b_squeeze(c, v, &dim, 1);
 		iv = b_squeeze(c, iv, &dim, 1);
@@ -402,6 +417,233 @@ static SYM(sym_nanmedian)
 	out[0] = v;
 	if (n->noutputs > 1)
 		out[1] = iv;
+	return 0;
+}
+
+static SYM(sym_nanmedian) { return median_of(c, n, out, 1); }
+
+/* median(self) and median(self, dim, keepdim): nanmedian's lower middle
+ * of all values, NaN where a NaN is met (with the first NaN's index), as
+ * torch's median_with_indices_impl; an empty median() is NaN */
+static SYM(sym_median)
+{
+	struct ir_value *x = T(0);
+	if (NARGS < 2 && x && b_rank(x) >= 0) {
+		int empty = 0;
+		for (int i = 0; i < b_rank(x); i++)
+			empty |= b_dim_size(x, i) == 0;
+		if (empty) {
+			out[0] = b_const_scalar(c, NAN, b_dtype(x), 0);
+			return 0;
+		}
+	}
+	return median_of(c, n, out, 0);
+}
+
+/* GatherElements(data, idx) along axis */
+static struct ir_value *gather_el(struct lower_ctx *c, struct ir_value *data,
+				  struct ir_value *idx, int64_t axis)
+{
+	struct ir_node *g = b_node(c, "GatherElements", 2,
+				   (struct ir_value *[]){ data, idx }, 1);
+	b_attr_i(c, g, "axis", axis);
+	return b_done(c, g);
+}
+
+/* mode(self, dim=-1, keepdim=False) -> (values, indices) as torch's CPU
+ * kernel picks them: the smallest of the most frequent values, the index
+ * of its last occurrence.  Each value's count is a row of the [.., L, L]
+ * table of Equal along dim; the smallest candidate is ReduceMin of the
+ * candidates (others replaced by the row's largest). */
+static SYM(sym_mode)
+{
+	struct ir_value *x = T(0);
+	int r = x ? b_rank(x) : -1;
+	int64_t dim = -1, keep = 0;
+	if (r < 0)
+		return lw_decline(c, "input rank unknown");
+	if ((NARGS > 1 && !lw_int(c, n, 1, &dim)) ||
+	    (NARGS > 2 && !lw_int(c, n, 2, &keep)))
+		return lw_decline(c, "dim or keepdim not constant");
+	if (r == 0) {
+		out[0] = b_op1(c, "Identity", x);
+		out[1] = b_const_i64(c, 0);
+		return 0;
+	}
+	dim = dim < 0 ? dim + r : dim;
+	if (dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range");
+	enum ir_dtype dt = b_dtype(x), wt = dt;
+	if (dt == IR_DTYPE_BOOL || dt == IR_DTYPE_INT8 || dt == IR_DTYPE_UINT8 ||
+	    dt == IR_DTYPE_INT16)
+		wt = IR_DTYPE_INT32;
+	else if (!b_is_float(dt) && dt != IR_DTYPE_INT32 && dt != IR_DTYPE_INT64)
+		return lw_decline(c, "an input dtype mode cannot compare");
+	else if (dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16)
+		wt = IR_DTYPE_FLOAT;
+	struct ir_value *xw = b_cast(c, x, wt);
+	int64_t a1 = dim + 1, a0 = dim;
+	struct ir_value *eq = b_op2(c, "Equal", b_unsqueeze(c, xw, &a1, 1),
+				    b_unsqueeze(c, xw, &a0, 1));
+	/* counts[.., i, ..] = sum_j (x_i == x_j), over the dim after dim */
+	struct ir_value *cnt = b_reduce(c, "ReduceSum",
+					b_cast(c, eq, IR_DTYPE_FLOAT), &a1, 1, 0);
+	struct ir_value *cand = b_op2(c, "Equal", cnt,
+				      b_reduce(c, "ReduceMax", cnt, &dim, 1, 1));
+	struct ir_value *v = b_reduce(c, "ReduceMin", b_op3(c, "Where", cand, xw,
+				b_reduce(c, "ReduceMax", xw, &dim, 1, 1)), &dim, 1, 1);
+	/* the last index holding v */
+	struct ir_value *ar = sym_arange_count(c, b_dim(c, x, dim));
+	int64_t shp[64];
+	for (int i = 0; i < r && r <= 64; i++)
+		shp[i] = i == dim ? -1 : 1;
+	ar = b_op2(c, "Reshape", ar, b_const_i64s(c, shp, r, 1));
+	struct ir_value *iv = b_reduce(c, "ReduceMax", b_op3(c, "Where",
+				b_op2(c, "Equal", xw, v), ar, b_const_i64(c, -1)),
+				&dim, 1, 1);
+	v = b_cast(c, v, dt);
+	if (!keep) {
+		v = b_squeeze(c, v, &dim, 1);
+		iv = b_squeeze(c, iv, &dim, 1);
+	}
+	out[0] = v;
+	out[1] = iv;
+	return 0;
+}
+
+/* quantile / nanquantile(self, q, dim=None, keepdim=False, *,
+ * interpolation='linear') as torch's quantile_impl: each row sorted
+ * ascending with NaNs last (a stable TopK of the values, NaNs as +inf,
+ * then a stable TopK of the NaN flags), rank q * (N - 1) (the last index
+ * where a NaN is met) or q * (m - 1) with m the non-NaN count, at least
+ * 0 (nanquantile); lower, higher, nearest round it (Floor, Ceil, Round:
+ * half to even as torch's round), linear and midpoint lerp the values at
+ * its floor and ceil as torch's lerp (from the nearer end).  A 1-d q
+ * adds its dim first. */
+static SYM(sym_quantile)
+{
+	static const char *modes[] = { "linear", "lower", "higher",
+				       "midpoint", "nearest" };
+	struct ir_value *x = T(0);
+	int r = x ? b_rank(x) : -1, mode = 0, qv = 0;
+	int64_t dim = 0, keep = 0, flat = -1, z = 0;
+	int ign = n->op == OP_aten_nanquantile;
+	if (r < 0 || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "the input is not a float tensor of known rank");
+	if (c->opset < 11)
+		return lw_decline(c, "an ascending TopK needs opset 11");
+	int full = NARGS < 3 || lw_is_none(c, n, 2);
+	if ((!full && !lw_int(c, n, 2, &dim)) ||
+	    (NARGS > 3 && !lw_int(c, n, 3, &keep)))
+		return lw_decline(c, "dim or keepdim not constant");
+	if (NARGS > 4) {
+		const char *s = lw_str(c, n, 4);
+		if (!s)
+			return lw_decline(c, "interpolation not constant");
+		while (mode < 5 && strcmp(s, modes[mode]))
+			mode++;
+		if (mode == 5)
+			return lw_decline(c, "an unknown interpolation");
+	}
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *q;
+	double qf;
+	if (lw_float(c, n, 1, &qf)) {
+		q = b_const_scalar(c, qf, dt, 0);
+	} else {
+		q = T(1);
+		int qr = q ? b_rank(q) : -1;
+		if (qr != 0 && qr != 1)
+			return lw_decline(c, "q is not a number or a 0-d or 1-d tensor");
+		q = b_cast(c, q, dt);
+		qv = qr == 1;
+	}
+	int orank = r;
+	if (r == 0) {
+		/* a 0-d input: one value, the result 0-d (or q's) */
+		full = 1;
+		keep = 0;
+	}
+	if (full) {
+		x = b_op2(c, "Reshape", x, b_const_i64s(c, &flat, 1, 1));
+		r = 1;
+		dim = 0;
+	}
+	dim = dim < 0 ? dim + r : dim;
+	if (r == 0 || dim < 0 || dim >= r)
+		return lw_decline(c, "dim out of range (or a 0-d input with dim)");
+	/* the sort: values (NaN as +inf), then the NaN flags, both stable */
+	struct ir_value *isn = b_op1(c, "IsNaN", x);
+	struct ir_value *key = b_op3(c, "Where", isn,
+				     b_const_scalar(c, INFINITY, dt, 0), x);
+	struct ir_value *k = b_unsqueeze(c, b_dim(c, x, dim), &z, 1);
+	struct ir_value *srt = x;
+	for (int pass = 0; pass < 2; pass++) {
+		struct ir_node *tk = b_node(c, "TopK", 2,
+					    (struct ir_value *[]){ key, k }, 2);
+		b_attr_i(c, tk, "axis", dim);
+		b_attr_i(c, tk, "largest", 0);
+		b_attr_i(c, tk, "sorted", 1);
+		b_done(c, tk);
+		srt = gather_el(c, srt, tk->outputs[1], dim);
+		key = b_cast(c, b_op1(c, "IsNaN", srt), dt);
+	}
+	struct ir_value *one = b_const_scalar(c, 1, dt, 0);
+	struct ir_value *zero = b_const_scalar(c, 0, dt, 0);
+	struct ir_value *cnt = b_reduce(c, "ReduceSum", b_cast(c, b_op1(c,
+				"Not", isn), dt), &dim, 1, 1);
+	if (qv) {
+		int64_t shp[65];
+		shp[0] = -1;
+		for (int i = 0; i < r; i++)
+			shp[i + 1] = 1;
+		q = b_op2(c, "Reshape", q, b_const_i64s(c, shp, r + 1, 1));
+		srt = b_unsqueeze(c, srt, &z, 1);
+	}
+	struct ir_value *ranks;
+	if (ign) {
+		ranks = b_op2(c, "Mul", q, b_op2(c, "Sub", cnt, one));
+		ranks = b_op3(c, "Where", b_op2(c, "Less", ranks, zero), zero,
+			      ranks);
+	} else {
+		struct ir_value *last = b_cast(c, b_op2(c, "Sub",
+			b_dim(c, x, dim), b_const_i64(c, 1)), dt);
+		struct ir_value *all = b_cast(c, b_dim(c, x, dim), dt);
+		ranks = b_op3(c, "Where", b_op2(c, "Less", cnt, all), last,
+			      b_op2(c, "Mul", q, last));
+	}
+	if (mode == 1)
+		ranks = b_op1(c, "Floor", ranks);
+	else if (mode == 2)
+		ranks = b_op1(c, "Ceil", ranks);
+	else if (mode == 4)
+		ranks = b_op1(c, "Round", ranks);
+	int64_t ax = dim + qv;
+	srt = b_op2(c, "Expand", srt, b_op1(c, "Shape", ranks));
+	struct ir_value *lo = b_cast(c, ranks, IR_DTYPE_INT64);
+	struct ir_value *v = gather_el(c, srt, lo, ax);
+	if (mode == 0 || mode == 3) {
+		struct ir_value *hi = gather_el(c, srt, b_cast(c, b_op1(c,
+				"Ceil", ranks), IR_DTYPE_INT64), ax);
+		struct ir_value *w = mode == 3 ? b_const_scalar(c, 0.5, dt, 0)
+				: b_op2(c, "Sub", ranks, b_cast(c, lo, dt));
+		struct ir_value *d = b_op2(c, "Sub", hi, v);
+		v = b_op3(c, "Where", b_op2(c, "Less", w,
+				b_const_scalar(c, 0.5, dt, 0)),
+			  b_op2(c, "Add", v, b_op2(c, "Mul", w, d)),
+			  b_op2(c, "Sub", hi, b_op2(c, "Mul", d,
+				b_op2(c, "Sub", one, w))));
+	}
+	if (full && keep) {
+		int64_t shp[65];
+		shp[0] = -1;
+		for (int i = 0; i < orank; i++)
+			shp[i + qv] = 1;
+		v = b_op2(c, "Reshape", v, b_const_i64s(c, shp, orank + qv, 1));
+	} else if (!keep || full) {
+		v = b_squeeze(c, v, &ax, 1);
+	}
+	out[0] = v;
 	return 0;
 }
 
@@ -415,6 +657,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_cov, 0, 0, SYM_PRIO_BASE, sym_cov },
 	{ OP_aten_corrcoef, 0, 0, SYM_PRIO_BASE, sym_corrcoef },
 	{ OP_aten_nanmedian, 11, 0, SYM_PRIO_BASE, sym_nanmedian },
+	{ OP_aten_median, 11, 0, SYM_PRIO_BASE, sym_median },
+	{ OP_aten_mode, 11, 0, SYM_PRIO_BASE, sym_mode },
+	{ OP_aten_quantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
+	{ OP_aten_nanquantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
 };
 
 const struct symbolic_table symbolic_stats_table = {

@@ -5,7 +5,9 @@
  * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
  * diagflat, dist, diff, select_scatter, slice_scatter and
- * diagonal_scatter.  Each reads its inputs to
+ * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
+ * positive and real of real tensors, heaviside, ldexp, isclose, gcd and
+ * lcm.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -124,21 +126,19 @@ static int op_to_copy(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, trace_cast(c, x, dt));
 }
 
-/* a and b (tensors or numbers) broadcast, on the host as doubles; their
- * float result dtype in *dt */
-static int pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
-		     enum ir_dtype *dt, int *rank, int64_t *dims,
-		     double **va, double **vb)
+/* a and b (tensors or numbers) broadcast, on the host as `as` (double or
+ * int64); their result dtype (torch's promotion) in *dt */
+static int pair_host_as(struct trace_ctx *c, struct tval *a, struct tval *b,
+			enum ir_dtype as, enum ir_dtype *dt, int *rank,
+			int64_t *dims, void **va, void **vb)
 {
 	struct gpu_tensor *at, *bt, *ae = NULL, *be = NULL;
 	int rc = -1;
 
 	*dt = trace_promote(a, b);
-	if (!is_float(*dt))
-		*dt = IR_DTYPE_FLOAT;
 	*va = *vb = NULL;
-	at = trace_as_tensor(c, a, IR_DTYPE_DOUBLE);
-	bt = at ? trace_as_tensor(c, b, IR_DTYPE_DOUBLE) : NULL;
+	at = trace_as_tensor(c, a, as);
+	bt = at ? trace_as_tensor(c, b, as) : NULL;
 	if (!bt || trace_broadcast_dims(c, at, bt, rank, dims))
 		goto done;
 	ae = trace_expand(at, *rank, dims);
@@ -147,8 +147,8 @@ static int pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
 		trace_gpu_error(c);
 		goto done;
 	}
-	*va = trace_to_host(c, ae, IR_DTYPE_DOUBLE);
-	*vb = *va ? trace_to_host(c, be, IR_DTYPE_DOUBLE) : NULL;
+	*va = trace_to_host(c, ae, as);
+	*vb = *va ? trace_to_host(c, be, as) : NULL;
 	rc = *vb ? 0 : -1;
 done:
 	gpu_free(at);
@@ -159,6 +159,19 @@ done:
 		free(*va);
 		*va = NULL;
 	}
+	return rc;
+}
+
+/* pair_host_as in doubles, the result dtype a float one (integers:
+ * Float) */
+static int pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
+		     enum ir_dtype *dt, int *rank, int64_t *dims,
+		     double **va, double **vb)
+{
+	int rc = pair_host_as(c, a, b, IR_DTYPE_DOUBLE, dt, rank, dims,
+			      (void **)va, (void **)vb);
+	if (!is_float(*dt))
+		*dt = IR_DTYPE_FLOAT;
 	return rc;
 }
 
@@ -625,7 +638,170 @@ static int op_max_unpool(struct trace_ctx *c, const struct ir_node *n,
 	return y ? trace_out(c, out, y) : -1;
 }
 
+/* signbit, isposinf, isneginf, isreal (of a real tensor: true) as bools;
+ * angle of a real tensor: pi where it is negative, NaN where NaN, else 0
+ * (Float for integers) */
+static int op_real_unary(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out,
+			 int nout)
+{
+	struct gpu_tensor *x, *y;
+	double *v;
+	int64_t cnt = 1;
+	enum ir_dtype dt = IR_DTYPE_BOOL;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (n->op == OP_aten_angle)
+		dt = is_float(x->dtype) ? x->dtype : IR_DTYPE_FLOAT;
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	for (int64_t i = 0; i < cnt; i++) {
+		double a = v[i];
+		switch (n->op) {
+		case OP_aten_signbit: v[i] = signbit(a) != 0; break;
+		case OP_aten_isposinf: v[i] = a == INFINITY; break;
+		case OP_aten_isneginf: v[i] = a == -INFINITY; break;
+		case OP_aten_isreal: v[i] = 1; break;
+		default: v[i] = isnan(a) ? a : a < 0 ? M_PI : 0; break;
+		}
+	}
+	y = trace_from_host(c, dt, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	free(v);
+	return trace_out(c, out, y);
+}
+
+/* positive, and real of a real tensor: the tensor itself */
+static int op_itself(struct trace_ctx *c, const struct ir_node *n,
+		     struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (x->dtype == IR_DTYPE_BOOL && n->op == OP_aten_positive)
+		return trace_error(c, "The `+` operator, on a bool tensor is "
+				   "not supported.");
+	return trace_out(c, out, trace_alias(c, x));
+}
+
+/* v rounded to float where the computation is in float */
+static double in_dt(double v, enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_FLOAT ? (double)(float)v : v;
+}
+
+/* heaviside(self, values): values where self is 0, else self > 0;
+ * ldexp(self, other): self * 2 ** other; isclose(self, other, rtol,
+ * atol, equal_nan): self == other, or both NaN (equal_nan), or a finite
+ * |self - other| <= atol + |rtol * other| computed in self's dtype (as
+ * torch's isclose) */
+static int op_binary_real(struct trace_ctx *c, const struct ir_node *n,
+			  struct tval **in, int nin, struct tval **out,
+			  int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1;
+	double *a, *b, rtol = 1e-5, atol = 1e-8;
+	enum ir_dtype dt;
+	int rank, eqnan = 0;
+	struct gpu_tensor *y;
+
+	if (n->op == OP_aten_isclose &&
+	    ((nin > 2 && tv_get_float(c, in[2], &rtol)) ||
+	     (nin > 3 && tv_get_float(c, in[3], &atol)) ||
+	     (nin > 4 && tv_get_bool(c, in[4], &eqnan))))
+		return -1;
+	if (pair_host_as(c, in[0], in[1], IR_DTYPE_DOUBLE, &dt, &rank, dims,
+			 (void **)&a, (void **)&b))
+		return -1;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	enum ir_dtype cd = is_float(dt) ? dt : IR_DTYPE_FLOAT;
+	for (int64_t i = 0; i < cnt; i++) {
+		double x = a[i], o = b[i];
+		if (n->op == OP_aten_heaviside) {
+			a[i] = x == 0 ? o : x > 0;
+		} else if (n->op == OP_aten_ldexp) {
+			a[i] = in_dt(x * in_dt(exp2(o), cd), cd);
+		} else {
+			int cl = x == o || (eqnan && isnan(x) && isnan(o));
+			if (!cl && (rtol != 0 || atol != 0)) {
+				double al = in_dt(atol + fabs(in_dt(rtol * o, cd)), cd);
+				double ac = fabs(in_dt(x - o, cd));
+				cl = isfinite(ac) && ac <= al;
+			}
+			a[i] = cl;
+		}
+	}
+	if (n->op == OP_aten_isclose)
+		dt = IR_DTYPE_BOOL;
+	else if (n->op == OP_aten_ldexp)
+		dt = cd;
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, a);
+	free(a);
+	free(b);
+	return trace_out(c, out, y);
+}
+
+/* gcd and lcm of integers, as torch's calc_gcd (Euclid on the absolute
+ * values) and lcm = |a / g * b| (0 where g is 0), in int64 */
+static int op_gcd(struct trace_ctx *c, const struct ir_node *n,
+		  struct tval **in, int nin, struct tval **out, int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1, *a, *b;
+	enum ir_dtype dt;
+	int rank;
+	struct gpu_tensor *y;
+
+	if (pair_host_as(c, in[0], in[1], IR_DTYPE_INT64, &dt, &rank, dims,
+			 (void **)&a, (void **)&b))
+		return -1;
+	if (is_float(dt) || dt == IR_DTYPE_BOOL) {
+		free(a);
+		free(b);
+		return trace_error(c, "\"%s_cpu\" not implemented for '%s'",
+				   n->op == OP_aten_gcd ? "gcd" : "lcm",
+				   ir_dtype_torch_name(dt));
+	}
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	for (int64_t i = 0; i < cnt; i++) {
+		uint64_t x = a[i] < 0 ? -(uint64_t)a[i] : (uint64_t)a[i];
+		uint64_t z = b[i] < 0 ? -(uint64_t)b[i] : (uint64_t)b[i];
+		while (x) {
+			uint64_t t = x;
+			x = z % x;
+			z = t;
+		}
+		if (n->op == OP_aten_gcd) {
+			a[i] = (int64_t)z;
+		} else {
+			uint64_t p = z ? (uint64_t)(a[i] / (int64_t)z) * (uint64_t)b[i] : 0;
+			a[i] = (int64_t)p < 0 ? (int64_t)-p : (int64_t)p;
+		}
+	}
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_INT64, a);
+	free(a);
+	free(b);
+	return trace_out(c, out, y);
+}
+
 const struct trace_op trace_ops_math_host[] = {
+	{ OP_aten_signbit, op_real_unary, 0 },
+	{ OP_aten_isposinf, op_real_unary, 0 },
+	{ OP_aten_isneginf, op_real_unary, 0 },
+	{ OP_aten_isreal, op_real_unary, 0 },
+	{ OP_aten_angle, op_real_unary, 0 },
+	{ OP_aten_positive, op_itself, 0 },
+	{ OP_aten_real, op_itself, 0 },
+	{ OP_aten_heaviside, op_binary_real, 0 },
+	{ OP_aten_ldexp, op_binary_real, 0 },
+	{ OP_aten_isclose, op_binary_real, 0 },
+	{ OP_aten_gcd, op_gcd, 0 },
+	{ OP_aten_lcm, op_gcd, 0 },
 	{ OP_aten_erfc, op_unary_host, 0 },
 	{ OP_aten_special_erfc, op_unary_host, 0 },
 	{ OP_aten_exp2, op_unary_host, 0 },

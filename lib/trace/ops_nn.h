@@ -126,6 +126,15 @@ int nn_op_cross_entropy(struct trace_ctx *c, const struct ir_node *n,
 			int nout);
 int nn_op_kl_div(struct trace_ctx *c, const struct ir_node *n,
 		 struct tval **in, int nin, struct tval **out, int nout);
+/* huber, hinge_embedding, margin_ranking, poisson_nll, soft_margin */
+int nn_op_pw_loss2(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout);
+/* cosine_embedding_loss, triplet_margin_loss */
+int nn_op_embed_loss(struct trace_ctx *c, const struct ir_node *n,
+		     struct tval **in, int nin, struct tval **out, int nout);
+/* multi_margin_loss, multilabel_margin_loss */
+int nn_op_margin_loss(struct trace_ctx *c, const struct ir_node *n,
+		      struct tval **in, int nin, struct tval **out, int nout);
 int nn_op_mse_loss(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout);
 int nn_op_l1_loss(struct trace_ctx *c, const struct ir_node *n,

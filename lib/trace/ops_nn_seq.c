@@ -1828,13 +1828,25 @@ static int host_broadcast(struct trace_ctx *c, struct gpu_tensor **t, int k,
 	return 0;
 }
 
-enum pw_loss { PW_MSE, PW_L1, PW_SMOOTH_L1, PW_KL, PW_BCE, PW_BCE_LOGITS };
+enum pw_loss { PW_MSE, PW_L1, PW_SMOOTH_L1, PW_KL, PW_BCE, PW_BCE_LOGITS,
+	       PW_HUBER, PW_HINGE, PW_MARGIN_RANK, PW_POISSON,
+	       PW_SOFT_MARGIN };
 
-/* the pointwise losses: args (self, target[, weight[, pos_weight]]) */
+/* clamp_min(v, 0) as torch's: NaN stays */
+static double clamp0(double v)
+{
+	return v < 0 ? 0 : v;
+}
+
+/* the pointwise losses: args (self, target[, weight[, pos_weight]]) or
+ * (input1, input2, target); pr: the loss's numbers (beta, delta,
+ * margin; poisson: log_input, full, eps) */
 static int pointwise_loss(struct trace_ctx *c, enum pw_loss kind,
 			  struct gpu_tensor **t, int k, int64_t reduction,
-			  double param, struct tval **out)
+			  const double *pr, struct tval **out)
 {
+	double param = pr[0];
+
 	double *v[4], *r = NULL;
 	int64_t dims[GPU_MAX_DIMS], nel = 1, i;
 	int rank, j, rc = -1;
@@ -1881,6 +1893,24 @@ static int pointwise_loss(struct trace_ctx *c, enum pw_loss kind,
 				l *= v[2][i];
 			break;
 		}
+		case PW_HUBER: /* param: delta */
+			l = fabs(d) < param ? 0.5 * d * d
+					    : param * (fabs(d) - 0.5 * param);
+			break;
+		case PW_HINGE: /* param: margin */
+			l = (y != 1 ? clamp0(param - x) : 0) + (y != -1 ? x : 0);
+			break;
+		case PW_MARGIN_RANK: /* (x1, x2, target), param: margin */
+			l = clamp0(-v[2][i] * d + param);
+			break;
+		case PW_POISSON: /* log_input, full, eps */
+			l = pr[0] != 0 ? exp(x) - y * x : x - y * log(x + pr[2]);
+			if (pr[1] != 0 && y > 1)
+				l += y * log(y) - y + 0.5 * log(2 * M_PI * y);
+			break;
+		case PW_SOFT_MARGIN:
+			l = log1p(exp(-x * y));
+			break;
 		default: { /* PW_BCE_LOGITS */
 			double mv = -x > 0 ? -x : 0;
 
@@ -1935,7 +1965,7 @@ int nn_op_mse_loss(struct trace_ctx *c, const struct ir_node *n,
 	(void)n; (void)nout;
 	if (loss_args(c, in, nin, 2, t, 2, &red))
 		return -1;
-	return pointwise_loss(c, PW_MSE, t, 2, red, 0, out);
+	return pointwise_loss(c, PW_MSE, t, 2, red, (double[]){ 0 }, out);
 }
 
 int nn_op_l1_loss(struct trace_ctx *c, const struct ir_node *n,
@@ -1947,7 +1977,7 @@ int nn_op_l1_loss(struct trace_ctx *c, const struct ir_node *n,
 	(void)n; (void)nout;
 	if (loss_args(c, in, nin, 2, t, 2, &red))
 		return -1;
-	return pointwise_loss(c, PW_L1, t, 2, red, 0, out);
+	return pointwise_loss(c, PW_L1, t, 2, red, (double[]){ 0 }, out);
 }
 
 int nn_op_smooth_l1_loss(struct trace_ctx *c, const struct ir_node *n,
@@ -1962,7 +1992,7 @@ int nn_op_smooth_l1_loss(struct trace_ctx *c, const struct ir_node *n,
 	if (loss_args(c, in, nin, 2, t, 2, &red) ||
 	    (nin > 3 && tv_get_float(c, in[3], &beta)))
 		return -1;
-	return pointwise_loss(c, PW_SMOOTH_L1, t, 2, red, beta, out);
+	return pointwise_loss(c, PW_SMOOTH_L1, t, 2, red, &beta, out);
 }
 
 /* kl_div(self, target, reduction, log_target) */
@@ -1977,7 +2007,7 @@ int nn_op_kl_div(struct trace_ctx *c, const struct ir_node *n,
 	if (loss_args(c, in, nin, 2, t, 2, &red) ||
 	    (nin > 3 && tv_get_bool(c, in[3], &lt)))
 		return -1;
-	return pointwise_loss(c, PW_KL, t, 2, red, lt, out);
+	return pointwise_loss(c, PW_KL, t, 2, red, (double[]){ lt }, out);
 }
 
 /* binary_cross_entropy(self, target, weight, reduction) */
@@ -1992,7 +2022,7 @@ int nn_op_bce(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (nin <= 2)
 		t[2] = NULL;
-	return pointwise_loss(c, PW_BCE, t, 3, red, 0, out);
+	return pointwise_loss(c, PW_BCE, t, 3, red, (double[]){ 0 }, out);
 }
 
 /* binary_cross_entropy_with_logits(self, target, weight, pos_weight,
@@ -2006,7 +2036,253 @@ int nn_op_bce_logits(struct trace_ctx *c, const struct ir_node *n,
 	(void)n; (void)nout;
 	if (loss_args(c, in, nin, nin > 3 ? 4 : 2, t, 4, &red))
 		return -1;
-	return pointwise_loss(c, PW_BCE_LOGITS, t, 4, red, 0, out);
+	return pointwise_loss(c, PW_BCE_LOGITS, t, 4, red, (double[]){ 0 }, out);
+}
+
+/* huber_loss(self, target, reduction, delta), hinge_embedding_loss(self,
+ * target, margin, reduction), margin_ranking_loss(input1, input2, target,
+ * margin, reduction), poisson_nll_loss(input, target, log_input, full,
+ * eps, reduction) (the Stirling term where target > 1),
+ * soft_margin_loss(self, target, reduction): torch 1.13's Loss.cpp */
+int nn_op_pw_loss2(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *t[3] = { NULL };
+	int64_t red;
+	double pr[3] = { 1, 0, 1e-8 };
+	int lg = 1, full = 0;
+
+	(void)nout;
+	switch (n->op) {
+	case OP_aten_huber_loss:
+		if (loss_args(c, in, nin, 2, t, 2, &red) ||
+		    (nin > 3 && tv_get_float(c, in[3], &pr[0])))
+			return -1;
+		return pointwise_loss(c, PW_HUBER, t, 2, red, pr, out);
+	case OP_aten_hinge_embedding_loss:
+		if (loss_args(c, in, nin, 2, t, 3, &red) ||
+		    (nin > 2 && tv_get_float(c, in[2], &pr[0])))
+			return -1;
+		return pointwise_loss(c, PW_HINGE, t, 2, red, pr, out);
+	case OP_aten_margin_ranking_loss:
+		pr[0] = 0;
+		if (loss_args(c, in, nin, 3, t, 4, &red) ||
+		    (nin > 3 && tv_get_float(c, in[3], &pr[0])))
+			return -1;
+		if (!t[2])
+			return trace_error(c, "margin_ranking_loss: no target");
+		return pointwise_loss(c, PW_MARGIN_RANK, t, 3, red, pr, out);
+	case OP_aten_poisson_nll_loss:
+		if (loss_args(c, in, nin, 2, t, 5, &red) ||
+		    tv_get_bool(c, in[2], &lg) || tv_get_bool(c, in[3], &full) ||
+		    tv_get_float(c, in[4], &pr[2]))
+			return -1;
+		pr[0] = lg;
+		pr[1] = full;
+		return pointwise_loss(c, PW_POISSON, t, 2, red, pr, out);
+	default: /* soft_margin_loss */
+		if (loss_args(c, in, nin, 2, t, 2, &red))
+			return -1;
+		return pointwise_loss(c, PW_SOFT_MARGIN, t, 2, red, pr, out);
+	}
+}
+
+/* the p-norm of d[0..len) (p 0: the nonzero count, inf: the largest) */
+static double vec_pnorm(const double *d, int64_t len, int64_t step, double p)
+{
+	double s = 0;
+	for (int64_t j = 0; j < len; j++) {
+		double a = fabs(d[j * step]);
+		if (p == 0)
+			s += a != 0;
+		else if (isinf(p))
+			s = a > s || isnan(a) ? a : s;
+		else
+			s += p == 1 ? a : p == 2 ? a * a : pow(a, p);
+	}
+	return p == 0 || p == 1 || isinf(p) ? s : p == 2 ? sqrt(s) : pow(s, 1 / p);
+}
+
+/* cosine_embedding_loss(input1, input2, target, margin, reduction):
+ * cos over the last dim (squared magnitudes + 1e-12), 1 - cos where
+ * target is 1, clamp_min(cos - margin, 0) where it is -1;
+ * triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+ * reduction): clamp_min(margin + d(a, p) - d(a, n), 0), d the
+ * pairwise_distance norm(u - v + eps, p) over the last dim (swap: the
+ * smaller of d(a, n) and d(p, n)) */
+int nn_op_embed_loss(struct trace_ctx *c, const struct ir_node *n,
+		     struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *t[3];
+	double *v[3], margin = n->op == OP_aten_triplet_margin_loss, p = 2;
+	double eps = 1e-6, *r = NULL, *tg = NULL;
+	int64_t dims[GPU_MAX_DIMS], red = 1, rows = 1, len;
+	int rank, swap = 0, trip = n->op == OP_aten_triplet_margin_loss, rc;
+
+	(void)nout;
+	for (int i = 0; i < 3; i++)
+		if (tv_get_tensor(c, in[i], 0, &t[i]))
+			return -1;
+	if ((nin > 3 && tv_get_float(c, in[3], &margin)) ||
+	    (trip && nin > 4 && tv_get_float(c, in[4], &p)) ||
+	    (trip && nin > 5 && tv_get_float(c, in[5], &eps)) ||
+	    (trip && nin > 6 && tv_get_bool(c, in[6], &swap)) ||
+	    (nin > (trip ? 7 : 4) && tv_get_int(c, in[trip ? 7 : 4], &red)))
+		return -1;
+	if (host_broadcast(c, t, trip ? 3 : 2, v, &rank, dims))
+		return -1;
+	if (!trip)
+		v[2] = NULL;
+	len = rank ? dims[rank - 1] : 1;
+	for (int i = 0; i + 1 < rank; i++)
+		rows *= dims[i];
+	r = malloc(sizeof(*r) * (size_t)(rows + 1));
+	double *df = malloc(sizeof(*df) * (size_t)(len + 1));
+	if (!trip)
+		tg = trace_to_host(c, t[2], IR_DTYPE_DOUBLE);
+	rc = -1;
+	if (!r || !df || (!trip && !tg)) {
+		if (r && df)
+			goto done;
+		trace_oom(c);
+		goto done;
+	}
+	if (!trip && t[2]->rank != (rank ? rank - 1 : 0)) {
+		trace_error(c, "cosine_embedding_loss: target's dims do not "
+			    "match the inputs'");
+		goto done;
+	}
+	for (int64_t i = 0; i < rows; i++) {
+		const double *a = v[0] + i * len, *b = v[1] + i * len;
+		if (!trip) {
+			double pr = 0, m1 = 0, m2 = 0;
+			for (int64_t j = 0; j < len; j++) {
+				pr += a[j] * b[j];
+				m1 += a[j] * a[j];
+				m2 += b[j] * b[j];
+			}
+			double cs = pr / sqrt((m1 + 1e-12) * (m2 + 1e-12));
+			r[i] = (tg[i] == 1 ? 1 - cs : 0) +
+			       (tg[i] == -1 ? clamp0(cs - margin) : 0);
+			continue;
+		}
+		const double *ng = v[2] + i * len;
+		for (int64_t j = 0; j < len; j++)
+			df[j] = a[j] - b[j] + eps;
+		double dp = vec_pnorm(df, len, 1, p);
+		for (int64_t j = 0; j < len; j++)
+			df[j] = a[j] - ng[j] + eps;
+		double dn = vec_pnorm(df, len, 1, p);
+		if (swap) {
+			for (int64_t j = 0; j < len; j++)
+				df[j] = b[j] - ng[j] + eps;
+			double ds = vec_pnorm(df, len, 1, p);
+			dn = isnan(ds) || ds < dn ? ds : dn;
+		}
+		r[i] = clamp0(margin + dp - dn);
+	}
+	rc = trace_out(c, out, reduce_loss(c, t[0]->dtype, r,
+					   rank ? rank - 1 : 0, dims, red));
+done:
+	for (int i = 0; i < (trip ? 3 : 2); i++)
+		free(v[i]);
+	free(r);
+	free(df);
+	free(tg);
+	return rc;
+}
+
+/* multi_margin_loss(self [N, C] or [C], target, p=1, margin=1,
+ * weight=None, reduction) and multilabel_margin_loss(self, target
+ * (labels, ended by -1), reduction), as torch's CPU kernels: per row
+ * the sum over classes j of max(0, margin - x[y] + x[j])^p (times
+ * weight[y]) for j != y, or of max(0, 1 - x[t] + x[j]) over the labels t
+ * before the first -1 and the j that are not labels, over C */
+int nn_op_margin_loss(struct trace_ctx *c, const struct ir_node *n,
+		      struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *tt, *w = NULL;
+	double p = 1, margin = 1, *hx, *ht, *hw = NULL, *r;
+	int64_t red = 1, N, C;
+	int ml = n->op == OP_aten_multilabel_margin_loss, rc;
+
+	(void)nout;
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &tt))
+		return -1;
+	if (ml) {
+		if (nin > 2 && tv_get_int(c, in[2], &red))
+			return -1;
+	} else if ((nin > 2 && tv_get_float(c, in[2], &p)) ||
+		   (nin > 3 && tv_get_float(c, in[3], &margin)) ||
+		   (nin > 4 && tv_get_tensor(c, in[4], 1, &w)) ||
+		   (nin > 5 && tv_get_int(c, in[5], &red))) {
+		return -1;
+	}
+	if (x->rank < 1 || x->rank > 2 || (!ml && p != 1 && p != 2))
+		return trace_error(c, "%s: expected a 1-d or 2-d input%s",
+				   ml ? "multilabel_margin_loss" :
+				   "multi_margin_loss", ml ? "" :
+				   " and p 1 or 2");
+	N = x->rank == 2 ? x->dims[0] : 1;
+	C = x->dims[x->rank - 1];
+	if ((ml && (tt->rank != x->rank || tt->dims[tt->rank - 1] != C)) ||
+	    (!ml && (tt->rank > 1 || (tt->rank ? tt->dims[0] : 1) != N)))
+		return trace_error(c, "inconsistent target size");
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	ht = hx ? trace_to_host(c, tt, IR_DTYPE_DOUBLE) : NULL;
+	hw = ht && w ? trace_to_host(c, w, IR_DTYPE_DOUBLE) : NULL;
+	r = malloc(sizeof(*r) * (size_t)(N + 1));
+	char *ist = malloc((size_t)C + 1);
+	rc = -1;
+	if (!hx || !ht || (w && !hw) || !r || !ist) {
+		if (hx && ht && (!w || hw))
+			trace_oom(c);
+		goto done;
+	}
+	for (int64_t i = 0; i < N; i++) {
+		const double *xi = hx + i * C;
+		double sum = 0;
+		if (!ml) {
+			int64_t y = (int64_t)ht[i];
+			if (y < 0 || y >= C) {
+				trace_error(c, "target out of bounds");
+				goto done;
+			}
+			for (int64_t j = 0; j < C; j++) {
+				double z = margin - xi[y] + xi[j];
+				if (j == y || !(z > 0))
+					continue;
+				double h = p == 1 ? z : z * z;
+				sum += hw ? h * hw[y] : h;
+			}
+		} else {
+			const double *ti = ht + i * C;
+			memset(ist, 0, (size_t)C);
+			for (int64_t k = 0; k < C && ti[k] >= 0; k++) {
+				if (ti[k] >= (double)C) {
+					trace_error(c, "target out of bounds");
+					goto done;
+				}
+				ist[(int64_t)ti[k]] = 1;
+			}
+			for (int64_t k = 0; k < C && ti[k] >= 0; k++)
+				for (int64_t j = 0; j < C; j++) {
+					double z = 1 - xi[(int64_t)ti[k]] + xi[j];
+					if (!ist[j] && z > 0)
+						sum += z;
+				}
+		}
+		r[i] = sum / (double)C;
+	}
+	rc = trace_out(c, out, reduce_loss(c, x->dtype, r,
+					   x->rank == 2 ? 1 : 0, &N, red));
+done:
+	free(hx);
+	free(ht);
+	free(hw);
+	free(r);
+	free(ist);
+	return rc;
 }
 
 /* Class-index losses on host values: logp [N, C, inner] (row-major as

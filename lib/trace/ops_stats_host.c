@@ -247,11 +247,61 @@ done:
 	return rc;
 }
 
+/* x as [outer, len, inner] around dim d (a 0-d x: one of one) */
+static void around_dim(const struct gpu_tensor *x, int d, int64_t *outer,
+		       int64_t *len, int64_t *inner)
+{
+	*outer = *inner = 1;
+	for (int i = 0; i < x->rank; i++) {
+		if (i < d)
+			*outer *= x->dims[i];
+		else if (i > d)
+			*inner *= x->dims[i];
+	}
+	*len = x->rank ? x->dims[d] : 1;
+}
+
+/* x's dims with dim d dropped (or 1 when keep) into dims; the rank */
+static int reduced_dims(const struct gpu_tensor *x, int d, int keep,
+			int64_t *dims)
+{
+	int r = 0;
+	for (int i = 0; i < x->rank; i++)
+		if (i != d)
+			dims[r++] = x->dims[i];
+		else if (keep)
+			dims[r++] = 1;
+	return r;
+}
+
+/* values and indices (doubles on the host, rank r, dims) as outputs */
+static int out_pair(struct trace_ctx *c, struct tval **out, int nout,
+		    enum ir_dtype dt, int r, const int64_t *dims,
+		    const double *v, const double *iv)
+{
+	struct gpu_tensor *yv, *yi = NULL;
+	yv = trace_from_host(c, dt, r, dims, IR_DTYPE_DOUBLE, v);
+	if (yv && nout > 1)
+		yi = trace_from_host(c, IR_DTYPE_INT64, r, dims,
+				     IR_DTYPE_DOUBLE, iv);
+	if (!yv || (nout > 1 && !yi)) {
+		gpu_free(yv);
+		return -1;
+	}
+	if (trace_out(c, out, yv)) {
+		gpu_free(yi);
+		return -1;
+	}
+	return nout > 1 ? trace_out(c, out + 1, yi) : 0;
+}
+
 /* nanmedian(self) and nanmedian(self, dim, keepdim) -> (values,
  * indices): along dim, the (m - 1) // 2-th smallest of the m non-NaN
  * values (ties in index order, as torch's nth_element comparator), NaN
  * when all are NaN (torch's index there is what its nth_element leaves;
- * ours is the first) */
+ * ours is the first).  median: the same of all values, NaN (and the
+ * first NaN's index) where a NaN is met, as torch's
+ * median_with_indices_impl; an empty median() is NaN. */
 static int by_value(const void *a, const void *b, void *ctx)
 {
 	const double *vals = ctx;
@@ -269,9 +319,10 @@ static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
 			int nout)
 {
-	struct gpu_tensor *x, *yv = NULL, *yi = NULL;
+	struct gpu_tensor *x;
 	int64_t dim = 0, outer = 1, inner = 1, len, dims[GPU_MAX_DIMS];
 	int d = 0, r = 0, full = nin < 2, keep = 0;
+	int med = n->op == OP_aten_median;
 	double *h, *v, *iv;
 	int64_t *idx;
 
@@ -287,24 +338,17 @@ static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 	} else {
 		if (trace_axis(c, dim, x->rank, &d))
 			return -1;
-		len = x->dims[d];
-		for (int i = 0; i < d; i++)
-			outer *= x->dims[i];
-		for (int i = d + 1; i < x->rank; i++)
-			inner *= x->dims[i];
-		for (int i = 0; i < x->rank; i++)
-			if (i != d)
-				dims[r++] = x->dims[i];
-			else if (keep)
-				dims[r++] = 1;
+		around_dim(x, d, &outer, &len, &inner);
+		r = reduced_dims(x, d, keep, dims);
 	}
-	if (len == 0)
-		return trace_error(c, "nanmedian() input tensor cannot be empty");
+	if (len == 0 && !(med && full))
+		return trace_error(c, "%s() input tensor cannot be empty",
+				   med ? "median" : "nanmedian");
 	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
 	v = malloc(sizeof(*v) * (size_t)(outer * inner + 1));
 	iv = malloc(sizeof(*iv) * (size_t)(outer * inner + 1));
-	idx = malloc(sizeof(*idx) * (size_t)len);
-	double *row = malloc(sizeof(*row) * (size_t)len);
+	idx = malloc(sizeof(*idx) * (size_t)(len + 1));
+	double *row = malloc(sizeof(*row) * (size_t)(len + 1));
 	if (!h || !v || !iv || !idx || !row) {
 		free(h); free(v); free(iv); free(idx); free(row);
 		return h ? trace_oom(c) : -1;
@@ -319,29 +363,214 @@ static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 			}
 			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
 			int64_t at = m ? (m - 1) / 2 : 0;
-			v[o * inner + q] = m ? row[idx[at]] : NAN;
+			if (med && m < len)
+				at = m; /* median: the first NaN */
+			v[o * inner + q] = m && len ? row[idx[at]] : NAN;
+			iv[o * inner + q] = len ? (double)idx[at] : 0;
+		}
+	int rc = out_pair(c, out, nout, x->dtype, full ? 0 : r, dims, v, iv);
+	free(h); free(v); free(iv); free(idx); free(row);
+	return rc;
+}
+
+/* mode(self, dim=-1, keepdim=False) -> (values, indices): torch's CPU
+ * kernel sorts each row by value (std::sort, stable for the short rows it
+ * meets: insertion sort below 17) and keeps the first value whose run is
+ * strictly longer than any before: the smallest most frequent value, and
+ * the index of its last occurrence */
+static int op_mode(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	int64_t dim = -1, outer, len, inner, dims[GPU_MAX_DIMS], *idx;
+	int d = 0, keep = 0, r, rc;
+	double *h, *v, *iv, *row;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_int(c, in[1], &dim)) ||
+	    (nin > 2 && tv_get_bool(c, in[2], &keep)))
+		return -1;
+	if (trace_axis(c, dim, x->rank ? x->rank : 1, &d))
+		return -1;
+	around_dim(x, d, &outer, &len, &inner);
+	if (len == 0)
+		return trace_error(c, "mode(): expected a non-empty dim");
+	r = reduced_dims(x, x->rank ? d : -1, keep, dims);
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	v = malloc(sizeof(*v) * (size_t)(outer * inner + 1));
+	iv = malloc(sizeof(*iv) * (size_t)(outer * inner + 1));
+	idx = malloc(sizeof(*idx) * (size_t)(len + 1));
+	row = malloc(sizeof(*row) * (size_t)(len + 1));
+	if (!h || !v || !iv || !idx || !row) {
+		free(h); free(v); free(iv); free(idx); free(row);
+		return h ? trace_oom(c) : -1;
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t q = 0; q < inner; q++) {
+			int64_t best = 0, run = 0, at = 0;
+			for (int64_t k = 0; k < len; k++) {
+				row[k] = h[(o * len + k) * inner + q];
+				idx[k] = k;
+			}
+			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+			for (int64_t k = 0; k < len; k++) {
+				run++;
+				if (k == len - 1 ||
+				    row[idx[k]] != row[idx[k + 1]]) {
+					if (run > best) {
+						best = run;
+						at = k;
+					}
+					run = 0;
+				}
+			}
+			v[o * inner + q] = row[idx[at]];
 			iv[o * inner + q] = (double)idx[at];
 		}
-	free(h);
-	free(idx);
-	free(row);
-	int orank = full ? 0 : r;
-	yv = trace_from_host(c, x->dtype, orank, dims, IR_DTYPE_DOUBLE, v);
-	if (yv && nout > 1)
-		yi = trace_from_host(c, IR_DTYPE_INT64, orank, dims,
-				     IR_DTYPE_DOUBLE, iv);
-	free(v);
-	free(iv);
-	if (!yv || (nout > 1 && !yi)) {
-		gpu_free(yv);
-		gpu_free(yi);
+	rc = out_pair(c, out, nout, x->dtype, r, dims, v, iv);
+	free(h); free(v); free(iv); free(idx); free(row);
+	return rc;
+}
+
+enum qmode { Q_LINEAR, Q_LOWER, Q_HIGHER, Q_MIDPOINT, Q_NEAREST };
+
+/* torch's lerp: from the nearer end */
+static double lerp_of(double a, double b, double w)
+{
+	return w < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w);
+}
+
+/* the q-quantile of the ascending row s (NaNs last) of len values, m of
+ * them not NaN, as torch's quantile_impl: rank q * (len - 1), the last
+ * index when a NaN is there (quantile) or q * (m - 1), at least 0
+ * (nanquantile), rounded as the mode says, the values around it lerped */
+static double quantile_of(const double *s, int64_t len, int64_t m,
+			  double q, int ignore_nan, enum qmode mode)
+{
+	double rank = ignore_nan ? q * (double)(m - 1) : q * (double)(len - 1);
+	if (!ignore_nan && m < len)
+		rank = (double)(len - 1);
+	if (ignore_nan && rank < 0)
+		rank = 0;
+	if (mode == Q_LOWER)
+		rank = floor(rank);
+	else if (mode == Q_HIGHER)
+		rank = ceil(rank);
+	else if (mode == Q_NEAREST)
+		rank = nearbyint(rank);
+	int64_t lo = (int64_t)rank;
+	double v = s[lo];
+	if (mode == Q_LINEAR || mode == Q_MIDPOINT)
+		v = lerp_of(v, s[(int64_t)ceil(rank)],
+			    mode == Q_MIDPOINT ? 0.5 : rank - (double)lo);
+	return v;
+}
+
+/* quantile / nanquantile(self, q (a number or a 0-d or 1-d tensor),
+ * dim=None, keepdim=False, *, interpolation='linear'): q's values
+ * (a 1-d q's count as the first dim) over self's reduced dims */
+static int op_quantile(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	static const char *modes[] = { "linear", "lower", "higher",
+				       "midpoint", "nearest" };
+	struct gpu_tensor *x, *qt = NULL, *y;
+	int64_t dim = 0, outer = 1, len, inner = 1, dims[GPU_MAX_DIMS], nq = 1;
+	int d = 0, keep = 0, r = 0, full, qvec = 0;
+	int ign = n->op == OP_aten_nanquantile;
+	enum qmode mode = Q_LINEAR;
+	double qs = 0, *qv = &qs, *h, *v, *row, *srt;
+	int64_t *idx;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (in[1]->kind == TV_TENSOR) {
+		if (tv_get_tensor(c, in[1], 0, &qt))
+			return -1;
+		if (qt->rank > 1)
+			return trace_error(c, "quantile() q must be a scalar "
+					   "or 1D tensor");
+		qvec = qt->rank == 1;
+		nq = qvec ? qt->dims[0] : 1;
+	} else if (tv_get_float(c, in[1], &qs)) {
 		return -1;
 	}
-	if (trace_out(c, out, yv)) {
-		gpu_free(yi);
+	full = nin < 3 || in[2]->kind == TV_NONE;
+	if ((!full && tv_get_int(c, in[2], &dim)) ||
+	    (nin > 3 && tv_get_bool(c, in[3], &keep)))
 		return -1;
+	if (nin > 4 && in[4]->kind == TV_STR) {
+		int k = 0;
+		while (k < 5 && strcmp(in[4]->u.s, modes[k]))
+			k++;
+		if (k == 5)
+			return trace_error(c, "quantile() interpolation must "
+					   "be one of linear, lower, higher, "
+					   "midpoint or nearest. Got %s",
+					   in[4]->u.s);
+		mode = (enum qmode)k;
 	}
-	return nout > 1 ? trace_out(c, out + 1, yi) : 0;
+	if (x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE)
+		return trace_error(c, "quantile() input tensor must be either "
+				   "float or double dtype");
+	if (full) {
+		len = 1;
+		for (int i = 0; i < x->rank; i++)
+			len *= x->dims[i];
+		if (keep)
+			for (r = 0; r < x->rank; r++)
+				dims[r + qvec] = 1;
+	} else {
+		if (trace_axis(c, dim, x->rank ? x->rank : 1, &d))
+			return -1;
+		around_dim(x, d, &outer, &len, &inner);
+		r = reduced_dims(x, x->rank ? d : -1, keep, dims + qvec);
+	}
+	if (len == 0)
+		return trace_error(c, "quantile() input tensor must be "
+				   "non-empty");
+	if (qvec)
+		dims[0] = nq;
+	if (qt && !(qv = trace_to_host(c, qt, IR_DTYPE_DOUBLE)))
+		return -1;
+	for (int64_t j = 0; j < nq; j++)
+		if (!(qv[j] >= 0 && qv[j] <= 1)) {
+			if (qv != &qs)
+				free(qv);
+			return trace_error(c, "quantile() q values must be in "
+					   "the range [0, 1]");
+		}
+	h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	v = malloc(sizeof(*v) * (size_t)(nq * outer * inner + 1));
+	idx = malloc(sizeof(*idx) * (size_t)(len + 1));
+	row = malloc(sizeof(*row) * (size_t)(len + 1));
+	srt = malloc(sizeof(*srt) * (size_t)(len + 1));
+	if (!h || !v || !idx || !row || !srt) {
+		free(h); free(v); free(idx); free(row); free(srt);
+		if (qv != &qs)
+			free(qv);
+		return h ? trace_oom(c) : -1;
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t p = 0; p < inner; p++) {
+			int64_t m = 0;
+			for (int64_t k = 0; k < len; k++) {
+				row[k] = h[(o * len + k) * inner + p];
+				idx[k] = k;
+				m += !isnan(row[k]);
+			}
+			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+			for (int64_t k = 0; k < len; k++)
+				srt[k] = row[idx[k]];
+			for (int64_t j = 0; j < nq; j++)
+				v[(j * outer + o) * inner + p] =
+					quantile_of(srt, len, m, qv[j], ign, mode);
+		}
+	y = trace_from_host(c, x->dtype, r + qvec, dims, IR_DTYPE_DOUBLE, v);
+	free(h); free(v); free(idx); free(row); free(srt);
+	if (qv != &qs)
+		free(qv);
+	return y ? trace_out(c, out, y) : -1;
 }
 
 /* pdist(input [N, M], p=2), _pdist_forward: the p-norm distance of rows
@@ -401,5 +630,9 @@ const struct trace_op trace_ops_stats_host[] = {
 	{ OP_aten_cov, op_cov, 0 },
 	{ OP_aten_corrcoef, op_cov, 0 },
 	{ OP_aten_nanmedian, op_nanmedian, 0 },
+	{ OP_aten_median, op_nanmedian, 0 },
+	{ OP_aten_mode, op_mode, 0 },
+	{ OP_aten_quantile, op_quantile, 0 },
+	{ OP_aten_nanquantile, op_quantile, 0 },
 	{ OP_NONE, NULL, 0 },
 };

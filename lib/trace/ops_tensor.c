@@ -2087,29 +2087,40 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+/* linspace(start, end, steps, dtype, ...) and logspace(start, end,
+ * steps, base=10.0, dtype, ...): base ** linspace's values (torch's
+ * logspace kernel computes the exponents in double and rounds the
+ * power) */
 static int op_linspace(struct trace_ctx *c, const struct ir_node *n,
 		       struct tval **in, int nin, struct tval **out, int nout)
 {
-	double a, b, step, *v;
+	double a, b, step, *v, base = 10;
 	int64_t steps, i;
 	enum ir_dtype dt = DEFAULT_FLOAT;
 	struct gpu_tensor *y;
+	int lg = n->op == OP_aten_logspace, idt = lg ? 4 : 3;
 
 	if (get_scalar(c, in[0], &a) || get_scalar(c, in[1], &b) ||
-	    tv_get_int(c, in[2], &steps))
+	    tv_get_int(c, in[2], &steps) ||
+	    (lg && nin > 3 && get_scalar(c, in[3], &base)))
 		return -1;
 	if (steps < 0)
 		return trace_error(c, "number of steps must be non-negative");
-	if (nin > 3 && tv_get_dtype(c, in[3], dt, &dt))
+	if (nin > idt && tv_get_dtype(c, in[idt], dt, &dt))
 		return -1;
+	if (lg && dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE) {
+		/* logspace takes start and end in the output's dtype */
+		a = trunc(a);
+		b = trunc(b);
+	}
 	v = malloc(sizeof(*v) * (steps ? steps : 1));
 	if (!v)
 		return trace_error(c, "out of memory");
-	/* torch's symmetric formula: from the start for the first half,
+	/* torch's symmetric formula (one step: start): from the start for the first half,
 	 * from the end for the second */
 	step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
 	for (i = 0; i < steps; i++)
-		v[i] = i < steps / 2 ? a + step * (double)i :
+		v[i] = i < (steps == 1 ? 1 : steps / 2) ? a + step * (double)i :
 		       b - step * (double)(steps - i - 1);
 	if (dt == IR_DTYPE_FLOAT) {
 		/* computed in float as torch does for float outputs */
@@ -2117,9 +2128,11 @@ static int op_linspace(struct trace_ctx *c, const struct ir_node *n,
 			   (fb - fa) / (float)(steps - 1) : 0;
 
 		for (i = 0; i < steps; i++)
-			v[i] = i < steps / 2 ? fa + fs * (float)i :
+			v[i] = i < (steps == 1 ? 1 : steps / 2) ? fa + fs * (float)i :
 			       fb - fs * (float)(steps - i - 1);
 	}
+	for (i = 0; lg && i < steps; i++)
+		v[i] = pow(base, v[i]);
 	y = trace_from_host(c, dt, 1, &steps, IR_DTYPE_DOUBLE, v);
 	free(v);
 	return trace_out(c, out, y);
@@ -3453,7 +3466,7 @@ const struct trace_op trace_ops_tensor[] = {
 	OP(empty_like, op_full), OP(new_zeros, op_full),
 	OP(new_ones, op_full), OP(new_full, op_full),
 	OP(new_empty, op_full), OP(arange, op_arange),
-	OP(linspace, op_linspace), OP(eye, op_eye),
+	OP(linspace, op_linspace), OP(logspace, op_linspace), OP(eye, op_eye),
 	OP(scalar_tensor, op_scalar_tensor), OP(tensor, op_tensor),
 	OP(as_tensor, op_tensor), OP(rand, op_random),
 	OP(randn, op_random), OP(rand_like, op_random),
