@@ -50,6 +50,7 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_extra_shape_table, &symbolic_fft_table,
 	&symbolic_vision_table, &symbolic_long_tail_table,
 	&symbolic_stats_table,
+	&symbolic_special_table,
 };
 const size_t symbolic_ntables =
 	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);

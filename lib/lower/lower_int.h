@@ -91,6 +91,7 @@ extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra
 extern const struct symbolic_table symbolic_fft_table;         /* symbolic_fft.c */
 extern const struct symbolic_table symbolic_long_tail_table;  /* symbolic_long_tail.c */
 extern const struct symbolic_table symbolic_stats_table;      /* symbolic_stats.c */
+extern const struct symbolic_table symbolic_special_table;    /* symbolic_special.c */
 /* Why op has no symbolic on purpose, or NULL (symbolic_long_tail.c). */
 const char *sym_refusal(enum aten_op op);
 /* torchvision::* ops, and the index/where/split/unbind/repeat cases the

@@ -654,6 +654,20 @@ static void arith(struct ir_graph *g, struct ir_node *n)
 	broadcast(g, n, 0);
 }
 
+/* a float function of two broadcast operands (xlog1py, the special_
+ * polynomials): integers and bools promote to the default Float */
+static void float_binary(struct ir_graph *g, struct ir_node *n)
+{
+	struct ir_type *t;
+
+	broadcast(g, n, 0);
+	t = n->noutputs ? n->outputs[0]->type : NULL;
+	if (t && t->kind == IR_TYPE_TENSOR && t->dtype != IR_DTYPE_UNDEFINED &&
+	    t->dtype != IR_DTYPE_FLOAT && t->dtype != IR_DTYPE_DOUBLE &&
+	    t->dtype != IR_DTYPE_FLOAT16 && t->dtype != IR_DTYPE_BFLOAT16)
+		t->dtype = IR_DTYPE_FLOAT;
+}
+
 static void compare(struct ir_graph *g, struct ir_node *n)
 {
 	broadcast(g, n, 1);
@@ -797,6 +811,19 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_bmm] = matmul,
 	[OP_aten_addmm] = addmm,
 	[OP_aten_add] = arith,
+	[OP_aten_special_chebyshev_polynomial_t] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_u] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_v] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_w] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_t] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_u] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_v] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_w] = float_binary,
+	[OP_aten_special_hermite_polynomial_h] = float_binary,
+	[OP_aten_special_hermite_polynomial_he] = float_binary,
+	[OP_aten_special_laguerre_polynomial_l] = float_binary,
+	[OP_aten_special_legendre_polynomial_p] = float_binary,
+	[OP_aten_special_xlog1py] = float_binary,
 	[OP_aten_sub] = arith,
 	[OP_aten_mul] = arith,
 	[OP_aten_div] = arith,

@@ -1,0 +1,189 @@
+/*
+ * ops_special_host.c - trace kernels on the host for torch's special
+ * functions (issue 14's long tail): the orthogonal polynomials
+ * special_{,shifted_}chebyshev_polynomial_{t,u,v,w},
+ * special_hermite_polynomial_{h,he}, special_laguerre_polynomial_l and
+ * special_legendre_polynomial_p.  Each reads x and n to the host as
+ * doubles, computes as torch 1.13's aten/src/ATen/native/Math.h does
+ * (the same special cases, the same recurrence, each operation rounded to
+ * the result dtype) and writes the result back, so it runs on either
+ * backend.  lib/lower/symbolic_special.c builds the same computation in
+ * ONNX.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "trace_int.h"
+
+/* v rounded to float where the result is float (each step of torch's
+ * float kernel rounds; double rounding of one +, -, *, / through double
+ * gives the float result) */
+static double rnd(int fl, double v)
+{
+	return fl ? (double)(float)v : v;
+}
+
+#define R(v) rnd(fl, (v))
+
+/* n as torch's static_cast<int64_t> reads it on x86: NaN and values out
+ * of range are INT64_MIN (so every polynomial is 0 there) */
+static int64_t degree_of(double v)
+{
+	if (!(fabs(v) < 9.2e18))
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+/* chebyshev kinds T U V W (0..3), shifted (of 2x - 1) or not */
+static double chebyshev(int kind, int shifted, double x, int64_t n, int fl)
+{
+	double y = shifted ? R(R(x + x) - 1) : x, p = 1, q, r = 0;
+	int thr = shifted ? (kind == 3 ? 4 : 6) : (kind == 0 ? 6 : 8);
+	int pos = shifted ? x == 1 : x == 1, neg = shifted ? x == 0 : x == -1;
+	double sg = n % 2 == 0 ? 1 : -1;
+	double n1 = R((double)n + 1), n2 = R((double)n + n + 1);
+
+	if (n < 0)
+		return 0;
+	if (pos || neg) {
+		switch (kind) {
+		case 0: return pos ? 1 : sg;
+		case 1: return pos ? n1 : sg * n1;
+		case 2: return pos ? 1 : sg * n2;
+		default: return pos ? n2 : sg;
+		}
+	}
+	if (n > thr && fabs(y) < 1) {
+		double a = R(acos(y)), h = R(a / 2), nh = R(R((double)n) + 0.5);
+		switch (kind) {
+		case 0:
+			return R(cos(R(R((double)n) * a)));
+		case 1:
+			if (R(sin(a)) != 0)
+				return R(R(sin(R(n1 * a))) / R(sin(a)));
+			return R(R(n1 * R(cos(R(n1 * a)))) / y);
+		case 2:
+			if (R(sin(h)) != 1)
+				return R(R(cos(R(nh * a))) / R(cos(h)));
+			return sg * n2;
+		default:
+			if (R(cos(h)) != 1)
+				return R(R(sin(R(nh * a))) / R(sin(h)));
+			return !shifted && x > 0 ? n2 : sg;
+		}
+	}
+	q = kind == 0 ? y : kind == 1 ? R(y + y)
+			  : R(R(y + y) + (kind == 2 ? -1 : 1));
+	if (n == 0)
+		return 1;
+	if (n == 1)
+		return q;
+	for (int64_t k = 2; k <= n && !isnan(q); k++) {
+		r = R(R(R(y + y) * q) - p);
+		p = q;
+		q = r;
+	}
+	return q;
+}
+
+/* hermite (physicists' h, probabilists' he), laguerre, legendre */
+static double classical(enum aten_op op, double x, int64_t n, int fl)
+{
+	double p = 1, q, r;
+
+	if (n < 0)
+		return 0;
+	if (op == OP_aten_special_laguerre_polynomial_l && x == 0)
+		return 1;
+	if (op == OP_aten_special_legendre_polynomial_p && fabs(x) == 1)
+		return x > 0 || n % 2 == 0 ? 1 : -1;
+	if (n == 0)
+		return 1;
+	switch (op) {
+	case OP_aten_special_hermite_polynomial_h: q = R(x + x); break;
+	case OP_aten_special_laguerre_polynomial_l: q = R(1 - x); break;
+	default: q = x; break;
+	}
+	for (int64_t j = 1; j < n && !isnan(q); j++) {
+		double k = R((double)j);
+		switch (op) {
+		case OP_aten_special_hermite_polynomial_h:
+			k = R(2.0 * (double)j);
+			r = R(R(R(x + x) * q) - R(k * p));
+			break;
+		case OP_aten_special_hermite_polynomial_he:
+			r = R(R(x * q) - R(k * p));
+			break;
+		case OP_aten_special_laguerre_polynomial_l:
+			r = R(R(R(R(R(k + k) + R(1 - x)) * q) - R(k * p)) /
+			      R(k + 1));
+			break;
+		default: /* legendre */
+			r = R(R(R(R(R(k + k + 1) * x) * q) - R(k * p)) /
+			      R(k + 1));
+			break;
+		}
+		p = q;
+		q = r;
+	}
+	return q;
+}
+
+static double polynomial(enum aten_op op, double x, double nv, int fl)
+{
+	int64_t n = degree_of(nv);
+
+	switch (op) {
+	case OP_aten_special_chebyshev_polynomial_t: return chebyshev(0, 0, x, n, fl);
+	case OP_aten_special_chebyshev_polynomial_u: return chebyshev(1, 0, x, n, fl);
+	case OP_aten_special_chebyshev_polynomial_v: return chebyshev(2, 0, x, n, fl);
+	case OP_aten_special_chebyshev_polynomial_w: return chebyshev(3, 0, x, n, fl);
+	case OP_aten_special_shifted_chebyshev_polynomial_t: return chebyshev(0, 1, x, n, fl);
+	case OP_aten_special_shifted_chebyshev_polynomial_u: return chebyshev(1, 1, x, n, fl);
+	case OP_aten_special_shifted_chebyshev_polynomial_v: return chebyshev(2, 1, x, n, fl);
+	case OP_aten_special_shifted_chebyshev_polynomial_w: return chebyshev(3, 1, x, n, fl);
+	default: return classical(op, x, n, fl);
+	}
+}
+
+/* special_*_polynomial_*(x, n): x and n tensors or numbers, broadcast,
+ * in their float result dtype */
+static int op_polynomial(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out,
+			 int nout)
+{
+	int64_t dims[GPU_MAX_DIMS], cnt = 1;
+	double *a, *b;
+	enum ir_dtype dt;
+	int rank, fl;
+	struct gpu_tensor *y;
+
+	if (trace_pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+		return -1;
+	fl = dt != IR_DTYPE_DOUBLE;
+	for (int i = 0; i < rank; i++)
+		cnt *= dims[i];
+	for (int64_t i = 0; i < cnt; i++)
+		a[i] = polynomial(n->op, a[i], b[i], fl);
+	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, a);
+	free(a);
+	free(b);
+	return trace_out(c, out, y);
+}
+
+const struct trace_op trace_ops_special_host[] = {
+	{ OP_aten_special_chebyshev_polynomial_t, op_polynomial, 0 },
+	{ OP_aten_special_chebyshev_polynomial_u, op_polynomial, 0 },
+	{ OP_aten_special_chebyshev_polynomial_v, op_polynomial, 0 },
+	{ OP_aten_special_chebyshev_polynomial_w, op_polynomial, 0 },
+	{ OP_aten_special_shifted_chebyshev_polynomial_t, op_polynomial, 0 },
+	{ OP_aten_special_shifted_chebyshev_polynomial_u, op_polynomial, 0 },
+	{ OP_aten_special_shifted_chebyshev_polynomial_v, op_polynomial, 0 },
+	{ OP_aten_special_shifted_chebyshev_polynomial_w, op_polynomial, 0 },
+	{ OP_aten_special_hermite_polynomial_h, op_polynomial, 0 },
+	{ OP_aten_special_hermite_polynomial_he, op_polynomial, 0 },
+	{ OP_aten_special_laguerre_polynomial_l, op_polynomial, 0 },
+	{ OP_aten_special_legendre_polynomial_p, op_polynomial, 0 },
+	{ OP_NONE, NULL, 0 },
+};

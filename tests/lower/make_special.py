@@ -1,0 +1,70 @@
+# make_special.py - the models of tests/423-lower-special-polynomials.bats:
+# torch's orthogonal polynomials (special_*_polynomial_*, x and n tensors
+# or numbers, n truncated, the special cases torch 1.13's Math.h has:
+# n < 0, |x| == 1, Chebyshev's cos form above degree 6 or 8, NaN and
+# infinite x and n) and special_xlog1py, traced and scripted by torch
+# 1.13, with torch's eager outputs as the oracle (opcases.py writes them).
+#
+#   make_special.py NAME DIR
+import sys
+
+import torch
+
+from opcases import write_case
+
+torch.manual_seed(0)
+name, d = sys.argv[1], sys.argv[2]
+S = torch.special
+nan, inf = float("nan"), float("inf")
+
+
+class Chebyshev(torch.nn.Module):
+    """the eight Chebyshev polynomials, n a tensor (broadcast: x [k, 1]
+    against n [m]) and a number"""
+    def forward(self, x, n, xs, nd):
+        return (S.chebyshev_polynomial_t(x, n), S.chebyshev_polynomial_u(x, n),
+                S.chebyshev_polynomial_v(x, n), S.chebyshev_polynomial_w(x, n),
+                S.shifted_chebyshev_polynomial_t(xs, n), S.shifted_chebyshev_polynomial_u(xs, n),
+                S.shifted_chebyshev_polynomial_v(xs, n), S.shifted_chebyshev_polynomial_w(xs, n),
+                S.chebyshev_polynomial_t(x, 9), S.shifted_chebyshev_polynomial_w(xs, 3.5),
+                S.chebyshev_polynomial_u(x.double(), nd), S.shifted_chebyshev_polynomial_v(xs, nd))
+
+
+class Classical(torch.nn.Module):
+    """hermite h and he, laguerre, legendre; an integer n; xlog1py
+    (x 0, y NaN, y near 0, y -1, infinities) with a number"""
+    def forward(self, x, n, ni, a, b):
+        return (S.hermite_polynomial_h(x, n), S.hermite_polynomial_he(x, n),
+                S.laguerre_polynomial_l(x, n), S.legendre_polynomial_p(x, n),
+                S.legendre_polynomial_p(x, ni), S.hermite_polynomial_he(x.double(), 4),
+                S.laguerre_polynomial_l(x, ni),
+                S.xlog1py(a, b), S.xlog1py(a, 0.5), S.xlog1py(2.0, b),
+                S.xlog1py(a.double(), b))
+
+
+def xs(k):
+    """k values in (-1.5, 1.5) with torch's special points"""
+    return torch.cat([torch.rand(k) * 3 - 1.5,
+                      torch.tensor([1.0, -1.0, 0.0, 0.5, nan, inf, -inf, 1e-9, 2.0, -3.0])])
+
+
+def degrees():
+    """degrees -2..11 with fractions, and NaN, inf, -0.5"""
+    return torch.cat([torch.arange(-2.0, 12.0), torch.tensor([2.7, 9.5, -0.5, nan, inf, 30.0])])
+
+
+cases = {
+    "chebyshev": (Chebyshev(), [("x", xs(14).reshape(-1, 1), None, []), ("n", degrees(), None, []),
+                                ("xs", (xs(14) * 0.5 + 0.5).reshape(-1, 1), None, []),
+                                ("nd", torch.tensor([0.0, 3.0, 8.9, 12.0, -1.0], dtype=torch.float64).reshape(-1, 1, 1),
+                                 None, [])]),
+    "classical": (Classical(), [("x", xs(14).reshape(-1, 1) * 2, None, []), ("n", degrees(), None, []),
+                                ("ni", torch.tensor([0, 1, 5, -1, 12]).reshape(-1, 1, 1), None, []),
+                                ("a", torch.tensor([0.0, 0.0, 1.5, -2.0, 3.0, 0.0, 1.0, nan, inf, 2.0]), None, []),
+                                ("b", torch.tensor([nan, 1.0, 1e-9, 0.25, -1.0, inf, -0.5, 2.0, 3.0, -2.0]), None, [])]),
+    "empty": (Chebyshev(), [("x", torch.zeros(0, 1), None, []), ("n", degrees(), None, []),
+                            ("xs", torch.zeros(0, 1), None, []),
+                            ("nd", torch.tensor([3.0], dtype=torch.float64).reshape(1, 1, 1), None, [])]),
+}
+m, ins = cases[name]
+write_case(m, ins, d)
