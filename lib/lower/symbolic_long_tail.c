@@ -1562,38 +1562,26 @@ static SYM(sym_max_unpool)
 }
 
 /* Why lower has no symbolic for op, where it refuses on purpose (NULL
- * otherwise): functions with no exact ONNX form (the gamma family,
- * inverse error functions, Bessel functions, zeta), which a series or
- * rational approximation would compute differently from torch;
- * pt2onnx does not approximate them silently. */
+ * otherwise): functions with no exact ONNX form that pt2onnx has no
+ * measured approximation of (polygamma, inverse error functions, most
+ * Bessel functions, zeta, igamma); those it approximates are in
+ * symbolic_special.c. */
 const char *sym_refusal(enum aten_op op)
 {
 	switch (op) {
-	case OP_aten_digamma:
-	case OP_aten_special_digamma:
-	case OP_aten_special_psi:
-	case OP_aten_lgamma:
-	case OP_aten_special_gammaln:
 	case OP_aten_polygamma:
 	case OP_aten_special_polygamma:
-	case OP_aten_mvlgamma:
-	case OP_aten_special_multigammaln:
 	case OP_aten_erfinv:
 	case OP_aten_special_erfinv:
 	case OP_aten_special_ndtri:
-	case OP_aten_i0:
-	case OP_aten_special_i0:
-	case OP_aten_special_i0e:
-	case OP_aten_special_i1:
-	case OP_aten_special_i1e:
 	case OP_aten_special_bessel_j0:
 	case OP_aten_special_erfcx:
 	case OP_aten_special_log_ndtr:
 	case OP_aten_special_zeta:
 	case OP_aten_igamma:
 	case OP_aten_igammac:
-		return "no exact ONNX form (pt2onnx does not approximate "
-		       "special functions)";
+		return "no exact ONNX form (pt2onnx approximates only the "
+		       "special functions docs/operators.md lists)";
 	case OP_aten_convolution_backward:
 	case OP_aten_native_group_norm_backward:
 	case OP_aten_native_layer_norm_backward:

@@ -23,6 +23,7 @@
  */
 #include <math.h>
 
+#include "special_math.h"
 #include "symbolic_common.h"
 
 static struct ir_value *scal(struct lower_ctx *c, double v, enum ir_dtype dt)
@@ -316,6 +317,208 @@ static SYM(sym_xlog1py)
 	return 0;
 }
 
+/* input 0 as a float tensor: integers and bools as Float */
+static struct ir_value *float_in(struct lower_ctx *c, struct ir_node *n)
+{
+	struct ir_value *x = lw_tensor(c, n, 0);
+	if (x && !b_is_float(b_dtype(x)))
+		x = b_cast(c, x, IR_DTYPE_FLOAT);
+	return x;
+}
+
+/* Cephes' chbevl in ONNX: the Chebyshev series cf[0..k) at y */
+static struct ir_value *chbevl(struct lower_ctx *c, struct ir_value *y,
+			       const double *cf, int k, enum ir_dtype dt)
+{
+	struct ir_value *b0 = scal(c, cf[0], dt), *b1 = scal(c, 0, dt), *b2;
+
+	b2 = b1;
+	for (int i = 1; i < k; i++) {
+		b2 = b1;
+		b1 = b0;
+		b0 = b_op2(c, "Add", b_op2(c, "Sub", b_op2(c, "Mul", y, b1), b2),
+			   scal(c, cf[i], dt));
+	}
+	return b_op2(c, "Mul", scal(c, 0.5, dt), b_op2(c, "Sub", b0, b2));
+}
+
+/* i0, i1 (torch's calc_i0/calc_i1 and modified_bessel_i0/i1_forward) and
+ * the scaled i0e, i1e: Cephes' two Chebyshev series, over [0, 8] of
+ * |x|/2 - 2 and above of 32/|x| - 2 (lib/common/special_math.c) */
+static SYM(sym_bessel_i)
+{
+	struct ir_value *x = float_in(c, n), *z, *lo, *hi, *v;
+	int one = n->op == OP_aten_special_i1 || n->op == OP_aten_special_i1e ||
+		  n->op == OP_aten_special_modified_bessel_i1;
+	int scaled = n->op == OP_aten_special_i0e || n->op == OP_aten_special_i1e;
+
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	z = b_op1(c, "Abs", x);
+	lo = chbevl(c, b_op2(c, "Sub", b_op2(c, "Div", z, scal(c, 2, dt)),
+			     scal(c, 2, dt)),
+		    one ? sf_i1_a : sf_i0_a, one ? SF_I1_NA : SF_I0_NA, dt);
+	hi = chbevl(c, b_op2(c, "Sub", b_op2(c, "Div", scal(c, 32, dt), z),
+			     scal(c, 2, dt)),
+		    one ? sf_i1_b : sf_i0_b, one ? SF_I1_NB : SF_I0_NB, dt);
+	if (scaled) {
+		if (one)
+			lo = b_op2(c, "Mul", lo, z);
+	} else {
+		struct ir_value *e = b_op1(c, "Exp", z);
+		lo = one ? b_op2(c, "Mul", b_op2(c, "Mul", e, z), lo)
+			 : b_op2(c, "Mul", e, lo);
+		hi = b_op2(c, "Mul", e, hi);
+	}
+	hi = b_op2(c, "Div", hi, b_op1(c, "Sqrt", z));
+	v = b_op3(c, "Where", b_op2(c, "Greater", z, scal(c, 8, dt)), hi, lo);
+	if (one)
+		v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)),
+			  b_op1(c, "Neg", v), v);
+	out[0] = v;
+	return 0;
+}
+
+/* lgamma(x) (an approximation: torch calls C's lgamma): below 0.5 by
+ * the reflection log(pi / |sin(pi x)|) - lgamma(1 - x), sin's argument
+ * reduced to x - round(x); z below 8 shifted to z + 8 and
+ * log(z (z + 1) ... (z + 7)) taken off; Stirling's series to 1/z^7 from
+ * 8 (its error there below 1e-10); infinities are +inf */
+static struct ir_value *lgamma_of(struct lower_ctx *c, struct ir_value *x)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *neg, *z, *small, *pr, *zs, *u, *u2, *ser, *st, *lg, *r,
+		*refl;
+
+	neg = b_op2(c, "Less", x, scal(c, 0.5, dt));
+	z = b_op3(c, "Where", neg, b_op2(c, "Sub", scal(c, 1, dt), x), x);
+	small = b_op2(c, "Less", z, scal(c, 8, dt));
+	pr = z;
+	for (int k = 1; k < 8; k++)
+		pr = b_op2(c, "Mul", pr, b_op2(c, "Add", z, scal(c, k, dt)));
+	zs = b_op3(c, "Where", small, b_op2(c, "Add", z, scal(c, 8, dt)), z);
+	u = b_op2(c, "Div", scal(c, 1, dt), zs);
+	u2 = b_op2(c, "Mul", u, u);
+	ser = b_op2(c, "Add", scal(c, 1.0 / 1260, dt),
+		    b_op2(c, "Mul", u2, scal(c, -1.0 / 1680, dt)));
+	ser = b_op2(c, "Add", scal(c, -1.0 / 360, dt), b_op2(c, "Mul", u2, ser));
+	ser = b_op2(c, "Add", scal(c, 1.0 / 12, dt), b_op2(c, "Mul", u2, ser));
+	ser = b_op2(c, "Mul", u, ser);
+	st = b_op2(c, "Sub", b_op2(c, "Mul", b_op2(c, "Sub", zs, scal(c, 0.5, dt)),
+				   b_op1(c, "Log", zs)), zs);
+	st = b_op2(c, "Add", st, b_op2(c, "Add", scal(c, 0.91893853320467274178, dt),
+					ser));
+	lg = b_op3(c, "Where", small, b_op2(c, "Sub", st, b_op1(c, "Log", pr)), st);
+	r = b_op2(c, "Sub", x, b_op1(c, "Round", x));
+	r = b_op1(c, "Abs", b_op1(c, "Sin", b_op2(c, "Mul", scal(c, M_PI, dt), r)));
+	refl = b_op2(c, "Sub", b_op2(c, "Sub", scal(c, log(M_PI), dt),
+				      b_op1(c, "Log", r)), lg);
+	return b_op3(c, "Where", b_op1(c, "IsInf", x), scal(c, INFINITY, dt),
+		     b_op3(c, "Where", neg, refl, lg));
+}
+
+static SYM(sym_lgamma)
+{
+	struct ir_value *x = float_in(c, n);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = lgamma_of(c, x);
+	return 0;
+}
+
+/* mvlgamma(x, p): the sum over j < p of lgamma(x - j/2), from the
+ * largest j as torch sums, plus p(p - 1)/4 log(pi) */
+static SYM(sym_mvlgamma)
+{
+	struct ir_value *x = float_in(c, n), *v = NULL;
+	int64_t p;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (!lw_int(c, n, 1, &p) || p < 1)
+		return lw_decline(c, "p is not a constant integer of at least 1");
+	enum ir_dtype dt = b_dtype(x);
+	for (int64_t j = p - 1; j >= 0; j--) {
+		struct ir_value *t = lgamma_of(c, b_op2(c, "Sub", x,
+					scal(c, 0.5 * (double)j, dt)));
+		v = v ? b_op2(c, "Add", v, t) : t;
+	}
+	out[0] = b_op2(c, "Add", v, scal(c, (double)p * (double)(p - 1) / 4 *
+					    log(M_PI), dt));
+	return 0;
+}
+
+/* digamma as torch's calc_digamma: x (1 - x below 0) pushed to >= 10
+ * by at most 10 steps of -1/x, digamma(10) there, else the asymptotic
+ * series; below 0 minus pi / tan(pi x); +-0: -+inf, negative integers
+ * NaN */
+static SYM(sym_digamma)
+{
+	struct ir_value *x = float_in(c, n), *neg, *w, *res, *zz, *pv, *y, *v,
+		*fr, *t;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	neg = b_op2(c, "Less", x, scal(c, 0, dt));
+	w = b_op3(c, "Where", neg, b_op2(c, "Sub", scal(c, 1, dt), x), x);
+	res = scal(c, 0, dt);
+	for (int i = 0; i < 10; i++) {
+		struct ir_value *m = b_op2(c, "Less", w, scal(c, 10, dt));
+		res = b_op2(c, "Sub", res, b_op3(c, "Where", m,
+				b_op2(c, "Div", scal(c, 1, dt), w), scal(c, 0, dt)));
+		w = b_op3(c, "Where", m, b_op2(c, "Add", w, scal(c, 1, dt)), w);
+	}
+	zz = b_op2(c, "Div", scal(c, 1, dt), b_op2(c, "Mul", w, w));
+	pv = scal(c, 0, dt);
+	for (int i = 0; i < SF_PSI_N; i++)
+		pv = b_op2(c, "Add", b_op2(c, "Mul", pv, zz), scal(c, sf_psi_a[i], dt));
+	y = b_op3(c, "Where", b_op2(c, "Less", w, scal(c, 1e17, dt)),
+		  b_op2(c, "Mul", zz, pv), scal(c, 0, dt));
+	v = b_op2(c, "Sub", b_op2(c, "Sub", b_op2(c, "Add", res, b_op1(c, "Log", w)),
+				  b_op2(c, "Div", scal(c, 0.5, dt), w)), y);
+	v = b_op3(c, "Where", b_op2(c, "Equal", w, scal(c, 10, dt)),
+		  b_op2(c, "Add", res, scal(c, SF_PSI_10, dt)), v);
+	/* torch takes tan(pi x) in double: here of the exact fraction
+	 * moved into [-1/2, 1/2], where pi times it loses nothing */
+	fr = b_op2(c, "Sub", x, b_op1(c, "Ceil", x));
+	t = b_op3(c, "Where", b_op2(c, "Less", fr, scal(c, -0.5, dt)),
+		  b_op2(c, "Add", fr, scal(c, 1, dt)), fr);
+	t = b_op2(c, "Mul", scal(c, M_PI, dt), t);
+	/* ONNX Runtime has no double Tan */
+	t = dt == IR_DTYPE_DOUBLE ? b_op2(c, "Div", b_op1(c, "Sin", t), b_op1(c, "Cos", t))
+				  : b_op1(c, "Tan", t);
+	v = b_op3(c, "Where", neg, b_op2(c, "Sub", v, b_op2(c, "Div",
+			scal(c, M_PI, dt), t)), v);
+	v = b_op3(c, "Where", b_op2(c, "And", neg, b_op2(c, "Equal", fr, scal(c, 0, dt))),
+		  scal(c, NAN, dt), v);
+	out[0] = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 0, dt)),
+		       b_op3(c, "Where", b_op2(c, "Less", b_op2(c, "Div", scal(c, 1, dt), x),
+					       scal(c, 0, dt)),
+			     scal(c, INFINITY, dt), scal(c, -INFINITY, dt)), v);
+	return 0;
+}
+
+/* spherical_bessel_j0: sin(x)/x, its Taylor series below |x| 0.5 (as
+ * torch), 0 at infinities */
+static SYM(sym_spherical_j0)
+{
+	static const double k[] = { 1.0 / 6227020800.0, -1.0 / 39916800,
+		1.0 / 362880, -1.0 / 5040, 1.0 / 120, -1.0 / 6 };
+	struct ir_value *x = float_in(c, n), *u, *s;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	u = b_op2(c, "Mul", x, x);
+	s = scal(c, k[0], dt);
+	for (int i = 1; i < 6; i++)
+		s = b_op2(c, "Add", scal(c, k[i], dt), b_op2(c, "Mul", u, s));
+	s = b_op2(c, "Add", scal(c, 1, dt), b_op2(c, "Mul", u, s));
+	s = b_op3(c, "Where", b_op2(c, "Less", b_op1(c, "Abs", x), scal(c, 0.5, dt)),
+		  s, b_op2(c, "Div", b_op1(c, "Sin", x), x));
+	out[0] = b_op3(c, "Where", b_op1(c, "IsInf", x), scal(c, 0, dt), s);
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_chebyshev_polynomial_u, 11, 0, SYM_PRIO_BASE, sym_polynomial },
@@ -330,6 +533,21 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_laguerre_polynomial_l, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_legendre_polynomial_p, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_xlog1py, 9, 0, SYM_PRIO_BASE, sym_xlog1py },
+	{ OP_aten_i0, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_special_i0, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_special_i0e, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_special_i1, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_special_i1e, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_special_modified_bessel_i0, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_special_modified_bessel_i1, 9, 0, SYM_PRIO_BASE, sym_bessel_i },
+	{ OP_aten_lgamma, 11, 0, SYM_PRIO_BASE, sym_lgamma },
+	{ OP_aten_special_gammaln, 11, 0, SYM_PRIO_BASE, sym_lgamma },
+	{ OP_aten_mvlgamma, 11, 0, SYM_PRIO_BASE, sym_mvlgamma },
+	{ OP_aten_special_multigammaln, 11, 0, SYM_PRIO_BASE, sym_mvlgamma },
+	{ OP_aten_digamma, 11, 0, SYM_PRIO_BASE, sym_digamma },
+	{ OP_aten_special_digamma, 11, 0, SYM_PRIO_BASE, sym_digamma },
+	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
+	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
 };
 
 const struct symbolic_table symbolic_special_table = {

@@ -3,17 +3,20 @@
  * functions (issue 14's long tail): the orthogonal polynomials
  * special_{,shifted_}chebyshev_polynomial_{t,u,v,w},
  * special_hermite_polynomial_{h,he}, special_laguerre_polynomial_l and
- * special_legendre_polynomial_p.  Each reads x and n to the host as
- * doubles, computes as torch 1.13's aten/src/ATen/native/Math.h does
- * (the same special cases, the same recurrence, each operation rounded to
- * the result dtype) and writes the result back, so it runs on either
- * backend.  lib/lower/symbolic_special.c builds the same computation in
- * ONNX.
+ * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
+ * i1e, the modified Bessel functions i0 and i1 and spherical_bessel_j0.
+ * Each reads its inputs to the host as doubles, computes as torch 1.13's
+ * aten/src/ATen/native/Math.h does (the polynomials: the same special
+ * cases and recurrence, each operation rounded to the result dtype; the
+ * functions: lib/common/special_math.c's Cephes forms, lgamma C's) and
+ * writes the result back, so it runs on either backend.
+ * lib/lower/symbolic_special.c builds the same computations in ONNX.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "special_math.h"
 #include "trace_int.h"
 
 /* v rounded to float where the result is float (each step of torch's
@@ -172,6 +175,66 @@ static int op_polynomial(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+static int is_float(enum ir_dtype dt)
+{
+	return dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
+}
+
+static double special_of(enum aten_op op, double x)
+{
+	switch (op) {
+	case OP_aten_lgamma: case OP_aten_special_gammaln: return lgamma(x);
+	case OP_aten_digamma: case OP_aten_special_digamma:
+	case OP_aten_special_psi: return sf_digamma(x);
+	case OP_aten_i0: case OP_aten_special_i0:
+	case OP_aten_special_modified_bessel_i0: return exp(fabs(x)) * sf_i0e(x);
+	case OP_aten_special_i0e: return sf_i0e(x);
+	case OP_aten_special_i1: case OP_aten_special_modified_bessel_i1:
+		return exp(fabs(x)) * sf_i1e(x);
+	case OP_aten_special_i1e: return sf_i1e(x);
+	default: return sf_spherical_j0(x); /* special_spherical_bessel_j0 */
+	}
+}
+
+/* a special function of one tensor, in its dtype (Float for integers);
+ * mvlgamma(x, p): sum over j < p of lgamma(x - j/2) + p(p-1)/4 log(pi)
+ * (torch 1.13 checks p >= 1 only) */
+static int op_special_unary(struct trace_ctx *c, const struct ir_node *n,
+			    struct tval **in, int nin, struct tval **out,
+			    int nout)
+{
+	struct gpu_tensor *x, *y;
+	double *v;
+	int64_t cnt = 1, p = 0;
+	int mv = n->op == OP_aten_mvlgamma || n->op == OP_aten_special_multigammaln;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || (mv && tv_get_int(c, in[1], &p)))
+		return -1;
+	if (mv && p < 1)
+		return trace_error(c, "mvlgamma: p has to be greater than or "
+				   "equal to 1");
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	for (int64_t i = 0; i < cnt; i++) {
+		if (!mv) {
+			v[i] = special_of(n->op, v[i]);
+			continue;
+		}
+		double s = (double)p * (double)(p - 1) / 4 * log(M_PI);
+		for (int64_t j = 0; j < p; j++)
+			s += lgamma(v[i] - 0.5 * (double)j);
+		v[i] = s;
+	}
+	y = trace_from_host(c, is_float(x->dtype) ? x->dtype : IR_DTYPE_FLOAT,
+			    x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	free(v);
+	return trace_out(c, out, y);
+}
+
 const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, op_polynomial, 0 },
 	{ OP_aten_special_chebyshev_polynomial_u, op_polynomial, 0 },
@@ -185,5 +248,20 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_hermite_polynomial_he, op_polynomial, 0 },
 	{ OP_aten_special_laguerre_polynomial_l, op_polynomial, 0 },
 	{ OP_aten_special_legendre_polynomial_p, op_polynomial, 0 },
+	{ OP_aten_lgamma, op_special_unary, 0 },
+	{ OP_aten_special_gammaln, op_special_unary, 0 },
+	{ OP_aten_digamma, op_special_unary, 0 },
+	{ OP_aten_special_digamma, op_special_unary, 0 },
+	{ OP_aten_special_psi, op_special_unary, 0 },
+	{ OP_aten_mvlgamma, op_special_unary, 0 },
+	{ OP_aten_special_multigammaln, op_special_unary, 0 },
+	{ OP_aten_i0, op_special_unary, 0 },
+	{ OP_aten_special_i0, op_special_unary, 0 },
+	{ OP_aten_special_i0e, op_special_unary, 0 },
+	{ OP_aten_special_i1, op_special_unary, 0 },
+	{ OP_aten_special_i1e, op_special_unary, 0 },
+	{ OP_aten_special_modified_bessel_i0, op_special_unary, 0 },
+	{ OP_aten_special_modified_bessel_i1, op_special_unary, 0 },
+	{ OP_aten_special_spherical_bessel_j0, op_special_unary, 0 },
 	{ OP_NONE, NULL, 0 },
 };

@@ -1,9 +1,14 @@
-# make_special.py - the models of tests/423-lower-special-polynomials.bats:
+# make_special.py - the models of tests/423-lower-special-polynomials.bats
+# and 424-lower-special-functions.bats:
 # torch's orthogonal polynomials (special_*_polynomial_*, x and n tensors
 # or numbers, n truncated, the special cases torch 1.13's Math.h has:
 # n < 0, |x| == 1, Chebyshev's cos form above degree 6 or 8, NaN and
-# infinite x and n) and special_xlog1py, traced and scripted by torch
-# 1.13, with torch's eager outputs as the oracle (opcases.py writes them).
+# infinite x and n), special_xlog1py and the special functions pt2onnx
+# approximates (lgamma, digamma, mvlgamma, i0, i0e, i1, i1e, modified
+# Bessel i0 and i1, spherical Bessel j0; "wide" and "wide64": each over a
+# wide range, for the measured bounds of tests/lower/special_error.py),
+# traced and scripted by torch 1.13, with torch's eager outputs as the
+# oracle (opcases.py writes them).
 #
 #   make_special.py NAME DIR
 import sys
@@ -42,6 +47,45 @@ class Classical(torch.nn.Module):
                 S.xlog1py(a.double(), b))
 
 
+class Gamma(torch.nn.Module):
+    """lgamma, digamma, mvlgamma (p 1 and 3) and their special_ names;
+    an integer input"""
+    def forward(self, x, i):
+        return (torch.lgamma(x), torch.digamma(x), torch.mvlgamma(x.abs() + 1.5, 1),
+                torch.mvlgamma(x.abs() + 1.5, 3), S.gammaln(x), S.psi(x), S.digamma(i),
+                S.multigammaln(x.abs() + 2, 2), torch.lgamma(i))
+
+
+class Bessel(torch.nn.Module):
+    """i0, i0e, i1, i1e, modified Bessel i0 i1, spherical Bessel j0; an
+    integer input"""
+    def forward(self, x, i):
+        return (torch.i0(x), S.i0(x), S.i0e(x), S.i1(x), S.i1e(x),
+                S.modified_bessel_i0(x), S.modified_bessel_i1(x),
+                S.spherical_bessel_j0(x), S.i0e(i), S.spherical_bessel_j0(i))
+
+
+# the functions of "wide", in the order of its outputs
+WIDE = ["lgamma", "digamma", "mvlgamma_p3", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
+        "modified_bessel_i1", "spherical_bessel_j0"]
+
+
+class Wide(torch.nn.Module):
+    def forward(self, x):
+        return (torch.lgamma(x), torch.digamma(x), torch.mvlgamma(x, 3), torch.i0(x), S.i0e(x),
+                S.i1(x), S.i1e(x), S.modified_bessel_i0(x), S.modified_bessel_i1(x),
+                S.spherical_bessel_j0(x))
+
+
+def wide(dt):
+    """-30..30 by 0.003, +-1e-8..31 logarithmically, integers and
+    halves near 0, poles, huge values, NaN, infinities"""
+    return torch.cat([torch.linspace(-30, 30, 20001), torch.logspace(-8, 1.5, 3000),
+                      -torch.logspace(-8, 1.5, 3000), torch.arange(-6.0, 6.5, 0.5),
+                      torch.tensor([-0.0, -2.9999998, -1e-7, 1e-30, 87.0, 88.5, 89.0, 1e6, 1e30, 3e38,
+                                    -1e30, nan, inf, -inf])]).to(dt)
+
+
 def xs(k):
     """k values in (-1.5, 1.5) with torch's special points"""
     return torch.cat([torch.rand(k) * 3 - 1.5,
@@ -65,6 +109,15 @@ cases = {
     "empty": (Chebyshev(), [("x", torch.zeros(0, 1), None, []), ("n", degrees(), None, []),
                             ("xs", torch.zeros(0, 1), None, []),
                             ("nd", torch.tensor([3.0], dtype=torch.float64).reshape(1, 1, 1), None, [])]),
+    "gamma": (Gamma(), [("x", torch.cat([r for r in (torch.rand(40) * 20 - 10, torch.tensor([0.5, 1.0, 2.0, -0.5, -1.5, 10.0, nan, inf, 1e-3]))]), None, []),
+                        ("i", torch.tensor([1, 2, 3, 7, 20, -1, 0]), None, [])]),
+    "bessel": (Bessel(), [("x", torch.cat([torch.randn(40) * 6, torch.tensor([0.0, 8.0, -8.0, 0.25, 30.0, -20.0, nan])]), None, []),
+                          ("i", torch.tensor([0, 1, -3, 9, 12]), None, [])]),
+    "wide": (Wide(), [("x", wide(torch.float32), None, [])]),
+    "wide64": (Wide(), [("x", wide(torch.float64), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
+if name.startswith("wide"):
+    with open(f"{d}/names.txt", "w") as f:
+        f.write("".join(n + "\n" for n in WIDE))

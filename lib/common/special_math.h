@@ -1,0 +1,39 @@
+/*
+ * special_math.h - torch 1.13's special functions on the host (Math.h's
+ * Cephes-derived forms), shared by trace's kernels (lib/trace/
+ * ops_special_host.c, which computes them) and lower's symbolics
+ * (lib/lower/symbolic_special.c, which builds the same series in ONNX from
+ * the same coefficients).
+ */
+#ifndef PT2ONNX_SPECIAL_MATH_H
+#define PT2ONNX_SPECIAL_MATH_H
+
+/* Cephes' Chebyshev coefficients of the exponentially scaled modified
+ * Bessel functions I0 and I1: over [0, 8] (A, of x/2 - 2) and (8, inf)
+ * (B, of 32/x - 2), highest order first. */
+#define SF_I0_NA 30
+#define SF_I0_NB 25
+#define SF_I1_NA 29
+#define SF_I1_NB 25
+extern const double sf_i0_a[SF_I0_NA], sf_i0_b[SF_I0_NB];
+extern const double sf_i1_a[SF_I1_NA], sf_i1_b[SF_I1_NB];
+
+/* Cephes' chbevl: the Chebyshev series c[0..n) at y. */
+double sf_chbevl(double y, const double *c, int n);
+/* exp(-|x|) I0(x) and exp(-|x|) I1(x) (odd), torch's calc_i0e/calc_i1e. */
+double sf_i0e(double x);
+double sf_i1e(double x);
+/* digamma as torch's calc_digamma: x pushed to >= 10 and the asymptotic
+ * series (Cephes' psi), the reflection below 0; +-inf at +-0, NaN at
+ * negative integers. */
+double sf_digamma(double x);
+/* The asymptotic series of digamma: its coefficients, highest order first
+ * (of 1/x^2), and digamma(10). */
+#define SF_PSI_N 7
+extern const double sf_psi_a[SF_PSI_N];
+#define SF_PSI_10 2.25175258906672110764
+/* spherical Bessel j0 as torch: sin(x)/x, its series below |x| 0.5, 0 at
+ * infinities. */
+double sf_spherical_j0(double x);
+
+#endif
