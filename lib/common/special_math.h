@@ -18,11 +18,22 @@
 extern const double sf_i0_a[SF_I0_NA], sf_i0_b[SF_I0_NB];
 extern const double sf_i1_a[SF_I1_NA], sf_i1_b[SF_I1_NB];
 
+/* Cephes' Chebyshev coefficients of the modified Bessel functions K0 and
+ * K1 (torch's modified_bessel_k0/k1_forward): over (0, 2] (A, of x^2 - 2)
+ * and above (B, of 8/x - 2). */
+#define SF_K0_NA 10
+#define SF_K1_NA 11
+#define SF_K_NB 25
+extern const double sf_k0_a[SF_K0_NA], sf_k0_b[SF_K_NB];
+extern const double sf_k1_a[SF_K1_NA], sf_k1_b[SF_K_NB];
+
 /* Cephes' chbevl: the Chebyshev series c[0..n) at y. */
 double sf_chbevl(double y, const double *c, int n);
 /* exp(-|x|) I0(x) and exp(-|x|) I1(x) (odd), torch's calc_i0e/calc_i1e. */
 double sf_i0e(double x);
 double sf_i1e(double x);
+/* K0 and K1 (one), exp(x) K (scaled): inf at 0, NaN below. */
+double sf_bessel_k(double x, int one, int scaled);
 /* digamma as torch's calc_digamma: x pushed to >= 10 and the asymptotic
  * series (Cephes' psi), the reflection below 0; +-inf at +-0, NaN at
  * negative integers. */

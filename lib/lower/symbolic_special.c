@@ -342,20 +342,15 @@ static struct ir_value *chbevl(struct lower_ctx *c, struct ir_value *y,
 	return b_op2(c, "Mul", scal(c, 0.5, dt), b_op2(c, "Sub", b0, b2));
 }
 
-/* i0, i1 (torch's calc_i0/calc_i1 and modified_bessel_i0/i1_forward) and
- * the scaled i0e, i1e: Cephes' two Chebyshev series, over [0, 8] of
- * |x|/2 - 2 and above of 32/|x| - 2 (lib/common/special_math.c) */
-static SYM(sym_bessel_i)
+/* i0, i1 (one; torch's calc_i0/calc_i1 and modified_bessel_i0/i1_forward)
+ * and the scaled i0e, i1e of x: Cephes' two Chebyshev series, over
+ * [0, 8] of |x|/2 - 2 and above of 32/|x| - 2 (lib/common/special_math.c) */
+static struct ir_value *bessel_i(struct lower_ctx *c, struct ir_value *x,
+				 int one, int scaled)
 {
-	struct ir_value *x = float_in(c, n), *z, *lo, *hi, *v;
-	int one = n->op == OP_aten_special_i1 || n->op == OP_aten_special_i1e ||
-		  n->op == OP_aten_special_modified_bessel_i1;
-	int scaled = n->op == OP_aten_special_i0e || n->op == OP_aten_special_i1e;
-
-	if (!x)
-		return lw_decline(c, "the input is not a tensor");
 	enum ir_dtype dt = b_dtype(x);
-	z = b_op1(c, "Abs", x);
+	struct ir_value *z = b_op1(c, "Abs", x), *lo, *hi, *v;
+
 	lo = chbevl(c, b_op2(c, "Sub", b_op2(c, "Div", z, scal(c, 2, dt)),
 			     scal(c, 2, dt)),
 		    one ? sf_i1_a : sf_i0_a, one ? SF_I1_NA : SF_I0_NA, dt);
@@ -376,7 +371,51 @@ static SYM(sym_bessel_i)
 	if (one)
 		v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)),
 			  b_op1(c, "Neg", v), v);
-	out[0] = v;
+	return v;
+}
+
+static SYM(sym_bessel_i)
+{
+	struct ir_value *x = float_in(c, n);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = bessel_i(c, x,
+			  n->op == OP_aten_special_i1 || n->op == OP_aten_special_i1e ||
+			  n->op == OP_aten_special_modified_bessel_i1,
+			  n->op == OP_aten_special_i0e || n->op == OP_aten_special_i1e);
+	return 0;
+}
+
+/* modified_bessel_k0/k1 and their scaled forms (exp(x) K) as torch's
+ * *_forward: over (0, 2] Cephes' series of x^2 - 2 with the log(x/2)
+ * I term, above the series of 8/x - 2; inf at 0, NaN below */
+static SYM(sym_bessel_k)
+{
+	struct ir_value *x = float_in(c, n), *lo, *hi, *li, *v;
+	int one = n->op == OP_aten_special_modified_bessel_k1 ||
+		  n->op == OP_aten_special_scaled_modified_bessel_k1;
+	int scaled = n->op == OP_aten_special_scaled_modified_bessel_k0 ||
+		     n->op == OP_aten_special_scaled_modified_bessel_k1;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	lo = chbevl(c, b_op2(c, "Sub", b_op2(c, "Mul", x, x), scal(c, 2, dt)),
+		    one ? sf_k1_a : sf_k0_a, one ? SF_K1_NA : SF_K0_NA, dt);
+	li = b_op2(c, "Mul", b_op1(c, "Log", b_op2(c, "Mul", scal(c, 0.5, dt), x)),
+		   bessel_i(c, x, one, 0));
+	lo = one ? b_op2(c, "Add", li, b_op2(c, "Div", lo, x)) : b_op2(c, "Sub", lo, li);
+	hi = b_op2(c, "Div", chbevl(c, b_op2(c, "Sub", b_op2(c, "Div", scal(c, 8, dt), x),
+					       scal(c, 2, dt)),
+				    one ? sf_k1_b : sf_k0_b, SF_K_NB, dt),
+		   b_op1(c, "Sqrt", x));
+	if (scaled)
+		lo = b_op2(c, "Mul", lo, b_op1(c, "Exp", x));
+	else
+		hi = b_op2(c, "Mul", b_op1(c, "Exp", b_op1(c, "Neg", x)), hi);
+	v = b_op3(c, "Where", b_op2(c, "Greater", x, scal(c, 2, dt)), hi, lo);
+	v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)), scal(c, NAN, dt), v);
+	out[0] = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 0, dt)),
+		       scal(c, INFINITY, dt), v);
 	return 0;
 }
 
@@ -548,6 +587,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_digamma, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
+	{ OP_aten_special_modified_bessel_k0, 11, 0, SYM_PRIO_BASE, sym_bessel_k },
+	{ OP_aten_special_modified_bessel_k1, 11, 0, SYM_PRIO_BASE, sym_bessel_k },
+	{ OP_aten_special_scaled_modified_bessel_k0, 11, 0, SYM_PRIO_BASE, sym_bessel_k },
+	{ OP_aten_special_scaled_modified_bessel_k1, 11, 0, SYM_PRIO_BASE, sym_bessel_k },
 };
 
 const struct symbolic_table symbolic_special_table = {

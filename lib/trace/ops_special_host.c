@@ -4,7 +4,8 @@
  * special_{,shifted_}chebyshev_polynomial_{t,u,v,w},
  * special_hermite_polynomial_{h,he}, special_laguerre_polynomial_l and
  * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
- * i1e, the modified Bessel functions i0 and i1 and spherical_bessel_j0.
+ * i1e, the modified Bessel functions i0, i1, k0 and k1 (and k scaled)
+ * and spherical_bessel_j0.
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
@@ -193,6 +194,10 @@ static double special_of(enum aten_op op, double x)
 	case OP_aten_special_i1: case OP_aten_special_modified_bessel_i1:
 		return exp(fabs(x)) * sf_i1e(x);
 	case OP_aten_special_i1e: return sf_i1e(x);
+	case OP_aten_special_modified_bessel_k0: return sf_bessel_k(x, 0, 0);
+	case OP_aten_special_modified_bessel_k1: return sf_bessel_k(x, 1, 0);
+	case OP_aten_special_scaled_modified_bessel_k0: return sf_bessel_k(x, 0, 1);
+	case OP_aten_special_scaled_modified_bessel_k1: return sf_bessel_k(x, 1, 1);
 	default: return sf_spherical_j0(x); /* special_spherical_bessel_j0 */
 	}
 }
@@ -263,5 +268,9 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_modified_bessel_i0, op_special_unary, 0 },
 	{ OP_aten_special_modified_bessel_i1, op_special_unary, 0 },
 	{ OP_aten_special_spherical_bessel_j0, op_special_unary, 0 },
+	{ OP_aten_special_modified_bessel_k0, op_special_unary, 0 },
+	{ OP_aten_special_modified_bessel_k1, op_special_unary, 0 },
+	{ OP_aten_special_scaled_modified_bessel_k0, op_special_unary, 0 },
+	{ OP_aten_special_scaled_modified_bessel_k1, op_special_unary, 0 },
 	{ OP_NONE, NULL, 0 },
 };

@@ -57,24 +57,28 @@ class Gamma(torch.nn.Module):
 
 
 class Bessel(torch.nn.Module):
-    """i0, i0e, i1, i1e, modified Bessel i0 i1, spherical Bessel j0; an
-    integer input"""
+    """i0, i0e, i1, i1e, modified Bessel i0 i1 k0 k1 (and k scaled),
+    spherical Bessel j0; an integer input"""
     def forward(self, x, i):
         return (torch.i0(x), S.i0(x), S.i0e(x), S.i1(x), S.i1e(x),
                 S.modified_bessel_i0(x), S.modified_bessel_i1(x),
-                S.spherical_bessel_j0(x), S.i0e(i), S.spherical_bessel_j0(i))
+                S.spherical_bessel_j0(x), S.i0e(i), S.spherical_bessel_j0(i),
+                S.modified_bessel_k0(x), S.modified_bessel_k1(x), S.scaled_modified_bessel_k0(x),
+                S.scaled_modified_bessel_k1(x), S.modified_bessel_k1(i))
 
 
 # the functions of "wide", in the order of its outputs
 WIDE = ["lgamma", "digamma", "mvlgamma_p3", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
-        "modified_bessel_i1", "spherical_bessel_j0"]
+        "modified_bessel_i1", "spherical_bessel_j0", "modified_bessel_k0", "modified_bessel_k1",
+        "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
 
 
 class Wide(torch.nn.Module):
     def forward(self, x):
         return (torch.lgamma(x), torch.digamma(x), torch.mvlgamma(x, 3), torch.i0(x), S.i0e(x),
                 S.i1(x), S.i1e(x), S.modified_bessel_i0(x), S.modified_bessel_i1(x),
-                S.spherical_bessel_j0(x))
+                S.spherical_bessel_j0(x), S.modified_bessel_k0(x), S.modified_bessel_k1(x),
+                S.scaled_modified_bessel_k0(x), S.scaled_modified_bessel_k1(x))
 
 
 def wide(dt):
