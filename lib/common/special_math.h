@@ -27,6 +27,17 @@ extern const double sf_i1_a[SF_I1_NA], sf_i1_b[SF_I1_NB];
 extern const double sf_k0_a[SF_K0_NA], sf_k0_b[SF_K_NB];
 extern const double sf_k1_a[SF_K1_NA], sf_k1_b[SF_K_NB];
 
+/* Cephes' rational approximations of the Bessel functions J0, J1, Y0, Y1
+ * (torch's bessel_j0/j1/y0/y1_forward), per order: PP/PQ and QP/QQ of
+ * 25/x^2 above 5, RP/RQ (J) and YP/YQ (Y) of x^2 up to 5, and J's zeros
+ * that its small form factors out; highest order first (Horner). */
+struct sf_bessel_jy {
+	const double *pp, *pq, *qp, *qq, *rp, *rq, *yp, *yq;
+	int npp, npq, nqp, nqq, nrp, nrq, nyp, nyq;
+	double z1, z2; /* J's first two zeros squared */
+};
+extern const struct sf_bessel_jy sf_bessel_jy[2];
+
 /* Cephes' chbevl: the Chebyshev series c[0..n) at y. */
 double sf_chbevl(double y, const double *c, int n);
 /* exp(-|x|) I0(x) and exp(-|x|) I1(x) (odd), torch's calc_i0e/calc_i1e. */

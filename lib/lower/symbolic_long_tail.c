@@ -1574,7 +1574,6 @@ const char *sym_refusal(enum aten_op op)
 	case OP_aten_erfinv:
 	case OP_aten_special_erfinv:
 	case OP_aten_special_ndtri:
-	case OP_aten_special_bessel_j0:
 	case OP_aten_special_erfcx:
 	case OP_aten_special_log_ndtr:
 	case OP_aten_special_zeta:

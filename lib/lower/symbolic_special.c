@@ -419,6 +419,110 @@ static SYM(sym_bessel_k)
 	return 0;
 }
 
+/* the polynomial cf[0..k) (highest order first) at z, by Horner */
+static struct ir_value *horner(struct lower_ctx *c, struct ir_value *z,
+			       const double *cf, int k, enum ir_dtype dt)
+{
+	struct ir_value *r = scal(c, cf[0], dt);
+	for (int i = 1; i < k; i++)
+		r = b_op2(c, "Add", b_op2(c, "Mul", r, z), scal(c, cf[i], dt));
+	return r;
+}
+
+/* J (y 0) or Y (y 1) of order 0 or 1 above 5, as torch's
+ * bessel_j0/j1/y0/y1_forward: Cephes' P and Q of 25/x^2 and the phase
+ * x - (2 order + 1) pi/4 */
+static struct ir_value *bessel_jy_large(struct lower_ctx *c,
+					struct ir_value *x, int order, int y)
+{
+	const struct sf_bessel_jy *k = &sf_bessel_jy[order];
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *z, *pp, *pq, *qp, *qq, *xn, *a, *b, *five;
+
+	five = b_op2(c, "Div", scal(c, 5, dt), x);
+	z = order ? b_op2(c, "Mul", five, five)
+		  : b_op2(c, "Div", scal(c, 25, dt), b_op2(c, "Mul", x, x));
+	pp = horner(c, z, k->pp, k->npp, dt);
+	pq = horner(c, z, k->pq, k->npq, dt);
+	qp = horner(c, z, k->qp, k->nqp, dt);
+	qq = horner(c, z, k->qq, k->nqq, dt);
+	xn = b_op2(c, "Sub", x, scal(c, order ? 3 * M_PI_4 : M_PI_4, dt));
+	a = b_op2(c, "Mul", b_op2(c, "Div", pp, pq), b_op1(c, y ? "Sin" : "Cos", xn));
+	b = b_op2(c, "Mul", b_op2(c, "Mul", five, b_op2(c, "Div", qp, qq)),
+		  b_op1(c, y ? "Cos" : "Sin", xn));
+	a = b_op2(c, y ? "Add" : "Sub", a, b);
+	return b_op2(c, "Div", b_op2(c, "Mul", a, scal(c, 0.797884560802865355879892119868763737, dt)),
+		     b_op1(c, "Sqrt", x));
+}
+
+/* J0 or J1 (order) of x >= 0: the small form up to 5 (J0 1 - x^2/4
+ * below 1e-5), the large above */
+static struct ir_value *bessel_j_pos(struct lower_ctx *c, struct ir_value *z,
+				     int order)
+{
+	const struct sf_bessel_jy *k = &sf_bessel_jy[order];
+	enum ir_dtype dt = b_dtype(z);
+	struct ir_value *xx = b_op2(c, "Mul", z, z), *rp, *rq, *v;
+
+	rp = horner(c, xx, k->rp, k->nrp, dt);
+	rq = horner(c, xx, k->rq, k->nrq, dt);
+	if (order) {
+		v = b_op2(c, "Mul", b_op2(c, "Div", rp, rq), z);
+		v = b_op2(c, "Mul", v, b_op2(c, "Sub", xx, scal(c, k->z1, dt)));
+		v = b_op2(c, "Mul", v, b_op2(c, "Sub", xx, scal(c, k->z2, dt)));
+	} else {
+		v = b_op2(c, "Mul", b_op2(c, "Sub", xx, scal(c, k->z1, dt)),
+			  b_op2(c, "Sub", xx, scal(c, k->z2, dt)));
+		v = b_op2(c, "Div", b_op2(c, "Mul", v, rp), rq);
+		v = b_op3(c, "Where", b_op2(c, "Less", z, scal(c, 1e-5, dt)),
+			  b_op2(c, "Sub", scal(c, 1, dt),
+				b_op2(c, "Div", xx, scal(c, 4, dt))), v);
+	}
+	return b_op3(c, "Where", b_op2(c, "Greater", z, scal(c, 5, dt)),
+		     bessel_jy_large(c, z, order, 0), v);
+}
+
+/* bessel_j0/j1 (J0 even, J1 odd) and bessel_y0/y1 (up to 5: Cephes'
+ * YP/YQ plus 2/pi log(x) J; -inf at 0, NaN below) as torch's *_forward */
+static SYM(sym_bessel_jy)
+{
+	struct ir_value *x = float_in(c, n), *z, *v, *xx, *yp, *yq, *j, *l;
+	int order = n->op == OP_aten_special_bessel_j1 || n->op == OP_aten_special_bessel_y1;
+	int y = n->op == OP_aten_special_bessel_y0 || n->op == OP_aten_special_bessel_y1;
+	const struct sf_bessel_jy *k = &sf_bessel_jy[order];
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (!y) {
+		z = b_op1(c, "Abs", x);
+		v = bessel_j_pos(c, z, order);
+		if (order)
+			v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)),
+				  b_op1(c, "Neg", v), v);
+		out[0] = v;
+		return 0;
+	}
+	xx = b_op2(c, "Mul", x, x);
+	yp = horner(c, xx, k->yp, k->nyp, dt);
+	yq = horner(c, xx, k->yq, k->nyq, dt);
+	j = bessel_j_pos(c, x, order);
+	l = b_op1(c, "Log", x);
+	if (order)
+		v = b_op2(c, "Add", b_op2(c, "Mul", x, b_op2(c, "Div", yp, yq)),
+			  b_op2(c, "Mul", scal(c, M_2_PI, dt),
+				b_op2(c, "Sub", b_op2(c, "Mul", j, l),
+				      b_op2(c, "Div", scal(c, 1, dt), x))));
+	else
+		v = b_op2(c, "Add", b_op2(c, "Div", yp, yq),
+			  b_op2(c, "Mul", b_op2(c, "Mul", scal(c, M_2_PI, dt), l), j));
+	v = b_op3(c, "Where", b_op2(c, "Greater", x, scal(c, 5, dt)),
+		  bessel_jy_large(c, x, order, 1), v);
+	v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)), scal(c, NAN, dt), v);
+	out[0] = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 0, dt)),
+		       scal(c, -INFINITY, dt), v);
+	return 0;
+}
+
 /* lgamma(x) (an approximation: torch calls C's lgamma): below 0.5 by
  * the reflection log(pi / |sin(pi x)|) - lgamma(1 - x), sin's argument
  * reduced to x - round(x); z below 8 shifted to z + 8 and
@@ -587,6 +691,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_digamma, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
+	{ OP_aten_special_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
+	{ OP_aten_special_bessel_j1, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
+	{ OP_aten_special_bessel_y0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
+	{ OP_aten_special_bessel_y1, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
 	{ OP_aten_special_modified_bessel_k0, 11, 0, SYM_PRIO_BASE, sym_bessel_k },
 	{ OP_aten_special_modified_bessel_k1, 11, 0, SYM_PRIO_BASE, sym_bessel_k },
 	{ OP_aten_special_scaled_modified_bessel_k0, 11, 0, SYM_PRIO_BASE, sym_bessel_k },

@@ -4,12 +4,13 @@
  * special_{,shifted_}chebyshev_polynomial_{t,u,v,w},
  * special_hermite_polynomial_{h,he}, special_laguerre_polynomial_l and
  * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
- * i1e, the modified Bessel functions i0, i1, k0 and k1 (and k scaled)
- * and spherical_bessel_j0.
+ * i1e, the Bessel functions j0, j1, y0, y1, the modified i0, i1, k0 and
+ * k1 (and k scaled) and spherical_bessel_j0.
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
- * functions: lib/common/special_math.c's Cephes forms, lgamma C's) and
+ * functions: lib/common/special_math.c's Cephes forms; lgamma and the
+ * Bessel j and y C's, which are Cephes' too) and
  * writes the result back, so it runs on either backend.
  * lib/lower/symbolic_special.c builds the same computations in ONNX.
  */
@@ -194,6 +195,10 @@ static double special_of(enum aten_op op, double x)
 	case OP_aten_special_i1: case OP_aten_special_modified_bessel_i1:
 		return exp(fabs(x)) * sf_i1e(x);
 	case OP_aten_special_i1e: return sf_i1e(x);
+	case OP_aten_special_bessel_j0: return j0(x);
+	case OP_aten_special_bessel_j1: return j1(x);
+	case OP_aten_special_bessel_y0: return x < 0 ? NAN : y0(x);
+	case OP_aten_special_bessel_y1: return x < 0 ? NAN : y1(x);
 	case OP_aten_special_modified_bessel_k0: return sf_bessel_k(x, 0, 0);
 	case OP_aten_special_modified_bessel_k1: return sf_bessel_k(x, 1, 0);
 	case OP_aten_special_scaled_modified_bessel_k0: return sf_bessel_k(x, 0, 1);
@@ -268,6 +273,10 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_modified_bessel_i0, op_special_unary, 0 },
 	{ OP_aten_special_modified_bessel_i1, op_special_unary, 0 },
 	{ OP_aten_special_spherical_bessel_j0, op_special_unary, 0 },
+	{ OP_aten_special_bessel_j0, op_special_unary, 0 },
+	{ OP_aten_special_bessel_j1, op_special_unary, 0 },
+	{ OP_aten_special_bessel_y0, op_special_unary, 0 },
+	{ OP_aten_special_bessel_y1, op_special_unary, 0 },
 	{ OP_aten_special_modified_bessel_k0, op_special_unary, 0 },
 	{ OP_aten_special_modified_bessel_k1, op_special_unary, 0 },
 	{ OP_aten_special_scaled_modified_bessel_k0, op_special_unary, 0 },

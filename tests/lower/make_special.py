@@ -64,13 +64,15 @@ class Bessel(torch.nn.Module):
                 S.modified_bessel_i0(x), S.modified_bessel_i1(x),
                 S.spherical_bessel_j0(x), S.i0e(i), S.spherical_bessel_j0(i),
                 S.modified_bessel_k0(x), S.modified_bessel_k1(x), S.scaled_modified_bessel_k0(x),
-                S.scaled_modified_bessel_k1(x), S.modified_bessel_k1(i))
+                S.scaled_modified_bessel_k1(x), S.modified_bessel_k1(i), S.bessel_j0(x),
+                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.bessel_y1(i))
 
 
 # the functions of "wide", in the order of its outputs
 WIDE = ["lgamma", "digamma", "mvlgamma_p3", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
         "modified_bessel_i1", "spherical_bessel_j0", "modified_bessel_k0", "modified_bessel_k1",
-        "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"]
+        "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "bessel_j0", "bessel_j1",
+        "bessel_y0", "bessel_y1"]
 
 
 class Wide(torch.nn.Module):
@@ -78,7 +80,8 @@ class Wide(torch.nn.Module):
         return (torch.lgamma(x), torch.digamma(x), torch.mvlgamma(x, 3), torch.i0(x), S.i0e(x),
                 S.i1(x), S.i1e(x), S.modified_bessel_i0(x), S.modified_bessel_i1(x),
                 S.spherical_bessel_j0(x), S.modified_bessel_k0(x), S.modified_bessel_k1(x),
-                S.scaled_modified_bessel_k0(x), S.scaled_modified_bessel_k1(x))
+                S.scaled_modified_bessel_k0(x), S.scaled_modified_bessel_k1(x), S.bessel_j0(x),
+                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x))
 
 
 def wide(dt):
