@@ -85,55 +85,95 @@ static struct ir_value *concat1(struct lower_ctx *c, struct ir_value *a,
 	return b_done(c, nd);
 }
 
+/* One step of a Loop's body: from the iteration number it (0-d int64,
+ * from 0) and the carried values v[], the next ones into nv[] */
+typedef void (*loop_step)(struct lower_ctx *c, const void *ctx,
+			  struct ir_value *it, struct ir_value **v,
+			  struct ir_value **nv);
+
+#define LOOP_MAX_CARRIED 8
+
+/* an ONNX Loop of trip (0-d int64) iterations carrying k values from
+ * init[] through step (each keeping its type); their last values into
+ * fin[] */
+static void build_loop(struct lower_ctx *c, struct ir_value *trip, int k,
+		       struct ir_value **init, loop_step step, const void *ctx,
+		       struct ir_value **fin)
+{
+	struct ir_graph *g = c->g;
+	struct ir_block *body = ir_block_new(g), *blk = c->blk;
+	struct ir_node *pos = c->pos, *nd;
+	struct ir_value *ins[LOOP_MAX_CARRIED + 2], *prm[LOOP_MAX_CARRIED + 2],
+		*nv[LOOP_MAX_CARRIED];
+
+	ins[0] = trip;
+	ins[1] = b_const_bool(c, 1);
+	prm[0] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_INT64, 0, NULL));
+	prm[1] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_BOOL, 0, NULL));
+	for (int i = 0; i < k; i++) {
+		ins[i + 2] = init[i];
+		prm[i + 2] = ir_value_new(g, NULL, ir_type_copy(g, init[i]->type));
+	}
+	for (int i = 0; i < k + 2; i++)
+		ir_block_add_param(g, body, prm[i]);
+	c->blk = body;
+	c->pos = NULL;
+	step(c, ctx, prm[0], prm + 2, nv);
+	ir_block_add_return(g, body, b_op1(c, "Identity", prm[1]));
+	for (int i = 0; i < k; i++)
+		ir_block_add_return(g, body, nv[i]);
+	c->blk = blk;
+	c->pos = pos;
+
+	nd = b_node(c, "Loop", k + 2, ins, k);
+	ir_node_add_attr(g, nd, "body", IR_ATTR_GRAPH)->u.g = body;
+	body->owner = nd;
+	for (int i = 0; i < k; i++) {
+		nd->outputs[i]->type = ir_type_copy(g, init[i]->type);
+		fin[i] = nd->outputs[i];
+	}
+}
+
+/* the largest of v where need holds and dflt (0-d, v's dtype; dflt for
+ * an empty v) */
+static struct ir_value *max_where(struct lower_ctx *c, struct ir_value *v,
+				  struct ir_value *need, double dflt)
+{
+	static const int64_t flat = -1;
+	enum ir_dtype dt = b_dtype(v);
+	struct ir_value *m = b_op3(c, "Where", need, v, scal(c, dflt, dt));
+	m = concat1(c, b_op2(c, "Reshape", m, b_const_i64s(c, &flat, 1, 1)),
+		    b_const_scalar(c, dflt, dt, 1));
+	return b_reduce(c, "ReduceMax", m, NULL, 0, 0);
+}
+
+/* the recurrence's step it + 1: an element's (p, q) moves while the step
+ * is below its n */
+static void poly_body(struct lower_ctx *c, const void *ctx,
+		      struct ir_value *it, struct ir_value **v,
+		      struct ir_value **nv)
+{
+	const struct poly *pl = ctx;
+	struct ir_value *j = b_cast(c, b_op2(c, "Add", it, b_const_i64(c, 1)), pl->dt);
+	struct ir_value *r = poly_step(c, pl, j, v[0], v[1]);
+	struct ir_value *act = b_op2(c, "Less", j, pl->nt);
+
+	nv[0] = b_op3(c, "Where", act, v[1], v[0]);
+	nv[1] = b_op3(c, "Where", act, r, v[1]);
+}
+
 /* q after the recurrence from (p0, q0): an ONNX Loop of max(nt) - 1
- * steps, the maximum over the elements where need holds; an element's
- * state moves at step j while j < nt */
+ * steps, the maximum over the elements where need holds */
 static struct ir_value *poly_loop(struct lower_ctx *c, const struct poly *pl,
 				  struct ir_value *p0, struct ir_value *q0,
 				  struct ir_value *need)
 {
-	static const int64_t flat = -1;
-	struct ir_graph *g = c->g;
-	struct ir_block *body, *blk = c->blk;
-	struct ir_node *pos = c->pos, *nd;
-	struct ir_value *prm[4], *ins[4], *nmax, *j, *act, *r, *ret[3];
+	struct ir_value *init[2] = { p0, q0 }, *fin[2];
+	struct ir_value *trip = b_cast(c, b_op2(c, "Sub", max_where(c, pl->nt, need, 1),
+						S(1)), IR_DTYPE_INT64);
 
-	/* trip count: max(1, nt where need) - 1; 0 for an empty x */
-	nmax = b_op3(c, "Where", need, pl->nt, S(1));
-	nmax = concat1(c, b_op2(c, "Reshape", nmax, b_const_i64s(c, &flat, 1, 1)),
-		       b_const_scalar(c, 1, pl->dt, 1));
-	nmax = b_reduce(c, "ReduceMax", nmax, NULL, 0, 0);
-	ins[0] = b_cast(c, b_op2(c, "Sub", nmax, S(1)), IR_DTYPE_INT64);
-	ins[1] = b_const_bool(c, 1);
-	ins[2] = p0;
-	ins[3] = q0;
-
-	body = ir_block_new(g);
-	prm[0] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_INT64, 0, NULL));
-	prm[1] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_BOOL, 0, NULL));
-	prm[2] = ir_value_new(g, NULL, ir_type_copy(g, p0->type));
-	prm[3] = ir_value_new(g, NULL, ir_type_copy(g, q0->type));
-	for (int i = 0; i < 4; i++)
-		ir_block_add_param(g, body, prm[i]);
-	c->blk = body;
-	c->pos = NULL;
-	j = b_cast(c, b_op2(c, "Add", prm[0], b_const_i64(c, 1)), pl->dt);
-	r = poly_step(c, pl, j, prm[2], prm[3]);
-	act = b_op2(c, "Less", j, pl->nt);
-	ret[0] = b_op1(c, "Identity", prm[1]);
-	ret[1] = b_op3(c, "Where", act, prm[3], prm[2]);
-	ret[2] = b_op3(c, "Where", act, r, prm[3]);
-	for (int i = 0; i < 3; i++)
-		ir_block_add_return(g, body, ret[i]);
-	c->blk = blk;
-	c->pos = pos;
-
-	nd = b_node(c, "Loop", 4, ins, 2);
-	ir_node_add_attr(g, nd, "body", IR_ATTR_GRAPH)->u.g = body;
-	body->owner = nd;
-	nd->outputs[0]->type = ir_type_copy(g, p0->type);
-	nd->outputs[1]->type = ir_type_copy(g, q0->type);
-	return nd->outputs[1];
+	build_loop(c, trip, 2, init, poly_body, pl, fin);
+	return fin[1];
 }
 
 /* ones of x's shape: the recurrence's p0 */
