@@ -2,7 +2,7 @@
 # 424-lower-special-functions.bats - issue 14's long tail: the special
 # functions pt2onnx approximates (lib/lower/symbolic_special.c: lgamma,
 # digamma, mvlgamma, i0, i0e, i1, i1e, Bessel j0, j1, y0, y1, modified
-# Bessel i0, i1, k0, k1 and k scaled, spherical Bessel j0; trace: lib/trace/ops_special_host.c).
+# Bessel i0, i1, k0, k1 and k scaled, spherical Bessel j0, zeta; trace: lib/trace/ops_special_host.c).
 # Models traced and scripted by torch 1.13 (tests/lower/make_special.py),
 # converted on the three paths and compared with eager torch
 # (tests/lower/opcases.bash); the worst error over a wide range, float32
@@ -23,6 +23,12 @@ load lower/opcases
 
 @test "lower: i0, i0e, i1, i1e, Bessel j0 j1 y0 y1, modified Bessel i0 i1 k0 k1 (and k scaled), spherical Bessel j0, integer inputs on the three paths, 11 13 17" {
 	run all bessel 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: special_zeta (x 1 and below, q nonpositive, NaN, inf, a number q), float32 and float64, on the three paths, 11 13 17" {
+	run all zeta 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

@@ -230,6 +230,13 @@ const struct sf_bessel_jy sf_bessel_jy[2] = {
 };
 #undef N
 
+const double sf_zeta_a[SF_ZETA_N] = {
+	12.0, -720.0, 30240.0, -1209600.0, 47900160.0,
+	-1.8924375803183791606e9, 7.47242496e10, -2.950130727918164224e12,
+	1.1646782814350067249e14, -4.5979787224074726105e15,
+	1.8152105401943546773e17, -7.1661652561756670113e18,
+};
+
 const double sf_psi_a[SF_PSI_N] = {
 	8.33333333333333333333E-2, -2.10927960927960927961E-2,
 	7.57575757575757575758E-3, -4.16666666666666666667E-3,
@@ -311,6 +318,51 @@ double sf_digamma(double x)
 		y = z * p;
 	}
 	return r + log(x) - 0.5 / x - y;
+}
+
+double sf_zeta(double x, double q)
+{
+	double a, b = 0, k, s, t, w;
+	int i = 0;
+
+	if (x == 1)
+		return INFINITY;
+	if (x < 1)
+		return NAN;
+	if (q <= 0) {
+		if (q == floor(q))
+			return INFINITY;
+		if (x != floor(x))
+			return NAN;
+	}
+	s = pow(q, -x);
+	a = q;
+	while (i < 9 || a <= 9) {
+		i++;
+		a += 1;
+		b = pow(a, -x);
+		s += b;
+		if (-SF_MACHEP * s < b && b < SF_MACHEP * s)
+			return s;
+	}
+	w = a;
+	s += b * w / (x - 1);
+	s -= 0.5 * b;
+	a = 1;
+	k = 0;
+	for (i = 0; i < SF_ZETA_N; i++) {
+		a *= x + k;
+		b /= w;
+		t = a * b / sf_zeta_a[i];
+		s = s + t;
+		if (fabs(t / s) < SF_MACHEP)
+			return s;
+		k += 1;
+		a *= x + k;
+		b /= w;
+		k += 1;
+	}
+	return s;
 }
 
 double sf_spherical_j0(double x)

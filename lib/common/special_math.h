@@ -54,6 +54,14 @@ double sf_digamma(double x);
 #define SF_PSI_N 7
 extern const double sf_psi_a[SF_PSI_N];
 #define SF_PSI_10 2.25175258906672110764
+/* Hurwitz zeta(x, q) as torch's zeta (Cephes): the sum to q + i > 9 (at
+ * least 9 terms) and the Euler-Maclaurin tail of 12 terms, each ending
+ * once a term is below SF_MACHEP of the sum; inf at x == 1, NaN below,
+ * inf at q a nonpositive integer, NaN for q <= 0 and x not an integer. */
+#define SF_ZETA_N 12
+#define SF_MACHEP 1.11022302462515654042E-16
+extern const double sf_zeta_a[SF_ZETA_N];
+double sf_zeta(double x, double q);
 /* spherical Bessel j0 as torch: sin(x)/x, its series below |x| 0.5, 0 at
  * infinities. */
 double sf_spherical_j0(double x);

@@ -337,6 +337,99 @@ static SYM(sym_polynomial)
 	return 0;
 }
 
+/* zeta's first sum, one term a step: an element adds (a + 1)^-x while
+ * it has fewer than 9 terms or a <= 9, and stops for good once a term
+ * is below SF_MACHEP of its sum (done) */
+static void zeta_body(struct lower_ctx *c, const void *ctx,
+		      struct ir_value *it, struct ir_value **v,
+		      struct ir_value **nv)
+{
+	struct ir_value *x = (struct ir_value *)ctx;
+	enum ir_dtype dt = IR_DTYPE_DOUBLE;
+	struct ir_value *act, *a1, *b1, *s1, *stop;
+
+	act = b_op2(c, "Or", b_op2(c, "Less", b_cast(c, it, dt), scal(c, 9, dt)),
+		    b_op2(c, "Or", b_op2(c, "Less", v[0], scal(c, 9, dt)),
+			  b_op2(c, "Equal", v[0], scal(c, 9, dt))));
+	act = b_op2(c, "And", b_op1(c, "Not", v[3]), act);
+	a1 = b_op2(c, "Add", v[0], scal(c, 1, dt));
+	b1 = b_op2(c, "Pow", a1, b_op1(c, "Neg", x));
+	s1 = b_op2(c, "Add", v[2], b1);
+	stop = b_op2(c, "And", b_op2(c, "Less", b_op2(c, "Mul", scal(c, -SF_MACHEP, dt), s1), b1),
+		     b_op2(c, "Less", b1, b_op2(c, "Mul", scal(c, SF_MACHEP, dt), s1)));
+	nv[0] = b_op3(c, "Where", act, a1, v[0]);
+	nv[1] = b_op3(c, "Where", act, b1, v[1]);
+	nv[2] = b_op3(c, "Where", act, s1, v[2]);
+	nv[3] = b_op2(c, "Or", v[3], b_op2(c, "And", act, stop));
+}
+
+/* special_zeta(x, q), the Hurwitz zeta function, as torch's zeta
+ * (Cephes; in double, as torch computes float too): the sum to q + i > 9
+ * in an ONNX Loop (its trip count the largest such i), then the
+ * Euler-Maclaurin tail's 12 terms, each element stopping where torch
+ * returns; x == 1: inf, x < 1: NaN, q a nonpositive integer: inf, q <= 0
+ * and x no integer: NaN */
+static SYM(sym_zeta)
+{
+	enum ir_dtype dt = IR_DTYPE_DOUBLE, odt;
+	struct ir_value *x, *q, *shape, *qle0, *qint, *xint, *sp, *need, *nq, *trip,
+		*init[4], *fin[4], *a, *b, *s, *done, *w, *aa;
+	if (sym_float_pair(c, n, &x, &q))
+		return 1;
+	odt = b_dtype(x);
+	x = b_cast(c, x, dt);
+	q = b_cast(c, q, dt);
+	shape = b_op1(c, "Shape", b_op2(c, "Add", x, q));
+	x = b_op2(c, "Expand", x, shape);
+	q = b_op2(c, "Expand", q, shape);
+	qle0 = b_op2(c, "Or", b_op2(c, "Less", q, scal(c, 0, dt)),
+		     b_op2(c, "Equal", q, scal(c, 0, dt)));
+	qint = b_op2(c, "Equal", q, b_op1(c, "Floor", q));
+	xint = b_op2(c, "Equal", x, b_op1(c, "Floor", x));
+	sp = b_op2(c, "Or", b_op2(c, "Less", x, scal(c, 1, dt)),
+		   b_op2(c, "Equal", x, scal(c, 1, dt)));
+	sp = b_op2(c, "Or", sp, b_op2(c, "And", qle0,
+				     b_op2(c, "Or", qint, b_op1(c, "Not", xint))));
+	need = b_op2(c, "And", b_op1(c, "Not", sp), b_op1(c, "Not", b_op1(c, "IsNaN", q)));
+	nq = b_op2(c, "Add", b_op1(c, "Floor", b_op2(c, "Sub", scal(c, 9, dt), q)),
+		   scal(c, 1, dt));
+	trip = b_op2(c, "Min", max_where(c, nq, need, 9), scal(c, 4611686018427387904.0, dt));
+	trip = b_cast(c, trip, IR_DTYPE_INT64);
+	init[0] = q;
+	init[1] = sym_fill_shape(c, shape, 0, dt);
+	init[2] = b_op2(c, "Pow", q, b_op1(c, "Neg", x));
+	init[3] = b_cast(c, init[1], IR_DTYPE_BOOL);
+	build_loop(c, trip, 4, init, zeta_body, x, fin);
+	a = fin[0];
+	b = fin[1];
+	s = fin[2];
+	done = fin[3];
+	w = a;
+	s = b_op3(c, "Where", done, s, b_op2(c, "Sub",
+			b_op2(c, "Add", s, b_op2(c, "Div", b_op2(c, "Mul", b, w),
+						 b_op2(c, "Sub", x, scal(c, 1, dt)))),
+			b_op2(c, "Mul", scal(c, 0.5, dt), b)));
+	aa = scal(c, 1, dt);
+	for (int i = 0; i < SF_ZETA_N; i++) {
+		struct ir_value *t, *sn;
+		aa = b_op2(c, "Mul", aa, b_op2(c, "Add", x, scal(c, 2 * i, dt)));
+		b = b_op2(c, "Div", b, w);
+		t = b_op2(c, "Div", b_op2(c, "Mul", aa, b), scal(c, sf_zeta_a[i], dt));
+		sn = b_op2(c, "Add", s, t);
+		s = b_op3(c, "Where", done, s, sn);
+		done = b_op2(c, "Or", done, b_op2(c, "Less", b_op1(c, "Abs", b_op2(c, "Div", t, sn)),
+						 scal(c, SF_MACHEP, dt)));
+		aa = b_op2(c, "Mul", aa, b_op2(c, "Add", x, scal(c, 2 * i + 1, dt)));
+		b = b_op2(c, "Div", b, w);
+	}
+	s = b_op3(c, "Where", b_op2(c, "And", qle0, b_op1(c, "Not", xint)), scal(c, NAN, dt), s);
+	s = b_op3(c, "Where", b_op2(c, "And", qle0, qint), scal(c, INFINITY, dt), s);
+	s = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 1, dt)), scal(c, NAN, dt), s);
+	s = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 1, dt)), scal(c, INFINITY, dt), s);
+	out[0] = b_cast(c, s, odt);
+	return 0;
+}
+
 /* special_xlog1py(x, y): 0 where x == 0 and y is no NaN, else
  * x * log1p(y), log1p as log(u) * y / (u - 1) with u = 1 + y (u == 1:
  * y; y == inf: inf), which keeps log1p's accuracy for small y */
@@ -731,6 +824,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_digamma, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
+	{ OP_aten_special_zeta, 11, 0, SYM_PRIO_BASE, sym_zeta },
 	{ OP_aten_special_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
 	{ OP_aten_special_bessel_j1, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
 	{ OP_aten_special_bessel_y0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },

@@ -862,6 +862,7 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_special_laguerre_polynomial_l] = float_binary,
 	[OP_aten_special_legendre_polynomial_p] = float_binary,
 	[OP_aten_special_xlog1py] = float_binary,
+	[OP_aten_special_zeta] = float_binary,
 	[OP_aten_sub] = arith,
 	[OP_aten_mul] = arith,
 	[OP_aten_div] = arith,

@@ -5,7 +5,7 @@
  * special_hermite_polynomial_{h,he}, special_laguerre_polynomial_l and
  * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
  * i1e, the Bessel functions j0, j1, y0, y1, the modified i0, i1, k0 and
- * k1 (and k scaled) and spherical_bessel_j0.
+ * k1 (and k scaled), spherical_bessel_j0 and zeta.
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
@@ -140,6 +140,7 @@ static double polynomial(enum aten_op op, double x, double nv, int fl)
 	int64_t n = degree_of(nv);
 
 	switch (op) {
+	case OP_aten_special_zeta: return sf_zeta(x, nv);
 	case OP_aten_special_chebyshev_polynomial_t: return chebyshev(0, 0, x, n, fl);
 	case OP_aten_special_chebyshev_polynomial_u: return chebyshev(1, 0, x, n, fl);
 	case OP_aten_special_chebyshev_polynomial_v: return chebyshev(2, 0, x, n, fl);
@@ -152,8 +153,8 @@ static double polynomial(enum aten_op op, double x, double nv, int fl)
 	}
 }
 
-/* special_*_polynomial_*(x, n): x and n tensors or numbers, broadcast,
- * in their float result dtype */
+/* special_*_polynomial_*(x, n) and special_zeta(x, q): x and n tensors
+ * or numbers, broadcast, in their float result dtype */
 static int op_polynomial(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
 			 int nout)
@@ -258,6 +259,7 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_hermite_polynomial_he, op_polynomial, 0 },
 	{ OP_aten_special_laguerre_polynomial_l, op_polynomial, 0 },
 	{ OP_aten_special_legendre_polynomial_p, op_polynomial, 0 },
+	{ OP_aten_special_zeta, op_polynomial, 0 },
 	{ OP_aten_lgamma, op_special_unary, 0 },
 	{ OP_aten_special_gammaln, op_special_unary, 0 },
 	{ OP_aten_digamma, op_special_unary, 0 },

@@ -68,6 +68,13 @@ class Bessel(torch.nn.Module):
                 S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.bessel_y1(i))
 
 
+class Zeta(torch.nn.Module):
+    """special_zeta (x 1, below 1, NaN; q nonpositive integers and not,
+    NaN, inf; a number q), float32 and float64"""
+    def forward(self, x, q):
+        return (S.zeta(x, q), S.zeta(x.double(), q.double()), S.zeta(x, 2.0))
+
+
 # the functions of "wide", in the order of its outputs
 WIDE = ["lgamma", "digamma", "mvlgamma_p3", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
         "modified_bessel_i1", "spherical_bessel_j0", "modified_bessel_k0", "modified_bessel_k1",
@@ -120,6 +127,10 @@ cases = {
                         ("i", torch.tensor([1, 2, 3, 7, 20, -1, 0]), None, [])]),
     "bessel": (Bessel(), [("x", torch.cat([torch.randn(40) * 6, torch.tensor([0.0, 8.0, -8.0, 0.25, 30.0, -20.0, nan])]), None, []),
                           ("i", torch.tensor([0, 1, -3, 9, 12]), None, [])]),
+    "zeta": (Zeta(), [("x", torch.cat([torch.rand(60) * 20 + 1, torch.tensor([1.0, 0.5, 2.0, 3.0, 4.0, 1.0001, 100.0, nan,
+                                                                           inf, 2.0, 2.0, 3.0, 2.5, 2.0])]), None, []),
+                       ("q", torch.cat([torch.rand(60) * 30 - 10, torch.tensor([1.0, 1.0, -2.0, -2.5, -3.5, 1.0, 2.0, 1.0, 1.0,
+                                                                                nan, inf, 0.0, -1.5, 1e-3])]), None, [])]),
     "wide": (Wide(), [("x", wide(torch.float32), None, [])]),
     "wide64": (Wide(), [("x", wide(torch.float64), None, [])]),
 }
