@@ -2,7 +2,8 @@
 # 424-lower-special-functions.bats - issue 14's long tail: the special
 # functions pt2onnx approximates (lib/lower/symbolic_special.c: lgamma,
 # digamma, mvlgamma, i0, i0e, i1, i1e, Bessel j0, j1, y0, y1, modified
-# Bessel i0, i1, k0, k1 and k scaled, spherical Bessel j0, zeta; trace: lib/trace/ops_special_host.c).
+# Bessel i0, i1, k0, k1 and k scaled, spherical Bessel j0, zeta, ndtri,
+# erfinv; trace: lib/trace/ops_special_host.c).
 # Models traced and scripted by torch 1.13 (tests/lower/make_special.py),
 # converted on the three paths and compared with eager torch
 # (tests/lower/opcases.bash); the worst error over a wide range, float32
@@ -33,6 +34,12 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
+@test "lower: special_ndtri, erfinv and special_erfinv (0, 1, outside, tails) on the three paths, 11 13 17" {
+	run all normal 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 # measured NAME KIND: NAME's trace-path model at opset 13 in ONNX Runtime,
 # its worst error per function within special_error.py's bounds
 measured() {
@@ -48,6 +55,10 @@ measured() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 18 ]
+	run measured unit f32
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 3 ]
 }
 
 @test "lower: the special functions' worst error against torch over a wide range, float64, within the documented bounds" {
@@ -55,4 +66,17 @@ measured() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 18 ]
+	run measured unit64 f64
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 1 ]
+}
+
+@test "lower: erfinv of float64 is refused (ONNX Runtime has no double Erf), no model written" {
+	need_torch
+	build unit
+	run -4 pt2onnx unit/scripted.pt -i x=f64[7] -o u.onnx
+	echo "$output"
+	[[ "$output" == *"aten::erfinv"*"float32 only: ONNX Runtime 1.30 has no Erf of other dtypes"* ]]
+	[ ! -e u.onnx ]
 }

@@ -237,6 +237,55 @@ const double sf_zeta_a[SF_ZETA_N] = {
 	1.8152105401943546773e17, -7.1661652561756670113e18,
 };
 
+const double sf_ndtri_p0[SF_NDTRI_N0] = {
+	-5.99633501014107895267E1, 9.80010754185999661536E1,
+	-5.66762857469070293439E1, 1.39312609387279679503E1,
+	-1.23916583867381258016E0,
+};
+const double sf_ndtri_q0[SF_NDTRI_NQ0] = {
+	1.00000000000000000000E0, 1.95448858338141759834E0,
+	4.67627912898881538453E0, 8.63602421390890590575E1,
+	-2.25462687854119370527E2, 2.00260212380060660359E2,
+	-8.20372256168333339912E1, 1.59056225126211695515E1,
+	-1.18331621121330003142E0,
+};
+const double sf_ndtri_p1[SF_NDTRI_N] = {
+	4.05544892305962419923E0, 3.15251094599893866154E1,
+	5.71628192246421288162E1, 4.40805073893200834700E1,
+	1.46849561928858024014E1, 2.18663306850790267539E0,
+	-1.40256079171354495875E-1, -3.50424626827848203418E-2,
+	-8.57456785154685413611E-4,
+};
+const double sf_ndtri_q1[SF_NDTRI_N] = {
+	1.00000000000000000000E0, 1.57799883256466749731E1,
+	4.53907635128879210584E1, 4.13172038254672030440E1,
+	1.50425385692907503408E1, 2.50464946208309415979E0,
+	-1.42182922854787788574E-1, -3.80806407691578277194E-2,
+	-9.33259480895457427372E-4,
+};
+const double sf_ndtri_p2[SF_NDTRI_N] = {
+	3.23774891776946035970E0, 6.91522889068984211695E0,
+	3.93881025292474443415E0, 1.33303460815807542389E0,
+	2.01485389549179081538E-1, 1.23716634817820021358E-2,
+	3.01581553508235416007E-4, 2.65806974686737550832E-6,
+	6.23974539184983293730E-9,
+};
+const double sf_ndtri_q2[SF_NDTRI_N] = {
+	1.00000000000000000000E0, 6.02427039364742014255E0,
+	3.67983563856160859403E0, 1.37702099489081330271E0,
+	2.16236993594496635890E-1, 1.34204006088543189037E-2,
+	3.28014464682127739104E-4, 2.89247864745380683936E-6,
+	6.79019408009981274425E-9,
+};
+
+const double sf_erfinv_a[4] = { 0.886226899, -1.645349621, 0.914624893,
+				-0.140543331 };
+const double sf_erfinv_b[4] = { -2.118377725, 1.442710462, -0.329097515,
+				 0.012229801 };
+const double sf_erfinv_c[4] = { -1.970840454, -1.624906493, 3.429567803,
+				1.641345311 };
+const double sf_erfinv_d[2] = { 3.543889200, 1.637067800 };
+
 const double sf_psi_a[SF_PSI_N] = {
 	8.33333333333333333333E-2, -2.10927960927960927961E-2,
 	7.57575757575757575758E-3, -4.16666666666666666667E-3,
@@ -363,6 +412,75 @@ double sf_zeta(double x, double q)
 		k += 1;
 	}
 	return s;
+}
+
+static double polevl(double x, const double *c, int n)
+{
+	double r = 0;
+	for (int i = 0; i < n; i++)
+		r = r * x + c[i];
+	return r;
+}
+
+double sf_ndtri(double y0)
+{
+	double y = y0, x, x0, z, x1;
+	int code = 1;
+
+	if (y0 == 0)
+		return -INFINITY;
+	if (y0 == 1)
+		return INFINITY;
+	if (y0 < 0 || y0 > 1)
+		return NAN;
+	if (y > 1 - SF_EXP_M2) {
+		y = 1 - y;
+		code = 0;
+	}
+	if (y > SF_EXP_M2) {
+		double y2;
+		y -= 0.5;
+		y2 = y * y;
+		x = y + y * (y2 * polevl(y2, sf_ndtri_p0, SF_NDTRI_N0) /
+			     polevl(y2, sf_ndtri_q0, SF_NDTRI_NQ0));
+		return x * SF_S2PI;
+	}
+	x = sqrt(-2 * log(y));
+	x0 = x - log(x) / x;
+	z = 1 / x;
+	if (x < 8)
+		x1 = z * polevl(z, sf_ndtri_p1, SF_NDTRI_N) /
+		     polevl(z, sf_ndtri_q1, SF_NDTRI_N);
+	else
+		x1 = z * polevl(z, sf_ndtri_p2, SF_NDTRI_N) /
+		     polevl(z, sf_ndtri_q2, SF_NDTRI_N);
+	x = x0 - x1;
+	return code ? -x : x;
+}
+
+double sf_erfinv(double y)
+{
+	double ya = fabs(y), x, z;
+
+	if (ya > 1)
+		return NAN;
+	if (ya == 1)
+		return copysign(INFINITY, y);
+	if (ya <= 0.7) {
+		z = y * y;
+		x = y * (((sf_erfinv_a[3] * z + sf_erfinv_a[2]) * z +
+			  sf_erfinv_a[1]) * z + sf_erfinv_a[0]) /
+		    ((((sf_erfinv_b[3] * z + sf_erfinv_b[2]) * z +
+		       sf_erfinv_b[1]) * z + sf_erfinv_b[0]) * z + 1);
+	} else {
+		z = sqrt(-log((1 - ya) / 2));
+		x = copysign(((sf_erfinv_c[3] * z + sf_erfinv_c[2]) * z +
+			      sf_erfinv_c[1]) * z + sf_erfinv_c[0], y) /
+		    ((sf_erfinv_d[1] * z + sf_erfinv_d[0]) * z + 1);
+	}
+	for (int i = 0; i < 2; i++)
+		x -= (erf(x) - y) / (2 / sqrt(M_PI) * exp(-x * x));
+	return x;
 }
 
 double sf_spherical_j0(double x)

@@ -62,6 +62,24 @@ extern const double sf_psi_a[SF_PSI_N];
 #define SF_MACHEP 1.11022302462515654042E-16
 extern const double sf_zeta_a[SF_ZETA_N];
 double sf_zeta(double x, double q);
+/* ndtri, the inverse of the normal CDF, as torch's calc_ndtri (Cephes):
+ * P0/Q0 of (y - 1/2)^2 in the centre, P1/Q1 and P2/Q2 of
+ * 1/sqrt(-2 log y) in the tails; highest order first. */
+#define SF_NDTRI_N0 5
+#define SF_NDTRI_NQ0 9
+#define SF_NDTRI_N 9
+extern const double sf_ndtri_p0[SF_NDTRI_N0], sf_ndtri_q0[SF_NDTRI_NQ0];
+extern const double sf_ndtri_p1[SF_NDTRI_N], sf_ndtri_q1[SF_NDTRI_N];
+extern const double sf_ndtri_p2[SF_NDTRI_N], sf_ndtri_q2[SF_NDTRI_N];
+#define SF_EXP_M2 0.13533528323661269189 /* exp(-2) */
+#define SF_S2PI 2.50662827463100050242 /* sqrt(2 pi) */
+double sf_ndtri(double y);
+/* erfinv as torch's calc_erfinv (Pavlis): a rational first guess, its
+ * coefficients below (a, b for |y| <= 0.7; c, d above, of
+ * sqrt(-log((1 - |y|)/2))), and two Newton steps on erf. */
+extern const double sf_erfinv_a[4], sf_erfinv_b[4], sf_erfinv_c[4],
+	sf_erfinv_d[2];
+double sf_erfinv(double y);
 /* spherical Bessel j0 as torch: sin(x)/x, its series below |x| 0.5, 0 at
  * infinities. */
 double sf_spherical_j0(double x);

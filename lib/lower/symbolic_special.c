@@ -795,6 +795,86 @@ static SYM(sym_spherical_j0)
 	return 0;
 }
 
+/* special_ndtri, the inverse of the normal CDF, as torch's calc_ndtri
+ * (Cephes): P0/Q0 in the centre (y within exp(-2) of 0 and 1), the
+ * tails' P1/Q1 (sqrt(-2 log y) below 8) and P2/Q2 */
+static SYM(sym_ndtri)
+{
+	struct ir_value *y0 = float_in(c, n), *code, *y, *yc, *y2, *vc, *t, *x0, *z,
+		*x1, *xt, *v;
+	if (!y0)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(y0);
+	code = b_op1(c, "Not", b_op2(c, "Greater", y0, b_op2(c, "Sub", scal(c, 1, dt),
+							    scal(c, SF_EXP_M2, dt))));
+	y = b_op3(c, "Where", code, y0, b_op2(c, "Sub", scal(c, 1, dt), y0));
+	yc = b_op2(c, "Sub", y, scal(c, 0.5, dt));
+	y2 = b_op2(c, "Mul", yc, yc);
+	vc = b_op2(c, "Div", b_op2(c, "Mul", y2, horner(c, y2, sf_ndtri_p0, SF_NDTRI_N0, dt)),
+		   horner(c, y2, sf_ndtri_q0, SF_NDTRI_NQ0, dt));
+	vc = b_op2(c, "Mul", b_op2(c, "Add", yc, b_op2(c, "Mul", yc, vc)), scal(c, SF_S2PI, dt));
+	t = b_op1(c, "Sqrt", b_op2(c, "Mul", scal(c, -2, dt), b_op1(c, "Log", y)));
+	x0 = b_op2(c, "Sub", t, b_op2(c, "Div", b_op1(c, "Log", t), t));
+	z = b_op2(c, "Div", scal(c, 1, dt), t);
+	x1 = b_op3(c, "Where", b_op2(c, "Less", t, scal(c, 8, dt)),
+		   b_op2(c, "Div", b_op2(c, "Mul", z, horner(c, z, sf_ndtri_p1, SF_NDTRI_N, dt)),
+			 horner(c, z, sf_ndtri_q1, SF_NDTRI_N, dt)),
+		   b_op2(c, "Div", b_op2(c, "Mul", z, horner(c, z, sf_ndtri_p2, SF_NDTRI_N, dt)),
+			 horner(c, z, sf_ndtri_q2, SF_NDTRI_N, dt)));
+	xt = b_op2(c, "Sub", x0, x1);
+	xt = b_op3(c, "Where", code, b_op1(c, "Neg", xt), xt);
+	v = b_op3(c, "Where", b_op2(c, "Greater", y, scal(c, SF_EXP_M2, dt)), vc, xt);
+	v = b_op3(c, "Where", b_op2(c, "Or", b_op2(c, "Less", y0, scal(c, 0, dt)),
+				    b_op2(c, "Greater", y0, scal(c, 1, dt))),
+		  scal(c, NAN, dt), v);
+	v = b_op3(c, "Where", b_op2(c, "Equal", y0, scal(c, 1, dt)), scal(c, INFINITY, dt), v);
+	out[0] = b_op3(c, "Where", b_op2(c, "Equal", y0, scal(c, 0, dt)),
+		       scal(c, -INFINITY, dt), v);
+	return 0;
+}
+
+/* erfinv as torch's calc_erfinv: the rational first guess and two
+ * Newton steps on Erf (float only: ONNX Runtime 1.30 has no double Erf) */
+static SYM(sym_erfinv)
+{
+	static const double den_a[5] = { 0, 0, 0, 0, 1 }, den_c[3] = { 0, 0, 1 };
+	double da[5], dc[3], na[4], nc[4];
+	struct ir_value *y = float_in(c, n), *ya, *z, *xc, *xt, *num, *x;
+	if (!y)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(y);
+	if (dt != IR_DTYPE_FLOAT)
+		return lw_decline(c, "float32 only: ONNX Runtime 1.30 has no Erf "
+				  "of other dtypes (erfinv's Newton steps need it)");
+	for (int i = 0; i < 4; i++) {
+		na[i] = sf_erfinv_a[3 - i];
+		nc[i] = sf_erfinv_c[3 - i];
+		da[i] = sf_erfinv_b[3 - i];
+	}
+	da[4] = den_a[4];
+	dc[0] = sf_erfinv_d[1];
+	dc[1] = sf_erfinv_d[0];
+	dc[2] = den_c[2];
+	ya = b_op1(c, "Abs", y);
+	z = b_op2(c, "Mul", y, y);
+	xc = b_op2(c, "Div", b_op2(c, "Mul", y, horner(c, z, na, 4, dt)), horner(c, z, da, 5, dt));
+	z = b_op1(c, "Sqrt", b_op1(c, "Neg", b_op1(c, "Log", b_op2(c, "Div",
+			b_op2(c, "Sub", scal(c, 1, dt), ya), scal(c, 2, dt)))));
+	num = b_op1(c, "Abs", horner(c, z, nc, 4, dt));
+	num = b_op3(c, "Where", b_op2(c, "Less", y, scal(c, 0, dt)), b_op1(c, "Neg", num), num);
+	xt = b_op2(c, "Div", num, horner(c, z, dc, 3, dt));
+	x = b_op3(c, "Where", b_op2(c, "Greater", ya, scal(c, 0.7, dt)), xt, xc);
+	for (int i = 0; i < 2; i++)
+		x = b_op2(c, "Sub", x, b_op2(c, "Div", b_op2(c, "Sub", b_op1(c, "Erf", x), y),
+			b_op2(c, "Mul", scal(c, M_2_SQRTPI, dt),
+			      b_op1(c, "Exp", b_op1(c, "Neg", b_op2(c, "Mul", x, x))))));
+	x = b_op3(c, "Where", b_op2(c, "Equal", ya, scal(c, 1, dt)),
+		  b_op3(c, "Where", b_op2(c, "Greater", y, scal(c, 0, dt)),
+			scal(c, INFINITY, dt), scal(c, -INFINITY, dt)), x);
+	out[0] = b_op3(c, "Where", b_op2(c, "Greater", ya, scal(c, 1, dt)), scal(c, NAN, dt), x);
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_chebyshev_polynomial_u, 11, 0, SYM_PRIO_BASE, sym_polynomial },
@@ -825,6 +905,9 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
 	{ OP_aten_special_zeta, 11, 0, SYM_PRIO_BASE, sym_zeta },
+	{ OP_aten_special_ndtri, 11, 0, SYM_PRIO_BASE, sym_ndtri },
+	{ OP_aten_erfinv, 11, 0, SYM_PRIO_BASE, sym_erfinv },
+	{ OP_aten_special_erfinv, 11, 0, SYM_PRIO_BASE, sym_erfinv },
 	{ OP_aten_special_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
 	{ OP_aten_special_bessel_j1, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },
 	{ OP_aten_special_bessel_y0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },

@@ -4,9 +4,9 @@
 # or numbers, n truncated, the special cases torch 1.13's Math.h has:
 # n < 0, |x| == 1, Chebyshev's cos form above degree 6 or 8, NaN and
 # infinite x and n), special_xlog1py and the special functions pt2onnx
-# approximates (lgamma, digamma, mvlgamma, i0, i0e, i1, i1e, modified
-# Bessel i0 and i1, spherical Bessel j0; "wide" and "wide64": each over a
-# wide range, for the measured bounds of tests/lower/special_error.py),
+# approximates (lgamma, digamma, mvlgamma, the Bessel functions, zeta,
+# ndtri, erfinv; "wide", "wide64", "unit" and "unit64": each over a wide
+# range, for the measured bounds of tests/lower/special_error.py),
 # traced and scripted by torch 1.13, with torch's eager outputs as the
 # oracle (opcases.py writes them).
 #
@@ -91,6 +91,30 @@ class Wide(torch.nn.Module):
                 S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x))
 
 
+class Normal(torch.nn.Module):
+    """ndtri (0, 1, outside, the centre and both tails), erfinv (+-1,
+    outside) and special_erfinv"""
+    def forward(self, p):
+        return S.ndtri(p), torch.erfinv(p * 2 - 1), S.erfinv(p - 0.5)
+
+
+class Unit(torch.nn.Module):
+    def forward(self, x):
+        return S.ndtri(x), torch.erfinv(x * 2 - 1), S.erfinv(x - 1)
+
+
+class Unit64(torch.nn.Module):
+    def forward(self, x):
+        return (S.ndtri(x),)
+
+
+def unit(dt):
+    """0..1 by 1e-5, down to 1e-38 and up to 1 - 1e-7, outside, NaN"""
+    return torch.cat([torch.linspace(0, 1, 100001), torch.logspace(-38, -1, 3000),
+                      1 - torch.logspace(-7, -1, 3000),
+                      torch.tensor([-0.1, 1.1, nan, -0.0, inf])]).to(dt)
+
+
 def wide(dt):
     """-30..30 by 0.003, +-1e-8..31 logarithmically, integers and
     halves near 0, poles, huge values, NaN, infinities"""
@@ -131,11 +155,16 @@ cases = {
                                                                            inf, 2.0, 2.0, 3.0, 2.5, 2.0])]), None, []),
                        ("q", torch.cat([torch.rand(60) * 30 - 10, torch.tensor([1.0, 1.0, -2.0, -2.5, -3.5, 1.0, 2.0, 1.0, 1.0,
                                                                                 nan, inf, 0.0, -1.5, 1e-3])]), None, [])]),
+    "normal": (Normal(), [("p", torch.cat([torch.rand(30), torch.tensor([0.0, 1.0, -0.5, 1.5, 1e-20, 0.1, 0.9, 0.99999, nan])]),
+                           None, [])]),
+    "unit": (Unit(), [("x", unit(torch.float32), None, [])]),
+    "unit64": (Unit64(), [("x", unit(torch.float64), None, [])]),
     "wide": (Wide(), [("x", wide(torch.float32), None, [])]),
     "wide64": (Wide(), [("x", wide(torch.float64), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
-if name.startswith("wide"):
+NAMES = {"wide": WIDE, "wide64": WIDE, "unit": ["ndtri", "erfinv", "special_erfinv"], "unit64": ["ndtri"]}
+if name in NAMES:
     with open(f"{d}/names.txt", "w") as f:
-        f.write("".join(n + "\n" for n in WIDE))
+        f.write("".join(n + "\n" for n in NAMES[name]))
