@@ -3,7 +3,7 @@
 # functions pt2onnx approximates (lib/lower/symbolic_special.c: lgamma,
 # digamma, mvlgamma, i0, i0e, i1, i1e, Bessel j0, j1, y0, y1, modified
 # Bessel i0, i1, k0, k1 and k scaled, spherical Bessel j0, zeta, ndtri,
-# erfinv; trace: lib/trace/ops_special_host.c).
+# erfinv, erfcx, log_ndtr; trace: lib/trace/ops_special_host.c).
 # Models traced and scripted by torch 1.13 (tests/lower/make_special.py),
 # converted on the three paths and compared with eager torch
 # (tests/lower/opcases.bash); the worst error over a wide range, float32
@@ -34,7 +34,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: special_ndtri, erfinv and special_erfinv (0, 1, outside, tails) on the three paths, 11 13 17" {
+@test "lower: special_ndtri, erfinv and special_erfinv (0, 1, outside, tails), erfcx, log_ndtr on the three paths, 11 13 17" {
 	run all normal 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -59,6 +59,10 @@ measured() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 3 ]
+	run measured wide_erf f32
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
 }
 
 @test "lower: the special functions' worst error against torch over a wide range, float64, within the documented bounds" {

@@ -286,6 +286,30 @@ const double sf_erfinv_c[4] = { -1.970840454, -1.624906493, 3.429567803,
 				1.641345311 };
 const double sf_erfinv_d[2] = { 3.543889200, 1.637067800 };
 
+const double sf_erfc_p[SF_ERFC_NP] = {
+	2.46196981473530512524E-10, 5.64189564831068821977E-1,
+	7.46321056442269912687E0, 4.86371970985681366614E1,
+	1.96520832956077098242E2, 5.26445194995477358631E2,
+	9.34528527171957607540E2, 1.02755188689515710272E3,
+	5.57535335369399327526E2,
+};
+const double sf_erfc_q[SF_ERFC_NQ] = {
+	1.32281951154744992508E1, 8.67072140885989742329E1,
+	3.54937778887819891062E2, 9.75708501743205489753E2,
+	1.82390916687909736289E3, 2.24633760818710981792E3,
+	1.65666309194161350182E3, 5.57535340817727675546E2,
+};
+const double sf_erfc_r[SF_ERFC_NR] = {
+	5.64189583547755073984E-1, 1.27536670759978104416E0,
+	5.01905042251180477414E0, 6.16021097993053585195E0,
+	7.40974269950448939160E0, 2.97886665372100240670E0,
+};
+const double sf_erfc_s[SF_ERFC_NS] = {
+	2.26052863220117276590E0, 9.39603524938001434673E0,
+	1.20489539808096656605E1, 1.70814450747565897222E1,
+	9.60896809063285878198E0, 3.36907645100081516050E0,
+};
+
 const double sf_psi_a[SF_PSI_N] = {
 	8.33333333333333333333E-2, -2.10927960927960927961E-2,
 	7.57575757575757575758E-3, -4.16666666666666666667E-3,
@@ -481,6 +505,47 @@ double sf_erfinv(double y)
 	for (int i = 0; i < 2; i++)
 		x -= (erf(x) - y) / (2 / sqrt(M_PI) * exp(-x * x));
 	return x;
+}
+
+/* the polynomial 1, c[0..n) (its leading 1 implied) at x */
+static double p1evl(double x, const double *c, int n)
+{
+	double r = 1;
+	for (int i = 0; i < n; i++)
+		r = r * x + c[i];
+	return r;
+}
+
+double sf_erfcx(double x)
+{
+	if (x < 0) {
+		if (x < -26.7)
+			return INFINITY;
+		if (x < -6.1)
+			return 2 * exp(x * x);
+		return 2 * exp(x * x) - sf_erfcx(-x);
+	}
+	if (x < 1)
+		return exp(x * x) * (1 - erf(x));
+	if (x < 8)
+		return polevl(x, sf_erfc_p, SF_ERFC_NP) /
+		       p1evl(x, sf_erfc_q, SF_ERFC_NQ);
+	if (x <= 50)
+		return polevl(x, sf_erfc_r, SF_ERFC_NR) /
+		       p1evl(x, sf_erfc_s, SF_ERFC_NS);
+	if (x > 5e7)
+		return M_2_SQRTPI / 2 / x;
+	return M_2_SQRTPI / 2 * ((x * x) * (x * x + 4.5) + 2) /
+	       (x * ((x * x) * (x * x + 5) + 3.75));
+}
+
+double sf_log_ndtr(double x)
+{
+	double t = x * M_SQRT1_2;
+
+	if (x < -1)
+		return log(sf_erfcx(-t) / 2) - t * t;
+	return log1p(-erfc(t) / 2);
 }
 
 double sf_spherical_j0(double x)

@@ -80,6 +80,20 @@ double sf_ndtri(double y);
 extern const double sf_erfinv_a[4], sf_erfinv_b[4], sf_erfinv_c[4],
 	sf_erfinv_d[2];
 double sf_erfinv(double y);
+/* erfcx(x) = exp(x^2) erfc(x): Cephes' erfc quotients P/Q (1..8) and
+ * R/S (8..50) of x, their leading 1 of Q and S implied; above 50 the
+ * continued fraction torch's erfcx takes, below 1 exp(x^2)(1 - erf(x)),
+ * below 0 2 exp(x^2) - erfcx(-x) (not torch's method, Faddeeva's
+ * Chebyshev table, but measured against it: tests/424). */
+#define SF_ERFC_NP 9
+#define SF_ERFC_NQ 8
+#define SF_ERFC_NR 6
+#define SF_ERFC_NS 6
+extern const double sf_erfc_p[SF_ERFC_NP], sf_erfc_q[SF_ERFC_NQ];
+extern const double sf_erfc_r[SF_ERFC_NR], sf_erfc_s[SF_ERFC_NS];
+double sf_erfcx(double x);
+/* log of the normal CDF as torch's calc_log_ndtr, on sf_erfcx. */
+double sf_log_ndtr(double x);
 /* spherical Bessel j0 as torch: sin(x)/x, its series below |x| 0.5, 0 at
  * infinities. */
 double sf_spherical_j0(double x);

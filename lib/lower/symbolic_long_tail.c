@@ -1571,8 +1571,6 @@ const char *sym_refusal(enum aten_op op)
 	switch (op) {
 	case OP_aten_polygamma:
 	case OP_aten_special_polygamma:
-	case OP_aten_special_erfcx:
-	case OP_aten_special_log_ndtr:
 	case OP_aten_igamma:
 	case OP_aten_igammac:
 		return "no exact ONNX form (pt2onnx approximates only the "

@@ -430,20 +430,28 @@ static SYM(sym_zeta)
 	return 0;
 }
 
-/* special_xlog1py(x, y): 0 where x == 0 and y is no NaN, else
- * x * log1p(y), log1p as log(u) * y / (u - 1) with u = 1 + y (u == 1:
- * y; y == inf: inf), which keeps log1p's accuracy for small y */
-static SYM(sym_xlog1py)
+/* log1p(y) as log(u) * y / (u - 1) with u = 1 + y (u == 1: y; y ==
+ * inf: inf), which keeps log1p's accuracy for small y */
+static struct ir_value *log1p_of(struct lower_ctx *c, struct ir_value *y)
 {
-	struct ir_value *x, *y, *u, *l, *zero;
-	if (sym_float_pair(c, n, &x, &y))
-		return 1;
-	enum ir_dtype dt = b_dtype(x);
-	u = b_op2(c, "Add", scal(c, 1, dt), y);
+	enum ir_dtype dt = b_dtype(y);
+	struct ir_value *u = b_op2(c, "Add", scal(c, 1, dt), y), *l;
+
 	l = b_op2(c, "Mul", b_op1(c, "Log", u),
 		  b_op2(c, "Div", y, b_op2(c, "Sub", u, scal(c, 1, dt))));
 	l = b_op3(c, "Where", b_op2(c, "Equal", u, scal(c, 1, dt)), y, l);
-	l = b_op3(c, "Where", b_op2(c, "Equal", y, scal(c, INFINITY, dt)), y, l);
+	return b_op3(c, "Where", b_op2(c, "Equal", y, scal(c, INFINITY, dt)), y, l);
+}
+
+/* special_xlog1py(x, y): 0 where x == 0 and y is no NaN, else
+ * x * log1p(y) */
+static SYM(sym_xlog1py)
+{
+	struct ir_value *x, *y, *l, *zero;
+	if (sym_float_pair(c, n, &x, &y))
+		return 1;
+	enum ir_dtype dt = b_dtype(x);
+	l = log1p_of(c, y);
 	zero = b_op2(c, "And", b_op2(c, "Equal", x, scal(c, 0, dt)),
 		     b_op1(c, "Not", b_op1(c, "IsNaN", y)));
 	out[0] = b_op3(c, "Where", zero, scal(c, 0, dt), b_op2(c, "Mul", x, l));
@@ -875,6 +883,94 @@ static SYM(sym_erfinv)
 	return 0;
 }
 
+/* erfcx(u) for u >= 0 (lib/common/special_math.c's sf_erfcx): below 1
+ * exp(u^2)(1 - erf(u)), Cephes' P/Q to 8 and R/S to 50, then the
+ * continued fraction (1/(u sqrt(pi)) above 5e7) */
+static struct ir_value *erfcx_pos(struct lower_ctx *c, struct ir_value *u)
+{
+	static const double ispi = M_2_SQRTPI / 2;
+	enum ir_dtype dt = b_dtype(u);
+	struct ir_value *uu = b_op2(c, "Mul", u, u), *lo, *pq, *rs, *cf, *v;
+	double q1[SF_ERFC_NQ + 1], s1[SF_ERFC_NS + 1];
+
+	q1[0] = s1[0] = 1;
+	for (int i = 0; i < SF_ERFC_NQ; i++)
+		q1[i + 1] = sf_erfc_q[i];
+	for (int i = 0; i < SF_ERFC_NS; i++)
+		s1[i + 1] = sf_erfc_s[i];
+	lo = b_op2(c, "Mul", b_op1(c, "Exp", uu),
+		   b_op2(c, "Sub", scal(c, 1, dt), b_op1(c, "Erf", u)));
+	pq = b_op2(c, "Div", horner(c, u, sf_erfc_p, SF_ERFC_NP, dt),
+		   horner(c, u, q1, SF_ERFC_NQ + 1, dt));
+	rs = b_op2(c, "Div", horner(c, u, sf_erfc_r, SF_ERFC_NR, dt),
+		   horner(c, u, s1, SF_ERFC_NS + 1, dt));
+	cf = b_op2(c, "Div", b_op2(c, "Mul", scal(c, ispi, dt),
+			b_op2(c, "Add", b_op2(c, "Mul", uu, b_op2(c, "Add", uu, scal(c, 4.5, dt))),
+			      scal(c, 2, dt))),
+		   b_op2(c, "Mul", u, b_op2(c, "Add", b_op2(c, "Mul", uu,
+				b_op2(c, "Add", uu, scal(c, 5, dt))), scal(c, 3.75, dt))));
+	v = b_op3(c, "Where", b_op2(c, "Greater", u, scal(c, 5e7, dt)),
+		  b_op2(c, "Div", scal(c, ispi, dt), u), cf);
+	v = b_op3(c, "Where", b_op2(c, "Greater", u, scal(c, 50, dt)), v, rs);
+	v = b_op3(c, "Where", b_op2(c, "Less", u, scal(c, 8, dt)), pq, v);
+	return b_op3(c, "Where", b_op2(c, "Less", u, scal(c, 1, dt)), lo, v);
+}
+
+/* erfcx(x) of any x: below 0 2 exp(x^2) - erfcx(-x) (-6.1: 2 exp(x^2),
+ * -26.7: inf) */
+static struct ir_value *erfcx_of(struct lower_ctx *c, struct ir_value *x)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *e2 = b_op2(c, "Mul", scal(c, 2, dt),
+				    b_op1(c, "Exp", b_op2(c, "Mul", x, x)));
+	struct ir_value *neg = b_op2(c, "Sub", e2, erfcx_pos(c, b_op1(c, "Neg", x)));
+
+	neg = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, -6.1, dt)), e2, neg);
+	neg = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, -26.7, dt)),
+		    scal(c, INFINITY, dt), neg);
+	return b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)), neg,
+		     erfcx_pos(c, x));
+}
+
+/* special_erfcx: float32 only (Erf below 1; ONNX Runtime 1.30 has no
+ * double Erf) */
+static SYM(sym_erfcx)
+{
+	struct ir_value *x = float_in(c, n);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (b_dtype(x) != IR_DTYPE_FLOAT)
+		return lw_decline(c, "float32 only: ONNX Runtime 1.30 has no Erf "
+				  "of other dtypes");
+	out[0] = erfcx_of(c, x);
+	return 0;
+}
+
+/* special_log_ndtr as torch's calc_log_ndtr: t = x / sqrt(2); below -1
+ * log(erfcx(-t) / 2) - t^2, else log1p(-erfc(t) / 2), erfc(t) as
+ * 1 - erf(t) below 1 and exp(-t^2) erfcx(t) above (float32 only) */
+static SYM(sym_log_ndtr)
+{
+	struct ir_value *x = float_in(c, n), *t, *lo, *ec, *hi;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt != IR_DTYPE_FLOAT)
+		return lw_decline(c, "float32 only: ONNX Runtime 1.30 has no Erf "
+				  "of other dtypes");
+	t = b_op2(c, "Mul", x, scal(c, M_SQRT1_2, dt));
+	lo = b_op2(c, "Sub", b_op1(c, "Log", b_op2(c, "Div",
+			erfcx_pos(c, b_op1(c, "Neg", t)), scal(c, 2, dt))),
+		   b_op2(c, "Mul", t, t));
+	ec = b_op3(c, "Where", b_op2(c, "Less", t, scal(c, 1, dt)),
+		   b_op2(c, "Sub", scal(c, 1, dt), b_op1(c, "Erf", t)),
+		   b_op2(c, "Mul", b_op1(c, "Exp", b_op1(c, "Neg", b_op2(c, "Mul", t, t))),
+			 erfcx_pos(c, t)));
+	hi = log1p_of(c, b_op2(c, "Div", b_op1(c, "Neg", ec), scal(c, 2, dt)));
+	out[0] = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, -1, dt)), lo, hi);
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_chebyshev_polynomial_u, 11, 0, SYM_PRIO_BASE, sym_polynomial },
@@ -906,6 +1002,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
 	{ OP_aten_special_zeta, 11, 0, SYM_PRIO_BASE, sym_zeta },
 	{ OP_aten_special_ndtri, 11, 0, SYM_PRIO_BASE, sym_ndtri },
+	{ OP_aten_special_erfcx, 11, 0, SYM_PRIO_BASE, sym_erfcx },
+	{ OP_aten_special_log_ndtr, 11, 0, SYM_PRIO_BASE, sym_log_ndtr },
 	{ OP_aten_erfinv, 11, 0, SYM_PRIO_BASE, sym_erfinv },
 	{ OP_aten_special_erfinv, 11, 0, SYM_PRIO_BASE, sym_erfinv },
 	{ OP_aten_special_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_bessel_jy },

@@ -93,14 +93,20 @@ class Wide(torch.nn.Module):
 
 class Normal(torch.nn.Module):
     """ndtri (0, 1, outside, the centre and both tails), erfinv (+-1,
-    outside) and special_erfinv"""
+    outside) and special_erfinv; erfcx and log_ndtr over -10..10"""
     def forward(self, p):
-        return S.ndtri(p), torch.erfinv(p * 2 - 1), S.erfinv(p - 0.5)
+        return (S.ndtri(p), torch.erfinv(p * 2 - 1), S.erfinv(p - 0.5), S.erfcx(p * 20 - 10),
+                S.log_ndtr(p * 20 - 10))
 
 
 class Unit(torch.nn.Module):
     def forward(self, x):
         return S.ndtri(x), torch.erfinv(x * 2 - 1), S.erfinv(x - 1)
+
+
+class WideErf(torch.nn.Module):
+    def forward(self, x):
+        return S.erfcx(x), S.log_ndtr(x)
 
 
 class Unit64(torch.nn.Module):
@@ -158,13 +164,16 @@ cases = {
     "normal": (Normal(), [("p", torch.cat([torch.rand(30), torch.tensor([0.0, 1.0, -0.5, 1.5, 1e-20, 0.1, 0.9, 0.99999, nan])]),
                            None, [])]),
     "unit": (Unit(), [("x", unit(torch.float32), None, [])]),
+    "wide_erf": (WideErf(), [("x", torch.cat([wide(torch.float32), torch.logspace(1.5, 8, 2000),
+                                               torch.tensor([50.0, 5e7, -6.1, -26.7, -27.0])]), None, [])]),
     "unit64": (Unit64(), [("x", unit(torch.float64), None, [])]),
     "wide": (Wide(), [("x", wide(torch.float32), None, [])]),
     "wide64": (Wide(), [("x", wide(torch.float64), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
-NAMES = {"wide": WIDE, "wide64": WIDE, "unit": ["ndtri", "erfinv", "special_erfinv"], "unit64": ["ndtri"]}
+NAMES = {"wide": WIDE, "wide64": WIDE, "unit": ["ndtri", "erfinv", "special_erfinv"], "unit64": ["ndtri"],
+         "wide_erf": ["erfcx", "log_ndtr"]}
 if name in NAMES:
     with open(f"{d}/names.txt", "w") as f:
         f.write("".join(n + "\n" for n in NAMES[name]))
