@@ -94,6 +94,22 @@ extern const double sf_erfc_r[SF_ERFC_NR], sf_erfc_s[SF_ERFC_NS];
 double sf_erfcx(double x);
 /* log of the normal CDF as torch's calc_log_ndtr, on sf_erfcx. */
 double sf_log_ndtr(double x);
+/* Airy Ai as torch's airy_ai_forward (Cephes): AFN/AFD, AGN/AGD of
+ * 1/zeta^2 with the phase below -2.09, AN/AD of 1/zeta above 2.09 (zeta
+ * = 2/3 |x|^(3/2)), between them the power series until a term is below
+ * eps (the dtype's epsilon) of the sum; 0 above 103.892, NaN at
+ * infinities. */
+#define SF_AIRY_NA 8
+#define SF_AIRY_NF 9
+#define SF_AIRY_NGN 11
+#define SF_AIRY_NGD 10
+extern const double sf_airy_an[SF_AIRY_NA], sf_airy_ad[SF_AIRY_NA];
+extern const double sf_airy_afn[SF_AIRY_NF], sf_airy_afd[SF_AIRY_NF];
+extern const double sf_airy_agn[SF_AIRY_NGN], sf_airy_agd[SF_AIRY_NGD];
+#define SF_AIRY_C1 0.355028053887817239260
+#define SF_AIRY_C2 0.258819403792806798405
+#define SF_SQRT1_PI 5.64189583547756286948e-01
+double sf_airy_ai(double x, double eps);
 /* spherical Bessel j0 as torch: sin(x)/x, its series below |x| 0.5, 0 at
  * infinities. */
 double sf_spherical_j0(double x);

@@ -21,6 +21,7 @@
  * Equal of floats needs opset 11, the polynomials' rows serve 11 and up;
  * xlog1py's 9 and up.
  */
+#include <float.h>
 #include <math.h>
 
 #include "special_math.h"
@@ -971,6 +972,72 @@ static SYM(sym_log_ndtr)
 	return 0;
 }
 
+/* special_airy_ai as torch's airy_ai_forward (Cephes): the rational
+ * forms below -2.09 and from 2.09, the power series between, its terms
+ * unrolled (AIRY_TERMS is more than float64 needs at |x| 2.09), each
+ * element stopping where torch's loop does */
+#define AIRY_TERMS 24
+static SYM(sym_airy_ai)
+{
+	struct ir_value *x = float_in(c, n), *w, *zi, *zz, *ph, *neg, *zeta, *iz, *pos,
+		*f, *g, *m, *nn, *t, *z, *v;
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = b_dtype(x);
+	double eps = dt == IR_DTYPE_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+
+	w = b_op2(c, "Div", b_op2(c, "Mul", b_op2(c, "Mul", scal(c, -2, dt), x),
+				  b_op1(c, "Sqrt", b_op1(c, "Neg", x))), scal(c, 3, dt));
+	zi = b_op2(c, "Div", scal(c, 1, dt), w);
+	zz = b_op2(c, "Mul", zi, zi);
+	ph = b_op2(c, "Add", w, scal(c, 0.25 * M_PI, dt));
+	neg = b_op2(c, "Add", scal(c, 1, dt), b_op2(c, "Div", b_op2(c, "Mul", zz,
+			horner(c, zz, sf_airy_afn, SF_AIRY_NF, dt)),
+			horner(c, zz, sf_airy_afd, SF_AIRY_NF, dt)));
+	neg = b_op2(c, "Sub", b_op2(c, "Mul", b_op1(c, "Sin", ph), neg),
+		    b_op2(c, "Mul", b_op1(c, "Cos", ph), b_op2(c, "Div",
+			b_op2(c, "Mul", zi, horner(c, zz, sf_airy_agn, SF_AIRY_NGN, dt)),
+			horner(c, zz, sf_airy_agd, SF_AIRY_NGD, dt))));
+	neg = b_op2(c, "Mul", b_op2(c, "Div", scal(c, SF_SQRT1_PI, dt),
+			b_op1(c, "Sqrt", b_op1(c, "Sqrt", b_op1(c, "Neg", x)))), neg);
+	zeta = b_op2(c, "Div", b_op2(c, "Mul", b_op2(c, "Mul", scal(c, 2, dt), x),
+				     b_op1(c, "Sqrt", x)), scal(c, 3, dt));
+	iz = b_op2(c, "Div", scal(c, 1, dt), zeta);
+	pos = b_op2(c, "Mul", scal(c, SF_SQRT1_PI, dt),
+		    b_op2(c, "Div", horner(c, iz, sf_airy_an, SF_AIRY_NA, dt),
+			  horner(c, iz, sf_airy_ad, SF_AIRY_NA, dt)));
+	pos = b_op2(c, "Div", pos, b_op2(c, "Mul", b_op2(c, "Mul", scal(c, 2, dt),
+			b_op1(c, "Sqrt", b_op1(c, "Sqrt", x))), b_op1(c, "Exp", zeta)));
+	f = scal(c, 1, dt);
+	g = x;
+	m = scal(c, 1, dt);
+	nn = x;
+	t = scal(c, 1, dt);
+	z = b_op2(c, "Mul", b_op2(c, "Mul", x, x), x);
+	for (int i = 0; i < AIRY_TERMS; i++) {
+		struct ir_value *act = b_op2(c, "Greater", t, scal(c, eps, dt));
+		struct ir_value *m1, *n1, *f1, *g1;
+		m1 = b_op2(c, "Div", b_op2(c, "Mul", m, z), scal(c, 3 * i + 2, dt));
+		n1 = b_op2(c, "Div", b_op2(c, "Mul", nn, z), scal(c, 3 * i + 3, dt));
+		m1 = b_op2(c, "Div", m1, scal(c, 3 * i + 3, dt));
+		f1 = b_op2(c, "Add", f, m1);
+		n1 = b_op2(c, "Div", n1, scal(c, 3 * i + 4, dt));
+		g1 = b_op2(c, "Add", g, n1);
+		m = b_op3(c, "Where", act, m1, m);
+		nn = b_op3(c, "Where", act, n1, nn);
+		f = b_op3(c, "Where", act, f1, f);
+		g = b_op3(c, "Where", act, g1, g);
+		t = b_op3(c, "Where", act, b_op1(c, "Abs", b_op2(c, "Div", m1, f1)), t);
+	}
+	v = b_op2(c, "Sub", b_op2(c, "Mul", scal(c, SF_AIRY_C1, dt), f),
+		  b_op2(c, "Mul", scal(c, SF_AIRY_C2, dt), g));
+	v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 2.09, dt)), v, pos);
+	v = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, -2.09, dt)), neg, v);
+	v = b_op3(c, "Where", b_op2(c, "Greater", x, scal(c, 103.892, dt)), scal(c, 0, dt), v);
+	out[0] = b_op3(c, "Where", b_op1(c, "IsInf", x), scal(c, NAN, dt), v);
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_chebyshev_polynomial_u, 11, 0, SYM_PRIO_BASE, sym_polynomial },
@@ -1002,6 +1069,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
 	{ OP_aten_special_zeta, 11, 0, SYM_PRIO_BASE, sym_zeta },
 	{ OP_aten_special_ndtri, 11, 0, SYM_PRIO_BASE, sym_ndtri },
+	{ OP_aten_special_airy_ai, 11, 0, SYM_PRIO_BASE, sym_airy_ai },
 	{ OP_aten_special_erfcx, 11, 0, SYM_PRIO_BASE, sym_erfcx },
 	{ OP_aten_special_log_ndtr, 11, 0, SYM_PRIO_BASE, sym_log_ndtr },
 	{ OP_aten_erfinv, 11, 0, SYM_PRIO_BASE, sym_erfinv },

@@ -838,6 +838,7 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_special_modified_bessel_i1] = float_unary,
 	[OP_aten_special_spherical_bessel_j0] = float_unary,
 	[OP_aten_special_ndtri] = float_unary,
+	[OP_aten_special_airy_ai] = float_unary,
 	[OP_aten_special_erfcx] = float_unary,
 	[OP_aten_special_log_ndtr] = float_unary,
 	[OP_aten_special_erfinv] = float_unary,

@@ -5,8 +5,8 @@
  * special_hermite_polynomial_{h,he}, special_laguerre_polynomial_l and
  * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
  * i1e, the Bessel functions j0, j1, y0, y1, the modified i0, i1, k0 and
- * k1 (and k scaled), spherical_bessel_j0, zeta, ndtri, erfinv, erfcx and
- * log_ndtr.
+ * k1 (and k scaled), spherical_bessel_j0, zeta, ndtri, erfinv, erfcx,
+ * log_ndtr and airy_ai.
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
@@ -15,6 +15,7 @@
  * writes the result back, so it runs on either backend.
  * lib/lower/symbolic_special.c builds the same computations in ONNX.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -199,6 +200,7 @@ static double special_of(enum aten_op op, double x)
 	case OP_aten_special_i1e: return sf_i1e(x);
 	case OP_aten_special_ndtri: return sf_ndtri(x);
 	case OP_aten_special_erfcx: return sf_erfcx(x);
+	case OP_aten_special_airy_ai: return sf_airy_ai(x, DBL_EPSILON);
 	case OP_aten_special_log_ndtr: return sf_log_ndtr(x);
 	case OP_aten_erfinv: case OP_aten_special_erfinv: return sf_erfinv(x);
 	case OP_aten_special_bessel_j0: return j0(x);
@@ -282,6 +284,7 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_spherical_bessel_j0, op_special_unary, 0 },
 	{ OP_aten_special_ndtri, op_special_unary, 0 },
 	{ OP_aten_special_erfcx, op_special_unary, 0 },
+	{ OP_aten_special_airy_ai, op_special_unary, 0 },
 	{ OP_aten_special_log_ndtr, op_special_unary, 0 },
 	{ OP_aten_erfinv, op_special_unary, 0 },
 	{ OP_aten_special_erfinv, op_special_unary, 0 },

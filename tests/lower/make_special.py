@@ -57,15 +57,16 @@ class Gamma(torch.nn.Module):
 
 
 class Bessel(torch.nn.Module):
-    """i0, i0e, i1, i1e, modified Bessel i0 i1 k0 k1 (and k scaled),
-    spherical Bessel j0; an integer input"""
+    """i0, i0e, i1, i1e, Bessel j0 j1 y0 y1, modified Bessel i0 i1 k0 k1
+    (and k scaled), spherical Bessel j0, airy_ai; an integer input"""
     def forward(self, x, i):
         return (torch.i0(x), S.i0(x), S.i0e(x), S.i1(x), S.i1e(x),
                 S.modified_bessel_i0(x), S.modified_bessel_i1(x),
                 S.spherical_bessel_j0(x), S.i0e(i), S.spherical_bessel_j0(i),
                 S.modified_bessel_k0(x), S.modified_bessel_k1(x), S.scaled_modified_bessel_k0(x),
                 S.scaled_modified_bessel_k1(x), S.modified_bessel_k1(i), S.bessel_j0(x),
-                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.bessel_y1(i))
+                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.bessel_y1(i), S.airy_ai(x),
+                S.airy_ai(i))
 
 
 class Zeta(torch.nn.Module):
@@ -79,7 +80,7 @@ class Zeta(torch.nn.Module):
 WIDE = ["lgamma", "digamma", "mvlgamma_p3", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
         "modified_bessel_i1", "spherical_bessel_j0", "modified_bessel_k0", "modified_bessel_k1",
         "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "bessel_j0", "bessel_j1",
-        "bessel_y0", "bessel_y1"]
+        "bessel_y0", "bessel_y1", "airy_ai"]
 
 
 class Wide(torch.nn.Module):
@@ -88,7 +89,7 @@ class Wide(torch.nn.Module):
                 S.i1(x), S.i1e(x), S.modified_bessel_i0(x), S.modified_bessel_i1(x),
                 S.spherical_bessel_j0(x), S.modified_bessel_k0(x), S.modified_bessel_k1(x),
                 S.scaled_modified_bessel_k0(x), S.scaled_modified_bessel_k1(x), S.bessel_j0(x),
-                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x))
+                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.airy_ai(x))
 
 
 class Normal(torch.nn.Module):
