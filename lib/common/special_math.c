@@ -631,6 +631,35 @@ double sf_airy_ai(double x, double eps)
 	return SF_AIRY_C1 * f - SF_AIRY_C2 * g;
 }
 
+double sf_trigamma(double x)
+{
+	double sign = 1, r = 0, ixx;
+
+	if (x < 0.5) {
+		double s = sin(M_PI * x);
+		sign = -1;
+		r -= M_PI * M_PI / (s * s);
+		x = 1 - x;
+	}
+	for (int i = 0; i < 6; i++) {
+		r += 1 / (x * x);
+		x += 1;
+	}
+	ixx = 1 / (x * x);
+	r += (1 + 1 / (2 * x) + ixx * (1.0 / 6 - ixx * (1.0 / 30 - ixx * (1.0 / 42)))) / x;
+	return sign * r;
+}
+
+double sf_polygamma(int64_t n, double x)
+{
+	if (n == 0)
+		return sf_digamma(x);
+	if (n == 1)
+		return sf_trigamma(x);
+	return (n % 2 ? 1.0 : -1.0) * exp(lgamma((double)n + 1)) *
+	       sf_zeta((double)n + 1, x);
+}
+
 double sf_spherical_j0(double x)
 {
 	double u = x * x;

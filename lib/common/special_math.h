@@ -8,6 +8,8 @@
 #ifndef PT2ONNX_SPECIAL_MATH_H
 #define PT2ONNX_SPECIAL_MATH_H
 
+#include <stdint.h>
+
 /* Cephes' Chebyshev coefficients of the exponentially scaled modified
  * Bessel functions I0 and I1: over [0, 8] (A, of x/2 - 2) and (8, inf)
  * (B, of 32/x - 2), highest order first. */
@@ -43,6 +45,10 @@ double sf_chbevl(double y, const double *c, int n);
 /* exp(-|x|) I0(x) and exp(-|x|) I1(x) (odd), torch's calc_i0e/calc_i1e. */
 double sf_i0e(double x);
 double sf_i1e(double x);
+/* trigamma as torch's (Math.h), and polygamma(n, x): digamma, trigamma,
+ * else (-1)^(n+1) n! zeta(n + 1, x). */
+double sf_trigamma(double x);
+double sf_polygamma(int64_t n, double x);
 /* K0 and K1 (one), exp(x) K (scaled): inf at 0, NaN below. */
 double sf_bessel_k(double x, int one, int scaled);
 /* digamma as torch's calc_digamma: x pushed to >= 10 and the asymptotic

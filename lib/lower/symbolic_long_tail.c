@@ -1563,14 +1563,11 @@ static SYM(sym_max_unpool)
 
 /* Why lower has no symbolic for op, where it refuses on purpose (NULL
  * otherwise): functions with no exact ONNX form that pt2onnx has no
- * measured approximation of (polygamma, inverse error functions, most
- * Bessel functions, zeta, igamma); those it approximates are in
- * symbolic_special.c. */
+ * measured approximation of (igamma, igammac); those it approximates are
+ * in symbolic_special.c. */
 const char *sym_refusal(enum aten_op op)
 {
 	switch (op) {
-	case OP_aten_polygamma:
-	case OP_aten_special_polygamma:
 	case OP_aten_igamma:
 	case OP_aten_igammac:
 		return "no exact ONNX form (pt2onnx approximates only the "

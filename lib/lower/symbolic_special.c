@@ -370,14 +370,13 @@ static void zeta_body(struct lower_ctx *c, const void *ctx,
  * Euler-Maclaurin tail's 12 terms, each element stopping where torch
  * returns; x == 1: inf, x < 1: NaN, q a nonpositive integer: inf, q <= 0
  * and x no integer: NaN */
-static SYM(sym_zeta)
+static struct ir_value *zeta_of(struct lower_ctx *c, struct ir_value *x,
+				struct ir_value *q)
 {
-	enum ir_dtype dt = IR_DTYPE_DOUBLE, odt;
-	struct ir_value *x, *q, *shape, *qle0, *qint, *xint, *sp, *need, *nq, *trip,
+	enum ir_dtype dt = IR_DTYPE_DOUBLE, odt = b_dtype(x);
+	struct ir_value *shape, *qle0, *qint, *xint, *sp, *need, *nq, *trip,
 		*init[4], *fin[4], *a, *b, *s, *done, *w, *aa;
-	if (sym_float_pair(c, n, &x, &q))
-		return 1;
-	odt = b_dtype(x);
+
 	x = b_cast(c, x, dt);
 	q = b_cast(c, q, dt);
 	shape = b_op1(c, "Shape", b_op2(c, "Add", x, q));
@@ -427,7 +426,15 @@ static SYM(sym_zeta)
 	s = b_op3(c, "Where", b_op2(c, "And", qle0, qint), scal(c, INFINITY, dt), s);
 	s = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 1, dt)), scal(c, NAN, dt), s);
 	s = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 1, dt)), scal(c, INFINITY, dt), s);
-	out[0] = b_cast(c, s, odt);
+	return b_cast(c, s, odt);
+}
+
+static SYM(sym_zeta)
+{
+	struct ir_value *x, *q;
+	if (sym_float_pair(c, n, &x, &q))
+		return 1;
+	out[0] = zeta_of(c, x, q);
 	return 0;
 }
 
@@ -737,12 +744,9 @@ static SYM(sym_mvlgamma)
  * by at most 10 steps of -1/x, digamma(10) there, else the asymptotic
  * series; below 0 minus pi / tan(pi x); +-0: -+inf, negative integers
  * NaN */
-static SYM(sym_digamma)
+static struct ir_value *digamma_of(struct lower_ctx *c, struct ir_value *x)
 {
-	struct ir_value *x = float_in(c, n), *neg, *w, *res, *zz, *pv, *y, *v,
-		*fr, *t;
-	if (!x)
-		return lw_decline(c, "the input is not a tensor");
+	struct ir_value *neg, *w, *res, *zz, *pv, *y, *v, *fr, *t;
 	enum ir_dtype dt = b_dtype(x);
 	neg = b_op2(c, "Less", x, scal(c, 0, dt));
 	w = b_op3(c, "Where", neg, b_op2(c, "Sub", scal(c, 1, dt), x), x);
@@ -776,10 +780,18 @@ static SYM(sym_digamma)
 			scal(c, M_PI, dt), t)), v);
 	v = b_op3(c, "Where", b_op2(c, "And", neg, b_op2(c, "Equal", fr, scal(c, 0, dt))),
 		  scal(c, NAN, dt), v);
-	out[0] = b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 0, dt)),
-		       b_op3(c, "Where", b_op2(c, "Less", b_op2(c, "Div", scal(c, 1, dt), x),
-					       scal(c, 0, dt)),
-			     scal(c, INFINITY, dt), scal(c, -INFINITY, dt)), v);
+	return b_op3(c, "Where", b_op2(c, "Equal", x, scal(c, 0, dt)),
+		     b_op3(c, "Where", b_op2(c, "Less", b_op2(c, "Div", scal(c, 1, dt), x),
+					     scal(c, 0, dt)),
+			   scal(c, INFINITY, dt), scal(c, -INFINITY, dt)), v);
+}
+
+static SYM(sym_digamma)
+{
+	struct ir_value *x = float_in(c, n);
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	out[0] = digamma_of(c, x);
 	return 0;
 }
 
@@ -1038,6 +1050,60 @@ static SYM(sym_airy_ai)
 	return 0;
 }
 
+/* trigamma as torch's (Math.h): the reflection below 1/2 (minus
+ * pi^2 / sin(pi x)^2), six steps of 1/x^2, the asymptotic series */
+static struct ir_value *trigamma_of(struct lower_ctx *c, struct ir_value *x)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *lo = b_op2(c, "Less", x, scal(c, 0.5, dt)), *s, *r, *ixx, *v;
+
+	s = b_op1(c, "Sin", b_op2(c, "Mul", scal(c, M_PI, dt), x));
+	r = b_op3(c, "Where", lo, b_op1(c, "Neg", b_op2(c, "Div", scal(c, M_PI * M_PI, dt),
+							 b_op2(c, "Mul", s, s))),
+		  scal(c, 0, dt));
+	x = b_op3(c, "Where", lo, b_op2(c, "Sub", scal(c, 1, dt), x), x);
+	for (int i = 0; i < 6; i++) {
+		r = b_op2(c, "Add", r, b_op2(c, "Div", scal(c, 1, dt), b_op2(c, "Mul", x, x)));
+		x = b_op2(c, "Add", x, scal(c, 1, dt));
+	}
+	ixx = b_op2(c, "Div", scal(c, 1, dt), b_op2(c, "Mul", x, x));
+	v = b_op2(c, "Sub", scal(c, 1.0 / 30, dt), b_op2(c, "Mul", ixx, scal(c, 1.0 / 42, dt)));
+	v = b_op2(c, "Sub", scal(c, 1.0 / 6, dt), b_op2(c, "Mul", ixx, v));
+	v = b_op2(c, "Add", b_op2(c, "Add", scal(c, 1, dt), b_op2(c, "Div", scal(c, 1, dt),
+				b_op2(c, "Mul", scal(c, 2, dt), x))), b_op2(c, "Mul", ixx, v));
+	r = b_op2(c, "Add", r, b_op2(c, "Div", v, x));
+	return b_op3(c, "Where", lo, b_op1(c, "Neg", r), r);
+}
+
+/* polygamma(n, x) as torch's: digamma (n 0), trigamma (1), else
+ * (-1)^(n+1) n! zeta(n + 1, x) (n! as torch's exp(lgamma(n + 1)) in the
+ * dtype) */
+static SYM(sym_polygamma)
+{
+	struct ir_value *x = lw_tensor(c, n, 1);
+	int64_t k;
+	if (!lw_int(c, n, 0, &k) || k < 0)
+		return lw_decline(c, "n is not a constant integer of at least 0");
+	if (!x)
+		return lw_decline(c, "the input is not a tensor");
+	if (!b_is_float(b_dtype(x)))
+		x = b_cast(c, x, IR_DTYPE_FLOAT);
+	enum ir_dtype dt = b_dtype(x);
+	if (k == 0) {
+		out[0] = digamma_of(c, x);
+		return 0;
+	}
+	if (k == 1) {
+		out[0] = trigamma_of(c, x);
+		return 0;
+	}
+	double f = dt == IR_DTYPE_DOUBLE ? exp(lgamma((double)k + 1))
+					 : (double)expf(lgammaf((float)k + 1));
+	out[0] = b_op2(c, "Mul", scal(c, k % 2 ? f : -f, dt),
+		       zeta_of(c, scal(c, (double)k + 1, dt), x));
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_chebyshev_polynomial_u, 11, 0, SYM_PRIO_BASE, sym_polynomial },
@@ -1068,6 +1134,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
 	{ OP_aten_special_zeta, 11, 0, SYM_PRIO_BASE, sym_zeta },
+	{ OP_aten_polygamma, 11, 0, SYM_PRIO_BASE, sym_polygamma },
+	{ OP_aten_special_polygamma, 11, 0, SYM_PRIO_BASE, sym_polygamma },
 	{ OP_aten_special_ndtri, 11, 0, SYM_PRIO_BASE, sym_ndtri },
 	{ OP_aten_special_airy_ai, 11, 0, SYM_PRIO_BASE, sym_airy_ai },
 	{ OP_aten_special_erfcx, 11, 0, SYM_PRIO_BASE, sym_erfcx },

@@ -6,7 +6,7 @@
  * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
  * i1e, the Bessel functions j0, j1, y0, y1, the modified i0, i1, k0 and
  * k1 (and k scaled), spherical_bessel_j0, zeta, ndtri, erfinv, erfcx,
- * log_ndtr and airy_ai.
+ * log_ndtr, airy_ai and polygamma.
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
@@ -253,6 +253,31 @@ static int op_special_unary(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+/* polygamma(n, self): n a constant, self a tensor, in its float dtype */
+static int op_polygamma(struct trace_ctx *c, const struct ir_node *n,
+			struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	double *v;
+	int64_t cnt = 1, k;
+
+	if (tv_get_int(c, in[0], &k) || tv_get_tensor(c, in[1], 0, &x))
+		return -1;
+	if (k < 0)
+		return trace_error(c, "polygamma(n, x) does not support negative n.");
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	for (int64_t i = 0; i < cnt; i++)
+		v[i] = sf_polygamma(k, v[i]);
+	y = trace_from_host(c, is_float(x->dtype) ? x->dtype : IR_DTYPE_FLOAT,
+			    x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	free(v);
+	return trace_out(c, out, y);
+}
+
 const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, op_polynomial, 0 },
 	{ OP_aten_special_chebyshev_polynomial_u, op_polynomial, 0 },
@@ -267,6 +292,8 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_laguerre_polynomial_l, op_polynomial, 0 },
 	{ OP_aten_special_legendre_polynomial_p, op_polynomial, 0 },
 	{ OP_aten_special_zeta, op_polynomial, 0 },
+	{ OP_aten_polygamma, op_polygamma, 0 },
+	{ OP_aten_special_polygamma, op_polygamma, 0 },
 	{ OP_aten_lgamma, op_special_unary, 0 },
 	{ OP_aten_special_gammaln, op_special_unary, 0 },
 	{ OP_aten_digamma, op_special_unary, 0 },

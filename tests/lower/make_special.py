@@ -48,12 +48,13 @@ class Classical(torch.nn.Module):
 
 
 class Gamma(torch.nn.Module):
-    """lgamma, digamma, mvlgamma (p 1 and 3) and their special_ names;
-    an integer input"""
+    """lgamma, digamma, mvlgamma (p 1 and 3), polygamma (n 0 1 2 4) and
+    their special_ names; an integer input"""
     def forward(self, x, i):
         return (torch.lgamma(x), torch.digamma(x), torch.mvlgamma(x.abs() + 1.5, 1),
                 torch.mvlgamma(x.abs() + 1.5, 3), S.gammaln(x), S.psi(x), S.digamma(i),
-                S.multigammaln(x.abs() + 2, 2), torch.lgamma(i))
+                S.multigammaln(x.abs() + 2, 2), torch.lgamma(i), torch.polygamma(0, x),
+                torch.polygamma(1, x), S.polygamma(2, x), torch.polygamma(4, x), torch.polygamma(1, i))
 
 
 class Bessel(torch.nn.Module):
@@ -80,7 +81,7 @@ class Zeta(torch.nn.Module):
 WIDE = ["lgamma", "digamma", "mvlgamma_p3", "i0", "i0e", "i1", "i1e", "modified_bessel_i0",
         "modified_bessel_i1", "spherical_bessel_j0", "modified_bessel_k0", "modified_bessel_k1",
         "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "bessel_j0", "bessel_j1",
-        "bessel_y0", "bessel_y1", "airy_ai"]
+        "bessel_y0", "bessel_y1", "airy_ai", "polygamma_n1", "polygamma_n3"]
 
 
 class Wide(torch.nn.Module):
@@ -89,7 +90,8 @@ class Wide(torch.nn.Module):
                 S.i1(x), S.i1e(x), S.modified_bessel_i0(x), S.modified_bessel_i1(x),
                 S.spherical_bessel_j0(x), S.modified_bessel_k0(x), S.modified_bessel_k1(x),
                 S.scaled_modified_bessel_k0(x), S.scaled_modified_bessel_k1(x), S.bessel_j0(x),
-                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.airy_ai(x))
+                S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x), S.airy_ai(x), torch.polygamma(1, x),
+                torch.polygamma(3, x))
 
 
 class Normal(torch.nn.Module):

@@ -23,18 +23,26 @@ BOUND = {"f32": {"lgamma": 1.2e-5, "digamma": 1.5e-6, "mvlgamma_p3": 2e-5, "i0":
                  "scaled_modified_bessel_k0": 2e-6, "scaled_modified_bessel_k1": 1.2e-6,
                  "bessel_j0": 3e-7, "bessel_j1": 3e-7, "bessel_y0": 8e-7, "bessel_y1": 1e-6,
                  "ndtri": 1e-6, "erfinv": 2e-6, "special_erfinv": 2e-6, "erfcx": 1e-6, "log_ndtr": 8e-7,
-                 "airy_ai": 3e-7},
+                 "airy_ai": 3e-7, "polygamma_n1": 1e-6, "polygamma_n3": 1e-7},
          "f64": {"lgamma": 1e-11, "digamma": 3e-10, "mvlgamma_p3": 1e-11, "i0": 1e-14, "i0e": 1e-14,
                  "i1": 1e-14, "i1e": 1e-14, "modified_bessel_i0": 1e-14, "modified_bessel_i1": 1e-14,
                  "spherical_bessel_j0": 1e-14, "modified_bessel_k0": 1e-14, "modified_bessel_k1": 1e-14,
                  "scaled_modified_bessel_k0": 1e-14, "scaled_modified_bessel_k1": 1e-14,
                  "bessel_j0": 1e-14, "bessel_j1": 1e-14, "bessel_y0": 1e-14, "bessel_y1": 1e-14,
-                 "ndtri": 2e-15, "airy_ai": 1e-14}}[kind]
+                 "ndtri": 2e-15, "airy_ai": 1e-14, "polygamma_n1": 3e-9, "polygamma_n3": 1e-15}}[kind]
+# trigamma at its poles (nonpositive integers): torch's float64 value is
+# pi^2 / sin(fl(pi x))^2, about 1e32, where ONNX Runtime's double Sin
+# gives 0 and so inf; both count as the pole
+POLES = {"polygamma_n1"}
+x = np.load(f"{case}/in1/x.npy").astype(np.float64)
 outs = onnx.load(model).graph.output
 bad = 0
 for j, (name, o) in enumerate(zip(WIDE_NAMES, outs)):
     g = np.load(f"{got}/{o.name}.npy").astype(np.float64)
     w = np.load(f"{want}/{j}.npy").astype(np.float64)
+    if name in POLES:
+        pole = (x <= 0) & (x == np.floor(x)) & (np.abs(g) >= 1e30) & (np.abs(w) >= 1e30)
+        g[pole] = w[pole] = np.inf
     nan_ok = (np.isnan(g) == np.isnan(w)).all()
     inf_ok = (g[np.isinf(w)] == w[np.isinf(w)]).all()
     fin = np.isfinite(w)
