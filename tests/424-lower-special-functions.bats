@@ -50,6 +50,15 @@ measured() {
 	"$PYTHON" "$TESTS_DIR/lower/special_error.py" "$1" "$1/got" "$1/trace-13.onnx" "$2"
 }
 
+# kernel NAME KIND: trace's own values of NAME (its kernels in double,
+# lib/trace/ops_special_host.c) within the same bounds
+kernel() {
+	build "$1" || return 1
+	rm -rf "$1/kern"
+	tool trace "$1/traced.pt" --input "$1/in1/x.npy" --save-outputs "$1/kern" -o /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/special_error.py" "$1" "$1/kern" - "$2"
+}
+
 @test "lower: the special functions' worst error against torch over a wide range, float32, within the documented bounds" {
 	run measured wide f32
 	echo "$output"
@@ -74,6 +83,16 @@ measured() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 1 ]
+}
+
+@test "trace: the special functions' kernels against torch over a wide range, float64, within the same bounds" {
+	run kernel wide64 f64
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 21 ]
+	run kernel unit64 f64
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "lower: erfinv of float64 is refused (ONNX Runtime has no double Erf), no model written" {

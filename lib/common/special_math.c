@@ -660,6 +660,55 @@ double sf_polygamma(int64_t n, double x)
 	       sf_zeta((double)n + 1, x);
 }
 
+/* above 5: Cephes' P and Q of 25/x^2 and the phase */
+static double jy_large(double x, int order, int y)
+{
+	const struct sf_bessel_jy *k = &sf_bessel_jy[order];
+	double five = 5 / x, z = order ? five * five : 25 / (x * x);
+	double p = polevl(z, k->pp, k->npp) / polevl(z, k->pq, k->npq);
+	double q = five * (polevl(z, k->qp, k->nqp) / polevl(z, k->qq, k->nqq));
+	double xn = x - (order ? 3 * M_PI_4 : M_PI_4);
+	double v = y ? p * sin(xn) + q * cos(xn) : p * cos(xn) - q * sin(xn);
+
+	return v * 0.797884560802865355879892119868763737 / sqrt(x);
+}
+
+/* J of x >= 0 */
+static double j_pos(double x, int order)
+{
+	const struct sf_bessel_jy *k = &sf_bessel_jy[order];
+	double xx = x * x, rp, rq;
+
+	if (x > 5)
+		return jy_large(x, order, 0);
+	if (!order && x < 1e-5)
+		return 1 - xx / 4;
+	rp = polevl(xx, k->rp, k->nrp);
+	rq = polevl(xx, k->rq, k->nrq);
+	if (order)
+		return rp / rq * x * (xx - k->z1) * (xx - k->z2);
+	return (xx - k->z1) * (xx - k->z2) * rp / rq;
+}
+
+double sf_bessel_jy_of(double x, int order, int y)
+{
+	const struct sf_bessel_jy *k = &sf_bessel_jy[order];
+	double xx = x * x, r;
+
+	if (!y)
+		return order && x < 0 ? -j_pos(-x, 1) : j_pos(fabs(x), order);
+	if (x > 5 || isnan(x))
+		return jy_large(x, order, 1);
+	if (x == 0)
+		return -INFINITY;
+	if (x < 0)
+		return NAN;
+	r = polevl(xx, k->yp, k->nyp) / polevl(xx, k->yq, k->nyq);
+	if (order)
+		return x * r + M_2_PI * (j_pos(x, 1) * log(x) - 1 / x);
+	return r + M_2_PI * log(x) * j_pos(x, 0);
+}
+
 double sf_spherical_j0(double x)
 {
 	double u = x * x;

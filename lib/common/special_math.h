@@ -39,6 +39,8 @@ struct sf_bessel_jy {
 	double z1, z2; /* J's first two zeros squared */
 };
 extern const struct sf_bessel_jy sf_bessel_jy[2];
+/* J (y 0) or Y (y 1) of order 0 or 1 as torch's bessel_*_forward. */
+double sf_bessel_jy_of(double x, int order, int y);
 
 /* Cephes' chbevl: the Chebyshev series c[0..n) at y. */
 double sf_chbevl(double y, const double *c, int n);

@@ -10,8 +10,11 @@
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
- * functions: lib/common/special_math.c's Cephes forms; lgamma and the
- * Bessel j and y C's, which are Cephes' too) and
+ * functions: lib/common/special_math.c's Cephes forms, lgamma C's; each
+ * in double, rounded once to a float result, where torch's float kernels
+ * round every step: float results may differ from torch's by a few ulps,
+ * and where torch's float intermediates overflow (i0 above 88.7) these
+ * stay finite) and
  * writes the result back, so it runs on either backend.
  * lib/lower/symbolic_special.c builds the same computations in ONNX.
  */
@@ -203,10 +206,10 @@ static double special_of(enum aten_op op, double x)
 	case OP_aten_special_airy_ai: return sf_airy_ai(x, DBL_EPSILON);
 	case OP_aten_special_log_ndtr: return sf_log_ndtr(x);
 	case OP_aten_erfinv: case OP_aten_special_erfinv: return sf_erfinv(x);
-	case OP_aten_special_bessel_j0: return j0(x);
-	case OP_aten_special_bessel_j1: return j1(x);
-	case OP_aten_special_bessel_y0: return x < 0 ? NAN : y0(x);
-	case OP_aten_special_bessel_y1: return x < 0 ? NAN : y1(x);
+	case OP_aten_special_bessel_j0: return sf_bessel_jy_of(x, 0, 0);
+	case OP_aten_special_bessel_j1: return sf_bessel_jy_of(x, 1, 0);
+	case OP_aten_special_bessel_y0: return sf_bessel_jy_of(x, 0, 1);
+	case OP_aten_special_bessel_y1: return sf_bessel_jy_of(x, 1, 1);
 	case OP_aten_special_modified_bessel_k0: return sf_bessel_k(x, 0, 0);
 	case OP_aten_special_modified_bessel_k1: return sf_bessel_k(x, 1, 0);
 	case OP_aten_special_scaled_modified_bessel_k0: return sf_bessel_k(x, 0, 1);

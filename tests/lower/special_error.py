@@ -5,8 +5,10 @@
 # |got - torch| / max(|torch|, 1) (relative, absolute below 1), within
 # the bound given (the bounds docs/operators.md states).
 #
-#   special_error.py CASEDIR GOTDIR MODEL.onnx f32|f64
-# (CASEDIR/names.txt: the functions, one a line, in output order)
+#   special_error.py CASEDIR GOTDIR MODEL.onnx|- f32|f64
+# (CASEDIR/names.txt: the functions, one a line, in output order; "-":
+# GOTDIR holds trace --save-outputs' out0.npy, out1.npy..., the trace
+# kernels' values, held to the same bounds)
 import sys
 
 import numpy as np
@@ -35,10 +37,11 @@ BOUND = {"f32": {"lgamma": 1.2e-5, "digamma": 1.5e-6, "mvlgamma_p3": 2e-5, "i0":
 # gives 0 and so inf; both count as the pole
 POLES = {"polygamma_n1"}
 x = np.load(f"{case}/in1/x.npy").astype(np.float64)
-outs = onnx.load(model).graph.output
+files = ([f"{got}/out{j}.npy" for j in range(len(WIDE_NAMES))] if model == "-" else
+         [f"{got}/{o.name}.npy" for o in onnx.load(model).graph.output])
 bad = 0
-for j, (name, o) in enumerate(zip(WIDE_NAMES, outs)):
-    g = np.load(f"{got}/{o.name}.npy").astype(np.float64)
+for j, (name, path) in enumerate(zip(WIDE_NAMES, files)):
+    g = np.load(path).astype(np.float64)
     w = np.load(f"{want}/{j}.npy").astype(np.float64)
     if name in POLES:
         pole = (x <= 0) & (x == np.floor(x)) & (np.abs(g) >= 1e30) & (np.abs(w) >= 1e30)
