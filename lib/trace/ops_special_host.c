@@ -189,17 +189,24 @@ static int is_float(enum ir_dtype dt)
 	       dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16;
 }
 
-static double special_of(enum aten_op op, double x)
+/* exp(|x|), in float where the result is (torch's float i0 overflows
+ * there) */
+static double exp_abs(double x, int fl)
+{
+	return rnd(fl, exp(fabs(x)));
+}
+
+static double special_of(enum aten_op op, double x, int fl)
 {
 	switch (op) {
 	case OP_aten_lgamma: case OP_aten_special_gammaln: return lgamma(x);
 	case OP_aten_digamma: case OP_aten_special_digamma:
 	case OP_aten_special_psi: return sf_digamma(x);
 	case OP_aten_i0: case OP_aten_special_i0:
-	case OP_aten_special_modified_bessel_i0: return exp(fabs(x)) * sf_i0e(x);
+	case OP_aten_special_modified_bessel_i0: return exp_abs(x, fl) * sf_i0e(x);
 	case OP_aten_special_i0e: return sf_i0e(x);
 	case OP_aten_special_i1: case OP_aten_special_modified_bessel_i1:
-		return exp(fabs(x)) * sf_i1e(x);
+		return exp_abs(x, fl) * sf_i1e(x);
 	case OP_aten_special_i1e: return sf_i1e(x);
 	case OP_aten_special_ndtri: return sf_ndtri(x);
 	case OP_aten_special_erfcx: return sf_erfcx(x);
@@ -229,6 +236,7 @@ static int op_special_unary(struct trace_ctx *c, const struct ir_node *n,
 	double *v;
 	int64_t cnt = 1, p = 0;
 	int mv = n->op == OP_aten_mvlgamma || n->op == OP_aten_special_multigammaln;
+	int fl;
 
 	if (tv_get_tensor(c, in[0], 0, &x) || (mv && tv_get_int(c, in[1], &p)))
 		return -1;
@@ -238,16 +246,18 @@ static int op_special_unary(struct trace_ctx *c, const struct ir_node *n,
 	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
 	if (!v)
 		return -1;
+	fl = x->dtype != IR_DTYPE_DOUBLE;
 	for (int i = 0; i < x->rank; i++)
 		cnt *= x->dims[i];
 	for (int64_t i = 0; i < cnt; i++) {
 		if (!mv) {
-			v[i] = special_of(n->op, v[i]);
+			v[i] = special_of(n->op, v[i], fl);
 			continue;
 		}
 		double s = (double)p * (double)(p - 1) / 4 * log(M_PI);
+		/* x - j/2 in the dtype, as torch adds its arange */
 		for (int64_t j = 0; j < p; j++)
-			s += lgamma(v[i] - 0.5 * (double)j);
+			s += lgamma(rnd(fl, v[i] - 0.5 * (double)j));
 		v[i] = s;
 	}
 	y = trace_from_host(c, is_float(x->dtype) ? x->dtype : IR_DTYPE_FLOAT,
