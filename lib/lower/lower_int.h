@@ -95,6 +95,7 @@ extern const struct symbolic_table symbolic_reduce_table;     /* symbolic_reduce
 extern const struct symbolic_table symbolic_loss_table;       /* symbolic_loss.c */
 extern const struct symbolic_table symbolic_pointwise_table;  /* symbolic_pointwise.c */
 extern const struct symbolic_table symbolic_products_table;   /* symbolic_products.c */
+extern const struct symbolic_table symbolic_special_table;    /* symbolic_special.c */
 /* Why op has no symbolic on purpose, or NULL (symbolic_long_tail.c). */
 const char *sym_refusal(enum aten_op op);
 /* torchvision::* ops, and the index/where/split/unbind/repeat cases the

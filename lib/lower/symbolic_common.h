@@ -19,6 +19,12 @@ enum ir_dtype sym_result_type(struct lower_ctx *c, struct ir_node *n,
 /* Input i as a tensor of dtype dt: scalars become constants of dt. */
 struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
 			     enum ir_dtype dt);
+/* n's inputs 0 and 1 (tensors or numbers) as tensors of the float
+ * dtype torch computes a float function of them in (their promotion,
+ * Float for integers and bools); 0, or 1 declined
+ * (symbolic_long_tail.c). */
+int sym_float_pair(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **a, struct ir_value **b);
 /* bitwise and / or / xor of n's inputs 0 and 1 (lop And, Or, Xor; bop
  * BitwiseAnd ...): of bools lop, of integers bop from opset 18, bit by
  * bit before (symbolic_long_tail.c). */

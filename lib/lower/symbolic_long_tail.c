@@ -173,8 +173,8 @@ static SYM(sym_logit)
 }
 
 /* Inputs 0 and 1 in the float dtype of their promotion. */
-static int float_pair(struct lower_ctx *c, struct ir_node *n,
-		      struct ir_value **a, struct ir_value **b)
+int sym_float_pair(struct lower_ctx *c, struct ir_node *n,
+		   struct ir_value **a, struct ir_value **b)
 {
 	enum ir_dtype dt = float_type(c, n, 0, 1);
 	*a = sym_operand(c, n, 0, dt);
@@ -190,7 +190,7 @@ static SYM(sym_atan2)
 	 * zero: 0 (or +-pi for x = -0); both infinite: +-pi/4 or +-3pi/4;
 	 * as C's atan2 and torch */
 	struct ir_value *y, *x;
-	if (float_pair(c, n, &y, &x))
+	if (sym_float_pair(c, n, &y, &x))
 		return 1;
 	enum ir_dtype dt = b_dtype(y);
 	struct ir_value *zero = scal(c, 0, dt);
@@ -215,7 +215,7 @@ static SYM(sym_atan2)
 static SYM(sym_copysign)
 {
 	struct ir_value *a, *b;
-	if (float_pair(c, n, &a, &b))
+	if (sym_float_pair(c, n, &a, &b))
 		return 1;
 	struct ir_value *m = b_op1(c, "Abs", a);
 	out[0] = b_op3(c, "Where", sign_set(c, b), b_op1(c, "Neg", m), m);
@@ -225,7 +225,7 @@ static SYM(sym_copysign)
 static SYM(sym_hypot)
 {
 	struct ir_value *a, *b;
-	if (float_pair(c, n, &a, &b))
+	if (sym_float_pair(c, n, &a, &b))
 		return 1;
 	out[0] = b_op1(c, "Sqrt", b_op2(c, "Add", b_op2(c, "Mul", a, a),
 					b_op2(c, "Mul", b, b)));
@@ -238,7 +238,7 @@ static int logaddexp(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out, int two)
 {
 	struct ir_value *a, *b;
-	if (float_pair(c, n, &a, &b))
+	if (sym_float_pair(c, n, &a, &b))
 		return 1;
 	enum ir_dtype dt = b_dtype(a);
 	struct ir_value *m = b_op2(c, "Max", a, b);
@@ -263,7 +263,7 @@ static SYM(sym_xlogy)
 {
 	/* 0 where x == 0 and y is no NaN, else x * log(y) */
 	struct ir_value *x, *y;
-	if (float_pair(c, n, &x, &y))
+	if (sym_float_pair(c, n, &x, &y))
 		return 1;
 	enum ir_dtype dt = b_dtype(x);
 	struct ir_value *zero = b_op2(c, "And",
@@ -1581,38 +1581,16 @@ static SYM(sym_max_unpool)
 }
 
 /* Why lower has no symbolic for op, where it refuses on purpose (NULL
- * otherwise): functions with no exact ONNX form (the gamma family,
- * inverse error functions, Bessel functions, zeta), which a series or
- * rational approximation would compute differently from torch;
- * pt2onnx does not approximate them silently. */
+ * otherwise): functions with no exact ONNX form that pt2onnx has no
+ * measured approximation of (igamma, igammac); those it approximates are
+ * in symbolic_special.c. */
 const char *sym_refusal(enum aten_op op)
 {
 	switch (op) {
-	case OP_aten_digamma:
-	case OP_aten_special_digamma:
-	case OP_aten_special_psi:
-	case OP_aten_lgamma:
-	case OP_aten_special_gammaln:
-	case OP_aten_polygamma:
-	case OP_aten_special_polygamma:
-	case OP_aten_mvlgamma:
-	case OP_aten_special_multigammaln:
-	case OP_aten_erfinv:
-	case OP_aten_special_erfinv:
-	case OP_aten_special_ndtri:
-	case OP_aten_i0:
-	case OP_aten_special_i0:
-	case OP_aten_special_i0e:
-	case OP_aten_special_i1:
-	case OP_aten_special_i1e:
-	case OP_aten_special_bessel_j0:
-	case OP_aten_special_erfcx:
-	case OP_aten_special_log_ndtr:
-	case OP_aten_special_zeta:
 	case OP_aten_igamma:
 	case OP_aten_igammac:
-		return "no exact ONNX form (pt2onnx does not approximate "
-		       "special functions)";
+		return "no exact ONNX form (pt2onnx approximates only the "
+		       "special functions docs/operators.md lists)";
 	case OP_aten_convolution_backward:
 	case OP_aten_native_group_norm_backward:
 	case OP_aten_native_layer_norm_backward:

@@ -654,6 +654,34 @@ static void arith(struct ir_graph *g, struct ir_node *n)
 	broadcast(g, n, 0);
 }
 
+/* a float function of two broadcast operands (xlog1py, the special_
+ * polynomials) and of one (float_unary): integers and bools promote to
+ * the default Float */
+static void float_out(struct ir_node *n)
+{
+	struct ir_type *t = n->noutputs ? n->outputs[0]->type : NULL;
+
+	if (t && t->kind == IR_TYPE_TENSOR && t->dtype != IR_DTYPE_UNDEFINED &&
+	    t->dtype != IR_DTYPE_FLOAT && t->dtype != IR_DTYPE_DOUBLE &&
+	    t->dtype != IR_DTYPE_FLOAT16 && t->dtype != IR_DTYPE_BFLOAT16)
+		t->dtype = IR_DTYPE_FLOAT;
+}
+
+static void float_binary(struct ir_graph *g, struct ir_node *n)
+{
+	broadcast(g, n, 0);
+	float_out(n);
+}
+
+/* a float function of one tensor (lgamma, i0, mvlgamma...): shaped as
+ * it; polygamma(n, self) as self */
+static void float_unary(struct ir_graph *g, struct ir_node *n)
+{
+	same_as(g, n, tin(n, n->op == OP_aten_polygamma ||
+			     n->op == OP_aten_special_polygamma));
+	float_out(n);
+}
+
 static void compare(struct ir_graph *g, struct ir_node *n)
 {
 	broadcast(g, n, 1);
@@ -797,6 +825,49 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_bmm] = matmul,
 	[OP_aten_addmm] = addmm,
 	[OP_aten_add] = arith,
+	[OP_aten_special_digamma] = float_unary,
+	[OP_aten_special_psi] = float_unary,
+	[OP_aten_special_gammaln] = float_unary,
+	[OP_aten_mvlgamma] = float_unary,
+	[OP_aten_special_multigammaln] = float_unary,
+	[OP_aten_special_i0] = float_unary,
+	[OP_aten_special_i0e] = float_unary,
+	[OP_aten_special_i1] = float_unary,
+	[OP_aten_special_i1e] = float_unary,
+	[OP_aten_special_modified_bessel_i0] = float_unary,
+	[OP_aten_special_modified_bessel_i1] = float_unary,
+	[OP_aten_special_spherical_bessel_j0] = float_unary,
+	[OP_aten_special_ndtri] = float_unary,
+	[OP_aten_special_airy_ai] = float_unary,
+	[OP_aten_special_erfcx] = float_unary,
+	[OP_aten_special_log_ndtr] = float_unary,
+	[OP_aten_special_erfinv] = float_unary,
+	[OP_aten_special_bessel_j0] = float_unary,
+	[OP_aten_special_bessel_j1] = float_unary,
+	[OP_aten_special_bessel_y0] = float_unary,
+	[OP_aten_special_bessel_y1] = float_unary,
+	[OP_aten_special_modified_bessel_k0] = float_unary,
+	[OP_aten_special_modified_bessel_k1] = float_unary,
+	[OP_aten_special_scaled_modified_bessel_k0] = float_unary,
+	[OP_aten_special_scaled_modified_bessel_k1] = float_unary,
+	[OP_aten_polygamma] = float_unary,
+	[OP_aten_special_polygamma] = float_unary,
+	[OP_aten_igamma] = float_binary,
+	[OP_aten_igammac] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_t] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_u] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_v] = float_binary,
+	[OP_aten_special_chebyshev_polynomial_w] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_t] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_u] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_v] = float_binary,
+	[OP_aten_special_shifted_chebyshev_polynomial_w] = float_binary,
+	[OP_aten_special_hermite_polynomial_h] = float_binary,
+	[OP_aten_special_hermite_polynomial_he] = float_binary,
+	[OP_aten_special_laguerre_polynomial_l] = float_binary,
+	[OP_aten_special_legendre_polynomial_p] = float_binary,
+	[OP_aten_special_xlog1py] = float_binary,
+	[OP_aten_special_zeta] = float_binary,
 	[OP_aten_sub] = arith,
 	[OP_aten_mul] = arith,
 	[OP_aten_div] = arith,
@@ -902,10 +973,10 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	 * nodes of them, whose outputs then have types) */
 	[OP_aten_frac] = unary,
 	[OP_aten_trunc] = unary,
-	[OP_aten_digamma] = unary,
-	[OP_aten_lgamma] = unary,
-	[OP_aten_erfinv] = unary,
-	[OP_aten_i0] = unary,
+	[OP_aten_digamma] = float_unary,
+	[OP_aten_lgamma] = float_unary,
+	[OP_aten_erfinv] = float_unary,
+	[OP_aten_i0] = float_unary,
 	[OP_aten_sinc] = unary,
 	[OP_aten_deg2rad] = unary,
 	[OP_aten_rad2deg] = unary,

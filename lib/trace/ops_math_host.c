@@ -2,7 +2,8 @@
  * ops_math_host.c - trace kernels for elementwise functions that have no
  * entry in the device interface (lib/gpu/gpu.h) and are rare enough not
  * to need one (issue 14): erfc, exp2, deg2rad, rad2deg, sgn, special_ndtr,
- * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy, addr,
+ * sinc, special_entr, logaddexp, logaddexp2, copysign, hypot, xlogy,
+ * special_xlog1py, addr,
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
  * diagflat, dist, diff, select_scatter, slice_scatter and
  * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
@@ -62,6 +63,10 @@ static double binary_of(enum aten_op op, double a, double b)
 	case OP_aten_logaddexp2: return logaddexp_of(a, b, 1);
 	case OP_aten_copysign: return copysign(a, b);
 	case OP_aten_hypot: return hypot(a, b);
+	case OP_aten_special_xlog1py:
+		if (isnan(b))
+			return NAN;
+		return a == 0 ? 0 : a * log1p(b);
 	default: /* xlogy, special_xlogy */
 		if (isnan(b))
 			return NAN;
@@ -163,10 +168,10 @@ done:
 }
 
 /* pair_host_as in doubles, the result dtype a float one (integers:
- * Float) */
-static int pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
-		     enum ir_dtype *dt, int *rank, int64_t *dims,
-		     double **va, double **vb)
+ * Float); trace_int.h */
+int trace_pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
+		    enum ir_dtype *dt, int *rank, int64_t *dims,
+		    double **va, double **vb)
 {
 	int rc = pair_host_as(c, a, b, IR_DTYPE_DOUBLE, dt, rank, dims,
 			      (void **)va, (void **)vb);
@@ -185,7 +190,7 @@ static int op_binary_host(struct trace_ctx *c, const struct ir_node *n,
 	int rank;
 	struct gpu_tensor *y;
 
-	if (pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+	if (trace_pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
 		return -1;
 	for (int i = 0; i < rank; i++)
 		cnt *= dims[i];
@@ -366,7 +371,7 @@ static int op_dist(struct trace_ctx *c, const struct ir_node *n,
 
 	if (nin > 2 && tv_get_float(c, in[2], &p))
 		return -1;
-	if (pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
+	if (trace_pair_host(c, in[0], in[1], &dt, &rank, dims, &a, &b))
 		return -1;
 	for (int i = 0; i < rank; i++)
 		cnt *= dims[i];
@@ -831,6 +836,7 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_hypot, op_binary_host, 0 },
 	{ OP_aten_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlogy, op_binary_host, 0 },
+	{ OP_aten_special_xlog1py, op_binary_host, 0 },
 	{ OP_aten_addr, op_addr, 0 },
 	{ OP_NONE, NULL, 0 },
 };

@@ -187,6 +187,7 @@ extern const struct trace_op trace_ops_im2col[];  /* ops_im2col.c: shuffles, im2
 extern const struct trace_op trace_ops_nn[];      /* ops_nn.c: conv, pool, norms, linear, attention */
 extern const struct trace_op trace_ops_math_host[]; /* ops_math_host.c: erfc, exp2, logaddexp, copysign, hypot, xlogy, addr on the host */
 extern const struct trace_op trace_ops_index_host[]; /* ops_index_host.c: scatter_reduce, index_reduce on the host */
+extern const struct trace_op trace_ops_special_host[]; /* ops_special_host.c: the orthogonal polynomials and special functions on the host */
 extern const struct trace_op trace_ops_stats_host[]; /* ops_stats_host.c: block_diag, cartesian_prod, cov, corrcoef, nanmedian on the host */
 extern const struct trace_op trace_ops_reduce_host[]; /* ops_reduce_host.c: nansum, nanmean, sum_to_size, trapezoid, cumulative_trapezoid, renorm on the host */
 extern const struct trace_op trace_ops_products_host[]; /* ops_products_host.c: kron, vdot, vecdot, vander, multi_dot, matrix_power, combinations, fftshift, narrow_copy, as_strided_scatter on the host */
@@ -221,6 +222,12 @@ struct gpu_tensor *trace_cast(struct trace_ctx *c, struct gpu_tensor *t,
  * rank-0 tensor).  NULL after reporting. */
 struct gpu_tensor *trace_as_tensor(struct trace_ctx *c, const struct tval *v,
 				   enum ir_dtype dt);
+/* a and b (tensors or numbers) broadcast, on the host as doubles
+ * (malloc'd *va, *vb), their float result dtype in *dt; 0, or -1 after
+ * reporting (ops_math_host.c). */
+int trace_pair_host(struct trace_ctx *c, struct tval *a, struct tval *b,
+		    enum ir_dtype *dt, int *rank, int64_t *dims,
+		    double **va, double **vb);
 /* Whether n is an in-place form (aten::add_: the registry's
  * ATEN_OP_INPLACE), whose result is written into its first input. */
 int trace_inplace(const struct ir_node *n);
