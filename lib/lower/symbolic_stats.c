@@ -157,25 +157,29 @@ static SYM(sym_diagonal_scatter)
 	for (int i = 0; i < r; i++)
 		inv[perm[i]] = i;
 	struct ir_value *xt = b_transpose(c, x, perm, r);
-	/* src's index for each row (or column): its own below L, 0 past
-	 * the diagonal's end (masked out below) */
-	struct ir_value *ar = sym_arange_count(c, b_dim(c, xt,
-						off >= 0 ? r - 2 : r - 1));
-	if (!ar)
-		return lw_decline(c, "no row indices at this opset");
+	/* an [R, C] of xt's first matrix (summed: zeros when there is
+	 * none), for EyeLike: the index and mask below are then made at run
+	 * time, and folding makes no constant of R, C or R x C */
+	int64_t dims[3] = { -1, R, C }, z0 = 0;
+	struct ir_value *z = b_reduce(c, "ReduceSum", b_cast(c,
+		b_slice(c, b_op2(c, "Reshape", xt, b_const_i64s(c, dims, 3, 1)),
+			0, 1, 0, 1), IR_DTYPE_FLOAT), &z0, 1, 0);
+	/* src's index for each row (or column): its own (ArgMax of the
+	 * identity's row or column) below L, 0 past the diagonal's end
+	 * (masked out below) */
+	struct ir_node *am = b_node(c, "ArgMax", 1, (struct ir_value *[]){
+		b_op1(c, "EyeLike", z) }, 1);
+	b_attr_i(c, am, "axis", off >= 0 ? 1 : 0);
+	b_attr_i(c, am, "keepdims", 0);
+	struct ir_value *ar = b_done(c, am);
 	struct ir_value *g[2] = { b_cast(c, src, b_dtype(x)),
 		b_op3(c, "Where", b_op2(c, "Less", ar, b_const_i64(c, L)), ar,
 		      b_const_i64(c, 0)) };
 	struct ir_node *gn = b_node(c, "Gather", 2, g, 1);
 	b_attr_i(c, gn, "axis", r - 2);
-	int64_t at = off >= 0 ? r - 1 : r - 2, dims[3] = { -1, R, C }, z0 = 0;
+	int64_t at = off >= 0 ? r - 1 : r - 2;
 	struct ir_value *s = b_unsqueeze(c, b_done(c, gn), &at, 1);
-	/* the mask [R, C], j - i == offset: EyeLike's ones at k = offset on
-	 * an [R, C] of xt's first matrix (summed: zeros when there is none),
-	 * so that folding makes no constant of R x C */
-	struct ir_value *z = b_reduce(c, "ReduceSum", b_cast(c,
-		b_slice(c, b_op2(c, "Reshape", xt, b_const_i64s(c, dims, 3, 1)),
-			0, 1, 0, 1), IR_DTYPE_FLOAT), &z0, 1, 0);
+	/* the mask [R, C], j - i == offset: EyeLike's ones at k = offset */
 	struct ir_node *e = b_node(c, "EyeLike", 1, &z, 1);
 	b_attr_i(c, e, "k", off);
 	struct ir_value *mask = b_cast(c, b_done(c, e), IR_DTYPE_BOOL);

@@ -29,6 +29,11 @@ class DiagScatter(torch.nn.Module):
         return (torch.diagonal_scatter(x, s, 1), torch.diagonal_scatter(x.t(), t, -1))
 
 
+class DiagScatter3(torch.nn.Module):
+    def forward(self, x, s):
+        return torch.diagonal_scatter(x, s, 0, 1, 2)
+
+
 class Trace(torch.nn.Module):
     def forward(self, x, n):
         return torch.trace(x), torch.trace(n)
@@ -54,6 +59,8 @@ cases = {
                                      ("t", r(2), None, [])]),
     "dscatter_1": (DiagScatter(), [("x", r(1, 3), None, []), ("s", r(1), None, []),
                                    ("t", r(1), None, [])]),
+    # no matrix at all: [0, 3, 4] along dims 1 and 2
+    "dscatter_empty": (DiagScatter3(), [("x", r(0, 3, 4), None, []), ("s", r(0, 3), None, [])]),
     "trace_big": (Trace(), [("x", r(3, 5000), None, []),
                             ("n", torch.randint(-9, 9, (4100, 2)), None, [])]),
     "trace_edge": (Trace(), [("x", r(0, 3), None, []), ("n", torch.randint(-9, 9, (1, 4)), None, [])]),
