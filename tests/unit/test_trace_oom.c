@@ -15,13 +15,13 @@
 
 #include "trace_int.h"
 
-static struct diag dg;
 static struct trace_ctx ctx;
 
 #include "trace_fixture.h"
 
 #ifndef __SANITIZE_ADDRESS__
 #define OWN_CALLOC 1
+static struct diag dg;
 static size_t fail_n, fail_size; /* the calloc(n, size) to fail; 0: none */
 
 /* malloc and a zeroing loop (not memset: the compiler may turn malloc
