@@ -19,7 +19,16 @@ static struct trace_ctx ctx;
 
 #include "trace_fixture.h"
 
-#ifndef __SANITIZE_ADDRESS__
+/* gcc's mark of AddressSanitizer, or clang's */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+#ifndef UNDER_ASAN
 #define OWN_CALLOC 1
 static struct diag dg;
 static size_t fail_n, fail_size; /* the calloc(n, size) to fail; 0: none */
