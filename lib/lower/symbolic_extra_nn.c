@@ -732,8 +732,9 @@ static int sym_x_cdist(struct lower_ctx *c, struct ir_node *n,
 
 /* pdist(input [N, M], p=2) and torch 2.x's core _pdist_forward: the p-norm
  * distances of rows i < j in row-major order, [N (N - 1) / 2]: cdist's
- * [N, N] of the rows against themselves, its upper triangle gathered
- * (N fixed) */
+ * [N, N] of the rows against themselves, flattened, its upper triangle
+ * taken by Compress with a mask built at run time from the row indices
+ * (any N; no constant grows with N) */
 static int sym_x_pdist(struct lower_ctx *c, struct ir_node *n,
 		       struct ir_value **out)
 {
@@ -742,24 +743,29 @@ static int sym_x_pdist(struct lower_ctx *c, struct ir_node *n,
 	if (!x || (n->ninputs > 1 && !lw_float(c, n, 1, &p)))
 		return lw_decline(c, "p not constant");
 	int64_t rows = b_dim_size(x, 0), a0 = 0, a1 = 1, flat = -1;
-	if (b_rank(x) != 2 || rows < 0 || rows > 2048)
-		return lw_decline(c, "the input is not 2-d with a fixed row count");
+	if (b_rank(x) != 2)
+		return lw_decline(c, "the input is not 2-d");
 	struct ir_value *d = b_op2(c, "Sub", b_unsqueeze(c, x, &a1, 1),
 				   b_unsqueeze(c, x, &a0, 1));
-	struct ir_value *all = b_op2(c, "Reshape", p_norm(c, d, p, 2, 0),
+	struct ir_value *dist = p_norm(c, d, p, 2, 0);
+	struct ir_value *all = b_op2(c, "Reshape", dist,
 				     b_const_i64s(c, &flat, 1, 1));
-	int64_t cnt = rows * (rows - 1) / 2, k = 0;
-	int64_t *idx = malloc(sizeof(*idx) * (size_t)(cnt + 1));
-	if (!idx)
-		return lw_decline(c, "out of memory");
-	for (int64_t i = 0; i < rows; i++)
-		for (int64_t j = i + 1; j < rows; j++)
-			idx[k++] = i * rows + j;
-	struct ir_value *g[2] = { all, b_const_i64s(c, idx, (int)cnt, 1) };
-	free(idx);
-	struct ir_node *gn = b_node(c, "Gather", 2, g, 1);
-	b_attr_i(c, gn, "axis", 0);
-	out[0] = b_done(c, gn);
+	/* the row indices from the distances' EyeLike (ArgMax of each row):
+	 * values at run time, so that folding makes no constant of N x N */
+	struct ir_node *am = b_node(c, "ArgMax", 1, (struct ir_value *[]){
+		b_op1(c, "EyeLike", dist) }, 1);
+	b_attr_i(c, am, "axis", 1);
+	b_attr_i(c, am, "keepdims", 0);
+	struct ir_value *ri = b_done(c, am);
+	struct ir_value *g[2] = { all, b_op2(c, "Reshape",
+		b_op2(c, "Less", b_unsqueeze(c, ri, &a1, 1), ri),
+		b_const_i64s(c, &flat, 1, 1)) };
+	struct ir_value *y = b_done(c, b_node(c, "Compress", 2, g, 1));
+	if (rows >= 0) {
+		int64_t cnt = rows * (rows - 1) / 2;
+		y = b_op2(c, "Reshape", y, b_const_i64s(c, &cnt, 1, 1));
+	}
+	out[0] = y;
 	return 0;
 }
 
@@ -1373,8 +1379,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_alpha_dropout, 0, 0, SYM_PRIO_BASE, sym_x_alpha_dropout },
 	{ OP_aten_binary_cross_entropy_with_logits, 0, 0, SYM_PRIO_BASE, sym_x_bce_with_logits },
 	{ OP_aten_cdist, 0, 0, SYM_PRIO_BASE, sym_x_cdist },
-	{ OP_aten_pdist, 0, 0, SYM_PRIO_BASE, sym_x_pdist },
-	{ OP_aten__pdist_forward, 0, 0, SYM_PRIO_BASE, sym_x_pdist },
+	{ OP_aten_pdist, 9, 0, SYM_PRIO_BASE, sym_x_pdist },
+	{ OP_aten__pdist_forward, 9, 0, SYM_PRIO_BASE, sym_x_pdist },
 	{ OP_aten__cdist_forward, 0, 0, SYM_PRIO_BASE, sym_x_cdist },
 	{ OP_aten_col2im, 18, 0, SYM_PRIO_BASE, sym_x_col2im },
 	{ OP_aten_conv_tbc, 0, 0, SYM_PRIO_BASE, sym_x_conv_tbc },

@@ -457,25 +457,26 @@ static SYM(sym_ravel)
 	return 0;
 }
 
-/* trace of a matrix of known sizes: its diagonal (Gather of the
- * flattened matrix at i * (cols + 1)) summed, integers as Long */
+/* trace of a matrix, of any sizes: its entries where EyeLike has ones
+ * (Where, not a product: an infinity off the diagonal stays out)
+ * summed, integers as Long.  No constant grows with the matrix. */
 static SYM(sym_trace)
 {
 	struct ir_value *x = T(0);
 	if (!x || b_rank(x) != 2)
 		return lw_decline(c, "the input is not a matrix");
-	int64_t rows = b_dim_size(x, 0), cols = b_dim_size(x, 1), m1 = -1;
-	if (rows < 0 || cols < 0 || rows > 4096 || cols > 4096)
-		return lw_decline(c, "a matrix of unknown (or huge) size");
-	int64_t m = rows < cols ? rows : cols, idx[4096];
-	for (int64_t i = 0; i < m; i++)
-		idx[i] = i * (cols + 1);
-	if (!b_is_float(b_dtype(x)))
-		x = b_cast(c, x, IR_DTYPE_INT64);
-	struct ir_value *flat = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
-	struct ir_value *d = b_op2(c, "Gather", flat,
-				   b_const_i64s(c, idx, (int)m, 1));
-	out[0] = b_reduce(c, "ReduceSum", d, NULL, 0, 0);
+	enum ir_dtype dt = b_is_float(b_dtype(x)) ? b_dtype(x) : IR_DTYPE_INT64;
+	x = b_cast(c, x, dt);
+	/* EyeLike's input as ONNX Runtime takes it (no half floats) */
+	struct ir_value *ex = dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE ||
+			      dt == IR_DTYPE_INT64 ? x
+						   : b_cast(c, x, IR_DTYPE_FLOAT);
+	struct ir_node *e = b_node(c, "EyeLike", 1, &ex, 1);
+	b_attr_i(c, e, "dtype", IR_DTYPE_FLOAT);
+	struct ir_value *on = b_cast(c, b_done(c, e), IR_DTYPE_BOOL);
+	out[0] = b_reduce(c, "ReduceSum", b_op3(c, "Where", on, x,
+					      b_const_scalar(c, 0, dt, 0)),
+			  NULL, 0, 0);
 	return 0;
 }
 
@@ -1645,7 +1646,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_triu_indices, 0, 0, SYM_PRIO_BASE, sym_triu_indices },
 	{ OP_aten_bilinear, 12, 0, SYM_PRIO_BASE, sym_bilinear },
 	{ OP_aten_ravel, 0, 0, SYM_PRIO_BASE, sym_ravel },
-	{ OP_aten_trace, 0, 0, SYM_PRIO_BASE, sym_trace },
+	{ OP_aten_trace, 9, 0, SYM_PRIO_BASE, sym_trace },
 	{ OP_aten_msort, 11, 0, SYM_PRIO_BASE, sym_msort },
 	{ OP_aten_kthvalue, 11, 0, SYM_PRIO_BASE, sym_kthvalue },
 	{ OP_aten_l1_loss, 0, 0, SYM_PRIO_BASE, sym_l1_loss },

@@ -122,7 +122,8 @@ static SYM(sym_cartesian_prod)
  * and dim2 come last ([..., R, C], src [..., L]); src's entry for each
  * row (offset >= 0: diagonal entry i is at (i, i + offset)) or column
  * (offset < 0: at (j - offset, j)) gathered to [..., R, 1] or [..., 1,
- * C] and put where the fixed mask of the diagonal is true. */
+ * C] and put where the mask of the diagonal (EyeLike, at run time) is
+ * true. */
 static SYM(sym_diagonal_scatter)
 {
 	struct ir_value *x = T(0), *src = T(1);
@@ -139,7 +140,7 @@ static SYM(sym_diagonal_scatter)
 	if (d1 < 0 || d1 >= r || d2 < 0 || d2 >= r || d1 == d2)
 		return lw_decline(c, "dim1 and dim2 out of range or equal");
 	int64_t R = b_dim_size(x, d1), C = b_dim_size(x, d2);
-	if (R < 0 || C < 0 || R > 4096 || C > 4096)
+	if (R < 0 || C < 0)
 		return lw_decline(c, "the diagonal's dims have no fixed size");
 	int64_t L = off >= 0 ? (C - off < R ? C - off : R)
 			     : (R + off < C ? R + off : C);
@@ -156,28 +157,32 @@ static SYM(sym_diagonal_scatter)
 	for (int i = 0; i < r; i++)
 		inv[perm[i]] = i;
 	struct ir_value *xt = b_transpose(c, x, perm, r);
-	/* src's index for each row (or column), clamped into [0, L) */
-	int64_t len = off >= 0 ? R : C, idx[4096];
-	for (int64_t i = 0; i < len; i++)
-		idx[i] = i < L ? i : L - 1;
+	/* an [R, C] of xt's first matrix (summed: zeros when there is
+	 * none), for EyeLike: the index and mask below are then made at run
+	 * time, and folding makes no constant of R, C or R x C */
+	int64_t dims[3] = { -1, R, C }, z0 = 0;
+	struct ir_value *z = b_reduce(c, "ReduceSum", b_cast(c,
+		b_slice(c, b_op2(c, "Reshape", xt, b_const_i64s(c, dims, 3, 1)),
+			0, 1, 0, 1), IR_DTYPE_FLOAT), &z0, 1, 0);
+	/* src's index for each row (or column): its own (ArgMax of the
+	 * identity's row or column) below L, 0 past the diagonal's end
+	 * (masked out below) */
+	struct ir_node *am = b_node(c, "ArgMax", 1, (struct ir_value *[]){
+		b_op1(c, "EyeLike", z) }, 1);
+	b_attr_i(c, am, "axis", off >= 0 ? 1 : 0);
+	b_attr_i(c, am, "keepdims", 0);
+	struct ir_value *ar = b_done(c, am);
 	struct ir_value *g[2] = { b_cast(c, src, b_dtype(x)),
-				  b_const_i64s(c, idx, (int)len, 1) };
+		b_op3(c, "Where", b_op2(c, "Less", ar, b_const_i64(c, L)), ar,
+		      b_const_i64(c, 0)) };
 	struct ir_node *gn = b_node(c, "Gather", 2, g, 1);
 	b_attr_i(c, gn, "axis", r - 2);
 	int64_t at = off >= 0 ? r - 1 : r - 2;
 	struct ir_value *s = b_unsqueeze(c, b_done(c, gn), &at, 1);
-	/* the mask [R, C]: j - i == offset */
-	int64_t dims[2] = { R, C };
-	double *m = malloc(sizeof(*m) * (size_t)(R * C + 1));
-	if (!m)
-		return lw_decline(c, "out of memory");
-	for (int64_t i = 0; i < R; i++)
-		for (int64_t j = 0; j < C; j++)
-			m[i * C + j] = j - i == off;
-	struct ir_value *mask = b_cast(c, b_const_reals(c, m, dims, 2,
-							IR_DTYPE_FLOAT),
-				       IR_DTYPE_BOOL);
-	free(m);
+	/* the mask [R, C], j - i == offset: EyeLike's ones at k = offset */
+	struct ir_node *e = b_node(c, "EyeLike", 1, &z, 1);
+	b_attr_i(c, e, "k", off);
+	struct ir_value *mask = b_cast(c, b_done(c, e), IR_DTYPE_BOOL);
 	out[0] = b_transpose(c, b_op3(c, "Where", mask, s, xt), inv, r);
 	return 0;
 }
@@ -287,6 +292,25 @@ static SYM(sym_cov)
 	int rc = cov_input(c, n, &ci);
 	if (rc)
 		return rc;
+	/* torch's checks of the weights where their shapes and dtypes are
+	 * known (Correlation.cpp's cov; their signs are run-time values) */
+	for (int i = 2; i < 4 && i < NARGS; i++) {
+		struct ir_value *w = lw_is_none(c, n, i) ? NULL : T(i);
+		int wr = w ? b_rank(w) : -1, f = i == 2;
+		enum ir_dtype d = w ? b_dtype(w) : IR_DTYPE_UNDEFINED;
+		int64_t k = wr == 0 ? 1 : wr == 1 ? b_dim_size(w, 0) : -1;
+		int64_t obs = b_dim_size(ci.x, 1);
+		if (wr > 1)
+			return lw_decline(c, f ? "cov(): expected fweights to have one or fewer dimensions"
+					       : "cov(): expected aweights to have one or fewer dimensions");
+		if (d != IR_DTYPE_UNDEFINED &&
+		    (f ? b_is_float(d) || d == IR_DTYPE_BOOL : !b_is_float(d)))
+			return lw_decline(c, f ? "cov(): expected fweights to have integral dtype"
+					       : "cov(): expected aweights to have floating point dtype");
+		if (k >= 0 && obs >= 0 && k != obs)
+			return lw_decline(c, f ? "cov(): expected fweights to have the same numel as there are observations in the input"
+					       : "cov(): expected aweights to have the same numel as there are observations in the input");
+	}
 	struct ir_value *m = cov_matrix(c, n, ci.x, NARGS > 1 ? 1 : -1,
 					NARGS > 2 ? 2 : -1, NARGS > 3 ? 3 : -1);
 	if (!m)
@@ -356,6 +380,8 @@ static int median_of(struct lower_ctx *c, struct ir_node *n,
 	}
 	dim = dim < 0 ? dim + r : dim;
 	if (r == 0) {
+		if (dim != 0 && dim != -1)
+			return lw_decline(c, "dim out of range for a 0-d input");
 		/* a 0-d input along dim 0: itself, index 0 */
 		out[0] = b_op1(c, "Identity", x);
 		if (n->noutputs > 1)
@@ -650,7 +676,7 @@ static SYM(sym_quantile)
 static const struct symbolic entries[] = {
 	{ OP_aten_block_diag, 0, 0, SYM_PRIO_BASE, sym_block_diag },
 	{ OP_aten_cartesian_prod, 0, 0, SYM_PRIO_BASE, sym_cartesian_prod },
-	{ OP_aten_diagonal_scatter, 0, 0, SYM_PRIO_BASE, sym_diagonal_scatter },
+	{ OP_aten_diagonal_scatter, 9, 0, SYM_PRIO_BASE, sym_diagonal_scatter },
 	{ OP_aten_hsplit, 0, 0, SYM_PRIO_BASE, sym_hsplit },
 	{ OP_aten_vsplit, 0, 0, SYM_PRIO_BASE, sym_vsplit },
 	{ OP_aten_dsplit, 0, 0, SYM_PRIO_BASE, sym_dsplit },

@@ -1339,6 +1339,8 @@ static int op_native_batch_norm(struct trace_ctx *c, const struct ir_node *n,
 
 	if (nin < 6)
 		return trace_error(c, "expected 6 or more arguments");
+	if (nin == 7 && n->op != OP_aten__native_batch_norm_legit_no_training)
+		return trace_error(c, "expected 6 or 8 or more arguments, got 7");
 	for (i = 0; i < 8 && i < nin; i++)
 		a[i] = in[i];
 	if (nin == 6) {		/* .no_stats */

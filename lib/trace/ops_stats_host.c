@@ -152,8 +152,8 @@ static int op_cartesian_prod(struct trace_ctx *c, const struct ir_node *n,
 /* torch's cov of a float input [V, N] (x), on the host: weights w (NULL:
  * 1), avg, norm = sum(w) - correction (times sum(w * aw) / sum(w) with
  * aweights), zeroed when <= 0; c[i][j] = sum_k xm[i][k] * w[k] *
- * xm[j][k] / norm */
-static void cov_host(const double *x, int64_t V, int64_t N, const double *w,
+ * xm[j][k] / norm.  0, or -1 out of memory. */
+static int cov_host(const double *x, int64_t V, int64_t N, const double *w,
 		     const double *aw, double corr, double *cv)
 {
 	double wsum = 0, wa = 0;
@@ -166,7 +166,7 @@ static void cov_host(const double *x, int64_t V, int64_t N, const double *w,
 		norm = 0;
 	double *avg = calloc((size_t)(V + 1), sizeof(*avg));
 	if (!avg)
-		return;
+		return -1;
 	for (int64_t i = 0; i < V; i++) {
 		for (int64_t k = 0; k < N; k++)
 			avg[i] += x[i * N + k] * (w ? w[k] : 1);
@@ -181,6 +181,7 @@ static void cov_host(const double *x, int64_t V, int64_t N, const double *w,
 			cv[i * V + j] = s / norm;
 		}
 	free(avg);
+	return 0;
 }
 
 /* cov(input, correction=1, fweights=None, aweights=None) and
@@ -206,6 +207,31 @@ static int op_cov(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "cov expects a 1-d or 2-d float tensor");
 	V = x->rank == 1 ? 1 : x->dims[0];
 	N = x->dims[x->rank - 1];
+	/* torch's checks of the weights (Correlation.cpp's cov), in its
+	 * words: ranks, dtypes and numels here, signs once on the host */
+	for (int i = 0; i < 2; i++) {
+		const struct gpu_tensor *t = i ? aw : fw;
+		const char *wn = i ? "aweights" : "fweights";
+		enum ir_dtype d = t ? t->dtype : IR_DTYPE_UNDEFINED;
+		int ok = i ? d == IR_DTYPE_FLOAT || d == IR_DTYPE_DOUBLE ||
+			     d == IR_DTYPE_FLOAT16 || d == IR_DTYPE_BFLOAT16
+			   : d == IR_DTYPE_UINT8 || d == IR_DTYPE_INT8 ||
+			     d == IR_DTYPE_INT16 || d == IR_DTYPE_INT32 ||
+			     d == IR_DTYPE_INT64;
+		if (!t)
+			continue;
+		if (t->rank > 1)
+			return trace_error(c, "cov(): expected %s to have one or fewer dimensions but got %s with %d dimensions",
+					   wn, wn, t->rank);
+		if (!ok)
+			return trace_error(c, "cov(): expected %s to have %s dtype but got %s with %s dtype",
+					   wn, i ? "floating point" : "integral",
+					   wn, ir_dtype_torch_name(d));
+		if (gpu_numel(t) != N)
+			return trace_error(c, "cov(): expected %s to have the same numel as there are observations in the input but got %lld != %lld",
+					   wn, (long long)gpu_numel(t),
+					   (long long)N);
+	}
 	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
 	if (hx && fw)
 		hf = trace_to_host(c, fw, IR_DTYPE_DOUBLE);
@@ -219,9 +245,20 @@ static int op_cov(struct trace_ctx *c, const struct ir_node *n,
 		trace_oom(c);
 		goto done;
 	}
+	/* torch's min() >= 0: a NaN weight fails it too */
+	for (int i = 0; i < 2; i++)
+		for (int64_t k = 0; k < N && (i ? ha : hf); k++)
+			if (!((i ? ha : hf)[k] >= 0)) {
+				trace_error(c, "cov(): %s cannot be negative",
+					    i ? "aweights" : "fweights");
+				goto done;
+			}
 	for (int64_t k = 0; k < N; k++)
 		w[k] = (hf ? hf[k] : 1) * (ha ? ha[k] : 1);
-	cov_host(hx, V, N, hf || ha ? w : NULL, ha, (double)corr, cv);
+	if (cov_host(hx, V, N, hf || ha ? w : NULL, ha, (double)corr, cv)) {
+		trace_oom(c);
+		goto done;
+	}
 	if (cc && V == 1) {
 		cv[0] = cv[0] / cv[0];
 	} else if (cc) {
@@ -330,6 +367,9 @@ static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 		return -1;
 	if (!full && (tv_get_int(c, in[1], &dim) ||
 		      (nin > 2 && tv_get_bool(c, in[2], &keep))))
+		return -1;
+	/* a 0-d tensor takes dim 0 or -1 only, as torch */
+	if (!full && x->rank == 0 && trace_axis(c, dim, 0, &d))
 		return -1;
 	if (full || x->rank == 0) {
 		len = 1;

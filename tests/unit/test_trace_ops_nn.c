@@ -501,6 +501,40 @@ static void test_batch_norm_eval(void)
 	tv_unref(y);
 }
 
+/* native_batch_norm given 7 arguments (a count only _no_training takes):
+ * refused for its argument count, not as out of memory */
+static void test_native_batch_norm_7_args(void)
+{
+	struct tval *in[7], *out[3];
+	double x[24], v[3];
+	char msg[256] = "";
+	FILE *f = tmpfile();
+	int i;
+
+	if (!f || setup()) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	dg.quiet = 0;
+	dg.out = f;
+	in[0] = mkr(3, (int64_t[]){ 2, 3, 4 }, x);
+	for (i = 1; i < 5; i++)
+		in[i] = mkr(1, (int64_t[]){ 3 }, v);
+	in[5] = tv_bool(0);
+	in[6] = tv_float(0.1);
+	CHECK(run("aten::native_batch_norm", in, 7, out, 3) == -1);
+	for (i = 0; i < 3; i++)
+		tv_unref(out[i]);
+	rewind(f);
+	CHECK(fgets(msg, sizeof(msg), f) != NULL);
+	CHECK(strstr(msg, "aten::native_batch_norm: expected 6 or 8 or more arguments, got 7") != NULL);
+	CHECK(strstr(msg, "out of memory") == NULL);
+	fclose(f);
+	dg.out = NULL;
+	dg.quiet = 1;
+}
+
 /* --- embedding, lstm, einsum, losses ------------------------------------ */
 
 static void test_embedding(void)
@@ -637,6 +671,7 @@ const struct unit_test unit_tests[] = {
 	UNIT(test_avg_pool_pad),
 	UNIT(test_layer_norm_softmax),
 	UNIT(test_batch_norm_eval),
+	UNIT(test_native_batch_norm_7_args),
 	UNIT(test_embedding),
 	UNIT(test_lstm_cell),
 	UNIT(test_einsum),
