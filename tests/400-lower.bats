@@ -274,3 +274,33 @@ PY
 	[ "$(grep -c '^  %[^=]*, %[^=]*, %[^=]*, %[^=]*, %[^=]* = onnx::BatchNormalization' <<<"$output")" = 1 ]
 	run -0 lower --opset 13 --training preserve -S "$DATA/lower-cnn.ir"
 }
+
+@test "lower: zeros_like, ones_like, full_like of a tensor of unknown dtype: CastLike from opset 15 (ONNX Runtime against torch, as Float and as Long), refused below" {
+	need_ort
+	run -0 lower --opset 15 -S "$DATA/lower-like-unknown.ir" -o like.txt
+	grep -q 'onnx::CastLike' like.txt
+	"$PYTHON" - <<'PY'
+import numpy as np, torch
+for dt, name in ((torch.float32, "f"), (torch.int64, "l")):
+    x = torch.arange(6, dtype=dt).reshape(2, 3) - 2
+    np.save(f"x_{name}.npy", x.numpy())
+    for k, t in enumerate((torch.zeros_like(x), torch.ones_like(x), torch.full_like(x, 3))):
+        np.save(f"want_{name}_{k}.npy", t.numpy())
+PY
+	for t in Float:f Long:l; do
+		# the input (and the outputs) given the dtype the IR did not know
+		sed "s/ : Tensor/ : ${t%%:*}(2, 3)/g" like.txt > like_${t#*:}.txt
+		run -0 emit like_${t#*:}.txt -o like_${t#*:}.onnx
+		run -0 ort_run like_${t#*:}.onnx got_${t#*:} x=x_${t#*:}.npy
+		"$PYTHON" - "${t#*:}" <<'PY'
+import numpy as np, sys
+n = sys.argv[1]
+for k, o in enumerate("abc"):
+    got, want = np.load(f"got_{n}/{o}.npy"), np.load(f"want_{n}_{k}.npy")
+    assert got.dtype == want.dtype and got.shape == want.shape and (got == want).all(), (n, o, got, want)
+PY
+	done
+	run -4 lower --opset 14 "$DATA/lower-like-unknown.ir" -o /dev/null
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "lower: $DATA/lower-like-unknown.ir: aten::zeros_like has no symbolic for opset 14: the input's dtype is not known (CastLike: opset 15)" ]
+}

@@ -464,13 +464,10 @@ struct ir_value *b_const_reals(struct lower_ctx *c, const double *v,
 	return const_tensor(c, t);
 }
 
-struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
-				enum ir_dtype dt, int rank)
+struct ir_tensor *b_scalar_tensor(struct lower_ctx *c, double v,
+				  enum ir_dtype dt, int rank)
 {
 	int64_t one = 1;
-	if (dt == IR_DTYPE_UNDEFINED)
-		dt = IR_DTYPE_FLOAT;
-	struct ir_tensor *t = ir_tensor_new(c->g, dt, rank, &one);
 	size_t sz = ir_dtype_size(dt);
 	char *p = ir_alloc(c->g, sz ? sz : 1);
 	switch (dt) {
@@ -482,21 +479,25 @@ struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
 	case IR_DTYPE_INT8: { int8_t i = (int8_t)v; memcpy(p, &i, 1); break; }
 	case IR_DTYPE_UINT8: { uint8_t i = (uint8_t)v; memcpy(p, &i, 1); break; }
 	case IR_DTYPE_BOOL: p[0] = v != 0; break;
-	default: {
-		/* half and others: go through float and a Cast */
-		float f = (float)v;
-		struct ir_tensor *ft = ir_tensor_new(c->g, IR_DTYPE_FLOAT,
-						     rank, &one);
-		char *q = ir_alloc(c->g, 4);
-		memcpy(q, &f, 4);
-		ft->bytes.data = q;
-		ft->bytes.len = 4;
-		return b_cast(c, const_tensor(c, ft), dt);
+	default: return NULL; /* half and others */
 	}
-	}
+	struct ir_tensor *t = ir_tensor_new(c->g, dt, rank, &one);
 	t->bytes.data = p;
 	t->bytes.len = sz;
-	return const_tensor(c, t);
+	return t;
+}
+
+struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
+				enum ir_dtype dt, int rank)
+{
+	if (dt == IR_DTYPE_UNDEFINED)
+		dt = IR_DTYPE_FLOAT;
+	struct ir_tensor *t = b_scalar_tensor(c, v, dt, rank);
+	if (t)
+		return const_tensor(c, t);
+	/* half and others: through float and a Cast */
+	return b_cast(c, const_tensor(c, b_scalar_tensor(c, v, IR_DTYPE_FLOAT,
+							 rank)), dt);
 }
 
 struct ir_value *b_const_bool(struct lower_ctx *c, int v)

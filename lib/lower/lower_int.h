@@ -162,6 +162,11 @@ struct ir_value *b_const_i64s(struct lower_ctx *c, const int64_t *v, int n,
 struct ir_value *b_const_i64_shaped(struct lower_ctx *c, const int64_t *v,
 				    int n, const int64_t *dims, int rank);
 struct ir_value *b_const_i64(struct lower_ctx *c, int64_t v); /* 0-d */
+/* v as a one-element tensor of dtype dt, 0-d (rank 0) or [1] (rank 1);
+ * NULL for a dtype it does not encode (half, bfloat16, ...: go through
+ * float and a Cast, as b_const_scalar does). */
+struct ir_tensor *b_scalar_tensor(struct lower_ctx *c, double v,
+				  enum ir_dtype dt, int rank);
 /* A 0-d (rank 0) or [1] (rank 1) scalar of dtype dt holding v. */
 struct ir_value *b_const_scalar(struct lower_ctx *c, double v,
 				enum ir_dtype dt, int rank);

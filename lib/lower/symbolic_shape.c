@@ -883,27 +883,35 @@ SYM(sym_arange)
 	return 0;
 }
 
+/* shape filled with v as dt: ConstantOfShape (a dtype it cannot hold, as
+ * float and a Cast).  dt undefined: as like's dtype (a *_like of a tensor
+ * whose dtype the IR does not know), by CastLike from opset 15. */
+static int fill_as(struct lower_ctx *c, struct ir_value *shape, double v,
+		   enum ir_dtype dt, struct ir_value *like,
+		   struct ir_value **out)
+{
+	if (dt == IR_DTYPE_UNDEFINED && (!like || c->opset < 15))
+		return lw_decline(c, "the input's dtype is not known "
+				  "(CastLike: opset 15)");
+	struct ir_tensor *t = dt == IR_DTYPE_UNDEFINED ? NULL
+			      : b_scalar_tensor(c, v, dt, 1);
+	if (!t)
+		t = b_scalar_tensor(c, v, IR_DTYPE_FLOAT, 1);
+	struct ir_node *cn = b_node(c, "ConstantOfShape", 1, &shape, 1);
+	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
+	struct ir_value *r = b_done(c, cn);
+	if (dt == IR_DTYPE_UNDEFINED)
+		r = b_op2(c, "CastLike", r, like);
+	else if (t->dtype != dt)
+		r = b_cast(c, r, dt);
+	out[0] = r;
+	return 0;
+}
+
 static int fill(struct lower_ctx *c, struct ir_value *shape, double v,
 		enum ir_dtype dt, struct ir_value **out)
 {
-	int64_t one = 1;
-	struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &one);
-	size_t es = ir_dtype_size(dt);
-	char *p = ir_alloc(c->g, es ? es : 1);
-	switch (dt) {
-	case IR_DTYPE_FLOAT: { float f = (float)v; memcpy(p, &f, 4); break; }
-	case IR_DTYPE_DOUBLE: memcpy(p, &v, 8); break;
-	case IR_DTYPE_INT64: { int64_t i = (int64_t)v; memcpy(p, &i, 8); break; }
-	case IR_DTYPE_INT32: { int32_t i = (int32_t)v; memcpy(p, &i, 4); break; }
-	case IR_DTYPE_BOOL: p[0] = v != 0; break;
-	default: return lw_decline(c, "unsupported fill dtype");
-	}
-	t->bytes.data = p;
-	t->bytes.len = es;
-	struct ir_node *cn = b_node(c, "ConstantOfShape", 1, &shape, 1);
-	ir_node_add_attr(c->g, cn, "value", IR_ATTR_TENSOR)->u.t = t;
-	out[0] = b_done(c, cn);
-	return 0;
+	return fill_as(c, shape, v, dt, NULL, out);
 }
 
 SYM(sym_zeros)
@@ -958,22 +966,22 @@ SYM(sym_full)
 SYM(sym_zeros_like)
 {
 	struct ir_value *x = T(0);
-	return fill(c, b_op1(c, "Shape", x), 0, dtype_arg(c, n, 1, b_dtype(x)),
-		    out);
+	return fill_as(c, b_op1(c, "Shape", x), 0,
+		       dtype_arg(c, n, 1, b_dtype(x)), x, out);
 }
 
 /* x.zero_() (lowered out of place): zeros of x's shape and dtype */
 SYM(sym_zero)
 {
 	struct ir_value *x = T(0);
-	return fill(c, b_op1(c, "Shape", x), 0, b_dtype(x), out);
+	return fill_as(c, b_op1(c, "Shape", x), 0, b_dtype(x), x, out);
 }
 
 SYM(sym_ones_like)
 {
 	struct ir_value *x = T(0);
-	return fill(c, b_op1(c, "Shape", x), 1, dtype_arg(c, n, 1, b_dtype(x)),
-		    out);
+	return fill_as(c, b_op1(c, "Shape", x), 1,
+		       dtype_arg(c, n, 1, b_dtype(x)), x, out);
 }
 
 SYM(sym_full_like)
@@ -983,8 +991,8 @@ SYM(sym_full_like)
 	if (!lw_float(c, n, 1, &v))
 		return fill_runtime(c, n, b_op1(c, "Shape", x), 1,
 				    dtype_arg(c, n, 2, b_dtype(x)), out);
-	return fill(c, b_op1(c, "Shape", x), v, dtype_arg(c, n, 2, b_dtype(x)),
-		    out);
+	return fill_as(c, b_op1(c, "Shape", x), v,
+		       dtype_arg(c, n, 2, b_dtype(x)), x, out);
 }
 
 SYM(sym_to)
