@@ -105,13 +105,30 @@ if [ ${#files[@]} -gt 0 ]; then
 	fi
 	echo "== bats (tier $tier, ${#files[@]} files${par:+, $jobs at once}): ${files[*]}"
 	PT2ONNX_BINDIR="$(cd "$bindir" && pwd)" PT2ONNX_UNITDIR="$(cd "$unitdir" && pwd)" \
-		bats --tap "${par[@]}" "${files[@]}" 2>&1 | tee "$tap" | grep --line-buffered -Ev '^ok [0-9]+ [^#]*$'
+		bats --tap --timing "${par[@]}" "${files[@]}" 2>&1 | tee "$tap" | grep --line-buffered -Ev '^ok [0-9]+ [^#]*$'
+	# the slowest files, from bats' per-test times (tests are reported
+	# in file order; a file's setup_file, e.g. cold fixture builds, is not
+	# in them): what to look at when CI's budget is short
+	for f in "${files[@]}"; do
+		echo "$(basename "$f" .bats) $(grep -c '^@test' "$f")"
+	done > "$tap.counts"
+	echo "slowest bats files (their tests' time; setup_file not counted):"
+	awk 'NR == FNR { name[NR] = $1; upto[NR] = (NR > 1 ? upto[NR - 1] : 0) + $2; n = NR; next }
+	     /^(not )?ok [0-9]+ .* in [0-9]+ms$/ {
+		t = $0; sub(/^(not )?ok /, "", t); k = t + 0
+		ms = $0; sub(/.* in /, "", ms); ms += 0
+		for (i = 1; i <= n && upto[i] < k; i++) ;
+		if (i <= n) s[name[i]] += ms
+	     }
+	     END { for (f in s) printf "%8.1f s  %s\n", s[f] / 1000, f }' \
+		"$tap.counts" "$tap" | sort -rn | head -12
+	rm -f "$tap.counts"
 fi
 b_skip=$(grep -cE '^ok [0-9]+ .*# skip' "$tap")
 b_ok=$(grep -cE '^ok [0-9]+' "$tap")
 b_fail=$(grep -cE '^not ok [0-9]+' "$tap")
 plan=$(grep -E '^1\.\.[0-9]+' "$tap" | head -1 | cut -d. -f3)
-grep -E '^ok [0-9]+ .*# skip' "$tap" >> "$skips"
+grep -E '^ok [0-9]+ .*# skip' "$tap" | sed -E 's/ in [0-9]+ms$//' >> "$skips"
 rm -f "$tap"
 passed=$((passed + b_ok - b_skip)) failed=$((failed + b_fail)) skipped=$((skipped + b_skip))
 if [ -n "$plan" ] && [ $((b_ok + b_fail)) -ne "$plan" ]; then
