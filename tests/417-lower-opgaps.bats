@@ -11,7 +11,7 @@
 # run in ONNX Runtime, and compared with eager torch in dtype, shape and
 # value on every input set (a second one of other sizes where axes are
 # dynamic).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

@@ -9,7 +9,7 @@
 # (tests/lower/make_long_tail.py), converted on every path at opsets 13,
 # 17 and a newer one, run in ONNX Runtime and compared with eager torch
 # (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

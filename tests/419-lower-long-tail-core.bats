@@ -10,7 +10,7 @@
 # ...: lower says why, no model is written).  Models from
 # tests/lower/make_long_tail.py, compared with torch 1.13's outputs in
 # ONNX Runtime (tests/lower/opcases.bash) at opsets 13, 17 and 20.
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

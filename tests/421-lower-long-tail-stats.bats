@@ -8,7 +8,7 @@
 # lib/trace/ops_stats_host.c, ops_view.c, ops_math_host.c), run in ONNX
 # Runtime and compared with eager torch
 # (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

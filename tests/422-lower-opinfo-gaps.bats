@@ -11,7 +11,7 @@
 # Models are traced and scripted by
 # torch 1.13 (tests/lower/make_long_tail.py), converted on every path,
 # run in ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

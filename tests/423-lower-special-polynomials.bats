@@ -8,7 +8,7 @@
 # (tests/lower/make_special.py), converted on the three paths (trace:
 # lib/trace/ops_special_host.c, ops_math_host.c), run in ONNX Runtime and
 # compared with eager torch (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

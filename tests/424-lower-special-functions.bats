@@ -9,7 +9,7 @@
 # with eager torch (tests/lower/opcases.bash); the worst error over a wide
 # range, float32 and float64, measured against torch and held to the
 # bounds docs/operators.md states (tests/lower/special_error.py).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

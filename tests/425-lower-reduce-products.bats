@@ -11,7 +11,7 @@
 # three paths (trace: lib/trace/ops_stats_host.c, ops_reduce_host.c,
 # ops_products_host.c), run in ONNX Runtime and compared with eager torch
 # (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

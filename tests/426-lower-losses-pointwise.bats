@@ -10,7 +10,7 @@
 # traced and scripted by torch 1.13 (tests/lower/make_reduce.py), converted
 # on the three paths, run in ONNX Runtime and compared with eager torch
 # (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

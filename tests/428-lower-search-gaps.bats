@@ -10,7 +10,7 @@
 # 1.13 (tests/lower/make_index_gaps.py), converted on the three paths
 # (trace: lib/trace/ops_index.c, ops_sort.c), run in ONNX Runtime and
 # compared with eager torch (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

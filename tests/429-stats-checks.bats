@@ -6,7 +6,7 @@
 # with their masks built at run time (no size cap, no constant growing
 # with the input), compared with torch at the old caps' sizes and at 0 and
 # 1 rows (tests/lower/make_stats_checks.py, tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 
