@@ -95,6 +95,10 @@ class Renderer:
             return "(" + "".join(self.value(x) + ", " for x in v) + ")"
         if isinstance(v, list):
             return "[" + ", ".join(self.value(x) for x in v) + "]"
+        if isinstance(v, slice):  # an index of __getitem__
+            return f"slice({self.value(v.start)}, {self.value(v.stop)}, {self.value(v.step)})"
+        if v is Ellipsis:
+            return "..."
         raise Unrenderable(f"argument of type {type(v).__name__}")
 
 
@@ -116,7 +120,19 @@ def callee(opinfo):
     raise Unrenderable(f"no torch.{opinfo.name} and no Tensor.{meth}")
 
 
-def source_for_sample(opinfo, sample):
+def source_for_sample(opinfo, sample, own_call=False):
+    """(source of a module calling opinfo's operator on sample, [(name,
+    tensor)] its inputs).  own_call: the call OpInfo's own tests make,
+    opinfo(sample.input, *sample.args, **sample.kwargs) (OpInfo.__call__: its
+    op, a lambda or wrapper as often as a torch function), the OpInfo found
+    by name in op_db (opinfo_named); else torch.<name> or Tensor.<name>."""
+    if own_call:
+        r = Renderer()
+        call = ", ".join([r.value(sample.input)] + [r.value(a) for a in sample.args] +
+                         [f"{k}={r.value(v)}" for k, v in sample.kwargs.items()])
+        prelude = ("from opmodels import opinfo_named\n\n"
+                   f"OP = opinfo_named({full_name(opinfo)!r})  # its __call__ is its op\n\n\n")
+        return module_source([n for n, _ in r.inputs], f"return OP({call})", prelude), r.inputs
     r = Renderer()
     fn, method = callee(opinfo)
     first = r.value(sample.input)
@@ -134,9 +150,9 @@ def source_for_sample(opinfo, sample):
 HEADER = "import torch\nimport torch.nn.functional as F\nfrom typing import Dict, List, Optional, Tuple\n\n\n"
 
 
-def module_source(names, body):
+def module_source(names, body, prelude=""):
     body = "\n".join("        " + l for l in body.strip("\n").splitlines())
-    return (HEADER + "class OpModel(torch.nn.Module):\n"
+    return (HEADER + prelude + "class OpModel(torch.nn.Module):\n"
             f"    def forward(self{''.join(', ' + n for n in names)}):\n{body}\n")
 
 
@@ -155,11 +171,34 @@ _OPDB = None
 
 
 def op_db():
+    """torch 1.13's op_db.  Its random operators' callables (dropout, randn,
+    bernoulli, ...) call wrapper_set_seed, which seeds torch before each call
+    so that OpInfo's tests compare eager runs; here it calls the operator
+    unseeded, so that a sample's model is random (generate.nondeterministic:
+    compared by shape), as the traced graph is: the seed is not in it."""
     global _OPDB
     if _OPDB is None:
-        from torch.testing._internal.common_methods_invocations import op_db as db
-        _OPDB = db
+        from torch.testing._internal import common_methods_invocations as cmi
+        cmi.wrapper_set_seed = _unseeded
+        _OPDB = cmi.op_db
     return _OPDB
+
+
+def _unseeded(op, *args, **kwargs):
+    return op(*args, **kwargs)
+
+
+def full_name(o):
+    """An OpInfo's name in op_db: name.variant_test_name."""
+    return o.name + (f".{o.variant_test_name}" if o.variant_test_name else "")
+
+
+def opinfo_named(full):
+    """The (first) OpInfo of op_db whose full_name is full."""
+    for o in op_db():
+        if full_name(o) == full:
+            return o
+    raise KeyError(f"no OpInfo {full} in op_db")
 
 
 def opinfos_for(op):
