@@ -86,6 +86,8 @@ def np_of(t):
         raise TypeError("complex output")
     if str(t.dtype) == "torch.bfloat16":
         raise TypeError("bfloat16 output (no numpy dtype)")
+    if str(t.layout) != "torch.strided":
+        raise TypeError(f"sparse output ({t.layout}: no numpy array)")
     return np.array(t.contiguous().numpy(), copy=True, order="C")  # keeps 0-d as 0-d
 
 

@@ -187,7 +187,7 @@ def build(work, names, finish_model, nondeterministic, model_dir):
                 except Exception as x:
                     # generate.flatten / np_of: complex, bfloat16, not a tensor
                     if isinstance(x, TypeError) and str(x).startswith(("complex output", "bfloat16 output",
-                                                                       "output of type")):
+                                                                       "sparse output", "output of type")):
                         raise NotApplicable(f"output pt2onnx cannot give: {x}")
                     raise NotApplicable("torch's eager call fails on its own sample: "
                                         + first_line(traceback.format_exc()))
