@@ -12,15 +12,15 @@ Python source making the call the OpInfo's own tests make,
 opinfo(sample.input, *sample.args, **sample.kwargs) (OpInfo.__call__, that
 is its op: a torch function, a Tensor method or a lambda that reorders or
 wraps the arguments; opmodels.source_for_sample with own_call): tensors are
-the forward's arguments, everything else (numbers, lists, strings, slices)
-a constant in the source, so a constant of the traced graph; traced
+the forward's arguments, everything else (numbers, lists, strings, slices,
+a default-built torch.nn module) a constant in the source, so a constant of the traced graph; traced
 with torch.jit.trace, judged by run.py on the trace path at opset 13 only
 (common.FAMILY_OPSETS / FAMILY_PATHS) beside torch.onnx.export of the same
 traced archive.
 
 A sample with no model form (a complex, bfloat16, sparse or quantized input
 pt2onnx cannot be given; an argument of a type that has no source form,
-such as a module) is recorded as not applicable with its reason, never as a
+such as a module built with arguments) is recorded as not applicable with its reason, never as a
 pass; so is one torch itself cannot run or trace (its eager call raises, as
 a CUDA-only jiterator's does on the CPU; its output is complex or not
 tensors).

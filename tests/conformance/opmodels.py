@@ -99,7 +99,25 @@ class Renderer:
             return f"slice({self.value(v.start)}, {self.value(v.stop)}, {self.value(v.step)})"
         if v is Ellipsis:
             return "..."
+        if isinstance(v, torch.nn.Module) and _default_module(v):
+            return f"torch.nn.{type(v).__name__}()"
         raise Unrenderable(f"argument of type {type(v).__name__}")
+
+
+def _default_module(m):
+    """m is a torch.nn module as its class builds it with no arguments (no
+    parameters, buffers or submodules; every attribute the default's), so
+    that torch.nn.Class() is its source (a loss's distance_function)."""
+    cls = type(m)
+    if getattr(torch.nn, cls.__name__, None) is not cls or next(m.children(), None) is not None:
+        return False
+    if next(m.parameters(), None) is not None or next(m.buffers(), None) is not None:
+        return False
+    try:
+        d = cls()
+    except Exception:
+        return False
+    return vars(d) == vars(m)
 
 
 def callee(opinfo):
