@@ -5,7 +5,9 @@
 # counted against op_db itself; a few samples are built, converted by
 # pt2onnx's trace path at opset 13 and by torch.onnx.export, and judged by
 # ONNX Runtime against torch's eager outputs (run.py); samples pt2onnx cannot
-# be given are not applicable, with their reason; report.py gives the family
+# be given are not applicable, with their reason; each sample is called as
+# OpInfo's own tests call it (the OpInfo's op, a lambda for polygamma);
+# report.py gives the family
 # its own section.  The whole family's numbers are in docs/conformance.md
 # (make conformance: hours).
 
@@ -89,4 +91,28 @@ for n in ("opinfo_add_0", "opinfo_nn.functional.relu_0", "opinfo_fft.fft_0"):
 	grep -q '^## OpInfo samples$' c.md
 	grep -q '^| opinfo | 3 | 13 | 2/2 | · | · | · | 2/2 | – |$' c.md
 	grep -q '^- 1× output pt2onnx cannot give: complex output$' c.md
+}
+
+@test "opinfo: a sample whose OpInfo calls a wrapper (polygamma's lambda takes x, n) is built as its own test calls it, n a constant" {
+	local cw="$BATS_FILE_TMPDIR/cw" name='opinfo_polygamma.polygamma_n_0_0'
+	run -0 "$PYTHON" "$GEN" --family opinfo --only "$name" --work "$cw" --no-torch-export
+	local d="$cw/models/$name"
+	# model.py calls the OpInfo itself; the traced graph has polygamma with n constant
+	grep -q "^OP = opinfo_named('polygamma.polygamma_n_0')" "$d/model.py"
+	# torch's own call on op_db's sample 0 (torch.polygamma(n, x)) gives the model's saved output
+	run -0 env PYTHONPATH="$TESTS_DIR/conformance/expecttest_stub:$TESTS_DIR/conformance" "$PYTHON" -c '
+import json, sys, numpy as np, torch, opmodels
+o = opmodels.opinfo_named("polygamma.polygamma_n_0")
+torch.manual_seed(0)
+s = list(o.sample_inputs("cpu", torch.float32, requires_grad=False))[0]
+d = sys.argv[1]
+x = np.load(d + "/in1/x0.npy")
+assert np.array_equal(x, s.input.numpy())
+want = torch.polygamma(s.args[0], torch.from_numpy(x)).numpy()
+print(json.load(open(d + "/meta.json"))["archives"]["traced"]["kinds"], np.array_equal(np.load(d + "/out1/0.npy"), want, equal_nan=True))' "$d"
+	[ "$output" = "['aten::polygamma', 'prim::Constant'] True" ]
+	# pt2onnx converts it and ONNX Runtime matches torch's outputs
+	echo '{"meta": {}, "models": {}}' >r.json
+	run -0 "$PYTHON" "$RUN" --family opinfo --only "$name" --work "$cw" --pt2onnx "$BINDIR/pt2onnx" --results r.json
+	[[ "$output" == *"conformance: 1 (model, path, opset) convert and match, 0 do not yet, 0 not applicable"* ]]
 }

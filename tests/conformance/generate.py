@@ -86,6 +86,8 @@ def np_of(t):
         raise TypeError("complex output")
     if str(t.dtype) == "torch.bfloat16":
         raise TypeError("bfloat16 output (no numpy dtype)")
+    if str(t.layout) != "torch.strided":
+        raise TypeError(f"sparse output ({t.layout}: no numpy array)")
     return np.array(t.contiguous().numpy(), copy=True, order="C")  # keeps 0-d as 0-d
 
 
@@ -338,7 +340,7 @@ def build_op(torch, opmodels, op, name, mdir, extra):
                             [list(t.shape) for _, t in i2] != [list(t.shape) for _, t in ins]:
                         ins2 = i2
                         break
-                cand = (src, ins, ins2, {"opinfo": o.name + (f".{o.variant_test_name}" if o.variant_test_name else ""),
+                cand = (src, ins, ins2, {"opinfo": opmodels.full_name(o),
                                          "sample_dtype": str(dt).replace("torch.", ""), "source_kind": "opinfo"})
                 if in_trace:
                     chosen = cand

@@ -8,18 +8,22 @@ opmodels.PREFERRED_DTYPES it supports on the CPU: float32 where it can, as
 torch's own ONNX op tests do), and every sample its sample_inputs gives for
 that dtype (requires_grad False, generated after torch.manual_seed(0), so
 that the k-th sample is the same in every process).  A sample becomes
-Python source calling the operator (opmodels.source_for_sample: tensors are
-the forward's arguments, everything else a constant in the source), traced
+Python source making the call the OpInfo's own tests make,
+opinfo(sample.input, *sample.args, **sample.kwargs) (OpInfo.__call__, that
+is its op: a torch function, a Tensor method or a lambda that reorders or
+wraps the arguments; opmodels.source_for_sample with own_call): tensors are
+the forward's arguments, everything else (numbers, lists, strings, slices,
+a default-built torch.nn module) a constant in the source, so a constant of the traced graph; traced
 with torch.jit.trace, judged by run.py on the trace path at opset 13 only
 (common.FAMILY_OPSETS / FAMILY_PATHS) beside torch.onnx.export of the same
 traced archive.
 
 A sample with no model form (a complex, bfloat16, sparse or quantized input
-pt2onnx cannot be given; an argument of a type that has no source form; an
-operator with no name to call, such as a lambda or a CUDA-only jiterator) is
-recorded as not applicable with its reason, never as a pass; so is one torch
-itself cannot run or trace (its eager call raises, its output is complex or
-not tensors).
+pt2onnx cannot be given; an argument of a type that has no source form,
+such as a module built with arguments) is recorded as not applicable with its reason, never as a
+pass; so is one torch itself cannot run or trace (its eager call raises, as
+a CUDA-only jiterator's does on the CPU; its output is complex or not
+tensors).
 
 The sample list is cached as WORK/opinfo/index-KEY.json, KEY a hash of this
 file, opmodels.py and torch's version (generator_key): a model built under
@@ -67,10 +71,6 @@ def generator_key():
     return h.hexdigest()[:16]
 
 
-def full_name(o):
-    return o.name + (f".{o.variant_test_name}" if o.variant_test_name else "")
-
-
 def model_name(full, k):
     return f"{PREFIX}{safe_name(full)}_{k}"
 
@@ -98,7 +98,7 @@ def write_index(path):
     import opmodels
     out, seen = [], set()
     for o in opmodels.op_db():
-        full = full_name(o)
+        full = opmodels.full_name(o)
         if full in seen:
             continue
         seen.add(full)
@@ -117,7 +117,7 @@ def write_index(path):
         for k, s in enumerate(ss):
             e = {"name": model_name(full, k), "opinfo": full, "dtype": dts, "k": k}
             try:
-                opmodels.source_for_sample(o, s)
+                opmodels.source_for_sample(o, s, own_call=True)
             except opmodels.Unrenderable as x:
                 e["na"] = f"the sample has no model form: {x}"
             except Exception as x:  # a sparse tensor's clone, and the like
@@ -164,7 +164,7 @@ def build(work, names, finish_model, nondeterministic, model_dir):
     byop = {}
     for e in entries:
         byop.setdefault(e["opinfo"], []).append(e)
-    ops = {full_name(o): o for o in opmodels.op_db()}
+    ops = {opmodels.full_name(o): o for o in opmodels.op_db()}
     for full, es in byop.items():
         o = ops[full]
         ss = None
@@ -180,14 +180,14 @@ def build(work, names, finish_model, nondeterministic, model_dir):
             try:
                 if ss is None:
                     ss = samples_of(torch, o, getattr(torch, e["dtype"]))
-                src, ins = opmodels.source_for_sample(o, ss[e["k"]])
+                src, ins = opmodels.source_for_sample(o, ss[e["k"]], own_call=True)
                 m = opmodels.load_source(os.path.join(mdir, "model.py"), src)
                 try:
                     compare = "shape" if nondeterministic(torch, m, ins) else "values"
                 except Exception as x:
                     # generate.flatten / np_of: complex, bfloat16, not a tensor
                     if isinstance(x, TypeError) and str(x).startswith(("complex output", "bfloat16 output",
-                                                                       "output of type")):
+                                                                       "sparse output", "output of type")):
                         raise NotApplicable(f"output pt2onnx cannot give: {x}")
                     raise NotApplicable("torch's eager call fails on its own sample: "
                                         + first_line(traceback.format_exc()))

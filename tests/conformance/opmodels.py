@@ -95,7 +95,29 @@ class Renderer:
             return "(" + "".join(self.value(x) + ", " for x in v) + ")"
         if isinstance(v, list):
             return "[" + ", ".join(self.value(x) for x in v) + "]"
+        if isinstance(v, slice):  # an index of __getitem__
+            return f"slice({self.value(v.start)}, {self.value(v.stop)}, {self.value(v.step)})"
+        if v is Ellipsis:
+            return "..."
+        if isinstance(v, torch.nn.Module) and _default_module(v):
+            return f"torch.nn.{type(v).__name__}()"
         raise Unrenderable(f"argument of type {type(v).__name__}")
+
+
+def _default_module(m):
+    """m is a torch.nn module as its class builds it with no arguments (no
+    parameters, buffers or submodules; every attribute the default's), so
+    that torch.nn.Class() is its source (a loss's distance_function)."""
+    cls = type(m)
+    if getattr(torch.nn, cls.__name__, None) is not cls or next(m.children(), None) is not None:
+        return False
+    if next(m.parameters(), None) is not None or next(m.buffers(), None) is not None:
+        return False
+    try:
+        d = cls()
+    except Exception:
+        return False
+    return vars(d) == vars(m)
 
 
 def callee(opinfo):
@@ -116,7 +138,19 @@ def callee(opinfo):
     raise Unrenderable(f"no torch.{opinfo.name} and no Tensor.{meth}")
 
 
-def source_for_sample(opinfo, sample):
+def source_for_sample(opinfo, sample, own_call=False):
+    """(source of a module calling opinfo's operator on sample, [(name,
+    tensor)] its inputs).  own_call: the call OpInfo's own tests make,
+    opinfo(sample.input, *sample.args, **sample.kwargs) (OpInfo.__call__: its
+    op, a lambda or wrapper as often as a torch function), the OpInfo found
+    by name in op_db (opinfo_named); else torch.<name> or Tensor.<name>."""
+    if own_call:
+        r = Renderer()
+        call = ", ".join([r.value(sample.input)] + [r.value(a) for a in sample.args] +
+                         [f"{k}={r.value(v)}" for k, v in sample.kwargs.items()])
+        prelude = ("from opmodels import opinfo_named\n\n"
+                   f"OP = opinfo_named({full_name(opinfo)!r})  # its __call__ is its op\n\n\n")
+        return module_source([n for n, _ in r.inputs], f"return OP({call})", prelude), r.inputs
     r = Renderer()
     fn, method = callee(opinfo)
     first = r.value(sample.input)
@@ -134,9 +168,9 @@ def source_for_sample(opinfo, sample):
 HEADER = "import torch\nimport torch.nn.functional as F\nfrom typing import Dict, List, Optional, Tuple\n\n\n"
 
 
-def module_source(names, body):
+def module_source(names, body, prelude=""):
     body = "\n".join("        " + l for l in body.strip("\n").splitlines())
-    return (HEADER + "class OpModel(torch.nn.Module):\n"
+    return (HEADER + prelude + "class OpModel(torch.nn.Module):\n"
             f"    def forward(self{''.join(', ' + n for n in names)}):\n{body}\n")
 
 
@@ -155,11 +189,34 @@ _OPDB = None
 
 
 def op_db():
+    """torch 1.13's op_db.  Its random operators' callables (dropout, randn,
+    bernoulli, ...) call wrapper_set_seed, which seeds torch before each call
+    so that OpInfo's tests compare eager runs; here it calls the operator
+    unseeded, so that a sample's model is random (generate.nondeterministic:
+    compared by shape), as the traced graph is: the seed is not in it."""
     global _OPDB
     if _OPDB is None:
-        from torch.testing._internal.common_methods_invocations import op_db as db
-        _OPDB = db
+        from torch.testing._internal import common_methods_invocations as cmi
+        cmi.wrapper_set_seed = _unseeded
+        _OPDB = cmi.op_db
     return _OPDB
+
+
+def _unseeded(op, *args, **kwargs):
+    return op(*args, **kwargs)
+
+
+def full_name(o):
+    """An OpInfo's name in op_db: name.variant_test_name."""
+    return o.name + (f".{o.variant_test_name}" if o.variant_test_name else "")
+
+
+def opinfo_named(full):
+    """The (first) OpInfo of op_db whose full_name is full."""
+    for o in op_db():
+        if full_name(o) == full:
+            return o
+    raise KeyError(f"no OpInfo {full} in op_db")
 
 
 def opinfos_for(op):
