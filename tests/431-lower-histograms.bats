@@ -17,16 +17,25 @@ load lower/opcases
 	run all bincount 9 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
+	run trace_kernels_match bincount
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "lower: histc (edges, outside values, the data's range, a constant input, empty, Double) on the three paths, 11 13 17" {
 	run all histc 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
+	run trace_kernels_match histc
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "lower: histogram (bin count with and without range, a tensor of edges, weight, density, Double) on the three paths, 11 13 17" {
 	run all histogram 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run trace_kernels_match histogram
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
