@@ -22,7 +22,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: histc (edges, outside values, the data's range, a constant input, empty, Double) on the three paths, 11 13 17" {
+@test "lower: histc (edges, outside values, the data's range, a constant input, empty fixed and at run time, Double) on the three paths, 11 13 17" {
 	run all histc 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -31,7 +31,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: histogram (bin count with and without range, a tensor of edges, weight, density, Double) on the three paths, 11 13 17" {
+@test "lower: histogram (bin count with and without range, a tensor of edges, weight, density, empty fixed and at run time, Double) on the three paths, 11 13 17" {
 	run all histogram 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -49,16 +49,19 @@ static int64_t fixed_numel(const struct ir_value *x)
 }
 
 /* the outer edges lo, hi (0-d, dt) of a histogram of xf: the constants
- * [a, b] when given (have), else the data's minimum and maximum (a, b
- * 0 when xf is empty); equal ones widened by `wide` each way */
+ * [a, b] when given (have), else the data's minimum and maximum, [e0, e1]
+ * when xf is empty (torch: histc's min and max, histogram's [0, 1]);
+ * equal ones widened by `wide` each way */
 static void outer_edges(struct lower_ctx *c, struct ir_value *xf,
 			int64_t numel, int have, double a, double b,
-			double wide, enum ir_dtype dt, struct ir_value **lo,
-			struct ir_value **hi)
+			double e0, double e1, double wide, enum ir_dtype dt,
+			struct ir_value **lo, struct ir_value **hi)
 {
 	if (have || numel == 0) {
-		if (!have)
-			a = b = 0;
+		if (!have) {
+			a = e0;
+			b = e1;
+		}
 		if (a == b) {
 			a -= wide;
 			b += wide;
@@ -69,6 +72,13 @@ static void outer_edges(struct lower_ctx *c, struct ir_value *xf,
 	}
 	struct ir_value *mn = b_reduce(c, "ReduceMin", xf, NULL, 0, 0);
 	struct ir_value *mx = b_reduce(c, "ReduceMax", xf, NULL, 0, 0);
+	if (numel < 0) {
+		/* empty at run time: ONNX's ReduceMin of nothing is no number */
+		struct ir_value *emp = b_op2(c, "Equal", b_op1(c, "Size", xf),
+					     b_const_i64(c, 0));
+		mn = b_op3(c, "Where", emp, b_const_scalar(c, e0, dt, 0), mn);
+		mx = b_op3(c, "Where", emp, b_const_scalar(c, e1, dt, 0), mx);
+	}
 	struct ir_value *eq = b_op2(c, "Equal", mn, mx);
 	struct ir_value *w = b_const_scalar(c, wide, dt, 0);
 	*lo = b_op3(c, "Where", eq, b_op2(c, "Sub", mn, w), mn);
@@ -181,7 +191,7 @@ static SYM(sym_histc)
 	if (a > b || !isfinite(a) || !isfinite(b))
 		return lw_decline(c, "torch.histc: max must be larger than min, both finite");
 	struct ir_value *xf = flat(c, x);
-	outer_edges(c, xf, fixed_numel(x), a != b, a, b, 1, dt, &lo, &hi);
+	outer_edges(c, xf, fixed_numel(x), a != b, a, b, a, a, 1, dt, &lo, &hi);
 	out[0] = hist_counts(c, xf, NULL, lo, hi, NULL, bins, dt);
 	return out[0] ? 0 : lw_decline(c, "out of memory");
 }
@@ -217,8 +227,8 @@ static SYM(sym_histogram)
 		wf = flat(c, w);
 	}
 	if (ct) {
-		outer_edges(c, xf, fixed_numel(x), have, rg[0], rg[1], 0.5, dt,
-			    &lo, &hi);
+		outer_edges(c, xf, fixed_numel(x), have, rg[0], rg[1], 0, 1, 0.5,
+			    dt, &lo, &hi);
 		e = linspace(c, lo, hi, bins, dt);
 		if (!e)
 			return lw_decline(c, "out of memory");

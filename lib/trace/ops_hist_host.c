@@ -193,7 +193,8 @@ static int op_histc(struct trace_ctx *c, const struct ir_node *n,
 /* histogram(self, bins, *, range=None, weight=None, density=False) and
  * histogram(self, Tensor bins, *, weight=None, density=False): the
  * histogram of the flattened input and its edges; a bin count spans the
- * range (default the data's, an empty one widened by 0.5) with
+ * range (default the data's, [0, 1] when empty; an empty range widened
+ * by 0.5) with
  * linspace's edges; density divides by the total and the bin widths */
 static int op_histogram(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out, int nout)
@@ -239,6 +240,8 @@ static int op_histogram(struct trace_ctx *c, const struct ir_node *n,
 			lo = h[i] < lo || isnan(h[i]) ? h[i] : lo;
 			hi = h[i] > hi || isnan(h[i]) ? h[i] : hi;
 		}
+	} else if (ct) {
+		hi = 1; /* torch: an empty input's range is [0, 1] */
 	}
 	if (ct) {
 		if (!isfinite(lo) || !isfinite(hi)) {

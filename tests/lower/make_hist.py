@@ -1,6 +1,7 @@
 # make_hist.py - the models of tests/431-lower-histograms.bats: bincount
 # (weights, minlength, an empty input), histc (bins, min, max; min == max
-# taking the data's range; values on the edges and outside them) and
+# taking the data's range; values on the edges and outside them; empty inputs,
+# fixed and at run time) and
 # histogram (a bin count with and without a range, a tensor of edges,
 # weight, density; both outputs), traced and scripted by torch 1.13, with
 # torch's eager outputs as the oracle (opcases.py writes them).
@@ -25,14 +26,14 @@ class Bincount(torch.nn.Module):
 
 
 class Histc(torch.nn.Module):
-    def forward(self, x, y, k, e):
+    def forward(self, x, y, k, e, v):
         return (torch.histc(x, 5, -1.0, 1.0), torch.histc(x, 4, 0.0, 0.5),
                 torch.histc(y, 4), torch.histc(y.double(), 7), torch.histc(k, 3),
-                torch.histc(e, 4), torch.histc(y, 6, 0.25, 0.25))
+                torch.histc(e, 4), torch.histc(y, 6, 0.25, 0.25), torch.histc(v, 3))
 
 
 class Histogram(torch.nn.Module):
-    def forward(self, x, y, w, b, k):
+    def forward(self, x, y, w, b, k, e, v):
         r: List[float] = [-1.0, 1.0]
         h1, e1 = torch.histogram(x, 5, range=r)
         h2, e2 = torch.histogram(y, 4, weight=w, density=True)
@@ -40,7 +41,9 @@ class Histogram(torch.nn.Module):
         h4, e4 = torch.histogram(y, b, weight=w, density=True)
         h5, e5 = torch.histogram(k, 3)
         h6, e6 = torch.histogram(y.double(), 6)
-        return h1, e1, h2, e2, h3, e3, h4, e4, h5, e5, h6, e6
+        h7, e7 = torch.histogram(e, 3)
+        h8, e8 = torch.histogram(v, 3)
+        return h1, e1, h2, e2, h3, e3, h4, e4, h5, e5, h6, e6, h7, e7, h8, e8
 
 
 # values on the edges of 5 bins over [-1, 1] (and of 4 over [0, 0.5]),
@@ -56,10 +59,13 @@ cases = {
                               ("e", torch.zeros(0, dtype=torch.int64), None, [])]),
     "histc": (Histc(), [("x", X, None, []), ("y", Y, None, []),
                         ("k", torch.full((4,), 2.5), None, []),
-                        ("e", torch.zeros(0), None, [])]),
+                        ("e", torch.zeros(0), None, []),
+                        ("v", torch.randn(5), torch.zeros(0), [0])]),
     "histogram": (Histogram(), [("x", X, None, []), ("y", Y, None, []), ("w", torch.rand(3, 5), None, []),
                                 ("b", torch.tensor([-2.0, -0.5, 0.0, 0.3, 2.0]), None, []),
-                                ("k", torch.full((2, 2), -1.5), None, [])]),
+                                ("k", torch.full((2, 2), -1.5), None, []),
+                                ("e", torch.zeros(0), None, []),
+                                ("v", torch.randn(5), torch.zeros(0), [0])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
