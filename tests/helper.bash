@@ -458,3 +458,31 @@ sys.exit("h0" not in [i.name for i in onnx.load(sys.argv[1]).graph.input])' \
 			"out-$out-$k" "$out" || return 1
 	done
 }
+
+# trace_kernels_match NAME: the trace kernels' own values (trace
+# --save-outputs on NAME/traced.pt with input set 1 of an opcases case)
+# against torch's outputs, in dtype, shape and value (NaNs in the same
+# places, the finite values within 1e-5 of torch's largest)
+trace_kernels_match() {
+	local ins=()
+	mapfile -t ins < <("$PYTHON" -c 'import json, sys
+for i in json.load(open(sys.argv[1] + "/meta.json"))["inputs"]:
+    print("--input"); print(sys.argv[1] + "/in1/" + i["name"] + ".npy")' "$1")
+	rm -rf "$1/tk"
+	tool trace "$1/traced.pt" "${ins[@]}" --save-outputs "$1/tk" -o "$1/tk.ir" || return 1
+	"$PYTHON" - "$1" <<'PY'
+import glob, sys
+import numpy as np
+d = sys.argv[1]
+n = len(glob.glob(f"{d}/out1/*.npy"))
+assert len(glob.glob(f"{d}/tk/out*.npy")) == n, "trace: another number of outputs"
+for j in range(n):
+    g, w = np.load(f"{d}/tk/out{j}.npy"), np.load(f"{d}/out1/{j}.npy")
+    assert g.dtype == w.dtype and g.shape == w.shape, f"output {j}: {g.dtype}{g.shape}, torch's {w.dtype}{w.shape}"
+    assert (np.isnan(g) == np.isnan(w)).all() if w.dtype.kind == "f" else True, f"output {j}: NaNs"
+    fin = np.isfinite(w) if w.dtype.kind == "f" else np.ones(w.shape, bool)
+    scale = max(float(np.max(np.abs(w[fin]))), 1e-30) if w.size else 1
+    err = float(np.max(np.abs(g[fin].astype(np.float64) - w[fin]))) / scale if w.size else 0
+    assert err <= 1e-5, f"output {j}: relative error {err:.3g}"
+PY
+}

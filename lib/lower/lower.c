@@ -50,6 +50,7 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_extra_shape_table, &symbolic_fft_table,
 	&symbolic_vision_table, &symbolic_long_tail_table,
 	&symbolic_stats_table,
+	&symbolic_hist_table,
 	&symbolic_reduce_table,
 	&symbolic_loss_table,
 	&symbolic_pointwise_table,

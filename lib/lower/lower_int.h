@@ -91,6 +91,7 @@ extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra
 extern const struct symbolic_table symbolic_fft_table;         /* symbolic_fft.c */
 extern const struct symbolic_table symbolic_long_tail_table;  /* symbolic_long_tail.c */
 extern const struct symbolic_table symbolic_stats_table;      /* symbolic_stats.c */
+extern const struct symbolic_table symbolic_hist_table;       /* symbolic_hist.c */
 extern const struct symbolic_table symbolic_reduce_table;     /* symbolic_reduce.c */
 extern const struct symbolic_table symbolic_loss_table;       /* symbolic_loss.c */
 extern const struct symbolic_table symbolic_pointwise_table;  /* symbolic_pointwise.c */

@@ -25,6 +25,8 @@ const struct trace_table trace_tables[] = {
 	{ "trace_ops_nn", trace_ops_nn, TRACE_TENSOR },
 	{ "trace_ops_math_host", trace_ops_math_host, TRACE_TENSOR },
 	{ "trace_ops_stats_host", trace_ops_stats_host, TRACE_TENSOR },
+	{ "trace_ops_hist_host", trace_ops_hist_host, TRACE_TENSOR },
+	{ "trace_ops_fft_host", trace_ops_fft_host, TRACE_TENSOR },
 	{ "trace_ops_reduce_host", trace_ops_reduce_host, TRACE_TENSOR },
 	{ "trace_ops_products_host", trace_ops_products_host, TRACE_TENSOR },
 	{ "trace_ops_special_host", trace_ops_special_host, TRACE_TENSOR },
