@@ -6,7 +6,7 @@
 # (tests/lower/make_hist.py), converted on the three paths (trace:
 # lib/trace/ops_hist_host.c), run in ONNX Runtime and compared with eager
 # torch (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bats
-# 431-lower-fft-trace.bats - the trace kernels of the fft operators with a
+# 432-lower-fft-trace.bats - the trace kernels of the fft operators with a
 # real output (lib/trace/ops_fft_host.c: fft_irfft, fft_hfft, fft_irfft2,
 # fft_hfft2, fft_irfftn, fft_hfftn) with their lower rows
 # (lib/lower/symbolic_fft.c).  Models traced and scripted by torch 1.13
 # (tests/lower/make_fft_real.py), converted on the three paths, run in
 # ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
-# bats file_tags=tier:standard
+# bats file_tags=tier:full
 
 load helper
 
