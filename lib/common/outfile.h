@@ -7,9 +7,10 @@
  * commit) removes it.  A tool that dies half way therefore never leaves a
  * partial model behind.  Without fsync, as with cp and torch.save, a power
  * loss or kernel crash soon after may still leave the new file empty; the
- * fsync costs the time the disk takes to write it (docs/benchmarks.md).  "-" is standard
- * output, written directly (a pipe cannot be taken back), and so is a path
- * that names something other than a regular file (/dev/null, a FIFO).
+ * fsync costs the time the disk takes to write it (docs/benchmarks.md).
+ * "-" is standard output, written directly (a pipe cannot be taken back),
+ * and so is a path that names something other than a regular file
+ * (/dev/null, a FIFO).
  *
  * A temporary is removed too when SIGTERM, SIGINT, SIGHUP or SIGQUIT ends
  * the process (the first outfile_open installs a handler for each of them
