@@ -94,3 +94,28 @@ assert m.ir_version == 8
 	run -0 "$WORK/inst/bin/pt2onnx" "$EX/cnn.pt" -i "x=f32[2,3,8,8]" -o cnn.onnx
 	run -0 "$WORK/inst/bin/pt2onnx" check cnn.onnx
 }
+
+@test "pt2onnx: a model whose code holds tensor constants (constants/ in the archive) exports from another folder into a third; ONNX Runtime matches torch" {
+	need_torch
+	need_ort
+	mkdir arch run out
+	"$PYTHON" - <<'PY'
+import numpy as np, torch
+class K(torch.nn.Module):
+    def forward(self, x):
+        # tensors made in forward: the traced archive's constants/
+        return x * torch.tensor([1.5, -2.0, 3.0]) + torch.arange(3.0)
+x = torch.randn(2, 3)
+torch.jit.trace(K(), x).save("arch/k.pt")
+np.save("arch/x.npy", x.numpy())
+np.save("want.npy", K()(x).numpy())
+PY
+	unzip -l arch/k.pt | grep -q '/constants/'
+	for p in trace script; do
+		(cd run && run -0 pt2onnx "$WORK/arch/k.pt" --$p --input "$([ $p = trace ] && echo "$WORK/arch/x.npy" || echo 'x=f32[2,3]')" -o "$WORK/out/k_$p.onnx")
+		run -0 ort_run "out/k_$p.onnx" "got_$p" "x=arch/x.npy"
+		"$PYTHON" -c 'import glob, numpy as np, sys
+g = np.load(glob.glob(sys.argv[1] + "/*.npy")[0]); w = np.load("want.npy")
+assert np.allclose(g, w, rtol=1e-6, atol=1e-6), (g, w)' "got_$p"
+	done
+}

@@ -171,8 +171,10 @@ static int under(const char *p, const char *dir)
 	return !strncmp(p, dir, n) && (p[n] == '/' || !p[n]);
 }
 
-/* The byte ranges of the stored entries of a torch archive's data/
- * folder in the regular file p, into a (none when p is not a zip). */
+/* The byte ranges of the stored entries of a torch archive's data/ and
+ * constants/ folders (the weights, and the tensors the code holds:
+ * constants.pkl's storages) in the regular file p, into a (none when p is
+ * not a zip). */
 static void archive_spans(const char *p, struct tensor_allow *a)
 {
 	struct diag quiet;
@@ -189,7 +191,8 @@ static void archive_spans(const char *p, struct tensor_allow *a)
 		const char *slash = strchr(e->name, '/');
 		uint64_t at;
 
-		if (!slash || strncmp(slash, "/data/", 6) ||
+		if (!slash || (strncmp(slash, "/data/", 6) &&
+			       strncmp(slash, "/constants/", 11)) ||
 		    e->method != ZIP_METHOD_STORED ||
 		    zip_locate(z, e, &at, &quiet))
 			continue;
