@@ -352,6 +352,21 @@ static int by_value(const void *a, const void *b, void *ctx)
 	return i < j ? -1 : i > j;
 }
 
+/* Row (o, q) of h (outer x len x inner) into row, idx its order by value
+ * (NaNs last, by_value); returns how many are not NaN. */
+static int64_t sort_row(const double *h, int64_t o, int64_t q, int64_t len,
+			int64_t inner, double *row, int64_t *idx)
+{
+	int64_t m = 0;
+	for (int64_t k = 0; k < len; k++) {
+		row[k] = h[(o * len + k) * inner + q];
+		idx[k] = k;
+		m += !isnan(row[k]);
+	}
+	qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+	return m;
+}
+
 static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
 			int nout)
@@ -395,13 +410,7 @@ static int op_nanmedian(struct trace_ctx *c, const struct ir_node *n,
 	}
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t q = 0; q < inner; q++) {
-			int64_t m = 0;
-			for (int64_t k = 0; k < len; k++) {
-				row[k] = h[(o * len + k) * inner + q];
-				idx[k] = k;
-				m += !isnan(row[k]);
-			}
-			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+			int64_t m = sort_row(h, o, q, len, inner, row, idx);
 			int64_t at = m ? (m - 1) / 2 : 0;
 			if (med && m < len)
 				at = m; /* median: the first NaN */
@@ -448,11 +457,7 @@ static int op_mode(struct trace_ctx *c, const struct ir_node *n,
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t q = 0; q < inner; q++) {
 			int64_t best = 0, run = 0, at = 0;
-			for (int64_t k = 0; k < len; k++) {
-				row[k] = h[(o * len + k) * inner + q];
-				idx[k] = k;
-			}
-			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+			sort_row(h, o, q, len, inner, row, idx);
 			for (int64_t k = 0; k < len; k++) {
 				run++;
 				if (k == len - 1 ||
@@ -593,13 +598,7 @@ static int op_quantile(struct trace_ctx *c, const struct ir_node *n,
 	}
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t p = 0; p < inner; p++) {
-			int64_t m = 0;
-			for (int64_t k = 0; k < len; k++) {
-				row[k] = h[(o * len + k) * inner + p];
-				idx[k] = k;
-				m += !isnan(row[k]);
-			}
-			qsort_r(idx, (size_t)len, sizeof(*idx), by_value, row);
+			int64_t m = sort_row(h, o, p, len, inner, row, idx);
 			for (int64_t k = 0; k < len; k++)
 				srt[k] = row[idx[k]];
 			for (int64_t j = 0; j < nq; j++)
