@@ -2,8 +2,8 @@
 # 498-lower-aten-era.bats - lower's ATen fallback names a call's
 # non-tensor arguments after the schema the call was bound against: the
 # saving torch's (lib/lower/lower.c, graph_era).  script records a torch
-# 2.x archive as the graph property torch_era "2.x" (unpt2's
-# torch_version says the same); lower then reads torch 2.11's row of an
+# 2.x archive as the graph property torch_era "2.x" (unpt2 writes the
+# same for a .pt2 of torch 2.x); lower then reads torch 2.11's row of an
 # overload whose schema changed (aten::pad_sequence gained padding_side),
 # where it used to name the new argument arg3 after torch 1.13's row.
 # The archives are 205-script-era's (tests/script/make_era_models.py: one
@@ -45,4 +45,13 @@ PY
 	[[ "$output" != *torch_era* ]]
 	[[ "$output" == *"operator=\"pad_sequence\""*" $last113="* ]]
 	[[ "$output" != *" $last211="* ]]
+}
+
+@test "unpt2: a torch 2.x .pt2 carries the same torch_era \"2.x\" that script writes, and no second key for it" {
+	# the archive was saved by torch 2.11 (its torch_version says so)
+	unzip -p "$ROOT_DIR/tests/data/pt2/preprocess_uint8.pt2" '*/models/model.json' |
+		grep -q '"torch_version": "2\.'
+	run -0 tool unpt2 "$ROOT_DIR/tests/data/pt2/preprocess_uint8.pt2" -S
+	[[ "$output" == *'prop "torch_era" "2.x"'* ]]
+	[[ "$output" != *torch_version* ]]
 }

@@ -545,14 +545,13 @@ static void warn_custom(struct lower_ctx *c, const struct ir_node *n,
 }
 
 /* The torch whose schemas the graph's calls were bound against: a torch
- * 2.x archive's (script's prop torch_era "2.x", unpt2's torch_version),
+ * 2.x archive's (the prop torch_era "2.x" that script and unpt2 write),
  * else 1.13's. */
 static enum aten_era graph_era(const struct ir_graph *g)
 {
 	for (uint32_t i = 0; i < g->nprops; i++)
-		if ((!strcmp(g->props[i].key, "torch_era") ||
-		     !strcmp(g->props[i].key, "torch_version")) &&
-		    !strncmp(g->props[i].value, "2.", 2))
+		if (!strcmp(g->props[i].key, "torch_era") &&
+		    !strcmp(g->props[i].value, "2.x"))
 			return ATEN_ERA_2_11;
 	return ATEN_ERA_1_13;
 }

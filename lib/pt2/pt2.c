@@ -1842,9 +1842,10 @@ struct ir_graph *pt2_read(struct zip *z, const struct pt2_options *o,
 		goto out;
 	r.g->name = ir_strdup(r.g, name);
 	ir_add_prop(r.g, "source", o->ref_file);
+	/* the torch that wrote it, as script says it (lower's graph_era) */
 	json_t *tv = json_object_get(ep, "torch_version");
-	if (json_is_string(tv))
-		ir_add_prop(r.g, "torch_version", json_string_value(tv));
+	if (json_is_string(tv) && !strncmp(json_string_value(tv), "2.", 2))
+		ir_add_prop(r.g, "torch_era", "2.x");
 	if (convert_inputs(&r, graph, sig))
 		goto out;
 	size_t i;

@@ -190,18 +190,20 @@ static int op_kthvalue(struct trace_ctx *c, const struct ir_node *n,
 
 /* --- unique --------------------------------------------------------------- */
 
-/* rows of length len compared lexicographically, ties by position (qsort's
- * comparator over row numbers) */
-static const double *cmp_rows;
-static int64_t cmp_len;
+/* rows of len doubles compared lexicographically, ties by position
+ * (qsort_r's comparator over row numbers) */
+struct row_set {
+	const double *v;
+	int64_t len;
+};
 
-static int cmp_row(const void *pa, const void *pb)
+static int cmp_row(const void *pa, const void *pb, void *ctx)
 {
+	const struct row_set *rs = ctx;
 	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb, i;
 
-	for (i = 0; i < cmp_len; i++) {
-		double va = cmp_rows[a * cmp_len + i],
-		       vb = cmp_rows[b * cmp_len + i];
+	for (i = 0; i < rs->len; i++) {
+		double va = rs->v[a * rs->len + i], vb = rs->v[b * rs->len + i];
 
 		if (va < vb)
 			return -1;
@@ -248,10 +250,9 @@ static int uniq_find(struct trace_ctx *c, const double *v, int64_t rows,
 	for (i = 0; i < rows; i++)
 		u->order[i] = i;
 	if (sort) {
-		cmp_rows = v;
-		cmp_len = len;
-		qsort(u->order, rows, sizeof(*u->order), cmp_row);
-		cmp_rows = NULL;
+		struct row_set rs = { v, len };
+
+		qsort_r(u->order, rows, sizeof(*u->order), cmp_row, &rs);
 	}
 	for (i = 0; i < rows; i++) {
 		const double *r = v + u->order[i] * len;
