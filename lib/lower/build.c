@@ -368,6 +368,14 @@ struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, t);
 }
 
+struct ir_value *b_concat(struct lower_ctx *c, int k,
+			  struct ir_value *const *v, int64_t axis)
+{
+	struct ir_node *n = b_node(c, "Concat", k, v, 1);
+	b_attr_i(c, n, "axis", axis);
+	return b_done(c, n);
+}
+
 /* 1 when Gemm of opset c->opset computes in dt (what ONNX Runtime's CPU
  * Gemm runs: float and double). */
 static int gemm_dtype_ok(const struct lower_ctx *c, enum ir_dtype dt)

@@ -316,9 +316,7 @@ static struct ir_value *int_list_tensor(struct lower_ctx *c,
 		}
 		parts[j] = e;
 	}
-	struct ir_node *cat = b_node(c, "Concat", l->n, parts, 1);
-	b_attr_i(c, cat, "axis", 0);
-	return b_done(c, cat);
+	return b_concat(c, l->n, parts, 0);
 }
 
 struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
@@ -362,10 +360,7 @@ struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 			}
 			parts[j] = e;
 		}
-		struct ir_node *cat = b_node(c, "Concat", (int)p->ninputs,
-					     parts, 1);
-		b_attr_i(c, cat, "axis", 0);
-		return b_done(c, cat);
+		return b_concat(c, (int)p->ninputs, parts, 0);
 	}
 	if (v->type->kind == IR_TYPE_NONE || v->type->kind == IR_TYPE_STR ||
 	    v->type->kind == IR_TYPE_DEVICE)

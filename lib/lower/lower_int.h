@@ -175,6 +175,9 @@ struct ir_value *b_const_bool(struct lower_ctx *c, int v);
 /* Transpose of x (rank entries of perm). */
 struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
 			     const int64_t *perm, int rank);
+/* Concat of the k values v along axis. */
+struct ir_value *b_concat(struct lower_ctx *c, int k,
+			  struct ir_value *const *v, int64_t axis);
 /* x @ w^T (+ b when b), w [N, K] as torch's Linear keeps it.  Gemm with
  * transB=1 reads w as it is, so its bytes reach the output untouched (a
  * Transpose of it would make emit write a transposed copy).  x of rank 2:

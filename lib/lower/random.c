@@ -58,10 +58,9 @@ static struct ir_value *coin_source(struct lower_ctx *c,
 {
 	int64_t kb = bits;
 	struct ir_value *cat[2] = { shape, b_const_i64s(c, &kb, 1, 1) };
-	struct ir_node *cn = b_node(c, "Concat", 2, cat, 1);
-	b_attr_i(c, cn, "axis", 0);
+	struct ir_value *cn = b_concat(c, 2, cat, 0);
 	struct ir_node *one = coin_dropout(c, b_const_scalar(c, 1, cd, 0), cd);
-	return b_op2(c, "Expand", one->outputs[0], b_done(c, cn));
+	return b_op2(c, "Expand", one->outputs[0], cn);
 }
 
 /* A uniform [0, 1) of dtype cd (Float or Double) from the coins of wide

@@ -1080,10 +1080,7 @@ static SYM(sym_eye)
 		struct ir_value *b = hasm ? dim1(c, n, 1) : a;
 		if (!a || !b)
 			return lw_decline(c, "n or m is not a number");
-		struct ir_node *cc = b_node(c, "Concat", 2,
-					    (struct ir_value *[]){ a, b }, 1);
-		b_attr_i(c, cc, "axis", 0);
-		shape = b_done(c, cc);
+		shape = b_concat(c, 2, (struct ir_value *[]){ a, b }, 0);
 	}
 	struct ir_value *z = sym_fill_shape(c, shape, 0, dt);
 	if (!z)
@@ -1333,9 +1330,8 @@ static struct ir_value *multinomial_inverse_cdf(struct lower_ctx *c,
 	struct ir_value *cat[2] = {
 		b_slice(c, b_op1(c, "Shape", p), 0, 1, 0, 1),
 		b_const_i64s(c, kk, 2, 1) };
-	struct ir_node *cn = b_node(c, "Concat", 2, cat, 1);
-	b_attr_i(c, cn, "axis", 0);
-	struct ir_value *u = b_random(c, 0, NULL, b_done(c, cn), NULL, 0,
+	struct ir_value *cn = b_concat(c, 2, cat, 0);
+	struct ir_value *u = b_random(c, 0, NULL, cn, NULL, 0,
 				      b_dtype(p), 0, 1);
 	/* [B, 1, N] < [B, k, 1] * [B, 1, 1] */
 	struct ir_value *below = b_op2(c, "Less", b_unsqueeze(c, cdf, &one, 1),

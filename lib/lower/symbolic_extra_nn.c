@@ -179,10 +179,7 @@ static int adaptive_max_windows(struct lower_ctx *c, struct ir_value *x,
 		if (os[a] == 1) {
 			y = parts[0];
 		} else {
-			struct ir_node *cc = b_node(c, "Concat", (int)os[a],
-						    parts, 1);
-			b_attr_i(c, cc, "axis", ax);
-			y = b_done(c, cc);
+			y = b_concat(c, (int)os[a], parts, ax);
 		}
 	}
 	out[0] = y;
@@ -856,9 +853,7 @@ int sym_x_pad_circular(struct lower_ctx *c, struct ir_node *n,
 			parts[np++] = b_slice(c, x, 0, hi, axis, 1);
 		if (np == 1)
 			continue;
-		struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
-		b_attr_i(c, cn, "axis", axis);
-		x = b_done(c, cn);
+		x = b_concat(c, np, parts, axis);
 	}
 	out[0] = x;
 	return 0;
@@ -892,11 +887,10 @@ static int pixel_common(struct lower_ctx *c, struct ir_node *n,
 		 * so the empty result is made at its size, N read from x */
 		int64_t rest[3] = { up ? ch / (f * f) : ch * f * f,
 				    up ? h * f : h / f, up ? w * f : w / f };
-		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+		struct ir_value *cc = b_concat(c, 2, (struct ir_value *[]){
 			b_slice(c, b_op1(c, "Shape", x), 0, 1, 0, 1),
-			b_const_i64s(c, rest, 3, 1) }, 1);
-		b_attr_i(c, cc, "axis", 0);
-		out[0] = sym_fill_shape(c, b_done(c, cc), 0, b_dtype(x));
+			b_const_i64s(c, rest, 3, 1) }, 0);
+		out[0] = sym_fill_shape(c, cc, 0, b_dtype(x));
 		return 0;
 	}
 	if (up) {
@@ -967,17 +961,12 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 				if (b_rank(el[i]) == 0)
 					el[i] = b_unsqueeze(c, el[i], &z, 1);
 			}
-			struct ir_node *cc = b_node(c, "Concat", sp + 1, el, 1);
-			b_attr_i(c, cc, "axis", 0);
-			in[3] = b_done(c, cc);
+			in[3] = b_concat(c, sp + 1, el, 0);
 		} else if (sz[0] < 0 || sz[1] < 0) {
 			struct ir_value *nc = b_slice(c, b_op1(c, "Shape", x),
 						      0, 2, 0, 1);
-			struct ir_node *cc = b_node(c, "Concat", 2,
-				(struct ir_value *[]){ nc,
-					b_const_i64s(c, os, sp, 1) }, 1);
-			b_attr_i(c, cc, "axis", 0);
-			in[3] = b_done(c, cc);
+			in[3] = b_concat(c, 2, (struct ir_value *[]){ nc,
+				b_const_i64s(c, os, sp, 1) }, 0);
 		} else {
 			for (int i = 0; i < sp; i++)
 				sz[2 + i] = os[i];
@@ -1246,9 +1235,7 @@ static SYM(sym_x_embedding_bag)
 			off = b_slice(c, off, 0, -1, 0, 1);
 		struct ir_value *cin[2] = { b_slice(c, off, 1, INT64_MAX, 0, 1),
 					    b_unsqueeze(c, cnt, &a0, 1) };
-		struct ir_node *cat = b_node(c, "Concat", 2, cin, 1);
-		b_attr_i(c, cat, "axis", 0);
-		struct ir_value *ends = b_done(c, cat);
+		struct ir_value *ends = b_concat(c, 2, cin, 0);
 		/* mask[b, i] = off[b] <= i < ends[b] */
 		struct ir_value *s0 = b_op1(c, "Not", b_op2(c, "Greater",
 				b_unsqueeze(c, off, &a1, 1), pos));

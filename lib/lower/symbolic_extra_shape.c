@@ -251,9 +251,7 @@ static int roll_dynamic(struct lower_ctx *c, struct ir_node *n,
 			b_done(c, b_node(c, "Slice", 4, in0, 1)),
 			b_done(c, b_node(c, "Slice", 4, in1, 1)),
 		};
-		struct ir_node *cn = b_node(c, "Concat", 2, parts, 1);
-		b_attr_i(c, cn, "axis", d);
-		v = b_done(c, cn);
+		v = b_concat(c, 2, parts, d);
 		v->type = ir_type_copy(c->g, x->type); /* roll keeps shape */
 	}
 	out[0] = v;
@@ -296,9 +294,7 @@ static SYM(sym_x_roll)
 			b_slice(c, v, -s, BIG, d, 1),
 			b_slice(c, v, 0, -s, d, 1),
 		};
-		struct ir_node *cn = b_node(c, "Concat", 2, parts, 1);
-		b_attr_i(c, cn, "axis", d);
-		v = b_done(c, cn);
+		v = b_concat(c, 2, parts, d);
 	}
 	if (v == x)
 		v = b_op1(c, "Identity", x);
@@ -908,11 +904,9 @@ static struct ir_value *sred_onehot(struct lower_ctx *c, enum sred r,
 	/* index's dims (but a) may be smaller than x's: pad at the ends */
 	struct ir_value *pads = b_op2(c, "Sub", b_op1(c, "Shape", x),
 				      b_op1(c, "Shape", cnt));
-	struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+	pads = b_concat(c, 2, (struct ir_value *[]){
 		b_op2(c, "Mul", pads, b_const_i64s(c, &(int64_t){ 0 }, 1, 1)),
-		pads }, 1);
-	b_attr_i(c, cc, "axis", 0);
-	pads = b_done(c, cc);
+		pads }, 0);
 	red = b_op2(c, "Pad", red, pads);
 	cnt = b_op2(c, "Pad", cnt, pads);
 	struct ir_value *hit = b_op2(c, "Greater", cnt, b_const_i64(c, 0));
@@ -1066,13 +1060,6 @@ static struct ir_value *shape_part(struct lower_ctx *c, struct ir_value *v,
 				   int64_t from, int64_t to)
 {
 	return b_slice(c, b_op1(c, "Shape", v), from, to, 0, 1);
-}
-
-static struct ir_value *cat0(struct lower_ctx *c, struct ir_value **v, int k)
-{
-	struct ir_node *cc = b_node(c, "Concat", k, v, 1);
-	b_attr_i(c, cc, "axis", 0);
-	return b_done(c, cc);
 }
 
 /* ScatterND of upd into x at ind (reduction add when acc: opset 16) */
@@ -1285,9 +1272,7 @@ SYM(sym_index_put)
 				    &lastax, 1);
 	struct ir_value *ind = bi[0];
 	if (ns > 1) {
-		struct ir_node *cc = b_node(c, "Concat", ns, bi, 1);
-		b_attr_i(c, cc, "axis", nb);
-		ind = b_done(c, cc);
+		ind = b_concat(c, ns, bi, nb);
 	}
 	/* the values, broadcast to torch's result shape of x[indices], then
 	 * with the broadcast dims first */
@@ -1298,7 +1283,7 @@ SYM(sym_index_put)
 			bshape, shape_part(c, x, last + 1, INT64_MAX) };
 		int64_t vp[MAXR];
 		int q = 0, vr = r - ns + nb;
-		upd = b_op2(c, "Expand", vals, cat0(c, parts, 3));
+		upd = b_op2(c, "Expand", vals, b_concat(c, 3, parts, 0));
 		for (int i = 0; i < nb; i++)
 			vp[q++] = first + i;
 		for (int i = 0; i < vr; i++)
@@ -1307,7 +1292,7 @@ SYM(sym_index_put)
 		upd = b_transpose(c, upd, vp, vr);
 	} else {
 		struct ir_value *parts[2] = { bshape, rest };
-		upd = b_op2(c, "Expand", vals, cat0(c, parts, 2));
+		upd = b_op2(c, "Expand", vals, b_concat(c, 2, parts, 0));
 	}
 	struct ir_value *y;
 	if (!acc || c->opset >= 16) {
@@ -1325,7 +1310,7 @@ SYM(sym_index_put)
 					 b_dim(c, xt, i)), col) : col;
 		}
 		struct ir_value *p2[2] = { m1, rest };
-		struct ir_value *fshape = cat0(c, p2, 2);
+		struct ir_value *fshape = b_concat(c, 2, p2, 0);
 		y = rows_add(c, b_op2(c, "Reshape", xt, fshape), pos,
 			     b_op2(c, "Reshape", upd, fshape), r - ns);
 		y = b_op2(c, "Reshape", y, b_op1(c, "Shape", xt));
@@ -1396,9 +1381,7 @@ static SYM(sym_x_meshgrid)
 	}
 	struct ir_value *full = sz[0];
 	if (k > 1) {
-		struct ir_node *cn = b_node(c, "Concat", k, sz, 1);
-		b_attr_i(c, cn, "axis", 0);
-		full = b_done(c, cn);
+		full = b_concat(c, k, sz, 0);
 	}
 	for (int i = 0; i < k; i++) {
 		for (int j = 0; j < k; j++)
@@ -1492,9 +1475,7 @@ SYM(sym_x_diagonal)
 	struct ir_value *xt = b_transpose(c, x, perm, r);
 	int64_t n2 = b_dim_size(x, d2);
 	struct ir_value *sq[2] = { dim1(c, x, d1), dim1(c, x, d2) };
-	struct ir_node *cn = b_node(c, "Concat", 2, sq, 1);
-	b_attr_i(c, cn, "axis", 0);
-	struct ir_value *shape2 = b_done(c, cn);
+	struct ir_value *shape2 = b_concat(c, 2, sq, 0);
 	enum ir_dtype dt = b_dtype(x);
 	struct ir_value *zeros = b_op1(c, "ConstantOfShape", shape2);
 	struct ir_node *e = b_node(c, "EyeLike", 1, &zeros, 1);
@@ -1836,11 +1817,9 @@ static SYM(sym_x_unique_consecutive)
 	struct ir_value *nn = b_dim(c, x2, 0);
 	struct ir_value *prev;
 	{
-		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+		prev = b_concat(c, 2, (struct ir_value *[]){
 			b_slice(c, x2, 0, 1, 0, 1),
-			b_slice(c, x2, 0, -1, 0, 1) }, 1);
-		b_attr_i(c, cc, "axis", 0);
-		prev = b_done(c, cc);
+			b_slice(c, x2, 0, -1, 0, 1) }, 0);
 	}
 	struct ir_value *ne = b_op1(c, "Not", b_op2(c, "Equal", x2, prev));
 	/* a row differs where any element does (R 0: never) */
@@ -1872,11 +1851,10 @@ static SYM(sym_x_unique_consecutive)
 	if (n->noutputs > 2 && (cnt || has_dim)) {
 		struct ir_value *at = b_squeeze(c, b_op1(c, "NonZero", starts),
 						&zero, 1);
-		struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
+		struct ir_value *cc = b_concat(c, 2, (struct ir_value *[]){
 			b_slice(c, at, 1, INT64_MAX, 0, 1),
-			b_unsqueeze(c, nn, &zero, 1) }, 1);
-		b_attr_i(c, cc, "axis", 0);
-		out[2] = b_op2(c, "Sub", b_done(c, cc), at);
+			b_unsqueeze(c, nn, &zero, 1) }, 0);
+		out[2] = b_op2(c, "Sub", cc, at);
 	} else if (n->noutputs > 2) {
 		out[2] = empty ? empty
 			 : sym_fill_shape(c, vec1(c, 0), 0, IR_DTYPE_INT64);
@@ -1953,9 +1931,8 @@ static SYM(sym_x_unflatten)
 	parts[k++] = b_cast(c, sizes, IR_DTYPE_INT64);
 	if (dim + 1 < r)
 		parts[k++] = b_slice(c, shape, dim + 1, BIG, 0, 1);
-	struct ir_node *cat = b_node(c, "Concat", k, parts, 1);
-	b_attr_i(c, cat, "axis", 0);
-	out[0] = b_op2(c, "Reshape", x, b_done(c, cat));
+	struct ir_value *cat = b_concat(c, k, parts, 0);
+	out[0] = b_op2(c, "Reshape", x, cat);
 	return 0;
 }
 

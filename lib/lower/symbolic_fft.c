@@ -291,10 +291,7 @@ static struct ir_value *gather_last(struct lower_ctx *c, struct ir_value *x,
 static struct ir_value *concat_last(struct lower_ctx *c, struct ir_value *a,
 				    struct ir_value *b)
 {
-	struct ir_node *cc = b_node(c, "Concat", 2,
-				    (struct ir_value *[]){ a, b }, 1);
-	b_attr_i(c, cc, "axis", b_rank(a) - 1);
-	return b_done(c, cc);
+	return b_concat(c, 2, (struct ir_value *[]){ a, b }, b_rank(a) - 1);
 }
 
 /* (re, im) of complex x, each [S..., 1] */
@@ -1448,11 +1445,9 @@ static int shift_any(struct lower_ctx *c, struct ir_node *n,
 		int64_t cut = inverse ? len / 2 : len - len / 2;
 		if (cut == 0 || cut == len)
 			continue;
-		struct ir_node *cc = b_node(c, "Concat", 2,
-			(struct ir_value *[]){ b_slice(c, y, cut, len, d, 1),
-					       b_slice(c, y, 0, cut, d, 1) }, 1);
-		b_attr_i(c, cc, "axis", d);
-		y = b_done(c, cc);
+		y = b_concat(c, 2, (struct ir_value *[]){
+			b_slice(c, y, cut, len, d, 1),
+			b_slice(c, y, 0, cut, d, 1) }, d);
 	}
 	if (y == x)
 		y = b_op1(c, "Identity", x);
@@ -1543,9 +1538,7 @@ static struct ir_value *stft_window(struct lower_ctx *c, struct ir_value *win,
 		parts[k++] = win;
 		if (right)
 			parts[k++] = b_const_reals(c, z, &right, 1, dt);
-		struct ir_node *cc = b_node(c, "Concat", k, parts, 1);
-		b_attr_i(c, cc, "axis", 0);
-		win = b_done(c, cc);
+		win = b_concat(c, k, parts, 0);
 	}
 	return win;
 }

@@ -285,9 +285,8 @@ static SYM(sym_bincount)
 		b_op2(c, "Add", xl, b_const_i64s(c, &a1, 1, 1)),
 		b_const_i64s(c, &minlen, 1, 1),
 	};
-	struct ir_node *cat = b_node(c, "Concat", 2, parts, 1);
-	b_attr_i(c, cat, "axis", 0);
-	struct ir_value *len = b_reduce(c, "ReduceMax", b_done(c, cat), NULL, 0, 0);
+	struct ir_value *cat = b_concat(c, 2, parts, 0);
+	struct ir_value *len = b_reduce(c, "ReduceMax", cat, NULL, 0, 0);
 	struct ir_value *oh = b_op2(c, "Equal", b_unsqueeze(c, xl, &a1, 1),
 				    b_unsqueeze(c, sym_arange_count(c, len), &a0, 1));
 	struct ir_value *v = w ? b_op3(c, "Where", oh, b_unsqueeze(c, w, &a1, 1),

@@ -931,9 +931,7 @@ static int stack_cat(struct lower_ctx *c, struct ir_node *n,
 		dt = i ? lw_promote(dt, b_dtype(v[i])) : b_dtype(v[i]);
 	for (int i = 0; i < cnt && dt != IR_DTYPE_UNDEFINED; i++)
 		v[i] = b_cast(c, v[i], dt);
-	struct ir_node *cn = b_node(c, "Concat", cnt, v, 1);
-	b_attr_i(c, cn, "axis", all1d ? axis1d : axis);
-	out[0] = b_done(c, cn);
+	out[0] = b_concat(c, cnt, v, all1d ? axis1d : axis);
 	return 0;
 }
 
@@ -1025,13 +1023,10 @@ static struct ir_value *embed_last(struct lower_ctx *c, struct ir_value *x,
 		struct ir_value *parts[2] = {
 			b_slice(c, shape, 0, r - 1, 0, 1), b_const_i64s(c, &kk, 1, 1)
 		};
-		struct ir_node *cn = b_node(c, "Concat", 2, parts, 1);
-		b_attr_i(c, cn, "axis", 0);
-		struct ir_value *z = sym_fill_shape(c, b_done(c, cn), 0, dt);
+		struct ir_value *z = sym_fill_shape(c, b_concat(c, 2, parts, 0),
+						    0, dt);
 		struct ir_value *xz[2] = { x, z };
-		cn = b_node(c, "Concat", 2, xz, 1);
-		b_attr_i(c, cn, "axis", r - 1);
-		x = b_done(c, cn);
+		x = b_concat(c, 2, xz, r - 1);
 	}
 	/* k >= 0: row i holds x[i] at column i + k (x varies along rows);
 	 * k < 0: column j holds x[j] at row j - k */
@@ -1123,9 +1118,7 @@ static SYM(sym_diff)
 			return lw_decline(c, "prepend or append is not a tensor "
 				"of the input's rank");
 	if (np > 1) {
-		struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
-		b_attr_i(c, cn, "axis", d);
-		x = b_done(c, cn);
+		x = b_concat(c, np, parts, d);
 	}
 	int isbool = b_dtype(x) == IR_DTYPE_BOOL;
 	for (int64_t i = 0; i < k; i++) {
@@ -1364,9 +1357,7 @@ static struct ir_value *splice(struct lower_ctx *c, struct ir_value *self,
 		parts[np++] = b_slice(c, self, end, INT64_MAX, d, 1);
 	if (np == 1)
 		return parts[0];
-	struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
-	b_attr_i(c, cn, "axis", d);
-	return b_done(c, cn);
+	return b_concat(c, np, parts, d);
 }
 
 static SYM(sym_select_scatter)
@@ -1561,23 +1552,19 @@ static SYM(sym_max_unpool)
 		prod *= os[i];
 	struct ir_value *nc = b_slice(c, b_op1(c, "Shape", x), 0, 2, 0, 1);
 	struct ir_value *tail[2] = { nc, b_const_i64s(c, &m1, 1, 1) };
-	struct ir_node *cn = b_node(c, "Concat", 2, tail, 1);
-	b_attr_i(c, cn, "axis", 0);
-	struct ir_value *flat = b_done(c, cn);
+	struct ir_value *flat = b_concat(c, 2, tail, 0);
 	struct ir_value *xs = b_op2(c, "Reshape", x, flat);
 	struct ir_value *is = b_op2(c, "Reshape", b_cast(c, idx, IR_DTYPE_INT64), flat);
 	struct ir_value *zs[2] = { nc, b_const_i64s(c, &prod, 1, 1) };
-	cn = b_node(c, "Concat", 2, zs, 1);
-	b_attr_i(c, cn, "axis", 0);
-	struct ir_value *z = sym_fill_shape(c, b_done(c, cn), 0, b_dtype(x));
+	struct ir_value *z = sym_fill_shape(c, b_concat(c, 2, zs, 0), 0,
+					    b_dtype(x));
 	struct ir_node *sc = b_node(c, "ScatterElements", 3,
 				    (struct ir_value *[]){ z, is, xs }, 1);
 	b_attr_i(c, sc, "axis", 2);
 	struct ir_value *osv = b_const_i64s(c, os, sp, 1);
 	struct ir_value *shp[2] = { nc, osv };
-	cn = b_node(c, "Concat", 2, shp, 1);
-	b_attr_i(c, cn, "axis", 0);
-	out[0] = b_op2(c, "Reshape", b_done(c, sc), b_done(c, cn));
+	struct ir_value *shape = b_concat(c, 2, shp, 0);
+	out[0] = b_op2(c, "Reshape", b_done(c, sc), shape);
 	return 0;
 }
 

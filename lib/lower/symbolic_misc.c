@@ -93,9 +93,7 @@ static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
 	*dt = anyf ? IR_DTYPE_FLOAT : anyi ? IR_DTYPE_INT64 : IR_DTYPE_BOOL;
 	if (p->ninputs == 1)
 		return parts[0];
-	struct ir_node *cat = b_node(c, "Concat", (int)p->ninputs, parts, 1);
-	b_attr_i(c, cat, "axis", 0);
-	return b_done(c, cat);
+	return b_concat(c, (int)p->ninputs, parts, 0);
 }
 
 /* aten::tensor(data, dtype, device, requires_grad): a number (or a list

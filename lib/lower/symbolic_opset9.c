@@ -1143,10 +1143,9 @@ static int avg_pool_divisor(struct lower_ctx *c, struct ir_value *x, int sp,
 	/* back to x's leading dims */
 	struct ir_value *lead = b_slice(c, b_op1(c, "Shape", x), 0, r - sp, 0,
 					1);
-	struct ir_node *cc = b_node(c, "Concat", 2, (struct ir_value *[]){
-		lead, b_const_i64s(c, od, sp, 1) }, 1);
-	b_attr_i(c, cc, "axis", 0);
-	y = b_op2(c, "Reshape", y, b_done(c, cc));
+	struct ir_value *cc = b_concat(c, 2, (struct ir_value *[]){
+		lead, b_const_i64s(c, od, sp, 1) }, 0);
+	y = b_op2(c, "Reshape", y, cc);
 	out[0] = b_op2(c, "Div", y, b_const_scalar(c, d, b_dtype(x), 0));
 	return 0;
 }
@@ -1840,9 +1839,7 @@ static struct ir_value *expand_axis(struct lower_ctx *c, struct ir_value *x,
 		parts[np++] = b_unsqueeze(c, lout, &zero, 1);
 		if (ax < r - 1)
 			parts[np++] = b_const_i64s(c, ones, r - 1 - ax, 1);
-		struct ir_node *cn = b_node(c, "Concat", np, parts, 1);
-		b_attr_i(c, cn, "axis", 0);
-		shape = b_done(c, cn);
+		shape = b_concat(c, np, parts, 0);
 	}
 	return b_op2(c, "Expand", x, shape);
 }

@@ -113,9 +113,7 @@ static SYM(sym_linalg_vander)
 		if (k + 1 < N)
 			v = b_op2(c, "Mul", v, x);
 	}
-	struct ir_node *cn = b_node(c, "Concat", (int)N, p, 1);
-	b_attr_i(c, cn, "axis", r);
-	out[0] = b_done(c, cn);
+	out[0] = b_concat(c, (int)N, p, r);
 	return 0;
 }
 

@@ -59,9 +59,7 @@ static struct ir_value *reorder(struct lower_ctx *c, struct ir_value *w,
 	struct ir_value *parts[4];
 	for (int i = 0; i < ng; i++)
 		parts[i] = b_slice(c, w, src[i] * hid, (src[i] + 1) * hid, 0, 1);
-	struct ir_node *cat = b_node(c, "Concat", ng, parts, 1);
-	b_attr_i(c, cat, "axis", 0);
-	return b_done(c, cat);
+	return b_concat(c, ng, parts, 0);
 }
 
 /* appends w's gate blocks in ONNX's order to parts[*np], by one Split */
@@ -84,9 +82,7 @@ static struct ir_value *concat0(struct lower_ctx *c, struct ir_value **v,
 {
 	if (k == 1)
 		return v[0];
-	struct ir_node *cat = b_node(c, "Concat", k, v, 1);
-	b_attr_i(c, cat, "axis", 0);
-	return b_done(c, cat);
+	return b_concat(c, k, v, 0);
 }
 
 /* The Long constants of one lowering, each made once and shared by the
@@ -635,14 +631,10 @@ static struct ir_value *time_prefix(struct lower_ctx *c, struct ir_value *y,
 			b_unsqueeze(c, len, &zero, 1),
 			b_slice(c, b_op1(c, "Shape", y), 1, INT64_MAX, 0, 1)
 		};
-		struct ir_node *cat = b_node(c, "Concat", 2, dims, 1);
-		b_attr_i(c, cat, "axis", 0);
-		struct ir_value *z = sym_fill_shape(c, b_done(c, cat), 0,
-						    b_dtype(y));
+		struct ir_value *z = sym_fill_shape(c, b_concat(c, 2, dims, 0),
+						    0, b_dtype(y));
 		struct ir_value *yz[2] = { y, z };
-		cat = b_node(c, "Concat", 2, yz, 1);
-		b_attr_i(c, cat, "axis", 0);
-		y = b_done(c, cat);
+		y = b_concat(c, 2, yz, 0);
 	}
 	if (c->opset >= 10) {
 		struct ir_value *in[4] = { y, b_const_i64s(c, &zero, 1, 1),

@@ -226,9 +226,7 @@ SYM(sym_cat)
 	dim = nd(dim, r);
 	if (dim < 0)
 		return lw_decline(c, "negative dim with unknown rank");
-	struct ir_node *cn = b_node(c, "Concat", k, v, 1);
-	b_attr_i(c, cn, "axis", dim);
-	out[0] = b_done(c, cn);
+	out[0] = b_concat(c, k, v, dim);
 	return 0;
 }
 
@@ -249,9 +247,7 @@ SYM(sym_stack)
 	}
 	for (int i = 0; i < k; i++)
 		v[i] = b_unsqueeze(c, v[i], &dim, 1);
-	struct ir_node *cn = b_node(c, "Concat", k, v, 1);
-	b_attr_i(c, cn, "axis", dim);
-	out[0] = b_done(c, cn);
+	out[0] = b_concat(c, k, v, dim);
 	return 0;
 }
 
@@ -1215,9 +1211,7 @@ static int pad_concat(struct lower_ctx *c, struct ir_node *lp,
 		in[m++] = cur;
 		if (np > cur_at)
 			in[m++] = parts[np - 1];
-		struct ir_node *cn = b_node(c, "Concat", m, in, 1);
-		b_attr_i(c, cn, "axis", d);
-		cur = b_done(c, cn);
+		cur = b_concat(c, m, in, d);
 		if (b_rank(cur) != r) {
 			struct ir_type *t = ir_type_tensor(c->g, b_dtype(x), r,
 							   NULL);
@@ -1261,9 +1255,8 @@ static int pad_common(struct lower_ctx *c, struct ir_node *n,
 		for (int i = 0; i < 2 * r; i++)
 			if (!pv[i])
 				pv[i] = b_const_i64s(c, &zero, 1, 1);
-		struct ir_node *cn = b_node(c, "Concat", 2 * r, pv, 1);
-		b_attr_i(c, cn, "axis", 0);
-		struct ir_value *in[3] = { x, b_done(c, cn),
+		struct ir_value *cn = b_concat(c, 2 * r, pv, 0);
+		struct ir_value *in[3] = { x, cn,
 			strcmp(mode, "constant") ? NULL
 				: b_const_scalar(c, v, b_dtype(x), 0) };
 		struct ir_node *pn = b_node(c, "Pad", in[2] ? 3 : 2, in, 1);
@@ -1377,12 +1370,11 @@ static int upsample_dynamic(struct lower_ctx *c, struct ir_node *n,
 {
 	struct ir_value *os = b_cast(c, lw_tensor(c, n, 1), IR_DTYPE_INT64);
 	struct ir_value *shape = b_op1(c, "Shape", x);
-	struct ir_node *rn, *cc;
+	struct ir_node *rn;
 	if (c->opset >= 11) {
 		struct ir_value *nc = b_slice(c, shape, 0, 2, 0, 1);
-		cc = b_node(c, "Concat", 2, (struct ir_value *[]){ nc, os }, 1);
-		b_attr_i(c, cc, "axis", 0);
-		struct ir_value *sizes = b_done(c, cc);
+		struct ir_value *sizes = b_concat(c, 2,
+			(struct ir_value *[]){ nc, os }, 0);
 		struct ir_value *roi = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
 		struct ir_value *scales = b_const_scalar(c, 0, IR_DTYPE_FLOAT, 1);
 		scales->producer->attrs[0].u.t->dims[0] = 0;
@@ -1406,10 +1398,8 @@ static int upsample_dynamic(struct lower_ctx *c, struct ir_node *n,
 					     b_cast(c, os, IR_DTYPE_FLOAT),
 					     in_sp);
 		struct ir_value *ones = b_const_scalar(c, 1, IR_DTYPE_FLOAT, 1);
-		cc = b_node(c, "Concat", 3,
-			    (struct ir_value *[]){ ones, ones, div }, 1);
-		b_attr_i(c, cc, "axis", 0);
-		struct ir_value *scales = b_done(c, cc);
+		struct ir_value *scales = b_concat(c, 3,
+			(struct ir_value *[]){ ones, ones, div }, 0);
 		rn = b_node(c, c->opset < 10 ? "Upsample" : "Resize", 2,
 			    (struct ir_value *[]){ x, scales }, 1);
 	}
@@ -1491,10 +1481,8 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 				struct ir_value *nc = b_slice(c,
 					b_op1(c, "Shape", x), 0, 2, 0, 1);
 				struct ir_value *tail = b_const_i64s(c, os, sp, 1);
-				struct ir_node *cc = b_node(c, "Concat", 2,
-					(struct ir_value *[]){ nc, tail }, 1);
-				b_attr_i(c, cc, "axis", 0);
-				in[3] = b_done(c, cc);
+				in[3] = b_concat(c, 2,
+					(struct ir_value *[]){ nc, tail }, 0);
 			} else {
 				for (int i = 0; i < sp; i++)
 					sz[2 + i] = os[i];

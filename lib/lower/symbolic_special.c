@@ -81,9 +81,7 @@ static struct ir_value *concat1(struct lower_ctx *c, struct ir_value *a,
 				struct ir_value *b)
 {
 	struct ir_value *in[2] = { a, b };
-	struct ir_node *nd = b_node(c, "Concat", 2, in, 1);
-	b_attr_i(c, nd, "axis", 0);
-	return b_done(c, nd);
+	return b_concat(c, 2, in, 0);
 }
 
 /* One step of a Loop's body: from the iteration number it (0-d int64,

@@ -22,9 +22,7 @@ static struct ir_value *concat(struct lower_ctx *c, struct ir_value **v,
 {
 	if (k == 1)
 		return v[0];
-	struct ir_node *cn = b_node(c, "Concat", k, v, 1);
-	b_attr_i(c, cn, "axis", axis);
-	return b_done(c, cn);
+	return b_concat(c, k, v, axis);
 }
 
 /* zeros of the fixed dims [d0, d1] and dtype dt */

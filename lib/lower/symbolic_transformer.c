@@ -295,11 +295,10 @@ static struct ir_value *repeat_heads(struct lower_ctx *c, struct ir_value *x,
 		parts[k++] = b_slice(c, sh, 0, rk - 3, 0, 1);
 	parts[k++] = b_const_i64s(c, &minus, 1, 1);
 	parts[k++] = b_slice(c, sh, rk - 2, rk, 0, 1);
-	struct ir_node *cat = b_node(c, "Concat", k, parts, 1);
-	b_attr_i(c, cat, "axis", 0);
+	struct ir_value *cat = b_concat(c, k, parts, 0);
 	x = b_unsqueeze(c, x, &ax, 1);
 	x = b_op2(c, "Expand", x, b_const_i64s(c, shape, rk + 1, 1));
-	return b_op2(c, "Reshape", x, b_done(c, cat));
+	return b_op2(c, "Reshape", x, cat);
 }
 
 /* The factor of the scores: `scale` (have), else 1/sqrt(E) of q

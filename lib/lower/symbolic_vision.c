@@ -350,9 +350,7 @@ int vision_index(struct lower_ctx *c, struct ir_node *n,
 	int64_t last = br;
 	for (int i = 0; i < k; i++)
 		ix[i] = b_unsqueeze(c, ix[i], &last, 1);
-	struct ir_node *cn = b_node(c, "Concat", k, ix, 1);
-	b_attr_i(c, cn, "axis", br);
-	struct ir_value *stacked = b_done(c, cn);
+	struct ir_value *stacked = b_concat(c, k, ix, br);
 	/* the indexed dims first */
 	int64_t perm[MAXI], m = 0;
 	for (int i = 0; i < k; i++)
@@ -434,9 +432,7 @@ int vision_split(struct lower_ctx *c, struct ir_node *n,
 	if (c->opset >= 13) {
 		struct ir_value *sizes = el[0];
 		if (k > 1) {
-			struct ir_node *cn = b_node(c, "Concat", k, el, 1);
-			b_attr_i(c, cn, "axis", 0);
-			sizes = b_done(c, cn);
+			sizes = b_concat(c, k, el, 0);
 		}
 		struct ir_node *sp = b_node(c, "Split", 2, (struct ir_value *[]){
 			x, sizes }, k);
