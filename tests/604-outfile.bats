@@ -101,7 +101,7 @@ fsync_order() {
 	[ "${#lines[@]}" -eq 1 ]
 }
 
-@test "outfile: --fsync (emit, pt2onnx) fsyncs the model and its data file before the rename; the bytes are the same" {
+@test "outfile: --fsync (emit, pt2onnx) fsyncs the model and its data file before the rename, their directory after; the bytes are the same" {
 	tool script "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' |
 		tool lower --opset 17 | tool fold -o "$WORK/f.ir"
 	run -0 tool emit "$WORK/f.ir" -o "$WORK/a.onnx"
