@@ -21,7 +21,9 @@
  * interleaved 64-bit multiply-xor lanes) and compares bytes only on equal
  * hashes.  Data movement of a weight by reference (Identity, Reshape,
  * Flatten, Squeeze, Unsqueeze of a contiguous one, Transpose of any) reads
- * nothing: the result refers to the same bytes (try_view).  Conv +
+ * nothing: the result refers to the same bytes (try_view).  A Slice of
+ * one reads only the bytes the elements it takes span (slice_by_ref: a
+ * causal mask's first rows, not the whole buffer).  Conv +
  * BatchNormalization reads the Conv weight into a scratch buffer, reused
  * from one fusion to the next, and, with a data file, computes the new
  * weight into another.
