@@ -6,6 +6,33 @@
 # bats file_tags=tier:check
 load helper
 
+# fsync_order FILE_SYNC RENAMES STRACE: in strace -f's log, RENAMES
+# renames, each followed, before the next one by that process, by an
+# fsync of its target's directory (opened O_DIRECTORY); with FILE_SYNC=1
+# each also preceded, since the last, by an fsync of a file
+fsync_order() {
+	awk -v filesync="$1" -v want="$2" '
+	function dirof(p) { sub(/\/[^\/]*$/, "", p); return p }
+	{ pid = $1 }
+	/O_DIRECTORY\) = [0-9]+$/ { split($0, q, "\""); dir[pid, $NF] = q[2] }
+	/fsync\([0-9]+\) += 0$/ {
+		fd = $2; sub(/^fsync\(/, "", fd); sub(/\)$/, "", fd)
+		if ((pid, fd) in dir) {
+			if (pending[pid] != "" && dir[pid, fd] == dirof(pending[pid]))
+				pending[pid] = ""
+		} else
+			synced[pid] = 1
+	}
+	/rename\(.*\) = 0$/ {
+		if (pending[pid] != "" || (filesync && !synced[pid])) bad = 1
+		split($0, q, "\""); pending[pid] = q[4]; synced[pid] = 0; n++
+	}
+	END {
+		for (p in pending) if (pending[p] != "") bad = 1
+		exit bad || n != want
+	}' "$3"
+}
+
 @test "outfile: -o FIFO is written through, the FIFO stays a FIFO" {
 	mkfifo "$WORK/fifo"
 	cat "$WORK/fifo" > "$WORK/got" &
@@ -74,7 +101,7 @@ load helper
 	[ "${#lines[@]}" -eq 1 ]
 }
 
-@test "outfile: --fsync (emit, pt2onnx) fsyncs the model and its data file before the rename; the bytes are the same" {
+@test "outfile: --fsync (emit, pt2onnx) fsyncs the model and its data file before the rename, their directory after; the bytes are the same" {
 	tool script "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' |
 		tool lower --opset 17 | tool fold -o "$WORK/f.ir"
 	run -0 tool emit "$WORK/f.ir" -o "$WORK/a.onnx"
@@ -93,6 +120,17 @@ load helper
 	run -1 grep -E 'fsync|fdatasync' "$WORK/st0"
 	run -0 strace -f -e trace=fsync,openat,rename,renameat,renameat2 -o "$WORK/st1" \
 		"$BINDIR/emit" "$WORK/f.ir" -o "$WORK/e.onnx" --external-data --fsync
-	[ "$(grep -c 'fsync(' "$WORK/st1")" -eq 2 ]
-	awk '/fsync\(/ { s++ } /rename/ { if (s < ++r) bad = 1 } END { exit bad || r != 2 }' "$WORK/st1"
+	# each file fsynced before its rename, its directory after: 2
+	# renames, 4 fsyncs
+	[ "$(grep -c 'fsync(' "$WORK/st1")" -eq 4 ]
+	fsync_order 1 2 "$WORK/st1"
+	# the wrapper renames what emit synced out of its temporary directory
+	# (the data file, then the model), syncing the output's directory
+	# after each
+	run -0 strace -f -e trace=fsync,openat,rename,renameat,renameat2 -o "$WORK/st2" \
+		"$BINDIR/pt2onnx" "$ROOT_DIR/examples/cnn.pt" --input 'x=f32[1,3,8,8]' \
+		-o "$WORK/g.onnx" --external-data --fsync
+	[ -s "$WORK/g.onnx" ] && [ -s "$WORK/g.onnx.data" ]
+	fsync_order 0 4 "$WORK/st2"
+	grep -q "rename(\"[^\"]*\", \"$WORK/g.onnx\") = 0" "$WORK/st2"
 }

@@ -5,6 +5,7 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,30 @@ static int fsync_on_commit;
 void outfile_set_fsync(int on)
 {
 	fsync_on_commit = on;
+}
+
+int outfile_sync_dir(const char *path, struct diag *d)
+{
+	if (!fsync_on_commit)
+		return 0;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrdup(path) : xstrdup(".");
+	if (slash)
+		dir[slash == path ? 1 : slash - path] = '\0';
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* EINVAL: a file system that cannot sync a directory (as fsync(2)
+	 * of a FIFO), nothing to wait for */
+	if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {
+		diag_error(d, "cannot sync the directory of '%s': %s", path,
+			   strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(dir);
+		return -1;
+	}
+	close(fd);
+	free(dir);
+	return 0;
 }
 
 /* The temporaries open now, for removal when a signal ends the process:
@@ -215,6 +240,13 @@ int outfile_commit(struct outfile *o, struct diag *d)
 	if (o->tmp_path && rename(o->tmp_path, o->path) != 0) {
 		diag_error(d, "cannot rename to '%s': %s", name,
 			   strerror(errno));
+		outfile_abort(o);
+		return -1;
+	}
+	/* the new name durable too; failing that, no file (as for the
+	 * bytes) */
+	if (o->tmp_path && outfile_sync_dir(o->path, d)) {
+		unlink(o->path);
 		outfile_abort(o);
 		return -1;
 	}

@@ -2,8 +2,9 @@
  * outfile.h - output files that appear whole or not at all.
  *
  * outfile_open() creates a temporary file beside the destination;
- * outfile_commit() flushes and renames it into place (fsyncing it first
- * when outfile_set_fsync() asked for that); outfile_abort() (or a failed
+ * outfile_commit() flushes and renames it into place (when
+ * outfile_set_fsync() asked for that, fsyncing it first and its directory
+ * after, so that the name is as durable as the bytes); outfile_abort() (or a failed
  * commit) removes it.  A tool that dies half way therefore never leaves a
  * partial model behind.  Without fsync, as with cp and torch.save, a power
  * loss or kernel crash soon after may still leave the new file empty; the
@@ -45,9 +46,13 @@ int outfile_write(struct outfile *o, const void *buf, size_t len,
 /* Makes the file appear under its name.  Returns 0, or -1 after reporting
  * and removing the temporary. */
 int outfile_commit(struct outfile *o, struct diag *d);
-/* Whether outfile_commit() fsyncs a file before renaming it (default no:
- * emit --fsync). */
+/* Whether outfile_commit() fsyncs a file before renaming it and its
+ * directory after (default no: emit --fsync). */
 void outfile_set_fsync(int on);
+/* When outfile_set_fsync() is on, fsyncs the directory that holds path (a
+ * name just renamed into it); else nothing.  Returns 0, or -1 after
+ * reporting. */
+int outfile_sync_dir(const char *path, struct diag *d);
 /* Removes the temporary; safe to call twice or after commit. */
 void outfile_abort(struct outfile *o);
 

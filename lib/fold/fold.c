@@ -21,7 +21,9 @@
  * interleaved 64-bit multiply-xor lanes) and compares bytes only on equal
  * hashes.  Data movement of a weight by reference (Identity, Reshape,
  * Flatten, Squeeze, Unsqueeze of a contiguous one, Transpose of any) reads
- * nothing: the result refers to the same bytes (try_view).  Conv +
+ * nothing: the result refers to the same bytes (try_view).  A Slice of
+ * one reads only the bytes the elements it takes span (slice_by_ref: a
+ * causal mask's first rows, not the whole buffer).  Conv +
  * BatchNormalization reads the Conv weight into a scratch buffer, reused
  * from one fusion to the next, and, with a data file, computes the new
  * weight into another.
@@ -499,6 +501,23 @@ static int agrees(const struct ir_type *ty, const struct ir_tensor *t)
 
 /* --- pass 2: constant folding ------------------------------------------ */
 
+/* A reference's strides in elements (rank entries), the contiguous ones
+ * when it has none. */
+static void ref_strides(const struct ir_tensor *x, int64_t *base)
+{
+	int r = x->rank;
+
+	if (x->ref.strides) {
+		memcpy(base, x->ref.strides, sizeof(*base) * (size_t)r);
+		return;
+	}
+	int64_t s = 1;
+	for (int i = r - 1; i >= 0; i--) {
+		base[i] = s;
+		s *= x->dims[i];
+	}
+}
+
 /* Identity, Reshape, Flatten, Squeeze and Unsqueeze of a contiguous weight
  * by reference, and Transpose of any weight by reference (x): the result
  * is the same bytes seen through other dims (and strides), so it becomes a
@@ -524,15 +543,7 @@ static int try_view(struct fold_ctx *c, struct ir_block *b, struct ir_node *n,
 		if (r > 64 || (a && (a->kind != IR_ATTR_INTS ||
 				     a->count != (uint32_t)r)))
 			return 0;
-		if (x->ref.strides) {
-			memcpy(base, x->ref.strides, sizeof(*base) * (size_t)r);
-		} else {
-			int64_t s = 1;
-			for (int i = r - 1; i >= 0; i--) {
-				base[i] = s;
-				s *= x->dims[i];
-			}
-		}
+		ref_strides(x, base);
 		st = ir_alloc(c->g, sizeof(*st) * (size_t)(r ? r : 1));
 		for (int i = 0; i < r; i++) {
 			int64_t p = a ? a->u.ints[i] : r - 1 - i;
@@ -601,6 +612,50 @@ static int to_constant(struct fold_ctx *c, struct ir_node *n,
 	return 1;
 }
 
+/* Slice (positive steps, a result not empty) of weight xv by reference:
+ * the result is read through a strided reference to the elements it
+ * takes, so that only the bytes they span are read (the first rows of a
+ * causal-mask buffer, not all of it), and is the tensor op_slice would
+ * compute from the whole weight.  NULL when n is not such a slice, or the
+ * weight is over max_bytes (it is not folded then, as before), or after
+ * reporting (c->err set). */
+static struct ir_tensor *slice_by_ref(struct fold_ctx *c, struct ir_node *n,
+				      struct fold_eval *e,
+				      const struct ir_value *xv)
+{
+	const struct ir_tensor *x = xv->weight->tensor;
+	int64_t first[64], step[64], dims[64], base[64];
+	size_t es = ir_dtype_size(x->dtype);
+	uint64_t span, delta = 0;
+	int r = x->rank;
+
+	if (strcmp(n->kind, "onnx::Slice") || n->noutputs != 1 || r < 1 ||
+	    r > 64 || fold_slice_plan(e, x, first, step, dims) ||
+	    weight_span(x, &span) != WEIGHT_OK ||
+	    (c->o->max_bytes && span > c->o->max_bytes))
+		return NULL;
+	ref_strides(x, base);
+	int64_t *st = ir_alloc(c->g, sizeof(*st) * (size_t)r);
+	for (int i = 0; i < r; i++) {
+		if (dims[i] <= 0 || step[i] <= 0)
+			return NULL;
+		/* every element taken is one of x's, so these stay within
+		 * the span weight_span checked */
+		delta += (uint64_t)(first[i] * base[i]);
+		st[i] = dims[i] > 1 ? base[i] * step[i] : base[i];
+	}
+	struct ir_tensor *t = ir_tensor_new(c->g, x->dtype, r, dims);
+	t->data_kind = IR_DATA_REF;
+	t->ref = x->ref;
+	t->ref.offset += delta * es;
+	t->ref.length = x->ref.length > delta * es ?
+			x->ref.length - delta * es : 0;
+	t->ref.strides = weight_strides_contiguous(r, dims, st) ? NULL : st;
+	char what[160];
+	snprintf(what, sizeof(what), "weight '%s'", xv->name);
+	return read_ref(c, what, t);
+}
+
 static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 {
 	unsigned flags = 0;
@@ -650,14 +705,16 @@ static int try_fold(struct fold_ctx *c, struct ir_block *b, struct ir_node *n)
 		if (!(e.in[i] = const_of(c, v)))
 			return 0;
 	}
+	e.out[0] = NULL;
 	if (view) {
 		int v = try_view(c, b, n, fn, &e, x->weight->tensor);
 		if (v)
 			return v > 0;
-		if (c->err || !(e.in[0] = const_of(c, x)))
+		if (c->err || (!(e.out[0] = slice_by_ref(c, n, &e, x)) &&
+			       (c->err || !(e.in[0] = const_of(c, x)))))
 			return 0;
 	}
-	if (fn(&e) != FOLD_EVAL_OK)
+	if (!e.out[0] && fn(&e) != FOLD_EVAL_OK)
 		return 0;
 	for (uint32_t i = 0; i < n->noutputs; i++)
 		if (!e.out[i] || !agrees(n->outputs[i]->type, e.out[i]))

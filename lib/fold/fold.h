@@ -116,6 +116,13 @@ int (*fold_op_lookup(const char *kind, unsigned *flags))(struct fold_eval *e);
  * end. */
 const char *fold_op_kind(size_t i);
 
+/* Slice's plan (e evaluates an onnx::Slice; only x's dtype and dims are
+ * looked at, never its data): for each of x's rank axes (at most 64) the
+ * first index taken, the step and the result's dim.  FOLD_EVAL_OK, or
+ * FOLD_EVAL_SKIP when the node's arguments do not say for sure. */
+int fold_slice_plan(struct fold_eval *e, const struct ir_tensor *x,
+		    int64_t *first, int64_t *step, int64_t *dims);
+
 /* A Constant node's value as an inline tensor (value, value_int(s),
  * value_float(s)), or NULL when it has none of those. */
 struct ir_tensor *fold_constant_value(struct ir_graph *g,

@@ -474,13 +474,12 @@ static int op_concat(struct fold_eval *e)
 	return 0;
 }
 
-static int op_slice(struct fold_eval *e)
+int fold_slice_plan(struct fold_eval *e, const struct ir_tensor *x,
+		    int64_t *first, int64_t *step, int64_t *dims)
 {
-	struct ir_tensor *x = in(e, 0);
 	int64_t starts[MAXR], ends[MAXR], axes[MAXR], steps[MAXR];
-	int64_t first[MAXR], step[MAXR], dims[MAXR], st[MAXR];
 	int ns, ne, na, nt;
-	if (!x || !ir_dtype_size(x->dtype))
+	if (!x || !ir_dtype_size(x->dtype) || x->rank > MAXR)
 		return SKIP;
 	int r = x->rank;
 	ns = ints_arg(e, "starts", 10, 1, starts, MAXR);
@@ -523,6 +522,16 @@ static int op_slice(struct fold_eval *e)
 		first[a] = b;
 		step[a] = s;
 	}
+	return 0;
+}
+
+static int op_slice(struct fold_eval *e)
+{
+	struct ir_tensor *x = in(e, 0);
+	int64_t first[MAXR], step[MAXR], dims[MAXR], st[MAXR];
+	if (fold_slice_plan(e, x, first, step, dims))
+		return SKIP;
+	int r = x->rank;
 	struct ir_tensor *t = new_out(e, x->dtype, r, dims);
 	if (!t)
 		return SKIP;

@@ -150,16 +150,23 @@ static int written_through(const char *path)
 /* Puts the checked file `from` (in our temporary directory) at `to`: a
  * rename when both are on one file system, else a copy that appears whole
  * (outfile.h: a temporary beside `to`, renamed), or written through to
- * standard output, a device or a FIFO.  A signal caught meanwhile abandons
- * it.  Returns 0, or an exit status after reporting. */
+ * standard output, a device or a FIFO; with --fsync, the directory that
+ * names it is synced after.  A signal caught meanwhile abandons it.
+ * Returns 0, or an exit status after reporting. */
 static int publish(struct diag *d, const char *from, const char *to)
 {
 	char buf[1 << 16];
 	struct outfile o;
 	ssize_t n = 0;
 
-	if (!written_through(to) && rename(from, to) == 0)
+	if (!written_through(to) && rename(from, to) == 0) {
+		/* --fsync: the name as durable as the bytes emit synced */
+		if (outfile_sync_dir(to, d)) {
+			unlink(to);
+			return EXIT_IO;
+		}
 		return 0;
+	}
 	int in = open(from, O_RDONLY);
 	if (in < 0) {
 		diag_error(d, "cannot read '%s': %s", from, strerror(errno));
