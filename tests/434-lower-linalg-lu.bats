@@ -3,7 +3,8 @@
 # algebra as ONNX Loops (issue 14): cholesky, linalg_cholesky(_ex),
 # cholesky_solve, cholesky_inverse, triangular_solve,
 # linalg_solve_triangular, linalg_lu_factor(_ex), torch.lu, linalg_lu,
-# lu_unpack, lu_solve, linalg_lu_solve, linalg_solve(_ex), linalg_inv(_ex)
+# lu_unpack, lu_solve, linalg_lu_solve, linalg_solve(_ex), linalg_inv(_ex),
+# linalg_tensorinv, linalg_tensorsolve
 # (lib/lower/symbolic_linalg.c).  Models traced and scripted by torch 1.13
 # (tests/lower/make_linalg_lu.py), converted on the three paths (trace:
 # lib/trace/ops_linalg_host.c), run in ONNX Runtime and compared with
@@ -40,7 +41,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: lu_solve, linalg_lu_solve (left, adjoint), linalg_solve(_ex) (vector B, left=False), linalg_inv(_ex), inverse on the three paths, 11 13 17" {
+@test "lower: lu_solve, linalg_lu_solve (left, adjoint), linalg_solve(_ex) (vector B, left=False), linalg_inv(_ex) (empty), inverse, linalg_tensorinv, linalg_tensorsolve (dims) on the three paths, 11 13 17" {
 	run all solve 11 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -4,7 +4,8 @@
  * cholesky_solve, cholesky_inverse, triangular_solve,
  * linalg_solve_triangular, linalg_lu_factor(_ex), _lu_with_info,
  * linalg_lu, lu_unpack, lu_solve, linalg_lu_solve, linalg_solve(_ex),
- * linalg_inv(_ex).
+ * linalg_inv(_ex), linalg_tensorinv and linalg_tensorsolve (reshapes
+ * around inv and solve).
  *
  * Each factorization is its n steps of row operations in one ONNX Loop
  * over k carrying the matrix [..., n, n] (any batch): the pivot row and
@@ -322,6 +323,10 @@ static struct ir_value *lu_solve(struct lower_ctx *c, struct ir_value *lu,
 				 int R, struct ir_value *perm,
 				 struct ir_value *b, int rb, int adjoint)
 {
+	/* an empty system: x is b (ONNX Runtime refuses GatherElements of
+	 * an empty permutation) */
+	if (b_dim_size(lu, R - 1) == 0)
+		return b;
 	if (!adjoint) {
 		struct ir_value *pi = b_op2(c, "Expand", unsq(c, perm, R - 1),
 					    b_op1(c, "Shape", b));
@@ -596,7 +601,85 @@ static SYM(sym_linalg_inv)
 	return 0;
 }
 
+/* linalg_tensorinv(self, ind=2), linalg_tensorsolve(self, other,
+ * dims=None): reshapes around inv and solve, as torch's
+ * LinearAlgebra.cpp (self's dims moved last by a Transpose); fixed
+ * sizes */
+static SYM(sym_tensor_inv_solve)
+{
+	int inv = n->op == OP_aten_linalg_tensorinv, r, rb = 0, nd = 0, rr = 0;
+	int64_t ind = 2, dims[16], perm[16], shape[16], rshape[16], p = 1, q = 1;
+	int used[16] = { 0 };
+	struct ir_value *a = lw_tensor(c, n, 0), *b = NULL, *info, *x;
+	r = a ? b_rank(a) : -1;
+	if (r < 1 || r > 16 || (b_dtype(a) != IR_DTYPE_FLOAT &&
+				b_dtype(a) != IR_DTYPE_DOUBLE))
+		return lw_decline(c, "self is not a float32 or float64 tensor "
+				  "of known rank");
+	if (inv && n->ninputs > 1 && !lw_int(c, n, 1, &ind))
+		return lw_decline(c, "ind is not a constant");
+	if (!inv) {
+		b = lw_tensor(c, n, 1);
+		rb = b ? b_rank(b) : -1;
+		if (rb < 0 || rb > r || b_dtype(b) != b_dtype(a))
+			return lw_decline(c, "other is not a tensor of self's "
+					  "dtype and known rank");
+		if (n->ninputs > 2 && !lw_is_none(c, n, 2)) {
+			nd = lw_ints(c, n, 2, dims, 16, 0);
+			if (nd < 0)
+				return lw_decline(c, "dims are not constant");
+		}
+	}
+	for (int i = 0; i < nd; i++) {
+		dims[i] = dims[i] < 0 ? dims[i] + r : dims[i];
+		if (dims[i] < 0 || dims[i] >= r || used[dims[i]])
+			return lw_decline(c, "dims out of range or repeated");
+		used[dims[i]] = 1;
+	}
+	int k = 0;
+	for (int i = 0; i < r; i++)
+		if (!used[i])
+			perm[k++] = i;
+	for (int i = 0; i < nd; i++)
+		perm[k++] = dims[i];
+	for (int i = 0; i < r; i++)
+		if ((shape[i] = b_dim_size(a, perm[i])) < 0)
+			return lw_decline(c, "self's sizes are not fixed");
+	if (inv) {
+		if (ind <= 0 || ind > r)
+			return lw_decline(c, "ind out of range");
+		for (int i = (int)ind; i < r; i++)
+			rshape[rr++] = shape[i], p *= shape[i];
+		for (int i = 0; i < (int)ind; i++)
+			rshape[rr++] = shape[i], q *= shape[i];
+	} else {
+		for (int i = rb; i < r; i++)
+			rshape[rr++] = shape[i], p *= shape[i];
+		for (int i = 0; i < rb; i++) {
+			int64_t d = b_dim_size(b, i);
+			if (d < 0)
+				return lw_decline(c, "other's sizes are not fixed");
+			q *= d;
+		}
+	}
+	if (p != q)
+		return lw_decline(c, "self is not square as a matrix (torch "
+				  "raises)");
+	if (nd)
+		a = b_transpose(c, a, perm, r);
+	int64_t sq2[2] = { p, p }, col[2] = { p, 1 };
+	a = b_op2(c, "Reshape", a, b_const_i64s(c, sq2, 2, 1));
+	b = inv ? eye_of(c, a, 2, b_dtype(a))
+		: b_op2(c, "Reshape", b, b_const_i64s(c, col, 2, 1));
+	x = solve_lu(c, a, 2, b, 2, 0, &info);
+	out[0] = b_op2(c, "Reshape", x, b_const_i64s(c, rshape, rr, 1));
+	return 0;
+}
+
 static const struct symbolic entries[] = {
+	{ OP_aten_linalg_tensorinv, 11, 0, SYM_PRIO_BASE, sym_tensor_inv_solve },
+	{ OP_aten_linalg_tensorsolve, 11, 0, SYM_PRIO_BASE,
+	  sym_tensor_inv_solve },
 	{ OP_aten_cholesky, 11, 0, SYM_PRIO_BASE, sym_cholesky },
 	{ OP_aten_linalg_cholesky, 11, 0, SYM_PRIO_BASE, sym_cholesky },
 	{ OP_aten_linalg_cholesky_ex, 11, 0, SYM_PRIO_BASE, sym_cholesky },

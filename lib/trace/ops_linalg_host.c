@@ -191,6 +191,28 @@ static void lu_solve_one(const double *lu, const int64_t *perm, int64_t n,
 	memcpy(x, tmp, sizeof(*x) * (size_t)(n * m));
 }
 
+/* x [n, m] := a^-1 x (m 0: x := a^-1) by getrf (a [n, n] overwritten)
+ * and getrs, piv [2n] and w [2n^2 + n m] the work; getrf's info */
+static int64_t solve_one(double *a, int64_t n, double *x, int64_t m,
+			 int64_t *piv, double *w)
+{
+	int64_t info = lu_factor(a, n, n, piv);
+	lu_perm(piv, n, n, piv + n);
+	if (!m) {
+		m = n;
+		for (int64_t i = 0; i < n * n; i++)
+			x[i] = i / n == i % n;
+	}
+	lu_solve_one(a, piv + n, n, x, m, 0, w);
+	return info;
+}
+
+static int64_t inv_one(double *a, int64_t n, double *x, int64_t *piv,
+		       double *w)
+{
+	return solve_one(a, n, x, 0, piv, w);
+}
+
 /* the output of dtype dt, batch bd[br] and matrix [r, q] from h */
 static struct gpu_tensor *mat_out(struct trace_ctx *c, enum ir_dtype dt,
 				  const int64_t *bd, int br, int64_t r,
@@ -496,6 +518,10 @@ static int op_solve(struct trace_ctx *c, const struct ir_node *n,
 			lu_solve_one(t, perm, nn, xb, m, trans, w);
 			break;
 		case S_PLAIN:
+			if (!trans) {
+				info[b] = (double)solve_one(t, nn, xb, m, piv, w);
+				break;
+			}
 			info[b] = (double)lu_factor(t, nn, nn, piv);
 			lu_perm(piv, nn, nn, perm);
 			lu_solve_one(t, perm, nn, xb, m, trans, w);
@@ -683,14 +709,9 @@ static int op_inv(struct trace_ctx *c, const struct ir_node *n,
 		free(h); free(x); free(w); free(info); free(piv);
 		return trace_oom(c);
 	}
-	for (int64_t b = 0; b < nb; b++) {
-		double *ab = h + b * nn * nn, *xb = x + b * nn * nn;
-		info[b] = (double)lu_factor(ab, nn, nn, piv);
-		lu_perm(piv, nn, nn, piv + nn);
-		for (int64_t i = 0; i < nn * nn; i++)
-			xb[i] = i / nn == i % nn;
-		lu_solve_one(ab, piv + nn, nn, xb, nn, 0, w);
-	}
+	for (int64_t b = 0; b < nb; b++)
+		info[b] = (double)inv_one(h + b * nn * nn, nn, x + b * nn * nn,
+					  piv, w);
 	y[0] = mat_out(c, a->dtype, bd, br, nn, nn, 2, x);
 	if (n->op == OP_aten_linalg_inv_ex) {
 		y[1] = mat_out(c, IR_DTYPE_INT32, bd, br, 0, 0, 0, info);
@@ -700,7 +721,109 @@ static int op_inv(struct trace_ctx *c, const struct ir_node *n,
 	return outs(c, out, nout, y, k);
 }
 
+/* linalg_tensorinv(self, ind=2): the inverse of self as a [prod
+ * shape[ind:]] square matrix, shaped shape[ind:] + shape[:ind];
+ * linalg_tensorsolve(self, other, dims=None): self with dims moved last,
+ * as a square matrix, solved for other flattened, shaped
+ * self.shape[other.dim():] (torch's LinearAlgebra.cpp) */
+static int op_tensor_inv_solve(struct trace_ctx *c, const struct ir_node *n,
+			       struct tval **in, int nin, struct tval **out,
+			       int nout)
+{
+	int inv = n->op == OP_aten_linalg_tensorinv, nd = 0, r, rc = -1;
+	struct gpu_tensor *a, *bt = NULL, *y;
+	int64_t ind = 2, dims[GPU_MAX_DIMS], perm[GPU_MAX_DIMS],
+		shape[GPU_MAX_DIMS], rshape[GPU_MAX_DIMS], p = 1, q = 1, *piv;
+	double *h, *hb = NULL, *x = NULL, *w, *t;
+	int rr = 0;
+
+	if (tv_get_tensor(c, in[0], 0, &a))
+		return -1;
+	if (inv && nin > 1 && tv_get_int(c, in[1], &ind))
+		return -1;
+	if (!inv && (tv_get_tensor(c, in[1], 0, &bt) ||
+		     (nin > 2 && in[2]->kind != TV_NONE &&
+		      tv_get_ints(c, in[2], dims, GPU_MAX_DIMS, &nd))))
+		return -1;
+	r = a->rank;
+	if ((a->dtype != IR_DTYPE_FLOAT && a->dtype != IR_DTYPE_DOUBLE) ||
+	    (bt && bt->dtype != a->dtype) || (inv && (ind <= 0 || ind > r)) ||
+	    (bt && bt->rank > r))
+		return trace_error(c, "%s: expected float32 or float64 tensors "
+				   "and a valid ind", aten_op_name(n->op));
+	/* the order of self's dims: the others, then dims (movedim) */
+	int k = 0, used[GPU_MAX_DIMS] = { 0 };
+	for (int i = 0; i < nd; i++) {
+		dims[i] = dims[i] < 0 ? dims[i] + r : dims[i];
+		if (dims[i] < 0 || dims[i] >= r || used[dims[i]])
+			return trace_error(c, "linalg_tensorsolve: bad dims");
+		used[dims[i]] = 1;
+	}
+	for (int i = 0; i < r; i++)
+		if (!used[i])
+			perm[k++] = i;
+	for (int i = 0; i < nd; i++)
+		perm[k++] = dims[i];
+	for (int i = 0; i < r; i++)
+		shape[i] = a->dims[perm[i]];
+	if (inv) {
+		for (int i = (int)ind; i < r; i++)
+			rshape[rr++] = shape[i], p *= shape[i];
+		for (int i = 0; i < (int)ind; i++)
+			rshape[rr++] = shape[i], q *= shape[i];
+	} else {
+		for (int i = bt->rank; i < r; i++)
+			rshape[rr++] = shape[i], p *= shape[i];
+		q = gpu_numel(bt);
+	}
+	if (p != q)
+		return trace_error(c, "%s: expected self to satisfy the "
+				   "requirement prod(shape) == prod of the "
+				   "result's shape", aten_op_name(n->op));
+	h = trace_to_host(c, a, IR_DTYPE_DOUBLE);
+	if (!h)
+		return -1;
+	if (bt && !(hb = trace_to_host(c, bt, IR_DTYPE_DOUBLE))) {
+		free(h);
+		return -1;
+	}
+	t = malloc(sizeof(*t) * (size_t)(p * p + 1));
+	x = malloc(sizeof(*x) * (size_t)(p * p + 1));
+	w = malloc(sizeof(*w) * (size_t)(p * p * 2 + p * p + 1));
+	piv = malloc(sizeof(*piv) * (size_t)(p * 2 + 1));
+	if (!t || !x || !w || !piv) {
+		trace_oom(c);
+		goto done;
+	}
+	/* self's entries in the moved order, row-major */
+	for (int64_t e = 0; e < p * p; e++) {
+		int64_t rem = e, src = 0, mul = 1, ix[GPU_MAX_DIMS];
+		for (int i = r - 1; i >= 0; i--) {
+			ix[i] = rem % shape[i];
+			rem /= shape[i];
+		}
+		for (int i = r - 1; i >= 0; i--) {
+			int j = 0;
+			while (perm[j] != i)
+				j++;
+			src += ix[j] * mul;
+			mul *= a->dims[i];
+		}
+		t[e] = h[src];
+	}
+	if (hb)
+		memcpy(x, hb, sizeof(*x) * (size_t)p);
+	solve_one(t, p, x, inv ? 0 : 1, piv, w);
+	y = trace_from_host(c, a->dtype, rr, rshape, IR_DTYPE_DOUBLE, x);
+	rc = y ? trace_out(c, out, y) : -1;
+done:
+	free(h); free(hb); free(t); free(x); free(w); free(piv);
+	return rc;
+}
+
 const struct trace_op trace_ops_linalg_host[] = {
+	{ OP_aten_linalg_tensorinv, op_tensor_inv_solve, 0 },
+	{ OP_aten_linalg_tensorsolve, op_tensor_inv_solve, 0 },
 	{ OP_aten_cholesky, op_cholesky, 0 },
 	{ OP_aten_linalg_cholesky, op_cholesky, 0 },
 	{ OP_aten_linalg_cholesky_ex, op_cholesky, 0 },

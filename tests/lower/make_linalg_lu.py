@@ -95,9 +95,10 @@ class LU(torch.nn.Module):
 
 class Solve(torch.nn.Module):
     """lu_solve, linalg_lu_solve (left=False, adjoint), linalg_solve
-    (vector B, batched B, left=False), linalg_solve_ex, linalg_inv(_ex),
-    inverse"""
-    def forward(self, a, b, v, bt, a64, b64):
+    (vector B, batched B, left=False), linalg_solve_ex, linalg_inv(_ex)
+    (an empty matrix), inverse, linalg_tensorinv, linalg_tensorsolve
+    (dims)"""
+    def forward(self, a, b, v, bt, a64, b64, e, ta, tb, tm):
         lu, piv = torch.linalg.lu_factor(a)
         x, info = torch.linalg.solve_ex(a, b)
         iv, iinfo = torch.linalg.inv_ex(a)
@@ -107,7 +108,9 @@ class Solve(torch.nn.Module):
                 torch.linalg.solve(a, b), torch.linalg.solve(a, v),
                 torch.linalg.solve(a, bt, left=False), x, info,
                 torch.linalg.inv(a), iv, iinfo, torch.inverse(a64),
-                torch.linalg.solve(a64, b64))
+                torch.linalg.solve(a64, b64), torch.linalg.inv(e),
+                torch.linalg.tensorinv(ta, ind=2), torch.linalg.tensorsolve(ta, tb),
+                torch.linalg.tensorsolve(tm, tb, dims=(0,)))
 
 
 D = torch.float64
@@ -126,7 +129,10 @@ cases = {
                   ("a64", gen(4, 4, dtype=D), None, [])]),
     "solve": (Solve(), [("a", gen(2, 4, 4), None, []), ("b", torch.randn(2, 4, 3), None, []),
                         ("v", torch.randn(4), None, []), ("bt", torch.randn(3, 4), None, []),
-                        ("a64", gen(3, 5, 5, dtype=D), None, []), ("b64", torch.randn(5, 2, dtype=D), None, [])]),
+                        ("a64", gen(3, 5, 5, dtype=D), None, []), ("b64", torch.randn(5, 2, dtype=D), None, []),
+                        ("e", torch.zeros(0, 0), None, []), ("ta", gen(6, 6).reshape(2, 3, 6), None, []),
+                        ("tb", torch.randn(2, 3), None, []),
+                        ("tm", gen(6, 6).reshape(2, 3, 6).movedim(2, 0).contiguous(), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
