@@ -662,7 +662,10 @@ static SYM(sym_tensor_inv_solve)
 			q *= d;
 		}
 	}
-	if (p != q)
+	int64_t all = 1;
+	for (int i = 0; i < r; i++)
+		all *= shape[i];
+	if (p != q || all != p * q)
 		return lw_decline(c, "self is not square as a matrix (torch "
 				  "raises)");
 	if (nd)

@@ -473,6 +473,11 @@ static int op_solve(struct trace_ctx *c, const struct ir_node *n,
 	if (ip >= 0) {
 		if (tv_get_tensor(c, in[ip], 0, &pt))
 			goto done;
+		if (pt->rank != a->rank - 1 || pt->dims[pt->rank - 1] != nn) {
+			trace_error(c, "%s: expected pivots of LU's shape less "
+				    "its last dim", what);
+			goto done;
+		}
 		hp = trace_to_host(c, pt, IR_DTYPE_DOUBLE);
 		if (!hp)
 			goto done;
@@ -776,7 +781,7 @@ static int op_tensor_inv_solve(struct trace_ctx *c, const struct ir_node *n,
 			rshape[rr++] = shape[i], p *= shape[i];
 		q = gpu_numel(bt);
 	}
-	if (p != q)
+	if (p != q || gpu_numel(a) != p * q)
 		return trace_error(c, "%s: expected self to satisfy the "
 				   "requirement prod(shape) == prod of the "
 				   "result's shape", aten_op_name(n->op));
