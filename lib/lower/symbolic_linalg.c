@@ -587,6 +587,19 @@ static SYM(sym_linalg_solve)
 	return 0;
 }
 
+struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
+				    int r)
+{
+	struct ir_value *info;
+	enum ir_dtype dt = b_dtype(a);
+	if (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE) {
+		lw_decline(c, "the inverse of a matrix that is not float32 or "
+			   "float64");
+		return NULL;
+	}
+	return solve_lu(c, a, r, eye_of(c, a, r, dt), 2, 0, &info);
+}
+
 /* linalg_inv(A), linalg_inv_ex(A, *, check_errors=False) -> (inverse,
  * info), inverse(A): the solve of A X = I, as torch */
 static SYM(sym_linalg_inv)

@@ -213,6 +213,21 @@ static int64_t inv_one(double *a, int64_t n, double *x, int64_t *piv,
 	return solve_one(a, n, x, 0, piv, w);
 }
 
+int trace_inv_host(double *a, int64_t n)
+{
+	double *x = malloc(sizeof(*x) * (size_t)(n * n + 1));
+	double *w = malloc(sizeof(*w) * (size_t)(n * n * 3 + 1));
+	int64_t *piv = malloc(sizeof(*piv) * (size_t)(n * 2 + 1));
+	if (!x || !w || !piv) {
+		free(x); free(w); free(piv);
+		return -1;
+	}
+	inv_one(a, n, x, piv, w);
+	memcpy(a, x, sizeof(*a) * (size_t)(n * n));
+	free(x); free(w); free(piv);
+	return 0;
+}
+
 /* the output of dtype dt, batch bd[br] and matrix [r, q] from h */
 static struct gpu_tensor *mat_out(struct trace_ctx *c, enum ir_dtype dt,
 				  const int64_t *bd, int br, int64_t r,
