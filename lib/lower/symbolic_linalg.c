@@ -356,6 +356,23 @@ static struct ir_value *mat_in(struct lower_ctx *c, struct ir_node *n, int i,
 	return x;
 }
 
+/* mat_in of a square matrix: fixed sizes that differ are declined as
+ * torch refuses them (sizes not fixed: ONNX Runtime's Gathers fail) */
+static struct ir_value *square_in(struct lower_ctx *c, struct ir_node *n,
+				  int i, int *r)
+{
+	struct ir_value *x = mat_in(c, n, i, r);
+	if (!x)
+		return NULL;
+	int64_t h = b_dim_size(x, *r - 2), w = b_dim_size(x, *r - 1);
+	if (h >= 0 && w >= 0 && h != w) {
+		lw_decline(c, "A must be batches of square matrices (torch "
+			   "raises)");
+		return NULL;
+	}
+	return x;
+}
+
 /* a constant bool at input i (absent or None: dflt); 0, or 1 declined */
 static int flag(struct lower_ctx *c, struct ir_node *n, int i, int dflt,
 		int *v)
@@ -383,7 +400,7 @@ static struct ir_value *eye_of(struct lower_ctx *c, struct ir_value *a,
 static SYM(sym_cholesky)
 {
 	int r, upper;
-	struct ir_value *a = mat_in(c, n, 0, &r), *l, *info;
+	struct ir_value *a = square_in(c, n, 0, &r), *l, *info;
 	if (!a || flag(c, n, 1, 0, &upper))
 		return 1;
 	cholesky_lower(c, upper ? mT(c, a, r) : a, r, &l, &info);
@@ -398,7 +415,7 @@ static SYM(sym_cholesky)
 static SYM(sym_cholesky_solve)
 {
 	int inv = n->op == OP_aten_cholesky_inverse, r, rb, upper;
-	struct ir_value *l = mat_in(c, n, inv ? 0 : 1, &r), *b;
+	struct ir_value *l = square_in(c, n, inv ? 0 : 1, &r), *b;
 	if (!l || flag(c, n, inv ? 1 : 2, 0, &upper))
 		return 1;
 	if (upper)
@@ -424,7 +441,7 @@ static SYM(sym_triangular_solve)
 {
 	int old = n->op == OP_aten_triangular_solve, ra, rb;
 	int upper, trans = 0, left = 1, unit;
-	struct ir_value *a = mat_in(c, n, old ? 1 : 0, &ra), *b, *x;
+	struct ir_value *a = square_in(c, n, old ? 1 : 0, &ra), *b, *x;
 	if (!a || !(b = mat_in(c, n, old ? 0 : 1, &rb)))
 		return 1;
 	if (old ? flag(c, n, 2, 1, &upper) || flag(c, n, 3, 0, &trans) ||
@@ -510,7 +527,7 @@ static SYM(sym_lu)
 static SYM(sym_lu_solve)
 {
 	int old = n->op == OP_aten_lu_solve, r, rb, left = 1, adj = 0;
-	struct ir_value *lu = mat_in(c, n, old ? 1 : 0, &r), *b, *piv;
+	struct ir_value *lu = square_in(c, n, old ? 1 : 0, &r), *b, *piv;
 	if (!lu || !(b = mat_in(c, n, old ? 0 : 2, &rb)))
 		return 1;
 	if (!old && (flag(c, n, 3, 1, &left) || flag(c, n, 4, 0, &adj)))
@@ -551,7 +568,8 @@ static struct ir_value *solve_lu(struct lower_ctx *c, struct ir_value *a,
 static SYM(sym_linalg_solve)
 {
 	int r, rb, left;
-	struct ir_value *a = mat_in(c, n, 0, &r), *b = lw_tensor(c, n, 1), *info;
+	struct ir_value *a = square_in(c, n, 0, &r), *info;
+	struct ir_value *b = lw_tensor(c, n, 1);
 	if (!a || flag(c, n, 2, 1, &left))
 		return 1;
 	rb = b ? b_rank(b) : -1;
@@ -605,7 +623,7 @@ struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
 static SYM(sym_linalg_inv)
 {
 	int r;
-	struct ir_value *a = mat_in(c, n, 0, &r), *info;
+	struct ir_value *a = square_in(c, n, 0, &r), *info;
 	if (!a)
 		return 1;
 	out[0] = solve_lu(c, a, r, eye_of(c, a, r, b_dtype(a)), 2, 0, &info);

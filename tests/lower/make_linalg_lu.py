@@ -113,10 +113,17 @@ class Solve(torch.nn.Module):
                 torch.linalg.tensorsolve(tm, tb, dims=(0,)))
 
 
+class Ldl(torch.nn.Module):
+    """linalg_ldl_factor: Bunch-Kaufman pivoting, refused"""
+    def forward(self, a):
+        return torch.linalg.ldl_factor(a)[0]
+
+
 D = torch.float64
 npd = spd(2, 4, 4)
 npd[1, 2, 2] = -3.0  # the third pivot of the second matrix is negative
 cases = {
+    "ldl": (Ldl(), [("a", spd(3, 3), None, [])]),
     "chol": (Chol(), [("a", spd(2, 3, 4, 4), None, []), ("b", spd(5, 5, dtype=D), None, []),
                       ("np_", npd, None, [])]),
     "cholsolve": (CholSolve(), [("a", spd(2, 4, 4), None, []), ("b", torch.randn(4, 3), None, []),
