@@ -1840,3 +1840,44 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 	for (uint32_t o = 0; o < n->noutputs; o++)
 		set_type(c, n->outputs[o], IR_DTYPE_UNDEFINED, NULL);
 }
+
+/* an ONNX Loop of trip (0-d int64) iterations carrying k values from
+ * init[] through step (each keeping its type); their last values into
+ * fin[] */
+void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
+	    struct ir_value **init, b_loop_step step, const void *ctx,
+	    struct ir_value **fin)
+{
+	struct ir_graph *g = c->g;
+	struct ir_block *body = ir_block_new(g), *blk = c->blk;
+	struct ir_node *pos = c->pos, *nd;
+	struct ir_value *ins[B_LOOP_MAX_CARRIED + 2],
+		*prm[B_LOOP_MAX_CARRIED + 2], *nv[B_LOOP_MAX_CARRIED];
+
+	ins[0] = trip;
+	ins[1] = b_const_bool(c, 1);
+	prm[0] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_INT64, 0, NULL));
+	prm[1] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_BOOL, 0, NULL));
+	for (int i = 0; i < k; i++) {
+		ins[i + 2] = init[i];
+		prm[i + 2] = ir_value_new(g, NULL, ir_type_copy(g, init[i]->type));
+	}
+	for (int i = 0; i < k + 2; i++)
+		ir_block_add_param(g, body, prm[i]);
+	c->blk = body;
+	c->pos = NULL;
+	step(c, ctx, prm[0], prm + 2, nv);
+	ir_block_add_return(g, body, b_op1(c, "Identity", prm[1]));
+	for (int i = 0; i < k; i++)
+		ir_block_add_return(g, body, nv[i]);
+	c->blk = blk;
+	c->pos = pos;
+
+	nd = b_node(c, "Loop", k + 2, ins, k);
+	ir_node_add_attr(g, nd, "body", IR_ATTR_GRAPH)->u.g = body;
+	body->owner = nd;
+	for (int i = 0; i < k; i++) {
+		nd->outputs[i]->type = ir_type_copy(g, init[i]->type);
+		fin[i] = nd->outputs[i];
+	}
+}

@@ -91,6 +91,7 @@ extern const struct symbolic_table symbolic_extra_shape_table; /* symbolic_extra
 extern const struct symbolic_table symbolic_fft_table;         /* symbolic_fft.c */
 extern const struct symbolic_table symbolic_long_tail_table;  /* symbolic_long_tail.c */
 extern const struct symbolic_table symbolic_stats_table;      /* symbolic_stats.c */
+extern const struct symbolic_table symbolic_linalg_table;     /* symbolic_linalg.c */
 extern const struct symbolic_table symbolic_hist_table;       /* symbolic_hist.c */
 extern const struct symbolic_table symbolic_reduce_table;     /* symbolic_reduce.c */
 extern const struct symbolic_table symbolic_loss_table;       /* symbolic_loss.c */
@@ -218,6 +219,18 @@ void b_split(struct lower_ctx *c, struct ir_value *v, int64_t axis,
 	     const int64_t *sizes, int n, struct ir_value **outs);
 /* Shape(v)[dim] as a 0-d Long. */
 struct ir_value *b_dim(struct lower_ctx *c, struct ir_value *v, int64_t dim);
+/* One step of a Loop's body: from the iteration number it (0-d int64,
+ * from 0) and the carried values v[], the next ones into nv[] */
+typedef void (*b_loop_step)(struct lower_ctx *c, const void *ctx,
+			    struct ir_value *it, struct ir_value **v,
+			    struct ir_value **nv);
+#define B_LOOP_MAX_CARRIED 8
+/* an ONNX Loop of trip (0-d int64) iterations carrying k values from
+ * init[] through step (each keeping its type); their last values into
+ * fin[] */
+void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
+	    struct ir_value **init, b_loop_step step, const void *ctx,
+	    struct ir_value **fin);
 /* Clip to [lo, hi] (NAN: no bound); attributes before 11. */
 struct ir_value *b_clip(struct lower_ctx *c, struct ir_value *v, double lo,
 			double hi);

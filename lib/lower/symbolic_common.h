@@ -135,6 +135,10 @@ int sym_loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
 /* v reduced as a loss's reduction says (symbolic_long_tail.c). */
 struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
 				 int64_t red);
+/* The inverse of a [..., n, n] (rank r, float32 or float64): getrf and
+ * getrs of I in ONNX Loops, opset 11 (symbolic_linalg.c); NULL declined. */
+struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
+				    int r);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */

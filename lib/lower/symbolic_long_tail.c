@@ -1598,6 +1598,13 @@ const char *sym_refusal(enum aten_op op)
 	case OP_aten_randperm:
 		return "a random permutation: ONNX has no operator for one, "
 		       "and no seed makes ONNX's random numbers torch's";
+	case OP_aten_linalg_ldl_factor:
+	case OP_aten_linalg_ldl_factor_ex:
+	case OP_aten_linalg_ldl_solve:
+		return "LAPACK's sytrf (Bunch-Kaufman pivoting: 1x1 or 2x2 "
+		       "blocks chosen by magnitude tests) is not built as an "
+		       "ONNX Loop; pt2onnx has the Cholesky and LU "
+		       "factorizations (docs/operators.md)";
 	default:
 		return NULL;
 	}

@@ -1,9 +1,9 @@
 /*
  * symbolic_products.c - more of issue 14's long tail of shapes and
  * products: kron, vdot (real), linalg_vecdot, linalg_vander,
- * linalg_multi_dot, linalg_matrix_power (matrix_power; n >= 0 known when
- * converting), combinations, narrow_copy, new_empty_strided and
- * as_strided_scatter.  Each is an exact ONNX decomposition of torch
+ * linalg_multi_dot, linalg_matrix_power (matrix_power; n known when
+ * converting, a negative one of the inverse from opset 11), combinations,
+ * narrow_copy, new_empty_strided and as_strided_scatter.  Each is an exact ONNX decomposition of torch
  * 1.13's definition (ATen/native: LinearAlgebra.cpp, Itertools.cpp,
  * TensorShape.cpp) or declines with the reason.
  */
@@ -201,7 +201,7 @@ static SYM(sym_linalg_multi_dot)
 /* linalg_matrix_power / matrix_power(A [.., m, m], n): n known when
  * converting; 0 the identity of A's shape, 1 A, 2 A A, 3 (A A) A, more
  * torch's binary decomposition (z squared per bit, multiplied into the
- * result where the bit is 1); a negative n needs an inverse: declined */
+ * result where the bit is 1); a negative n of A's inverse, as torch */
 static SYM(sym_matrix_power)
 {
 	struct ir_value *a = T(0);
@@ -211,8 +211,15 @@ static SYM(sym_matrix_power)
 		return lw_decline(c, "A is not a tensor of known rank 2 or more");
 	if (!lw_int(c, n, 1, &p))
 		return lw_decline(c, "n not known when converting");
-	if (p < 0)
-		return lw_decline(c, "a negative n needs a matrix inverse (no ONNX op)");
+	if (p < 0) {
+		/* torch: linalg_inv(A) ** -n (symbolic_linalg.c's, opset 11) */
+		if (c->opset < 11)
+			return lw_decline(c, "a negative n needs the inverse "
+					  "(an ONNX Loop of LU): opset 11");
+		if (!(a = sym_linalg_inverse(c, a, r)))
+			return 1;
+		p = -p;
+	}
 	enum ir_dtype dt = b_dtype(a);
 	if (!p) {
 		struct ir_value *sh = b_op1(c, "Shape", a);

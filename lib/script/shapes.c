@@ -809,6 +809,143 @@ static void pack_padded(struct ir_graph *g, struct ir_node *n)
 	set_out(g, n, 1, IR_DTYPE_INT64, 1, dims);
 }
 
+/* one broadcast dim of x and y: a fixed 1 gives way, equal ones stay */
+static struct ir_dim bdim(struct ir_dim x, struct ir_dim y)
+{
+	if (x.kind == IR_DIM_FIXED && x.value == 1)
+		return y;
+	if (y.kind == IR_DIM_FIXED && y.value == 1)
+		return x;
+	if (x.kind == y.kind && x.kind == IR_DIM_FIXED && x.value == y.value)
+		return x;
+	if (x.kind == y.kind && x.kind == IR_DIM_SYMBOL &&
+	    !strcmp(x.symbol, y.symbol))
+		return x;
+	return unknown();
+}
+
+/* the broadcast batch of a (less its last ta dims) and b (less tb; b
+ * NULL: a's alone) into dims; its rank, -1 when unknown */
+static int batch_dims(const struct ir_type *a, int ta,
+		      const struct ir_type *b, int tb, struct ir_dim *dims)
+{
+	int ra = a->rank - ta, rb = b ? b->rank - tb : 0;
+	int r = ra > rb ? ra : rb;
+	if (ra < 0 || rb < 0 || r > MAXR - 3)
+		return -1;
+	for (int i = 0; i < r; i++) {
+		struct ir_dim x = i - (r - ra) >= 0 ? a->dims[i - (r - ra)] : fixed(1);
+		struct ir_dim y = b && i - (r - rb) >= 0 ? b->dims[i - (r - rb)]
+							  : fixed(1);
+		dims[i] = bdim(x, y);
+	}
+	return r;
+}
+
+/* the min of two dims, where both are fixed */
+static struct ir_dim min_dim(struct ir_dim x, struct ir_dim y)
+{
+	if (x.kind == IR_DIM_FIXED && y.kind == IR_DIM_FIXED)
+		return fixed(x.value < y.value ? x.value : y.value);
+	if (x.kind == y.kind && x.kind == IR_DIM_SYMBOL &&
+	    !strcmp(x.symbol, y.symbol))
+		return x;
+	return unknown();
+}
+
+/* The direct factorizations (lib/lower/symbolic_linalg.c): their outputs
+ * from A [..., m, n] and B, with torch's batch broadcast; an int32 info
+ * of the batch where the op returns one */
+static void linalg(struct ir_graph *g, struct ir_node *n)
+{
+	struct ir_dim d[MAXR];
+	const struct ir_type *a, *b = NULL;
+	int r, ia = 0, ib = -1, info = -1;
+
+	switch (n->op) {
+	case OP_aten_triangular_solve: case OP_aten_cholesky_solve:
+	case OP_aten_lu_solve:
+		ib = 0, ia = 1;
+		break;
+	case OP_aten_linalg_solve_triangular: case OP_aten_linalg_solve:
+	case OP_aten_linalg_solve_ex:
+		ib = 1;
+		break;
+	case OP_aten_linalg_lu_solve:
+		ib = 2;
+		break;
+	default:
+		break;
+	}
+	a = tin(n, (uint32_t)ia);
+	if (ib >= 0)
+		b = tin(n, (uint32_t)ib);
+	if (!a || a->rank < 2 || (ib >= 0 && (!b || b->rank < 1)))
+		return;
+	struct ir_dim rows = a->dims[a->rank - 2], cols = a->dims[a->rank - 1];
+	switch (n->op) {
+	case OP_aten_linalg_lu_factor: case OP_aten_linalg_lu_factor_ex:
+	case OP_aten__lu_with_info:
+		same_as(g, n, a);
+		r = batch_dims(a, 2, NULL, 0, d);
+		d[r] = min_dim(rows, cols);
+		set_out(g, n, 1, IR_DTYPE_INT32, r + 1, d);
+		info = 2;
+		break;
+	case OP_aten_linalg_lu: case OP_aten_lu_unpack:
+		r = batch_dims(a, 2, NULL, 0, d);
+		d[r] = rows, d[r + 1] = rows;
+		set_out(g, n, 0, a->dtype, r + 2, d);
+		d[r + 1] = min_dim(rows, cols);
+		set_out(g, n, 1, a->dtype, r + 2, d);
+		d[r] = d[r + 1], d[r + 1] = cols;
+		set_out(g, n, 2, a->dtype, r + 2, d);
+		return;
+	case OP_aten_triangular_solve: case OP_aten_cholesky_solve:
+	case OP_aten_lu_solve: case OP_aten_linalg_solve_triangular:
+	case OP_aten_linalg_lu_solve:
+		if (b->rank < 2)
+			return;
+		r = batch_dims(a, 2, b, 2, d);
+		d[r] = b->dims[b->rank - 2], d[r + 1] = b->dims[b->rank - 1];
+		set_out(g, n, 0, b->dtype, r + 2, d);
+		if (n->op == OP_aten_triangular_solve)
+			set_out(g, n, 1, a->dtype, a->rank, a->dims);
+		return;
+	case OP_aten_linalg_solve: case OP_aten_linalg_solve_ex: {
+		/* torch's vector B: 1-d, or A's shape less its last dim */
+		int vec = b->rank == 1;
+		if (b->rank == a->rank - 1) {
+			vec = 1;
+			for (int i = 0; i < b->rank; i++) {
+				if (a->dims[i].kind != IR_DIM_FIXED ||
+				    b->dims[i].kind != IR_DIM_FIXED)
+					return;
+				vec &= a->dims[i].value == b->dims[i].value;
+			}
+		}
+		if (!vec && b->rank < 2)
+			return;
+		r = batch_dims(a, 2, b, vec ? 1 : 2, d);
+		d[r] = b->dims[b->rank - (vec ? 1 : 2)];
+		if (!vec)
+			d[r + 1] = b->dims[b->rank - 1];
+		set_out(g, n, 0, b->dtype, r + (vec ? 1 : 2), d);
+		r = batch_dims(a, 2, b, vec ? 1 : 2, d);
+		set_out(g, n, 1, IR_DTYPE_INT32, r, d);
+		return;
+	}
+	default: /* cholesky, linalg_cholesky(_ex), cholesky_inverse, inv */
+		same_as(g, n, a);
+		info = 1;
+		break;
+	}
+	if (info >= 0) {
+		r = batch_dims(a, 2, NULL, 0, d);
+		set_out(g, n, (uint32_t)info, IR_DTYPE_INT32, r, d);
+	}
+}
+
 typedef void shape_rule(struct ir_graph *g, struct ir_node *n);
 
 /* The script stage's column of the operator registry: each operator's shape
@@ -821,6 +958,25 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_convolution] = conv,
 	[OP_aten_linear] = linear,
 	[OP_aten_matmul] = matmul,
+	[OP_aten_cholesky] = linalg,
+	[OP_aten_linalg_cholesky] = linalg,
+	[OP_aten_linalg_cholesky_ex] = linalg,
+	[OP_aten_cholesky_inverse] = linalg,
+	[OP_aten_cholesky_solve] = linalg,
+	[OP_aten_triangular_solve] = linalg,
+	[OP_aten_linalg_solve_triangular] = linalg,
+	[OP_aten_linalg_lu_factor] = linalg,
+	[OP_aten_linalg_lu_factor_ex] = linalg,
+	[OP_aten__lu_with_info] = linalg,
+	[OP_aten_linalg_lu] = linalg,
+	[OP_aten_lu_unpack] = linalg,
+	[OP_aten_lu_solve] = linalg,
+	[OP_aten_linalg_lu_solve] = linalg,
+	[OP_aten_linalg_solve] = linalg,
+	[OP_aten_linalg_solve_ex] = linalg,
+	[OP_aten_linalg_inv] = linalg,
+	[OP_aten_linalg_inv_ex] = linalg,
+	[OP_aten_inverse] = linalg,
 	[OP_aten_mm] = matmul,
 	[OP_aten_bmm] = matmul,
 	[OP_aten_addmm] = addmm,

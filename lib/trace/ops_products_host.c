@@ -496,9 +496,9 @@ done:
 	return rc;
 }
 
-/* linalg_matrix_power / matrix_power(A [.., m, m], n >= 0): n 0 the
+/* linalg_matrix_power / matrix_power(A [.., m, m], n): n 0 the
  * identity, else the product of A's squarings for n's bits (torch's
- * order; a negative n needs an inverse: refused) */
+ * order; a negative n: of A's inverse, float A only, as torch) */
 static int op_matrix_power(struct trace_ctx *c, const struct ir_node *n,
 			   struct tval **in, int nin, struct tval **out,
 			   int nout)
@@ -511,10 +511,10 @@ static int op_matrix_power(struct trace_ctx *c, const struct ir_node *n,
 	if (x->rank < 2 || x->dims[x->rank - 1] != x->dims[x->rank - 2])
 		return trace_error(c, "linalg.matrix_power: A must be batches "
 				   "of square matrices");
-	if (p < 0)
+	if (p < 0 && x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE)
 		return trace_error(c, "linalg.matrix_power: a negative power "
-				   "needs an inverse, which pt2onnx does not "
-				   "export");
+				   "of a %s matrix (torch inverts float32 and "
+				   "float64 ones)", ir_dtype_torch_name(x->dtype));
 	int64_t m = x->dims[x->rank - 1], mm = m * m;
 	int64_t batch = numel(x->rank - 2, x->dims);
 	double *h = trace_to_host(c, x, IR_DTYPE_DOUBLE);
@@ -528,10 +528,14 @@ static int op_matrix_power(struct trace_ctx *c, const struct ir_node *n,
 	for (int64_t b = 0; b < batch; b++) {
 		double *a = h + b * mm, *r = res + b * mm;
 		int have = 0, zin = 0;
+		if (p < 0 && trace_inv_host(a, m)) {
+			free(h); free(res); free(z); free(t);
+			return trace_oom(c);
+		}
 		if (!p)
 			for (int64_t i = 0; i < mm; i++)
 				r[i] = i / m == i % m;
-		for (int64_t q = p; q > 0; q /= 2) {
+		for (int64_t q = p < 0 ? -p : p; q > 0; q /= 2) {
 			if (zin) {
 				mm_host(z, z, t, m, m, m);
 				memcpy(z, t, sizeof(*z) * (size_t)mm);

@@ -189,6 +189,10 @@ extern const struct trace_op trace_ops_math_host[]; /* ops_math_host.c: erfc, ex
 extern const struct trace_op trace_ops_index_host[]; /* ops_index_host.c: scatter_reduce, index_reduce on the host */
 extern const struct trace_op trace_ops_special_host[]; /* ops_special_host.c: the orthogonal polynomials and special functions on the host */
 extern const struct trace_op trace_ops_stats_host[]; /* ops_stats_host.c: block_diag, cartesian_prod, cov, corrcoef, nanmedian on the host */
+extern const struct trace_op trace_ops_linalg_host[]; /* ops_linalg_host.c: cholesky, triangular solves, LU, solve, inv on the host */
+/* a [n, n] := its inverse, as linalg_inv's trace kernel computes it
+ * (getrf, then getrs of I); -1 when out of memory (ops_linalg_host.c) */
+int trace_inv_host(double *a, int64_t n);
 extern const struct trace_op trace_ops_hist_host[]; /* ops_hist_host.c: bincount, histc, histogram on the host */
 extern const struct trace_op trace_ops_fft_host[]; /* ops_fft_host.c: fft_irfft, fft_hfft and their 2-d, n-d forms on the host */
 extern const struct trace_op trace_ops_reduce_host[]; /* ops_reduce_host.c: nansum, nanmean, sum_to_size, trapezoid, cumulative_trapezoid, renorm on the host */

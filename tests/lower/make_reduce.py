@@ -151,11 +151,11 @@ class Products(torch.nn.Module):
                 torch.zeros_like(i.new_empty_strided((3,), (1,), dtype=torch.float64)))
 
 
-class Refused(torch.nn.Module):
-    """matrix_power of a negative n: an inverse, which pt2onnx does not
-    export"""
+class MatrixPowerNeg(torch.nn.Module):
+    """matrix_power of a negative n: of the inverse (an ONNX Loop of LU,
+    lib/lower/symbolic_linalg.c, from opset 11)"""
     def forward(self, m):
-        return torch.linalg.matrix_power(m, -2)
+        return torch.linalg.matrix_power(m, -2), torch.matrix_power(m, -3)
 
 
 mm = torch.tensor([[1.0, nan, 3.0, -2.0, 0.5, 2.0],
@@ -163,7 +163,7 @@ mm = torch.tensor([[1.0, nan, 3.0, -2.0, 0.5, 2.0],
                    [4.0, 2.0, -1.0, 7.0, nan, inf],
                    [0.25, -3.0, 9.0, 1.5, 2.5, 1.5]])
 cases = {
-    "refused": (Refused(), [("m", r(3, 3) + 3 * torch.eye(3), None, [])]),
+    "mpneg": (MatrixPowerNeg(), [("m", r(2, 3, 3) + 3 * torch.eye(3), None, [])]),
     "products": (Products(), [("a", r(3, 4), None, []), ("b", r(3, 4), None, []), ("v", r(5), None, []),
                               ("w", r(5), None, []), ("m", r(3, 3) / 2, None, []),
                               ("i", torch.randint(-5, 6, (2, 3)), None, []), ("s", r(2, 3, 3) / 2, None, [])]),
