@@ -135,6 +135,23 @@ int sym_loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
 /* v reduced as a loss's reduction says (symbolic_long_tail.c). */
 struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
 				 int64_t red);
+/* One step of a Loop's body: from the iteration number it (0-d int64,
+ * from 0) and the carried values v[], the next ones into nv[]. */
+typedef void (*sym_loop_step)(struct lower_ctx *c, const void *ctx,
+			      struct ir_value *it, struct ir_value **v,
+			      struct ir_value **nv);
+#define SYM_LOOP_MAX_CARRIED 8
+/* An ONNX Loop of trip (0-d int64) iterations carrying k values from
+ * init[] through step (each keeping its type); their last values into
+ * fin[] (symbolic_special.c). */
+void sym_build_loop(struct lower_ctx *c, struct ir_value *trip, int k,
+		    struct ir_value **init, sym_loop_step step, const void *ctx,
+		    struct ir_value **fin);
+/* The singular-value norms of x over axes a0 != a1 (>= 0): kind 'n' the
+ * nuclear norm, '2' the largest, '-' the smallest, in x's dtype (opset
+ * 11: Jacobi in a Loop; symbolic_linalg_orth.c); 0, or 1 declined. */
+int sym_svd_norm(struct lower_ctx *c, struct ir_value *x, char kind,
+		 int64_t a0, int64_t a1, int keep, struct ir_value **out);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */

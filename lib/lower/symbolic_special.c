@@ -86,26 +86,18 @@ static struct ir_value *concat1(struct lower_ctx *c, struct ir_value *a,
 	return b_done(c, nd);
 }
 
-/* One step of a Loop's body: from the iteration number it (0-d int64,
- * from 0) and the carried values v[], the next ones into nv[] */
-typedef void (*loop_step)(struct lower_ctx *c, const void *ctx,
-			  struct ir_value *it, struct ir_value **v,
-			  struct ir_value **nv);
-
-#define LOOP_MAX_CARRIED 8
-
 /* an ONNX Loop of trip (0-d int64) iterations carrying k values from
  * init[] through step (each keeping its type); their last values into
- * fin[] */
-static void build_loop(struct lower_ctx *c, struct ir_value *trip, int k,
-		       struct ir_value **init, loop_step step, const void *ctx,
-		       struct ir_value **fin)
+ * fin[] (symbolic_common.h) */
+void sym_build_loop(struct lower_ctx *c, struct ir_value *trip, int k,
+		    struct ir_value **init, sym_loop_step step, const void *ctx,
+		    struct ir_value **fin)
 {
 	struct ir_graph *g = c->g;
 	struct ir_block *body = ir_block_new(g), *blk = c->blk;
 	struct ir_node *pos = c->pos, *nd;
-	struct ir_value *ins[LOOP_MAX_CARRIED + 2], *prm[LOOP_MAX_CARRIED + 2],
-		*nv[LOOP_MAX_CARRIED];
+	struct ir_value *ins[SYM_LOOP_MAX_CARRIED + 2], *prm[SYM_LOOP_MAX_CARRIED + 2],
+		*nv[SYM_LOOP_MAX_CARRIED];
 
 	ins[0] = trip;
 	ins[1] = b_const_bool(c, 1);
@@ -173,7 +165,7 @@ static struct ir_value *poly_loop(struct lower_ctx *c, const struct poly *pl,
 	struct ir_value *trip = b_cast(c, b_op2(c, "Sub", max_where(c, pl->nt, need, 1),
 						S(1)), IR_DTYPE_INT64);
 
-	build_loop(c, trip, 2, init, poly_body, pl, fin);
+	sym_build_loop(c, trip, 2, init, poly_body, pl, fin);
 	return fin[1];
 }
 
@@ -399,7 +391,7 @@ static struct ir_value *zeta_of(struct lower_ctx *c, struct ir_value *x,
 	init[1] = sym_fill_shape(c, shape, 0, dt);
 	init[2] = b_op2(c, "Pow", q, b_op1(c, "Neg", x));
 	init[3] = b_cast(c, init[1], IR_DTYPE_BOOL);
-	build_loop(c, trip, 4, init, zeta_body, x, fin);
+	sym_build_loop(c, trip, 4, init, zeta_body, x, fin);
 	a = fin[0];
 	b = fin[1];
 	s = fin[2];

@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# 436-lower-linalg-orth.bats - issue 14's orthogonal linear algebra
+# (lib/lower/symbolic_linalg_orth.c; trace: lib/trace/ops_linalg_orth_host.c):
+# Householder QR as LAPACK computes it (linalg_qr, qr, geqrf,
+# householder_product, ormqr), symmetric eigenvalues and singular values by
+# a fixed number of Jacobi sweeps (eigvalsh, svdvals) and what is built on
+# them (matrix_rank, pinv, pinverse, the 'nuc' and 2-norms, nuclear_norm,
+# cond, lstsq).  Models traced and scripted by torch 1.13
+# (tests/lower/make_linalg_orth.py), converted on the three paths, run in
+# ONNX Runtime and compared with eager torch within 1e-5 of torch's largest
+# value (tests/lower/opcases.bash): the Jacobi results too, computed in
+# doubles (docs/operators.md gives the errors measured).
+# bats file_tags=tier:full
+
+load helper
+
+OPCASES_GEN=make_linalg_orth.py
+load lower/opcases
+
+@test "lower: linalg_qr (reduced, complete, r), qr, geqrf (a zero column, a column zero below the diagonal), householder_product, ormqr on the three paths, 11 13 17" {
+	run all qr 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: eigvalsh (L, U, float64, batched) and svdvals (tall, wide, batched) by Jacobi on the three paths, 11 13 17" {
+	run all eig 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: matrix_rank and pinv (default, tol, rcond, atol/rtol, hermitian), pinverse on rank-deficient matrices on the three paths, 11 13 17" {
+	run all rank 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: matrix norms 'nuc', 2, -2 (dims, keepdim), nuclear_norm, cond (None, -2, 'fro', 'nuc') on the three paths, 11 13 17" {
+	run all norms 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: lstsq (gelsy tall, wide and batched, gels residuals, gelsd rank and singular values) on the three paths, 11 13 17" {
+	run all lstsq 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
