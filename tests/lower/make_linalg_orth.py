@@ -79,6 +79,20 @@ class Lstsq(torch.nn.Module):
         return a + g + s + (y[0], y[2])
 
 
+class Many(torch.nn.Module):
+    """eigvalsh and svdvals of many random matrices, graded ones (spectra
+    over 6 and 4 decades) among them: the Jacobi sweeps' error"""
+    def forward(self, s, s64, a, a64):
+        return (torch.linalg.eigvalsh(s), torch.linalg.eigvalsh(s64),
+                torch.linalg.svdvals(a), torch.linalg.svdvals(a64))
+
+
+def graded(b, m, n, decades, dtype):
+    x = r(b, m, n, dtype=dtype)
+    x[: b // 4] = x[: b // 4] * torch.logspace(-decades, 0, n, dtype=dtype)
+    return x
+
+
 def deficient(*shape):
     """rank 2 matrices of the given shape"""
     return r(*shape[:-1], 2) @ r(*shape[:-2], 2, shape[-1])
@@ -103,6 +117,10 @@ cases = {
     "norms": (Norms(), [("x", r(2, 3, 4), None, []), ("s", r(4, 4, dtype=torch.float64), None, [])]),
     "lstsq": (Lstsq(), [("t", r(2, 6, 3), None, []), ("bt", r(2, 6, 2), None, []),
                         ("w", r(3, 5), None, []), ("bw", r(3, 2), None, [])]),
+    "many": (Many(), [("s", sym(100, 8, 8) * torch.logspace(-3, 0, 8), None, []),
+                      ("s64", sym(100, 8, 8, dtype=torch.float64) * torch.logspace(-3, 0, 8, dtype=torch.float64), None, []),
+                      ("a", graded(100, 8, 5, 4, torch.float32), None, []),
+                      ("a64", graded(100, 5, 8, 4, torch.float64), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
