@@ -34,7 +34,7 @@
  * 10 sweeps leave the n <= 8 matrices tests/436 measures at double's
  * rounding level */
 #define JACOBI_SWEEPS 10
-#define ORTH_MAX_N 32
+#define ORTH_MAX_N 256
 
 #define DBL IR_DTYPE_DOUBLE
 
@@ -74,7 +74,7 @@ static struct ir_value *rsum(struct lower_ctx *c, struct ir_value *x,
 /* 0 .. n-1 as a Long constant */
 static struct ir_value *iota(struct lower_ctx *c, int64_t n)
 {
-	int64_t v[ORTH_MAX_N];
+	int64_t *v = ir_alloc(c->g, sizeof(*v) * (size_t)(n + 1));
 	for (int64_t i = 0; i < n; i++)
 		v[i] = i;
 	return b_const_i64s(c, v, (int)n, 1);
@@ -93,7 +93,7 @@ static struct ir_value *below_mask(struct lower_ctx *c, int64_t m, int64_t n,
 				   int64_t d)
 {
 	int64_t dims[2] = { m, n };
-	double v[ORTH_MAX_N * ORTH_MAX_N];
+	double *v = ir_alloc(c->g, sizeof(*v) * (size_t)(m * n + 1));
 	for (int64_t r = 0; r < m; r++)
 		for (int64_t q = 0; q < n; q++)
 			v[r * n + q] = r > q + d;
@@ -104,7 +104,7 @@ static struct ir_value *below_mask(struct lower_ctx *c, int64_t m, int64_t n,
 static struct ir_value *eye(struct lower_ctx *c, int64_t m, int64_t n)
 {
 	int64_t dims[2] = { m, n };
-	double v[ORTH_MAX_N * ORTH_MAX_N];
+	double *v = ir_alloc(c->g, sizeof(*v) * (size_t)(m * n + 1));
 	for (int64_t r = 0; r < m; r++)
 		for (int64_t q = 0; q < n; q++)
 			v[r * n + q] = r == q;
@@ -189,9 +189,29 @@ static int mats(struct lower_ctx *c, struct ir_value *x, struct ir_value **d,
 		return lw_decline(c, "only fixed matrix dims (the Loop's trip "
 				  "count and rotation order are constants)");
 	if (*m > ORTH_MAX_N || *n > ORTH_MAX_N)
-		return lw_decline(c, "matrices of at most 32 rows and columns");
+		return lw_decline(c, "matrices of at most 256 rows and columns");
 	*d = b_cast(c, x, DBL);
 	return 0;
+}
+
+/* 1 when x has a fixed dim of 0: ONNX Runtime 1.30's reductions give an
+ * empty input back unreduced, so the symbolics build such a case's output
+ * from its shape alone */
+static int known_empty(const struct ir_value *x)
+{
+	for (int i = 0; i < b_rank(x); i++)
+		if (b_dim_size(x, i) == 0)
+			return 1;
+	return 0;
+}
+
+/* zeros of x's batch dims and then tail[nt], of dtype dt: the values of
+ * an empty input's eigenvalues, singular values, ranks, pseudo-inverses */
+static struct ir_value *zeros_of(struct lower_ctx *c, struct ir_value *x,
+				 const int64_t *tail, int nt, enum ir_dtype dt)
+{
+	int64_t none = 0;
+	return sym_fill_shape(c, batch_shape(c, x, nt ? tail : &none, nt), 0, dt);
 }
 
 /* --- Householder QR ---------------------------------------------------- */
@@ -490,8 +510,9 @@ static void jacobi_body(struct lower_ctx *c, const void *ctx,
 static void jacobi(struct lower_ctx *c, struct ir_value *a, int64_t n,
 		   int one_sided, int vectors, struct ir_value **fin)
 {
-	int64_t pp[JACOBI_SWEEPS * ORTH_MAX_N * (ORTH_MAX_N - 1) / 2],
-		qq[JACOBI_SWEEPS * ORTH_MAX_N * (ORTH_MAX_N - 1) / 2];
+	size_t cnt = (size_t)(JACOBI_SWEEPS * n * (n - 1) / 2 + 1);
+	int64_t *pp = ir_alloc(c->g, sizeof(*pp) * cnt);
+	int64_t *qq = ir_alloc(c->g, sizeof(*qq) * cnt);
 	int64_t tail[2] = { n, n };
 	int l = 0;
 	struct jac_ctx jc = { n, one_sided, vectors, NULL, NULL };
@@ -554,6 +575,10 @@ static SYM(sym_eigvalsh)
 		return lw_decline(c, "A must be batches of square matrices");
 	if (!uplo || (strcmp(uplo, "L") && strcmp(uplo, "U")))
 		return lw_decline(c, "UPLO is not 'L' or 'U'");
+	if (known_empty(x)) {
+		out[0] = zeros_of(c, x, &nn, 1, b_dtype(x));
+		return 0;
+	}
 	jacobi(c, symmetric(c, a, nn, uplo[0] == 'U'), nn, 0, 0, fin);
 	out[0] = b_cast(c, sorted(c, rsum(c, op2(c, "Mul", fin[0], eye(c, nn, nn)),
 					  -1, 0), nn, 0), b_dtype(x));
@@ -716,6 +741,14 @@ static SYM(sym_svd_values)
 		return 1;
 	if (herm && m != nn)
 		return lw_decline(c, "hermitian needs square matrices");
+	if (known_empty(x)) {
+		int64_t k = m < nn ? m : nn, pd[2] = { nn, m };
+		out[0] = n->op == OP_aten_linalg_svdvals ?
+			 zeros_of(c, x, &k, 1, b_dtype(x)) : rank ?
+			 zeros_of(c, x, NULL, 0, IR_DTYPE_INT64) :
+			 zeros_of(c, x, pd, 2, b_dtype(x));
+		return 0;
+	}
 	if (herm)
 		a = symmetric(c, a, nn, 0);
 	svd_parts(c, a, m, nn, n->op != OP_aten_linalg_svdvals && !rank, &sp);
