@@ -53,3 +53,27 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: refused with their reasons, exit 4, no model: eigh's and svd's vectors (LAPACK's signs), cond p=1 (an inverse), gelsd's residuals of a tall A; trace: eigh has no kernel; linalg_qr at opset 10 needs 11" {
+	build refused
+	local i=(-i s=f32[4,4] -i t=f32[5,3] -i b=f32[5,2])
+	for a in refused/scripted.pt refused/traced.pt; do
+		run pt2onnx "$a" "${i[@]}" -o r.onnx
+		echo "$a: $status $output"
+		[ "$status" -eq 4 ]
+		[[ "$output" == *"aten::linalg_eigh at Refused"*"has no symbolic for opset 14: the eigenvectors' (singular vectors') signs depend on LAPACK's algorithm"* ]]
+		[[ "$output" == *"aten::linalg_svd at Refused"*"signs depend on LAPACK's algorithm"* ]]
+		[[ "$output" == *"aten::linalg_cond at Refused"*"p of 1, -1, inf, -inf needs a matrix inverse"* ]]
+		[[ "$output" == *"aten::linalg_lstsq at Refused"*"residuals' shape depends on whether every A has full rank"* ]]
+		[ ! -e r.onnx ]
+	done
+	run -4 pt2onnx refused/traced.pt --trace --input refused/in1/s.npy \
+		--input refused/in1/t.npy --input refused/in1/b.npy -o r.onnx
+	[[ "$output" == *"aten::linalg_eigh (Refused): no implementation"* ]]
+	[ ! -e r.onnx ]
+	build qr
+	run -4 pt2onnx qr/scripted.pt -i t=f32[5,3] -i w=f64[2,3,5] -i b=f32[2,4,4] \
+		-i z=f32[2,4,3] -i c=f32[5,2] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::linalg_qr at QR"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[ ! -e r.onnx ]
+}

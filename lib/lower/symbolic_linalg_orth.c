@@ -632,6 +632,32 @@ int sym_svd_norm(struct lower_ctx *c, struct ir_value *x, char kind,
 	perm[k++] = a1;
 	if (mats(c, b_transpose(c, x, perm, r), &a, &m, &nn))
 		return 1;
+	if (known_empty(x) && kind != 'n')
+		return lw_decline(c, "the 2-norm of an empty matrix");
+	if (known_empty(x)) { /* the sum of no values: zeros */
+		int64_t idx[8], ni = 0;
+		double kept_d[8];
+		struct ir_value *shp = b_op1(c, "Shape", x);
+		for (int i = 0; i < r; i++) {
+			kept_d[i] = i != a0 && i != a1;
+			if (kept_d[i])
+				idx[ni++] = i;
+		}
+		if (keep) {
+			int64_t rr = r;
+			shp = b_op3(c, "Where", b_cast(c, b_const_reals(c, kept_d,
+				    &rr, 1, IR_DTYPE_FLOAT), IR_DTYPE_BOOL), shp,
+				    b_const_i64(c, 1));
+		} else {
+			struct ir_value *in[2] = { shp, b_const_i64s(c, idx,
+							(int)ni, 1) };
+			struct ir_node *nd = b_node(c, "Gather", 2, in, 1);
+			b_attr_i(c, nd, "axis", 0);
+			shp = b_done(c, nd);
+		}
+		out[0] = sym_fill_shape(c, shp, 0, b_dtype(x));
+		return 0;
+	}
 	svd_parts(c, a, m, nn, 0, &sp);
 	struct ir_value *s = svals(c, &sp);
 	s = b_reduce(c, kind == 'n' ? "ReduceSum" : kind == '2' ? "ReduceMax" :
@@ -803,6 +829,8 @@ static SYM(sym_cond)
 		return 1;
 	if (sp && m != nn)
 		return lw_decline(c, "p 'fro' or 'nuc' needs square matrices");
+	if (known_empty(x))
+		return lw_decline(c, "an empty matrix");
 	svd_parts(c, a, m, nn, 0, &pt);
 	s = svals(c, &pt);
 	if (!sp) {
@@ -845,6 +873,8 @@ static SYM(sym_lstsq)
 	dt = b_dtype(x);
 	if (!b || b_rank(b) < 1)
 		return lw_decline(c, "B is not a tensor of known rank");
+	if (known_empty(x) || known_empty(b))
+		return lw_decline(c, "an empty A or B");
 	if (n->ninputs > 2 && !lw_is_none(c, n, 2) && !lw_float(c, n, 2, &rc))
 		return lw_decline(c, "rcond is not constant");
 	if (n->ninputs > 3 && !lw_is_none(c, n, 3) && !(drv = lw_str(c, n, 3)))

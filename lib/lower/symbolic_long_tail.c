@@ -1614,7 +1614,8 @@ const char *sym_refusal(enum aten_op op)
 	case OP_aten_linalg_svd:
 	case OP_aten__linalg_svd:
 	case OP_aten_svd:
-		return "the eigenvectors' signs depend on LAPACK's algorithm "
+		return "the eigenvectors' (singular vectors') signs depend on "
+		       "LAPACK's algorithm "
 		       "(no rule fixes them); the values-only forms "
 		       "(linalg_eigvalsh, linalg_svdvals) are supported";
 	case OP_aten_linalg_eig:

@@ -608,6 +608,12 @@ static int op_svd_values(struct trace_ctx *c, const struct ir_node *n,
 	if ((rank || pinv) && n->op != OP_aten_pinverse) {
 		/* (atol, rtol, hermitian) or (tol | rcond, hermitian) */
 		int three = nin >= 4;
+		if (nin < 3) {
+			rc = trace_error(c, "%s: expected (A, atol, rtol, "
+					 "hermitian) or (A, tol, hermitian)",
+					 aten_op_name(n->op));
+			goto out;
+		}
 		if (tv_get_bool(c, in[three ? 3 : 2], &herm))
 			goto out;
 		if (tol_arg(c, in[1], b, three || rank ? &atol : &rtol) ||
@@ -785,10 +791,11 @@ static int op_cond(struct trace_ctx *c, const struct ir_node *n,
 				   (p > 0 ? "inf" : "-inf") : p > 0 ? "1" : "-1");
 	if (!(h = mats_host(c, x, "torch.linalg.cond", &b, &m, &nn)))
 		return -1;
-	if (sp && m != nn) {
+	if ((sp && m != nn) || !m || !nn) {
 		free(h);
-		return trace_error(c, "torch.linalg.cond(ord=%s): A must be "
-				   "batches of square matrices", sp);
+		return trace_error(c, "torch.linalg.cond: A must be batches of "
+				   "%smatrices with at least one row and column",
+				   sp ? "square " : "");
 	}
 	k = m < nn ? m : nn;
 	j.s = zalloc(b * k);
@@ -837,6 +844,9 @@ static int op_lstsq(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_tensor(c, in[1], 0, &bt))
 		return -1;
+	if (bt->rank < 1)
+		return trace_error(c, "torch.linalg.lstsq: B must have at least "
+				   "1 dimension");
 	if (nin > 2 && in[2]->kind != TV_NONE && tv_get_float(c, in[2], &rcond))
 		return -1;
 	if (nin > 3 && in[3]->kind == TV_STR)

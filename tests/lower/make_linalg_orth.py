@@ -87,6 +87,15 @@ class Many(torch.nn.Module):
                 torch.linalg.svdvals(a), torch.linalg.svdvals(a64))
 
 
+class Refused(torch.nn.Module):
+    """what stays refused: eigh's and svd's vectors, cond with p 1 (an
+    inverse), gelsd's residuals of a tall A (a shape that depends on the
+    rank)"""
+    def forward(self, s, t, b):
+        return (torch.linalg.eigh(s)[1], torch.linalg.svd(t)[0],
+                torch.linalg.cond(s, 1), torch.linalg.lstsq(t, b, driver="gelsd")[0])
+
+
 def graded(b, m, n, decades, dtype):
     x = r(b, m, n, dtype=dtype)
     x[: b // 4] = x[: b // 4] * torch.logspace(-decades, 0, n, dtype=dtype)
@@ -121,6 +130,8 @@ cases = {
                       ("s64", sym(100, 8, 8, dtype=torch.float64) * torch.logspace(-3, 0, 8, dtype=torch.float64), None, []),
                       ("a", graded(100, 8, 5, 4, torch.float32), None, []),
                       ("a64", graded(100, 5, 8, 4, torch.float64), None, [])]),
+    "refused": (Refused(), [("s", sym(4, 4), None, []), ("t", r(5, 3), None, []),
+                            ("b", r(5, 2), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
