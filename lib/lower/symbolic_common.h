@@ -135,6 +135,12 @@ int sym_loss_args(struct lower_ctx *c, struct ir_node *n, int ired,
 /* v reduced as a loss's reduction says (symbolic_long_tail.c). */
 struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
 				 int64_t red);
+/* Why linalg_eigh, linalg_svd and the vector forms of symeig and svd are
+ * refused (symbolic_long_tail.c, symbolic_linalg_orth.c). */
+#define SYM_LAPACK_SIGNS "the eigenvectors' (singular vectors') signs " \
+	"depend on LAPACK's algorithm (no rule fixes them); the values-only " \
+	"forms (linalg_eigvalsh, linalg_svdvals, symeig without eigenvectors, " \
+	"svd without compute_uv) are supported"
 /* One step of a Loop's body: from the iteration number it (0-d int64,
  * from 0) and the carried values v[], the next ones into nv[]. */
 typedef void (*sym_loop_step)(struct lower_ctx *c, const void *ctx,

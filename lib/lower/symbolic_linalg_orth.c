@@ -22,8 +22,9 @@
  * 2, -2, and 'fro', 'nuc' from all singular values), linalg_lstsq (the
  * minimum-norm solution pinv(A) B).  docs/operators.md gives the errors
  * tests/436 measures against torch 1.13.  Eigenvectors and singular
- * vectors (linalg_eigh, linalg_svd) are refused (symbolic_long_tail.c's
- * sym_refusal): their signs are whatever LAPACK's algorithm leaves.
+ * vectors (linalg_eigh, linalg_svd, symeig's and svd's vector forms) are
+ * refused (SYM_LAPACK_SIGNS): their signs are whatever LAPACK's algorithm
+ * leaves; symeig without eigenvectors and svd without compute_uv work.
  */
 #include <math.h>
 #include <string.h>
@@ -562,26 +563,52 @@ static struct ir_value *symmetric(struct lower_ctx *c, struct ir_value *a,
 		       b_op3(c, "Where", low, a, mT(c, a));
 }
 
-/* linalg_eigvalsh(A, UPLO='L'): the diagonal after Jacobi, ascending */
-static SYM(sym_eigvalsh)
+/* the eigenvalues of x (its lower or upper triangle mirrored): the
+ * diagonal after Jacobi, ascending; 1 declined */
+static int eigvals(struct lower_ctx *c, struct ir_value *x, int upper,
+		   struct ir_value **out)
 {
-	struct ir_value *x = lw_tensor(c, n, 0), *a, *fin[1];
+	struct ir_value *a, *fin[1];
 	int64_t m, nn;
-	const char *uplo = n->ninputs > 1 ? lw_str(c, n, 1) : "L";
 
 	if (mats(c, x, &a, &m, &nn))
 		return 1;
 	if (m != nn)
 		return lw_decline(c, "A must be batches of square matrices");
-	if (!uplo || (strcmp(uplo, "L") && strcmp(uplo, "U")))
-		return lw_decline(c, "UPLO is not 'L' or 'U'");
 	if (known_empty(x)) {
 		out[0] = zeros_of(c, x, &nn, 1, b_dtype(x));
 		return 0;
 	}
-	jacobi(c, symmetric(c, a, nn, uplo[0] == 'U'), nn, 0, 0, fin);
+	jacobi(c, symmetric(c, a, nn, upper), nn, 0, 0, fin);
 	out[0] = b_cast(c, sorted(c, rsum(c, op2(c, "Mul", fin[0], eye(c, nn, nn)),
 					  -1, 0), nn, 0), b_dtype(x));
+	return 0;
+}
+
+/* linalg_eigvalsh(A, UPLO='L') */
+static SYM(sym_eigvalsh)
+{
+	const char *uplo = n->ninputs > 1 ? lw_str(c, n, 1) : "L";
+
+	if (!uplo || (strcmp(uplo, "L") && strcmp(uplo, "U")))
+		return lw_decline(c, "UPLO is not 'L' or 'U'");
+	return eigvals(c, lw_tensor(c, n, 0), uplo[0] == 'U', out);
+}
+
+/* symeig(A, eigenvectors=False, upper=True) -> (eigenvalues, an empty
+ * [0]); the eigenvectors refused */
+static SYM(sym_symeig)
+{
+	int64_t vec = 0, upper = 1;
+
+	if ((n->ninputs > 1 && !lw_int(c, n, 1, &vec)) ||
+	    (n->ninputs > 2 && !lw_int(c, n, 2, &upper)))
+		return lw_decline(c, "eigenvectors or upper is not constant");
+	if (vec)
+		return lw_decline(c, SYM_LAPACK_SIGNS);
+	if (eigvals(c, lw_tensor(c, n, 0), (int)upper, out))
+		return 1;
+	out[1] = empty(c, b_dtype(lw_in(c, n, 0)));
 	return 0;
 }
 
@@ -789,6 +816,34 @@ static SYM(sym_svd_values)
 	return 0;
 }
 
+/* svd(A, some=True, compute_uv=True) with compute_uv False: (U zeros
+ * [..., m, m], S, V zeros [..., n, n]) as torch 1.13; the vectors refused */
+static SYM(sym_svd)
+{
+	struct ir_value *x = lw_tensor(c, n, 0), *a;
+	int64_t m, nn, k, uv = 1, du[2], dv[2];
+	struct svd_parts sp;
+
+	if (n->ninputs > 2 && !lw_int(c, n, 2, &uv))
+		return lw_decline(c, "compute_uv is not constant");
+	if (uv)
+		return lw_decline(c, SYM_LAPACK_SIGNS);
+	if (mats(c, x, &a, &m, &nn))
+		return 1;
+	k = m < nn ? m : nn;
+	du[0] = du[1] = m;
+	dv[0] = dv[1] = nn;
+	out[0] = zeros_of(c, x, du, 2, b_dtype(x));
+	out[2] = zeros_of(c, x, dv, 2, b_dtype(x));
+	if (known_empty(x)) {
+		out[1] = zeros_of(c, x, &k, 1, b_dtype(x));
+		return 0;
+	}
+	svd_parts(c, a, m, nn, 0, &sp);
+	out[1] = b_cast(c, svals(c, &sp), b_dtype(x));
+	return 0;
+}
+
 /* nuclear_norm(A, keepdim) / nuclear_norm(A, dim, keepdim) */
 static SYM(sym_nuclear_norm)
 {
@@ -919,6 +974,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_orgqr, 11, 0, SYM_PRIO_BASE, sym_householder_product },
 	{ OP_aten_ormqr, 11, 0, SYM_PRIO_BASE, sym_ormqr },
 	{ OP_aten_linalg_eigvalsh, 11, 0, SYM_PRIO_BASE, sym_eigvalsh },
+	{ OP_aten_symeig, 11, 0, SYM_PRIO_BASE, sym_symeig },
+	{ OP_aten_svd, 11, 0, SYM_PRIO_BASE, sym_svd },
 	{ OP_aten_linalg_svdvals, 11, 0, SYM_PRIO_BASE, sym_svd_values },
 	{ OP_aten_linalg_matrix_rank, 11, 0, SYM_PRIO_BASE, sym_svd_values },
 	{ OP_aten_linalg_pinv, 11, 0, SYM_PRIO_BASE, sym_svd_values },

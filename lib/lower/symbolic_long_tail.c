@@ -1610,14 +1610,9 @@ const char *sym_refusal(enum aten_op op)
 		       "values do not have";
 	case OP_aten_linalg_eigh:
 	case OP_aten__linalg_eigh:
-	case OP_aten_symeig:
 	case OP_aten_linalg_svd:
 	case OP_aten__linalg_svd:
-	case OP_aten_svd:
-		return "the eigenvectors' (singular vectors') signs depend on "
-		       "LAPACK's algorithm "
-		       "(no rule fixes them); the values-only forms "
-		       "(linalg_eigvalsh, linalg_svdvals) are supported";
+		return SYM_LAPACK_SIGNS;
 	case OP_aten_linalg_eig:
 	case OP_aten_linalg_eigvals:
 		return "a general matrix's eigenvalues and eigenvectors are "

@@ -19,6 +19,21 @@
 #include "trace_int.h"
 
 #define JACOBI_MAX_SWEEPS 100
+#define TRACE_LAPACK_SIGNS "the eigenvectors' (singular vectors') signs " \
+	"depend on LAPACK's algorithm (no rule fixes them); the values-only " \
+	"forms are supported"
+
+/* singular values (descending; hermitian: |eigenvalues| of the lower
+ * triangle's matrix) of x's b matrices; with pinv, also the
+ * pseudo-inverses [b, n, m] keeping those above max(atol, rtol * s_max)
+ * (atol, rtol per matrix, NULL: 0) and their count in rank[b] */
+struct svd_job {
+	int hermitian;
+	const double *atol, *rtol; /* [b] each */
+	double *s;                 /* [b, k] */
+	double *pinv;              /* [b, n, m] or NULL */
+	double *rank;              /* [b] or NULL */
+};
 
 /* --- the algorithms, on one row-major matrix of doubles --------------- */
 
@@ -222,6 +237,9 @@ static void *zalloc(int64_t count)
 {
 	return calloc((size_t)(count > 0 ? count : 1), sizeof(double));
 }
+
+static int svd_batch(struct trace_ctx *c, const double *h, int64_t b,
+		     int64_t m, int64_t n, struct svd_job *j);
 
 /* --- QR ---------------------------------------------------------------- */
 
@@ -441,7 +459,16 @@ static int op_eigvalsh(struct trace_ctx *c, const struct ir_node *n,
 
 	if (tv_get_tensor(c, in[0], 0, &x))
 		return -1;
-	if (nin > 1 && in[1]->kind == TV_STR) {
+	if (n->op == OP_aten_symeig) {
+		/* symeig(A, eigenvectors=False, upper=True) */
+		int vec = 0;
+		upper = 1;
+		if ((nin > 1 && tv_get_bool(c, in[1], &vec)) ||
+		    (nin > 2 && tv_get_bool(c, in[2], &upper)))
+			return -1;
+		if (vec)
+			return trace_error(c, "%s", TRACE_LAPACK_SIGNS);
+	} else if (nin > 1 && in[1]->kind == TV_STR) {
 		upper = !strcmp(in[1]->u.s, "U");
 		if (!upper && strcmp(in[1]->u.s, "L"))
 			return trace_error(c, "Expected UPLO argument to be "
@@ -463,21 +490,53 @@ static int op_eigvalsh(struct trace_ctx *c, const struct ir_node *n,
 		jacobi_eigvals(h + i * nn * nn, nn, w + i * nn);
 	}
 	rc = out_mats(c, out, x, x->rank - 2, 1, &nn, x->dtype, w);
+	if (!rc && n->op == OP_aten_symeig && nout > 1) {
+		int64_t zero = 0;
+		rc = trace_out(c, out + 1, trace_from_host(c, x->dtype, 1, &zero,
+							   IR_DTYPE_DOUBLE, w));
+	}
 	free(h); free(w);
 	return rc;
 }
 
-/* singular values (descending; hermitian: |eigenvalues| of the lower
- * triangle's matrix) of x's b matrices; with pinv, also the
- * pseudo-inverses [b, n, m] keeping those above max(atol, rtol * s_max)
- * (atol, rtol per matrix, NULL: 0) and their count in rank[b] */
-struct svd_job {
-	int hermitian;
-	const double *atol, *rtol; /* [b] each */
-	double *s;                 /* [b, k] */
-	double *pinv;              /* [b, n, m] or NULL */
-	double *rank;              /* [b] or NULL */
-};
+/* svd(A, some=True, compute_uv=True): with compute_uv False, (U zeros
+ * [..., m, m], S, V zeros [..., n, n]), as torch 1.13 gives them; the
+ * vectors refused */
+static int op_svd(struct trace_ctx *c, const struct ir_node *n,
+		  struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	struct svd_job j = { 0 };
+	double *h, *z;
+	int64_t b, m, nn, k;
+	int uv = 1, rc = -1;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 2 && tv_get_bool(c, in[2], &uv)))
+		return -1;
+	if (uv)
+		return trace_error(c, "%s", TRACE_LAPACK_SIGNS);
+	if (!(h = mats_host(c, x, "torch.svd", &b, &m, &nn)))
+		return -1;
+	k = m < nn ? m : nn;
+	j.s = zalloc(b * k);
+	z = zalloc(b * (m > nn ? m : nn) * (m > nn ? m : nn));
+	if (!j.s || !z) {
+		rc = trace_oom(c);
+		goto out;
+	}
+	if (svd_batch(c, h, b, m, nn, &j))
+		goto out;
+	int64_t du[2] = { m, m }, dv[2] = { nn, nn };
+	rc = out_mats(c, out, x, x->rank - 2, 2, du, x->dtype, z);
+	if (!rc && nout > 1)
+		rc = out_mats(c, out + 1, x, x->rank - 2, 1, &k, x->dtype, j.s);
+	if (!rc && nout > 2)
+		rc = out_mats(c, out + 2, x, x->rank - 2, 2, dv, x->dtype, z);
+out:
+	free(h); free(j.s); free(z);
+	return rc;
+}
 
 static int svd_batch(struct trace_ctx *c, const double *h, int64_t b,
 		     int64_t m, int64_t n, struct svd_job *j)
@@ -949,6 +1008,8 @@ const struct trace_op trace_ops_linalg_orth_host[] = {
 	{ OP_aten_orgqr, op_householder_product, 0 },
 	{ OP_aten_ormqr, op_ormqr, 0 },
 	{ OP_aten_linalg_eigvalsh, op_eigvalsh, 0 },
+	{ OP_aten_symeig, op_eigvalsh, 0 },
+	{ OP_aten_svd, op_svd, 0 },
 	{ OP_aten_linalg_svdvals, op_svd_values, 0 },
 	{ OP_aten_linalg_matrix_rank, op_svd_values, 0 },
 	{ OP_aten_linalg_pinv, op_svd_values, 0 },

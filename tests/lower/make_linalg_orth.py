@@ -35,11 +35,14 @@ class QR(torch.nn.Module):
 
 class Eig(torch.nn.Module):
     """eigvalsh (UPLO L and U, batched, float64) and svdvals (tall, wide,
-    batched)"""
+    batched); the values-only forms of symeig and svd"""
     def forward(self, s, s64, t, w):
+        e1, e2 = torch.symeig(s)
+        u, sv, v = torch.svd(w, compute_uv=False)
         return (torch.linalg.eigvalsh(s), torch.linalg.eigvalsh(s, UPLO="U"),
                 torch.linalg.eigvalsh(s64), torch.linalg.svdvals(t),
-                torch.linalg.svdvals(w), torch.linalg.svdvals(s64))
+                torch.linalg.svdvals(w), torch.linalg.svdvals(s64),
+                e1, e2, u, sv, v)
 
 
 class Rank(torch.nn.Module):
@@ -92,7 +95,7 @@ class Refused(torch.nn.Module):
     inverse), gelsd's residuals of a tall A (a shape that depends on the
     rank)"""
     def forward(self, s, t, b):
-        return (torch.linalg.eigh(s)[1], torch.linalg.svd(t)[0],
+        return (torch.linalg.eigh(s)[1], torch.linalg.svd(t)[0], torch.svd(t)[0],
                 torch.linalg.cond(s, 1), torch.linalg.lstsq(t, b, driver="gelsd")[0])
 
 
