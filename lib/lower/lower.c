@@ -57,6 +57,7 @@ const struct symbolic_table *const symbolic_tables[] = {
 	&symbolic_products_table,
 	&symbolic_special_table,
 	&symbolic_linalg_table,
+	&symbolic_linalg_orth_table,
 };
 const size_t symbolic_ntables =
 	sizeof(symbolic_tables) / sizeof(symbolic_tables[0]);

@@ -98,6 +98,7 @@ extern const struct symbolic_table symbolic_loss_table;       /* symbolic_loss.c
 extern const struct symbolic_table symbolic_pointwise_table;  /* symbolic_pointwise.c */
 extern const struct symbolic_table symbolic_products_table;   /* symbolic_products.c */
 extern const struct symbolic_table symbolic_special_table;    /* symbolic_special.c */
+extern const struct symbolic_table symbolic_linalg_orth_table; /* symbolic_linalg_orth.c */
 /* Why op has no symbolic on purpose, or NULL (symbolic_long_tail.c). */
 const char *sym_refusal(enum aten_op op);
 /* torchvision::* ops, and the index/where/split/unbind/repeat cases the

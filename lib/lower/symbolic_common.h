@@ -139,6 +139,17 @@ struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
  * getrs of I in ONNX Loops, opset 11 (symbolic_linalg.c); NULL declined. */
 struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
 				    int r);
+/* Why linalg_eigh, linalg_svd and the vector forms of symeig and svd are
+ * refused (symbolic_long_tail.c, symbolic_linalg_orth.c). */
+#define SYM_LAPACK_SIGNS "the eigenvectors' (singular vectors') signs " \
+	"depend on LAPACK's algorithm (no rule fixes them); the values-only " \
+	"forms (linalg_eigvalsh, linalg_svdvals, symeig without eigenvectors, " \
+	"svd without compute_uv) are supported"
+/* The singular-value norms of x over axes a0 != a1 (>= 0): kind 'n' the
+ * nuclear norm, '2' the largest, '-' the smallest, in x's dtype (opset
+ * 11: Jacobi in a Loop; symbolic_linalg_orth.c); 0, or 1 declined. */
+int sym_svd_norm(struct lower_ctx *c, struct ir_value *x, char kind,
+		 int64_t a0, int64_t a1, int keep, struct ir_value **out);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */

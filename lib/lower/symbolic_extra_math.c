@@ -636,7 +636,7 @@ struct ir_value *sym_pnorm(struct lower_ctx *c, struct ir_value *x,
 	return b_op2(c, "Pow", s, scal(c, 1 / p, dt));
 }
 
-/* Matrix norm over axes a0, a1 (fro, nuc declined, +-1, +-inf). */
+/* Matrix norm over axes a0, a1 ('fro', 'nuc', +-1, +-2, +-inf). */
 static int mnorm(struct lower_ctx *c, struct ir_value *x, const char *sord,
 		 double ord, int64_t a0, int64_t a1, int keep,
 		 struct ir_value **out)
@@ -646,15 +646,21 @@ static int mnorm(struct lower_ctx *c, struct ir_value *x, const char *sord,
 		out[0] = b_reduce(c, "ReduceL2", x, ax, 2, keep);
 		return 0;
 	}
-	if (sord)
-		return lw_decline(c, "ord other than 'fro' or +-1, +-inf");
-	if (ord != 1 && ord != -1 && !isinf(ord))
-		return lw_decline(c, "ord other than 'fro' or +-1, +-inf");
+	if (sord && strcmp(sord, "nuc"))
+		return lw_decline(c, "ord other than 'fro', 'nuc' or +-1, +-2, "
+				  "+-inf");
+	if (!sord && ord != 1 && ord != -1 && fabs(ord) != 2 && !isinf(ord))
+		return lw_decline(c, "ord other than 'fro', 'nuc' or +-1, +-2, "
+				  "+-inf");
 	int r = b_rank(x);
 	a0 = norm_axis(a0, r);
 	a1 = norm_axis(a1, r);
 	if (a0 < 0 || a1 < 0)
 		return lw_decline(c, "negative dims with unknown rank");
+	/* 'nuc', 2, -2: singular values (symbolic_linalg_orth.c) */
+	if (sord || fabs(ord) == 2)
+		return sym_svd_norm(c, x, sord ? 'n' : ord > 0 ? '2' : '-', a0,
+				    a1, keep, out);
 	/* 1: max over columns of column sums (sum over a0, then a1);
 	 * inf: over rows (sum over a1, then a0) */
 	int64_t sum_ax = isinf(ord) ? a1 : a0, ext_ax = isinf(ord) ? a0 : a1;

@@ -86,10 +86,7 @@ static struct ir_value *batch_zeros(struct lower_ctx *c, struct ir_value *x,
 {
 	struct ir_value *s = b_slice(c, b_op1(c, "Shape", x), 0, r - 2, 0, 1);
 	if (tail) {
-		struct ir_node *cn = b_node(c, "Concat", 2,
-					    (struct ir_value *[]){ s, tail }, 1);
-		b_attr_i(c, cn, "axis", 0);
-		s = b_done(c, cn);
+		s = b_concat(c, 2, (struct ir_value *[]){ s, tail }, 0);
 	}
 	return sym_fill_shape(c, s, 0, dt);
 }
@@ -101,10 +98,9 @@ static struct ir_value *bcast_to(struct lower_ctx *c, struct ir_value *b,
 {
 	static const int64_t ones[2] = { 1, 1 };
 	struct ir_value *s = b_slice(c, b_op1(c, "Shape", a), 0, ra - 2, 0, 1);
-	struct ir_node *cn = b_node(c, "Concat", 2, (struct ir_value *[]){
-		s, b_const_i64s(c, ones, 2, 1) }, 1);
-	b_attr_i(c, cn, "axis", 0);
-	return b_op2(c, "Expand", b, b_done(c, cn));
+	struct ir_value *shape = b_concat(c, 2, (struct ir_value *[]){
+		s, b_const_i64s(c, ones, 2, 1) }, 0);
+	return b_op2(c, "Expand", b, shape);
 }
 
 /* ---- the triangular solve: x [..., n, m] := T^-1 x, T [..., n, n] ---- */
@@ -299,11 +295,10 @@ static struct ir_value *lu_perm(struct lower_ctx *c, struct ir_value *piv,
 	struct ir_value *ridx = sym_arange_count(c, rr), *fin;
 	struct perm s = { b_cast(c, piv, IR_DTYPE_INT64), ridx, rp };
 	struct ir_value *z = b_slice(c, b_op1(c, "Shape", piv), 0, rp - 1, 0, 1);
-	struct ir_node *cn = b_node(c, "Concat", 2, (struct ir_value *[]){
-		z, unsq(c, rr, 0) }, 1);
-	b_attr_i(c, cn, "axis", 0);
+	struct ir_value *zs = b_concat(c, 2, (struct ir_value *[]){
+		z, unsq(c, rr, 0) }, 0);
 	struct ir_value *init = b_op2(c, "Add", ridx, sym_fill_shape(c,
-		b_done(c, cn), 0, IR_DTYPE_INT64));
+		zs, 0, IR_DTYPE_INT64));
 	b_loop(c, b_dim(c, piv, rp - 1), 1, &init, perm_body, &s, &fin);
 	return fin;
 }

@@ -1595,6 +1595,15 @@ const char *sym_refusal(enum aten_op op)
 	case OP_aten_resize_:
 		return "it resizes a tensor's storage in place, which ONNX "
 		       "values do not have";
+	case OP_aten_linalg_eigh:
+	case OP_aten__linalg_eigh:
+	case OP_aten_linalg_svd:
+	case OP_aten__linalg_svd:
+		return SYM_LAPACK_SIGNS;
+	case OP_aten_linalg_eig:
+	case OP_aten_linalg_eigvals:
+		return "a general matrix's eigenvalues and eigenvectors are "
+		       "complex, which ONNX has no type for";
 	case OP_aten_randperm:
 		return "a random permutation: ONNX has no operator for one, "
 		       "and no seed makes ONNX's random numbers torch's";

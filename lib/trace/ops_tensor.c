@@ -3038,7 +3038,7 @@ fail:
 }
 
 /* matrix norms over the two axes in mask (a0 < a1): 'fro', 1, -1, inf,
- * -inf; NULL after reporting for the others (they need an SVD) */
+ * -inf; 'nuc', 2, -2 from singular values (ops_linalg_orth_host.c) */
 static struct gpu_tensor *matrix_norm_t(struct trace_ctx *c,
 					struct gpu_tensor *x, const char *sord,
 					double ord, int a0, int a1, int keep,
@@ -3050,10 +3050,12 @@ static struct gpu_tensor *matrix_norm_t(struct trace_ctx *c,
 	if (sord && !strcmp(sord, "fro"))
 		return reduce_t(c, GPU_RL2, x, (1u << a0) | (1u << a1), keep,
 				0, dt, dt);
+	if ((sord && !strcmp(sord, "nuc")) || fabs(ord) == 2)
+		return trace_svd_norm(c, x, sord ? 'n' : ord > 0 ? '2' : '-',
+				      a0, a1, keep, dt);
 	if (sord || !(fabs(ord) == 1 || isinf(ord))) {
-		trace_error(c, "matrix norm ord=%s needs singular values, "
-			    "which trace does not compute",
-			    sord ? sord : ord == 2 ? "2" : "-2");
+		trace_error(c, "matrix norm ord=%s is not one of 'fro', "
+			    "'nuc', 1, -1, 2, -2, inf, -inf", sord ? sord : "?");
 		return NULL;
 	}
 	/* 1: max over columns of the column sums; inf: over rows */

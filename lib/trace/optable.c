@@ -31,6 +31,7 @@ const struct trace_table trace_tables[] = {
 	{ "trace_ops_products_host", trace_ops_products_host, TRACE_TENSOR },
 	{ "trace_ops_special_host", trace_ops_special_host, TRACE_TENSOR },
 	{ "trace_ops_linalg_host", trace_ops_linalg_host, TRACE_TENSOR },
+	{ "trace_ops_linalg_orth_host", trace_ops_linalg_orth_host, TRACE_TENSOR },
 	{ NULL, NULL, TRACE_PRIM },
 };
 

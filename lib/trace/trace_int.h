@@ -197,6 +197,13 @@ extern const struct trace_op trace_ops_hist_host[]; /* ops_hist_host.c: bincount
 extern const struct trace_op trace_ops_fft_host[]; /* ops_fft_host.c: fft_irfft, fft_hfft and their 2-d, n-d forms on the host */
 extern const struct trace_op trace_ops_reduce_host[]; /* ops_reduce_host.c: nansum, nanmean, sum_to_size, trapezoid, cumulative_trapezoid, renorm on the host */
 extern const struct trace_op trace_ops_products_host[]; /* ops_products_host.c: kron, vdot, vecdot, vander, multi_dot, matrix_power, combinations, fftshift, narrow_copy, as_strided_scatter on the host */
+extern const struct trace_op trace_ops_linalg_orth_host[]; /* ops_linalg_orth_host.c: QR, symmetric eigenvalues, singular values and what is built on them, on the host */
+/* The singular-value norms of x over its axes a0 < a1: kind 'n' the
+ * nuclear norm, '2' the largest, '-' the smallest; NULL after reporting
+ * (ops_linalg_orth_host.c) */
+struct gpu_tensor *trace_svd_norm(struct trace_ctx *c, struct gpu_tensor *x,
+				  char kind, int a0, int a1, int keep,
+				  enum ir_dtype dt);
 
 /* Every table in lookup order, ending with a NULL name (optable.c). */
 extern const struct trace_table trace_tables[];
