@@ -1582,16 +1582,12 @@ static SYM(sym_max_unpool)
 }
 
 /* Why lower has no symbolic for op, where it refuses on purpose (NULL
- * otherwise): functions with no exact ONNX form that pt2onnx has no
- * measured approximation of (igamma, igammac); those it approximates are
- * in symbolic_special.c. */
+ * otherwise): backward ops, memory layout, in-place resizes, random
+ * permutations.  The special functions pt2onnx approximates are in
+ * symbolic_special.c. */
 const char *sym_refusal(enum aten_op op)
 {
 	switch (op) {
-	case OP_aten_igamma:
-	case OP_aten_igammac:
-		return "no exact ONNX form (pt2onnx approximates only the "
-		       "special functions docs/operators.md lists)";
 	case OP_aten_convolution_backward:
 	case OP_aten_native_group_norm_backward:
 	case OP_aten_native_layer_norm_backward:

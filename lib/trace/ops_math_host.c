@@ -7,8 +7,8 @@
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
  * diagflat, dist, diff, select_scatter, slice_scatter and
  * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
- * positive and real of real tensors, heaviside, ldexp, isclose, gcd and
- * lcm.  Each reads its inputs to
+ * positive and real of real tensors, heaviside, ldexp, isclose, gcd,
+ * lcm, frexp and nextafter.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -195,7 +195,9 @@ static int op_binary_host(struct trace_ctx *c, const struct ir_node *n,
 	for (int i = 0; i < rank; i++)
 		cnt *= dims[i];
 	for (int64_t i = 0; i < cnt; i++)
-		a[i] = binary_of(n->op, a[i], b[i]);
+		a[i] = n->op != OP_aten_nextafter ? binary_of(n->op, a[i], b[i])
+		       : dt == IR_DTYPE_FLOAT ? nextafterf((float)a[i], (float)b[i])
+		       : nextafter(a[i], b[i]);
 	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, a);
 	free(a);
 	free(b);
@@ -679,6 +681,50 @@ static int op_real_unary(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+/* frexp(x) of a float tensor: C's frexp per element, the mantissa in
+ * x's dtype, the exponent int32 */
+static int op_frexp(struct trace_ctx *c, const struct ir_node *n,
+		    struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y, *ey;
+	double *v, *e;
+	int64_t cnt = 1;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (!is_float(x->dtype))
+		return trace_error(c, "torch.frexp() only supports floating-point dtypes");
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	e = calloc(cnt ? (size_t)cnt : 1, sizeof(*e));
+	if (!e) {
+		free(v);
+		return trace_error(c, "out of memory");
+	}
+	for (int64_t i = 0; i < cnt; i++) {
+		int k = 0;
+		v[i] = frexp(v[i], &k);
+		e[i] = k;
+	}
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	ey = trace_from_host(c, IR_DTYPE_INT32, x->rank, x->dims, IR_DTYPE_DOUBLE, e);
+	free(v);
+	free(e);
+	if (!y || !ey) {
+		if (y)
+			gpu_free(y);
+		if (ey)
+			gpu_free(ey);
+		return y ? trace_error(c, "out of memory") : -1;
+	}
+	if (trace_out(c, out, y))
+		return -1;
+	return trace_out(c, out + 1, ey);
+}
+
 /* positive, and real of a real tensor: the tensor itself */
 static int op_itself(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -834,6 +880,8 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_logaddexp2, op_binary_host, 0 },
 	{ OP_aten_copysign, op_binary_host, 0 },
 	{ OP_aten_hypot, op_binary_host, 0 },
+	{ OP_aten_nextafter, op_binary_host, 0 },
+	{ OP_aten_frexp, op_frexp, 0 },
 	{ OP_aten_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlog1py, op_binary_host, 0 },

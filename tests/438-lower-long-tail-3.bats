@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# 438-lower-long-tail-3.bats - more of issue 14's long tail: igamma and
+# igammac (special_gammainc(c); lib/lower/symbolic_special.c, an
+# approximation measured against torch), frexp and nextafter
+# (lib/lower/symbolic_pointwise.c, exact), gradient
+# (lib/lower/symbolic_stats.c).  Models traced and scripted by torch 1.13
+# (tests/lower/make_long_tail_3.py), converted on the three paths (trace:
+# lib/trace/ops_special_host.c, ops_math_host.c), run in ONNX Runtime and
+# compared with eager torch (tests/lower/opcases.bash); igamma's worst
+# error over a wide range within docs/operators.md's bounds
+# (tests/lower/special_error.py), frexp and nextafter bit for bit.
+# bats file_tags=tier:full
+
+load helper
+
+OPCASES_GEN=make_long_tail_3.py
+load lower/opcases
+
+# feeds NAME MODEL: MODEL's inputs fed NAME/in1's arrays, in order
+feeds() {
+	"$PYTHON" - "$1" "$2" <<'PY'
+import json, sys
+import onnx
+d, m = sys.argv[1:3]
+order = [i["name"] for i in json.load(open(f"{d}/meta.json"))["inputs"]]
+print(" ".join(f"{g.name}={d}/in1/{n}.npy" for g, n in zip(onnx.load(m).graph.input, order)))
+PY
+}
+
+# bits NAME PATH OPSET: the converted model's outputs are torch's bit for
+# bit (NaNs where torch's, -0 where torch's)
+bits() {
+	local m="$1/${2/:/_}-$3.onnx"
+	rm -rf "$1/bits"
+	ort_run "$m" "$1/bits" $(feeds "$1" "$m") > /dev/null || return 1
+	"$PYTHON" - "$m" "$1" <<'PY'
+import sys
+import numpy as np
+import onnx
+m, d = sys.argv[1:3]
+for j, o in enumerate(onnx.load(m).graph.output):
+    g, w = np.load(f"{d}/bits/{o.name}.npy"), np.load(f"{d}/out1/{j}.npy")
+    assert g.dtype == w.dtype and g.shape == w.shape, f"{m} {o.name}: {g.dtype}{g.shape}, torch's {w.dtype}{w.shape}"
+    nan = np.isnan(w) if w.dtype.kind == "f" else np.zeros(w.shape, bool)
+    same = (g.reshape(-1).view(np.uint8).reshape(g.size, -1) == w.reshape(-1).view(np.uint8).reshape(w.size, -1)).all(1)
+    assert (np.isnan(g[nan]).all() and same[~nan.reshape(-1)].all()), f"{m} {o.name}: not torch's bits at {np.nonzero(~same & ~nan.reshape(-1))[0]}"
+PY
+}
+
+@test "lower: igamma, igammac, special_gammainc(c) (a or x 0, below 0, inf, NaN; series and continued fraction; float64; broadcast; empty) on the three paths, 11 13 17; refused at 10" {
+	run all igamma 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run -4 pt2onnx igamma/scripted.pt -i a=f32[40] -i x=f32[40] -i e=f32[0,3] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::igamma"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[ ! -e r.onnx ]
+}
+
+# measured NAME KIND: NAME's trace-path model at opset 13 in ONNX Runtime,
+# and trace's own kernel values, within special_error.py's bounds
+measured() {
+	build "$1" || return 1
+	convert "$1" trace 13 || return 1
+	rm -rf "$1/got" "$1/kern"
+	ort_run "$1/trace-13.onnx" "$1/got" $(feeds "$1" "$1/trace-13.onnx") > /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/special_error.py" "$1" "$1/got" "$1/trace-13.onnx" "$2" || return 1
+	tool trace "$1/traced.pt" --input "$1/in1/a.npy" --input "$1/in1/x.npy" --save-outputs "$1/kern" -o /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/special_error.py" "$1" "$1/kern" - "$2"
+}
+
+@test "lower: igamma and igammac's worst error against torch over a 1e-3..1e3 grid and a near x up to 1000, float32 and float64, ONNX and trace's kernel, within the documented bounds" {
+	run measured igamma_wide f32
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 4 ]
+	run measured igamma_wide64 f64
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 4 ]
+}
+
+@test "lower: frexp and nextafter (0, -0, denormals, the largest, infinities, NaN, equal arguments), float32 and float64, bit for bit on the three paths, 11 17; frexp from 10, nextafter refused at 10" {
+	run all fbits 11 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for p in trace script:traced script:scripted; do
+		for o in 11 17; do
+			run bits fbits "$p" "$o"
+			echo "$output"
+			[ "$status" -eq 0 ]
+		done
+	done
+	run -4 pt2onnx fbits/scripted.pt -i x=f32[40] -i y=f32[40] -i x64=f64[40] -i y64=f64[40] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::nextafter"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[[ "$output" != *"aten::frexp"* ]]
+	[ ! -e r.onnx ]
+}

@@ -1,0 +1,93 @@
+# make_long_tail_3.py - the models of tests/438-lower-long-tail-3.bats:
+# more of issue 14's long tail (igamma and igammac with their
+# special_gammainc(c) names; frexp, nextafter; gradient), each case one
+# module traced and scripted by torch 1.13, with torch's eager outputs as
+# the oracle (opcases.py writes them).  The "igamma_wide" cases are the
+# measurement of docs/operators.md's igamma row (special_error.py).
+#
+#   make_long_tail_3.py NAME DIR
+import sys
+
+import numpy as np
+import torch
+
+from opcases import write_case
+
+torch.manual_seed(0)
+name, d = sys.argv[1], sys.argv[2]
+nan, inf = float("nan"), float("inf")
+S = torch.special
+
+
+class Igamma(torch.nn.Module):
+    """igamma, igammac and special_gammainc(c), float32 and float64:
+    torch's boundary values (a or x 0, below 0, inf, NaN), both the
+    series and the continued fraction"""
+    def forward(self, a, x, e):
+        return (torch.igamma(a, x), torch.igammac(a, x), S.gammainc(a.double(), x.double()),
+                S.gammaincc(a.double(), x.double()), torch.igamma(a[:4].reshape(4, 1), x[:6]),
+                torch.igammac(e, e))
+
+
+class IgammaWide(torch.nn.Module):
+    def forward(self, a, x):
+        return torch.igamma(a, x), torch.igammac(a, x)
+
+
+def igamma_grid(dt):
+    """a and x over 1e-3..1e3 (logarithmically), 0..30, and a near x
+    for a 20..1000 (where torch takes its asymptotic series)"""
+    g = np.random.default_rng(1)
+    a = np.concatenate([10 ** g.uniform(-3, 3, 3000), g.uniform(0, 30, 1000), g.uniform(20, 1000, 1000)])
+    x = np.concatenate([10 ** g.uniform(-3, 3, 3000), g.uniform(0, 30, 1000), np.zeros(1000)])
+    x[4000:] = a[4000:] * g.uniform(0.7, 1.3, 1000)
+    return torch.tensor(a, dtype=dt), torch.tensor(x, dtype=dt)
+
+
+class FBits(torch.nn.Module):
+    """frexp (0, -0, infinities, NaN, denormals, the largest, powers of
+    two) and nextafter (toward either side, equal arguments, 0 and -0,
+    denormals, the largest toward inf, infinities, NaN), float32 and
+    float64"""
+    def forward(self, x, y, x64, y64):
+        m, e = torch.frexp(x)
+        m64, e64 = torch.frexp(x64)
+        return (m, e, m64, e64, torch.nextafter(x, y), torch.nextafter(x64, y64),
+                torch.nextafter(y, x), torch.nextafter(y64, x64))
+
+
+def fbits(dt):
+    fi = torch.finfo(dt)
+    tiny = fi.tiny * fi.eps  # the smallest denormal
+    x = [0.0, -0.0, inf, -inf, nan, tiny, -tiny, 3 * tiny, fi.tiny, -fi.tiny, fi.tiny * 0.5, fi.max,
+         -fi.max, 1.0, -1.0, 0.5, 2.0 ** 20, -(2.0 ** -30), 0.1, -7.3, 1e30 if dt == torch.float32 else 1e300,
+         fi.max, 1.0, 0.0, -0.0, 1.5, -1.0, 2.0 ** -60, tiny, fi.tiny]
+    y = [1.0, -1.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0, 1.0, inf,
+         -inf, 2.0, -2.0, 0.0, -inf, 0.0, nan, 0.0, inf,
+         0.0, 1.0, -0.0, 0.0, 1.5, 0.0, 1.0, tiny, -1.0]
+    x = torch.tensor(x, dtype=dt)
+    y = torch.tensor(y, dtype=dt)
+    return torch.cat([x, torch.randn(10, dtype=dt) * 1e3]), torch.cat([y, torch.randn(10, dtype=dt) * 1e3])
+
+
+x32, y32 = fbits(torch.float32)
+x64, y64 = fbits(torch.float64)
+aw, xw = igamma_grid(torch.float32)
+aw64, xw64 = igamma_grid(torch.float64)
+cases = {
+    "igamma": (Igamma(), [("a", torch.cat([torch.tensor([0.0, 0.0, 0.0, 1.0, inf, inf, nan, 1.0, -1.0, 2.0, nan, 0.5, 3.0,
+                                                          25.0, 150.0, 1e-3, 4.0, 1.0, 2.5, 0.0]),
+                                            torch.rand(20) * 10]), None, []),
+                          ("x", torch.cat([torch.tensor([1.0, 0.0, nan, 0.0, 1.0, inf, 0.0, nan, 1.0, -1.0, inf, inf, 3.5,
+                                                         26.0, 140.0, 2.0, 0.1, 30.0, 1e-4, -0.0]),
+                                           torch.rand(20) * 12]), None, []),
+                          ("e", torch.zeros(0, 3), None, [])]),
+    "igamma_wide": (IgammaWide(), [("a", aw, None, []), ("x", xw, None, [])]),
+    "igamma_wide64": (IgammaWide(), [("a", aw64, None, []), ("x", xw64, None, [])]),
+    "fbits": (FBits(), [("x", x32, None, []), ("y", y32, None, []), ("x64", x64, None, []), ("y64", y64, None, [])]),
+}
+m, ins = cases[name]
+write_case(m, ins, d)
+if name.startswith("igamma_wide"):
+    with open(f"{d}/names.txt", "w") as f:
+        f.write("igamma\nigammac\n")
