@@ -95,3 +95,37 @@ measured() {
 	[[ "$output" != *"aten::frexp"* ]]
 	[ ! -e r.onnx ]
 }
+
+# drawn NAME PATH OPSET: the converted model's draws have torch's dtype
+# and shape and lie in [-2, 3) and [0, 1), not all equal
+drawn() {
+	local m="$1/${2/:/_}-$3.onnx"
+	rm -rf "$1/drawn"
+	ort_run "$m" "$1/drawn" $(feeds "$1" "$m") > /dev/null || return 1
+	"$PYTHON" - "$m" "$1" <<'PY'
+import sys
+import numpy as np
+import onnx
+m, d = sys.argv[1:3]
+for j, (o, lo, hi) in enumerate(zip(onnx.load(m).graph.output, (-2, 0), (3, 1))):
+    g, w = np.load(f"{d}/drawn/{o.name}.npy"), np.load(f"{d}/out1/{j}.npy")
+    assert g.dtype == w.dtype and g.shape == w.shape, f"{m} {o.name}: {g.dtype}{g.shape}, torch's {w.dtype}{w.shape}"
+    assert (g >= lo).all() and (g < hi).all() and np.unique(g).size > 1, f"{m} {o.name}: draws outside [{lo}, {hi})"
+PY
+}
+
+@test "lower: mT, mH, adjoint of a 0-d tensor, matrix_H; uniform_ (its draws' range, dtype, shape) on the three paths, 13 17" {
+	run all mats 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	build uniform
+	for p in trace script:traced script:scripted; do
+		for o in 13 17; do
+			run convert uniform "$p" "$o"
+			[ "$status" -eq 0 ]
+			run drawn uniform "$p" "$o"
+			echo "$output"
+			[ "$status" -eq 0 ]
+		done
+	done
+}

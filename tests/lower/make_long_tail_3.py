@@ -1,6 +1,7 @@
 # make_long_tail_3.py - the models of tests/438-lower-long-tail-3.bats:
 # more of issue 14's long tail (igamma and igammac with their
-# special_gammainc(c) names; frexp, nextafter; gradient), each case one
+# special_gammainc(c) names; frexp, nextafter; gradient; mT, mH of 0-d
+# tensors, matrix_H, uniform), each case one
 # module traced and scripted by torch 1.13, with torch's eager outputs as
 # the oracle (opcases.py writes them).  The "igamma_wide" cases are the
 # measurement of docs/operators.md's igamma row (special_error.py).
@@ -70,6 +71,19 @@ def fbits(dt):
     return torch.cat([x, torch.randn(10, dtype=dt) * 1e3]), torch.cat([y, torch.randn(10, dtype=dt) * 1e3])
 
 
+class Mats(torch.nn.Module):
+    """mT, mH, adjoint of a 0-d tensor (the tensor itself, as torch
+    1.13), matrix_H (.H) of a 2-d one"""
+    def forward(self, s, m):
+        return s.mT, s.mH, s.adjoint(), m.H, m.mT * 2
+
+
+class Uniform(torch.nn.Module):
+    """uniform_ (functionalized: uniform) of float and double"""
+    def forward(self, x, y):
+        return x.clone().uniform_(-2.0, 3.0), y.clone().uniform_()
+
+
 x32, y32 = fbits(torch.float32)
 x64, y64 = fbits(torch.float64)
 aw, xw = igamma_grid(torch.float32)
@@ -84,6 +98,8 @@ cases = {
                           ("e", torch.zeros(0, 3), None, [])]),
     "igamma_wide": (IgammaWide(), [("a", aw, None, []), ("x", xw, None, [])]),
     "igamma_wide64": (IgammaWide(), [("a", aw64, None, []), ("x", xw64, None, [])]),
+    "mats": (Mats(), [("s", torch.tensor(1.5), None, []), ("m", torch.randn(3, 4), None, [])]),
+    "uniform": (Uniform(), [("x", torch.zeros(50, 40), None, []), ("y", torch.zeros(7, dtype=torch.float64), None, [])]),
     "fbits": (FBits(), [("x", x32, None, []), ("y", y32, None, []), ("x64", x64, None, []), ("y64", y64, None, [])]),
 }
 m, ins = cases[name]
