@@ -129,3 +129,9 @@ PY
 		done
 	done
 }
+
+@test "lower: gradient (spacing none, a number, coordinates; edge_order 1 and 2; dims; an int64 input) on the three paths, 9 13 17" {
+	run all gradient 9 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

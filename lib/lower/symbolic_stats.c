@@ -1,10 +1,11 @@
 /*
  * symbolic_stats.c - more of the long tail of aten operators (issue 14):
  * block_diag, cartesian_prod, diagonal_scatter, hsplit/vsplit/dsplit,
- * cov and corrcoef, nanmedian.  Each is an exact ONNX decomposition of
- * torch 1.13's definition (ATen/native: TensorShape.cpp's block_diag,
- * Itertools.cpp's cartesian_prod, Correlation.cpp's cov and corrcoef,
- * Sorting.cpp's nanmedian) or declines with the reason.
+ * cov and corrcoef, nanmedian, gradient.  Each is an exact ONNX
+ * decomposition of torch 1.13's definition (ATen/native: TensorShape.cpp's
+ * block_diag, Itertools.cpp's cartesian_prod, Correlation.cpp's cov and
+ * corrcoef, Sorting.cpp's nanmedian, ReduceOps.cpp's gradient) or declines
+ * with the reason.
  */
 #include <math.h>
 #include <stdint.h>
@@ -673,6 +674,138 @@ static SYM(sym_quantile)
 	return 0;
 }
 
+/* x[lo:hi] along d (hi INT64_MAX: to the end) */
+#define SL(x, lo, hi) b_slice(c, (x), (lo), (hi), d, 1)
+
+/* gradient along d of x (float dt, size len >= edge + 1 there) with the
+ * spacing h (a 0-d number) or the coordinates co (1-d, len), as torch's
+ * gradient_helper_float and gradient_helper (ReduceOps.cpp): the centre
+ * (f[2:] - f[:-2]) / h / 2, or a f[:-2] + b f[1:-1] + c f[2:] with a, b,
+ * c from the coordinates' differences; the edges of order 1 or 2; joined
+ * on d */
+static struct ir_value *gradient_dim(struct lower_ctx *c, struct ir_value *x,
+				     int64_t d, int r, struct ir_value *h,
+				     struct ir_value *co, int64_t edge)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *parts[3], *f0 = SL(x, 0, 1), *f1 = SL(x, 1, 2),
+		*l1 = SL(x, -1, INT64_MAX), *l2 = SL(x, -2, -1);
+#define K(v) b_const_scalar(c, (v), dt, 0)
+#define M(a, b) b_op2(c, "Mul", (a), (b))
+#define A(a, b) b_op2(c, "Add", (a), (b))
+#define D(a, b) b_op2(c, "Div", (a), (b))
+#define S(a, b) b_op2(c, "Sub", (a), (b))
+	if (!co) {
+		parts[1] = D(D(S(SL(x, 2, INT64_MAX), SL(x, 0, -2)), h), K(2));
+		if (edge == 1) {
+			parts[0] = D(S(f1, f0), h);
+			parts[2] = D(S(l1, l2), h);
+		} else {
+			parts[0] = D(S(A(M(K(-1.5), f0), M(K(2), f1)),
+				       M(K(0.5), SL(x, 2, 3))), h);
+			parts[2] = D(A(S(M(K(0.5), SL(x, -3, -2)), M(K(2), l2)),
+				       M(K(1.5), l1)), h);
+		}
+	} else {
+		/* the coordinates' differences as [1, .., len - 1, .., 1] */
+		int64_t shp[64];
+		for (int i = 0; i < r; i++)
+			shp[i] = i == d ? -1 : 1;
+		struct ir_value *dx = b_op2(c, "Reshape", S(b_slice(c, co, 1, INT64_MAX, 0, 1),
+							    b_slice(c, co, 0, -1, 0, 1)),
+					    b_const_i64s(c, shp, r, 1));
+		struct ir_value *dx1 = SL(dx, 0, -1), *dx2 = SL(dx, 1, INT64_MAX);
+		struct ir_value *s12 = A(dx1, dx2);
+		struct ir_value *a = D(b_op1(c, "Neg", dx2), M(dx1, s12));
+		struct ir_value *b = D(S(dx2, dx1), M(dx1, dx2));
+		struct ir_value *cc = D(dx1, M(dx2, s12));
+		parts[1] = A(A(M(a, SL(x, 0, -2)), M(b, SL(x, 1, -1))), M(cc, SL(x, 2, INT64_MAX)));
+		struct ir_value *d0 = SL(dx, 0, 1), *dl = SL(dx, -1, INT64_MAX);
+		if (edge == 1) {
+			parts[0] = D(S(f1, f0), d0);
+			parts[2] = D(S(l1, l2), dl);
+		} else {
+			struct ir_value *e1 = SL(dx, 1, 2), *e2 = SL(dx, -2, -1);
+			struct ir_value *s0 = A(d0, e1), *sl = A(dl, e2);
+			a = D(b_op1(c, "Neg", A(M(K(2), d0), e1)), M(d0, s0));
+			b = D(s0, M(d0, e1));
+			cc = D(b_op1(c, "Neg", d0), M(e1, s0));
+			parts[0] = A(A(M(a, f0), M(b, f1)), M(cc, SL(x, 2, 3)));
+			a = D(dl, M(e2, sl));
+			b = D(b_op1(c, "Neg", sl), M(dl, e2));
+			cc = D(A(M(K(2), dl), e2), M(dl, sl));
+			parts[2] = A(A(M(a, SL(x, -3, -2)), M(b, l2)), M(cc, l1));
+		}
+	}
+#undef K
+#undef M
+#undef A
+#undef D
+#undef S
+	return concat(c, parts, 3, d);
+}
+#undef SL
+
+/* gradient(self, spacing, dim, edge_order) in all its overloads
+ * (.array has no spacing): spacing None (1), a number, a list of
+ * numbers or of coordinate tensors, one per dim; dim None (all), an int
+ * or a list; the list of one gradient per dim; integers in Float */
+static SYM(sym_gradient)
+{
+	struct ir_value *x = T(0), *sp[MAXL], *vals[MAXL], *h1 = NULL;
+	int r = x ? b_rank(x) : -1, isp = NARGS > 3 ? 1 : -1, idim = isp > 0 ? 2 : 1;
+	int listsp = 0, nsp = 0, nd;
+	int64_t dims[MAXL], edge = 1;
+	if (r < 1 || r > MAXL)
+		return lw_decline(c, "the input's rank is not known or 0");
+	enum ir_dtype dt = b_dtype(x);
+	if (!b_is_float(dt)) {
+		dt = IR_DTYPE_FLOAT;
+		x = b_cast(c, x, dt);
+	}
+	if (!lw_int(c, n, idim + 1, &edge) || (edge != 1 && edge != 2))
+		return lw_decline(c, "edge_order is not a constant 1 or 2");
+	if (lw_is_none(c, n, idim)) {
+		nd = r;
+		for (int i = 0; i < r; i++)
+			dims[i] = i;
+	} else if ((nd = lw_ints(c, n, idim, dims, MAXL, 0)) < 1) {
+		return lw_decline(c, "dim is not a constant int or list of ints");
+	}
+	if (isp > 0 && !lw_is_none(c, n, isp)) {
+		if (n->inputs[isp]->type->kind == IR_TYPE_LIST) {
+			listsp = 1;
+			nsp = lw_list(c, n, isp, sp, MAXL);
+			if (nsp != nd)
+				return lw_decline(c, "spacing is not a list of one "
+						     "number or tensor per dim");
+		} else if (!(h1 = T(isp))) {
+			return lw_decline(c, "spacing is not a number");
+		}
+	}
+	if (!h1 && !listsp)
+		h1 = b_const_scalar(c, 1, dt, 0);
+	for (int i = 0; i < nd; i++) {
+		int64_t d = dims[i] < 0 ? dims[i] + r : dims[i];
+		struct ir_value *h = listsp ? sp[i] : h1, *co = NULL;
+		const struct ir_dim *sz = d >= 0 && d < r ? &x->type->dims[d] : NULL;
+		if (!sz)
+			return lw_decline(c, "dim out of range");
+		if (sz->kind == IR_DIM_FIXED && sz->value < edge + 1)
+			return lw_decline(c, "a dim shorter than edge_order + 1 "
+					     "(torch refuses it)");
+		if (b_rank(h) == 1)
+			co = h;
+		else if (b_rank(h) != 0)
+			return lw_decline(c, "spacing is not a number or 1-d coordinates");
+		h = b_cast(c, h, dt);
+		vals[i] = gradient_dim(c, x, d, r, co ? NULL : h, co ? h : NULL, edge);
+	}
+	lw_set_list(c, n->outputs[0], vals, nd);
+	out[0] = NULL;
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_block_diag, 0, 0, SYM_PRIO_BASE, sym_block_diag },
 	{ OP_aten_cartesian_prod, 0, 0, SYM_PRIO_BASE, sym_cartesian_prod },
@@ -687,6 +820,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_mode, 11, 0, SYM_PRIO_BASE, sym_mode },
 	{ OP_aten_quantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
 	{ OP_aten_nanquantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
+	{ OP_aten_gradient, 0, 0, SYM_PRIO_BASE, sym_gradient },
 };
 
 const struct symbolic_table symbolic_stats_table = {

@@ -8,7 +8,7 @@
  * diagflat, dist, diff, select_scatter, slice_scatter and
  * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
  * positive and real of real tensors, heaviside, ldexp, isclose, gcd,
- * lcm, frexp and nextafter.  Each reads its inputs to
+ * lcm, frexp, nextafter and gradient.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "ops_shape.h"
 #include "trace_int.h"
 
 static int is_float(enum ir_dtype dt)
@@ -725,6 +726,164 @@ static int op_frexp(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out + 1, ey);
 }
 
+/* What gradient's pieces share: the input on the host, its dtype and
+ * dims, per gradient its dim and its spacing (a number h, or the
+ * coordinates co on the host), the edge order */
+struct grad {
+	double *x;
+	enum ir_dtype dt;
+	int rank;
+	int64_t dims[GPU_MAX_DIMS], dim[GPU_MAX_DIMS], edge;
+	double h[GPU_MAX_DIMS];
+	double *co[GPU_MAX_DIMS];
+};
+
+/* the gradient along g->dim[i] as torch's gradient_helper(_float): the
+ * centre, then the edges of order 1 or 2 */
+static struct gpu_tensor *grad_piece(struct trace_ctx *c, int i, void *arg)
+{
+	const struct grad *g = arg;
+	int64_t d = g->dim[i], len = g->dims[d], outer = 1, inner = 1, cnt;
+	const double *co = g->co[i], h = g->h[i];
+	double *y;
+	struct gpu_tensor *t;
+
+	for (int j = 0; j < g->rank; j++) {
+		if (j < d)
+			outer *= g->dims[j];
+		else if (j > d)
+			inner *= g->dims[j];
+	}
+	cnt = outer * len * inner;
+	y = malloc(sizeof(*y) * (size_t)(cnt ? cnt : 1));
+	if (!y) {
+		trace_error(c, "out of memory");
+		return NULL;
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t q = 0; q < inner; q++) {
+			const double *f = g->x + o * len * inner + q;
+			double *v = y + o * len * inner + q;
+#define F(k) f[(k) * inner]
+#define V(k) v[(k) * inner]
+#define DX(k) (co[(k) + 1] - co[k])
+			for (int64_t k = 1; k < len - 1; k++) {
+				if (!co) {
+					V(k) = (F(k + 1) - F(k - 1)) / h / 2;
+				} else {
+					double d1 = DX(k - 1), d2 = DX(k);
+					V(k) = -d2 / (d1 * (d1 + d2)) * F(k - 1) +
+					       (d2 - d1) / (d1 * d2) * F(k) +
+					       d1 / (d2 * (d1 + d2)) * F(k + 1);
+				}
+			}
+			if (g->edge == 1) {
+				V(0) = (F(1) - F(0)) / (co ? DX(0) : h);
+				V(len - 1) = (F(len - 1) - F(len - 2)) /
+					     (co ? DX(len - 2) : h);
+			} else if (!co) {
+				V(0) = (-1.5 * F(0) + 2 * F(1) - 0.5 * F(2)) / h;
+				V(len - 1) = (0.5 * F(len - 3) - 2 * F(len - 2) +
+					      1.5 * F(len - 1)) / h;
+			} else {
+				double a = DX(0), b = DX(1), e = DX(len - 2),
+				       p = DX(len - 3);
+				V(0) = -(2 * a + b) / (a * (a + b)) * F(0) +
+				       (a + b) / (a * b) * F(1) -
+				       a / (b * (a + b)) * F(2);
+				V(len - 1) = e / (p * (e + p)) * F(len - 3) -
+					     (e + p) / (e * p) * F(len - 2) +
+					     (2 * e + p) / (e * (e + p)) * F(len - 1);
+			}
+#undef F
+#undef V
+#undef DX
+		}
+	t = trace_from_host(c, g->dt, g->rank, g->dims, IR_DTYPE_DOUBLE, y);
+	free(y);
+	return t;
+}
+
+/* gradient(self, spacing, dim, edge_order), every overload (.array:
+ * no spacing): spacing None (1), a number, a list of numbers or of 1-d
+ * coordinate tensors, one per dim; dim None (all), an int or a list */
+static int op_gradient(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	struct tval *sp = nin > 3 ? in[1] : NULL, *dv = in[nin > 3 ? 2 : 1];
+	struct grad g = { 0 };
+	int nd = 0, rc = -1, ncol = 0;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_int(c, in[nin - 1], &g.edge))
+		return -1;
+	if (x->rank < 1)
+		return trace_error(c, "torch.gradient only supports tensors of at least 1 dimension");
+	if (g.edge != 1 && g.edge != 2)
+		return trace_error(c, "torch.gradient only supports edge_order=1 and edge_order=2.");
+	g.rank = x->rank;
+	for (int i = 0; i < x->rank; i++)
+		g.dims[i] = x->dims[i];
+	if (dv->kind == TV_NONE) {
+		nd = x->rank;
+		for (int i = 0; i < nd; i++)
+			g.dim[i] = i;
+	} else {
+		if (tv_get_ints(c, dv, g.dim, GPU_MAX_DIMS, &nd))
+			return -1;
+		if (dv->kind != TV_LIST && dv->kind != TV_TUPLE)
+			nd = 1;
+		for (int i = 0; i < nd; i++) {
+			int a;
+			if (trace_axis(c, g.dim[i], x->rank, &a))
+				return -1;
+			g.dim[i] = a;
+		}
+	}
+	for (int i = 0; i < nd; i++) {
+		g.h[i] = 1;
+		if (g.dims[g.dim[i]] < g.edge + 1)
+			return trace_error(c, "torch.gradient expected each dimension size to be at least edge_order+1");
+	}
+	if (sp && sp->kind == TV_LIST) {
+		if (sp->u.list.n != nd)
+			return trace_error(c, "torch.gradient expected spacing to be unspecified, a scalar or a list of length %d", nd);
+		for (int i = 0; i < nd; i++) {
+			struct tval *e = sp->u.list.items[i];
+			struct gpu_tensor *ct;
+			if (e->kind != TV_TENSOR) {
+				if (tv_get_float(c, e, &g.h[i]))
+					goto done;
+				continue;
+			}
+			if (tv_get_tensor(c, e, 0, &ct))
+				goto done;
+			if (ct->rank != 1 || ct->dims[0] != g.dims[g.dim[i]]) {
+				trace_error(c, "torch.gradient expected each tensor to be 1-d with the size of its dim");
+				goto done;
+			}
+			if (!(g.co[i] = trace_to_host(c, ct, IR_DTYPE_DOUBLE)))
+				goto done;
+			ncol = i + 1;
+		}
+	} else if (sp && sp->kind != TV_NONE) {
+		double h;
+		if (tv_get_float(c, sp, &h))
+			return -1;
+		for (int i = 0; i < nd; i++)
+			g.h[i] = h;
+	}
+	g.dt = is_float(x->dtype) ? x->dtype : IR_DTYPE_FLOAT;
+	if (!(g.x = trace_to_host(c, x, IR_DTYPE_DOUBLE)))
+		goto done;
+	rc = sh_make_list(c, out, nd, grad_piece, &g);
+done:
+	free(g.x);
+	for (int i = 0; i < ncol; i++)
+		free(g.co[i]);
+	return rc;
+}
+
 /* positive, and real of a real tensor: the tensor itself */
 static int op_itself(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -882,6 +1041,7 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_hypot, op_binary_host, 0 },
 	{ OP_aten_nextafter, op_binary_host, 0 },
 	{ OP_aten_frexp, op_frexp, 0 },
+	{ OP_aten_gradient, op_gradient, 0 },
 	{ OP_aten_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlog1py, op_binary_host, 0 },

@@ -84,6 +84,20 @@ class Uniform(torch.nn.Module):
         return x.clone().uniform_(-2.0, 3.0), y.clone().uniform_()
 
 
+class Gradient(torch.nn.Module):
+    """gradient: spacing None (every dim of a 3-d tensor), a number with
+    an int dim, coordinate tensors (edge_order 1 and 2, a dim of 2 at
+    order 1, negative dims), an int64 input, a 1-d input at order 2"""
+    def forward(self, x, c0, c2, i, v):
+        g = torch.gradient(x)
+        h = torch.gradient(x, spacing=2.5, dim=1)
+        k = torch.gradient(x, spacing=[c0, c2], dim=[0, -1], edge_order=2)
+        m = torch.gradient(x, spacing=[c0], dim=[0])
+        q = torch.gradient(i, dim=1)
+        w = torch.gradient(v, spacing=0.5, edge_order=2)
+        return g[0], g[1], g[2], h[0], k[0], k[1], m[0], q[0], w[0]
+
+
 x32, y32 = fbits(torch.float32)
 x64, y64 = fbits(torch.float64)
 aw, xw = igamma_grid(torch.float32)
@@ -98,6 +112,10 @@ cases = {
                           ("e", torch.zeros(0, 3), None, [])]),
     "igamma_wide": (IgammaWide(), [("a", aw, None, []), ("x", xw, None, [])]),
     "igamma_wide64": (IgammaWide(), [("a", aw64, None, []), ("x", xw64, None, [])]),
+    "gradient": (Gradient(), [("x", torch.randn(3, 2, 5), None, []),
+                              ("c0", torch.tensor([0.0, 0.5, 2.0]), None, []),
+                              ("c2", torch.tensor([1.0, 1.1, 3.0, 3.5, 7.0]), None, []),
+                              ("i", torch.randint(-9, 9, (2, 4)), None, []), ("v", torch.randn(6), None, [])]),
     "mats": (Mats(), [("s", torch.tensor(1.5), None, []), ("m", torch.randn(3, 4), None, [])]),
     "uniform": (Uniform(), [("x", torch.zeros(50, 40), None, []), ("y", torch.zeros(7, dtype=torch.float64), None, [])]),
     "fbits": (FBits(), [("x", x32, None, []), ("y", y32, None, []), ("x64", x64, None, []), ("y64", y64, None, [])]),
