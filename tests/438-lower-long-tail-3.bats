@@ -135,3 +135,9 @@ PY
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: stft (reflect-centred, windows, normalized, two-sided, batched) and istft of (re, im) pairs (window, length, center, normalized, two-sided) on the three paths, 9 17" {
+	run all stft 9 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

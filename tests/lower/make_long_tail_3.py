@@ -1,7 +1,7 @@
 # make_long_tail_3.py - the models of tests/438-lower-long-tail-3.bats:
 # more of issue 14's long tail (igamma and igammac with their
-# special_gammainc(c) names; frexp, nextafter; gradient; mT, mH of 0-d
-# tensors, matrix_H, uniform), each case one
+# special_gammainc(c) names; frexp, nextafter; gradient; stft, istft; mT,
+# mH of 0-d tensors, matrix_H, uniform), each case one
 # module traced and scripted by torch 1.13, with torch's eager outputs as
 # the oracle (opcases.py writes them).  The "igamma_wide" cases are the
 # measurement of docs/operators.md's igamma row (special_error.py).
@@ -98,6 +98,20 @@ class Gradient(torch.nn.Module):
         return g[0], g[1], g[2], h[0], k[0], k[1], m[0], q[0], w[0]
 
 
+class Stft(torch.nn.Module):
+    """stft (return_complex=False: (re, im) pairs): centred with reflect
+    padding and a Hann window shorter than n_fft, normalized, two-sided,
+    a batch (not float64: ONNX Runtime 1.30 has no double Conv); istft of (re, im) pairs (torch 1.13's real form):
+    centred, a window, length, normalized, two-sided"""
+    def forward(self, x, b, w, z, z2):
+        return (torch.stft(x, 16, 4, 12, w, return_complex=False),
+                torch.stft(b, 8, 3, normalized=True, onesided=False, center=False, return_complex=False),
+                torch.stft(x, 10, return_complex=False),
+                torch.istft(z, 8, 2, window=torch.hann_window(8)),
+                torch.istft(z, 8, 3, length=20, center=False, normalized=True),
+                torch.istft(z2, 6, onesided=False))
+
+
 x32, y32 = fbits(torch.float32)
 x64, y64 = fbits(torch.float64)
 aw, xw = igamma_grid(torch.float32)
@@ -116,6 +130,9 @@ cases = {
                               ("c0", torch.tensor([0.0, 0.5, 2.0]), None, []),
                               ("c2", torch.tensor([1.0, 1.1, 3.0, 3.5, 7.0]), None, []),
                               ("i", torch.randint(-9, 9, (2, 4)), None, []), ("v", torch.randn(6), None, [])]),
+    "stft": (Stft(), [("x", torch.randn(40), None, []), ("b", torch.randn(2, 30), None, []),
+                      ("w", torch.hann_window(12), None, []), ("z", torch.randn(5, 9, 2), None, []),
+                      ("z2", torch.randn(6, 4, 2), None, [])]),
     "mats": (Mats(), [("s", torch.tensor(1.5), None, []), ("m", torch.randn(3, 4), None, [])]),
     "uniform": (Uniform(), [("x", torch.zeros(50, 40), None, []), ("y", torch.zeros(7, dtype=torch.float64), None, [])]),
     "fbits": (FBits(), [("x", x32, None, []), ("y", y32, None, []), ("x64", x64, None, []), ("y64", y64, None, [])]),
