@@ -141,3 +141,12 @@ PY
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: fractional_max_pool2d/3d given their samples (sizes per dim, output_ratio, indices, unbatched, NaN and -inf windows, float64) on the three paths, 11 17; refused at 10" {
+	run all fracpool 11 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run -4 pt2onnx fracpool/scripted.pt -i x=f32[2,3,8,6] -i s=f32[2,3,2] -i v=f32[1,2,5,4,6] -i t=f32[1,2,3] -i q=f32[1,3,2] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::fractional_max_pool2d"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[ ! -e r.onnx ]
+}

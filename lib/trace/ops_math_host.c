@@ -8,7 +8,7 @@
  * diagflat, dist, diff, select_scatter, slice_scatter and
  * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
  * positive and real of real tensors, heaviside, ldexp, isclose, gcd,
- * lcm, frexp, nextafter and gradient.  Each reads its inputs to
+ * lcm, frexp, nextafter, gradient and fractional_max_pool2d/3d.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -884,6 +884,132 @@ done:
 	return rc;
 }
 
+/* torch's generate_intervals: the window starts of one dim, computed in
+ * the input's dtype (fl: float) */
+static void frac_intervals(double u, int64_t in, int64_t out, int64_t k,
+			   int fl, int64_t *seq)
+{
+	if (out > 1) {
+		double alpha = fl ? (double)((float)(in - k) / (float)(out - 1))
+				  : (double)(in - k) / (double)(out - 1);
+		for (int64_t i = 0; i < out - 1; i++)
+			seq[i] = fl ? (int64_t)(float)((float)((float)i + (float)u) * (float)alpha) -
+				      (int64_t)(float)((float)u * (float)alpha)
+				    : (int64_t)(((double)i + u) * alpha) - (int64_t)(u * alpha);
+	}
+	if (out > 0)
+		seq[out - 1] = in - k;
+}
+
+/* fractional_max_pool2d/3d(self, kernel_size, output_size,
+ * random_samples) as torch's CPU kernel: per plane the window starts
+ * from its samples (2-d: sample 0 W, 1 H; 3-d: T, H, W), the maximum of
+ * each window and its flat plane index (the first, or a NaN: the last
+ * NaN); (N,) C and the spatial dims */
+static int op_fractional_max_pool(struct trace_ctx *c, const struct ir_node *n,
+				  struct tval **in, int nin, struct tval **out, int nout)
+{
+	int d = n->op == OP_aten_fractional_max_pool3d ? 3 : 2, kn, on, rc = -1;
+	struct gpu_tensor *x, *u, *y, *iy;
+	int64_t ks[3], os[3], sz[3], planes, plane = 1, oplane = 1, *seq = NULL;
+	int64_t odims[GPU_MAX_DIMS];
+	double *hx = NULL, *hu = NULL, *hy = NULL, *hi = NULL;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_ints(c, in[1], ks, 3, &kn) ||
+	    tv_get_ints(c, in[2], os, 3, &on) || tv_get_tensor(c, in[3], 0, &u))
+		return -1;
+	if (kn == 1)
+		for (int j = 1; j < d; j++)
+			ks[j] = ks[0];
+	if (on == 1)
+		for (int j = 1; j < d; j++)
+			os[j] = os[0];
+	if ((x->rank != d + 1 && x->rank != d + 2) || !is_float(x->dtype))
+		return trace_error(c, "fractional_max_pool%dd: a float input of %d or %d dims",
+				   d, d + 1, d + 2);
+	planes = 1;
+	for (int j = 0; j < x->rank - d; j++)
+		planes *= x->dims[j];
+	for (int j = 0; j < d; j++) {
+		sz[j] = x->dims[x->rank - d + j];
+		if (ks[j] < 1 || os[j] < 1 || os[j] + ks[j] - 1 > sz[j])
+			return trace_error(c, "fractional_max_pool%dd(): pool size %lld and "
+					   "output size %lld are too large for input size %lld",
+					   d, (long long)ks[j], (long long)os[j], (long long)sz[j]);
+		plane *= sz[j];
+		oplane *= os[j];
+	}
+	if (u->rank != 3 || u->dims[2] != d || u->dims[0] * u->dims[1] != planes)
+		return trace_error(c, "fractional_max_pool%dd: random_samples of shape "
+				   "[N, C, %d] are needed", d, d);
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	hu = trace_to_host(c, u, IR_DTYPE_DOUBLE);
+	hy = malloc(sizeof(double) * (size_t)(planes * oplane + 1));
+	hi = malloc(sizeof(double) * (size_t)(planes * oplane + 1));
+	seq = malloc(sizeof(int64_t) * (size_t)(os[0] + os[1] + (d == 3 ? os[2] : 0) + 1));
+	if (!hx || !hu || !hy || !hi || !seq) {
+		if (hx && hu)
+			trace_error(c, "out of memory");
+		goto done;
+	}
+	int fl = x->dtype != IR_DTYPE_DOUBLE;
+	for (int64_t p = 0; p < planes; p++) {
+		int64_t *st[3], at = 0;
+		for (int j = 0; j < d; j++) {
+			st[j] = seq + at;
+			at += os[j];
+			frac_intervals(hu[p * d + (d == 2 ? 1 - j : j)], sz[j], os[j], ks[j], fl, st[j]);
+		}
+		const double *xp = hx + p * plane;
+		int64_t oi[3] = { 0, 0, 0 }, o2 = d == 3 ? os[2] : 1, k2 = d == 3 ? ks[2] : 1,
+			s1 = d == 3 ? sz[1] * sz[2] : sz[1], s2 = d == 3 ? sz[2] : 1;
+		for (oi[0] = 0; oi[0] < os[0]; oi[0]++)
+			for (oi[1] = 0; oi[1] < os[1]; oi[1]++)
+				for (oi[2] = 0; oi[2] < o2; oi[2]++) {
+					int64_t a0 = st[0][oi[0]], a1 = st[1][oi[1]],
+						a2 = d == 3 ? st[2][oi[2]] : 0;
+					double mv = -INFINITY;
+					int64_t mi = a0 * s1 + a1 * s2 + a2;
+					for (int64_t q0 = a0; q0 < a0 + ks[0]; q0++)
+						for (int64_t q1 = a1; q1 < a1 + ks[1]; q1++)
+							for (int64_t q2 = a2; q2 < a2 + k2; q2++) {
+								int64_t pi = q0 * s1 + q1 * s2 + q2;
+								double val = xp[pi];
+								if (val > mv || isnan(val)) {
+									mv = val;
+									mi = pi;
+								}
+							}
+					int64_t o = p * oplane + (oi[0] * os[1] + oi[1]) * o2 + oi[2];
+					hy[o] = mv;
+					hi[o] = (double)mi;
+				}
+	}
+	for (int j = 0; j < x->rank - d; j++)
+		odims[j] = x->dims[j];
+	for (int j = 0; j < d; j++)
+		odims[x->rank - d + j] = os[j];
+	y = trace_from_host(c, x->dtype, x->rank, odims, IR_DTYPE_DOUBLE, hy);
+	iy = y ? trace_from_host(c, IR_DTYPE_INT64, x->rank, odims, IR_DTYPE_DOUBLE, hi) : NULL;
+	if (!iy) {
+		if (y)
+			gpu_free(y);
+		goto done;
+	}
+	if (trace_out(c, out, y)) {
+		gpu_free(iy);
+		goto done;
+	}
+	rc = nout > 1 ? trace_out(c, out + 1, iy) : (gpu_free(iy), 0);
+done:
+	free(hx);
+	free(hu);
+	free(hy);
+	free(hi);
+	free(seq);
+	return rc;
+}
+
 /* positive, and real of a real tensor: the tensor itself */
 static int op_itself(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -1042,6 +1168,8 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_nextafter, op_binary_host, 0 },
 	{ OP_aten_frexp, op_frexp, 0 },
 	{ OP_aten_gradient, op_gradient, 0 },
+	{ OP_aten_fractional_max_pool2d, op_fractional_max_pool, 0 },
+	{ OP_aten_fractional_max_pool3d, op_fractional_max_pool, 0 },
 	{ OP_aten_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlog1py, op_binary_host, 0 },

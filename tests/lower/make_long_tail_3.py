@@ -1,6 +1,7 @@
 # make_long_tail_3.py - the models of tests/438-lower-long-tail-3.bats:
 # more of issue 14's long tail (igamma and igammac with their
-# special_gammainc(c) names; frexp, nextafter; gradient; stft, istft; mT,
+# special_gammainc(c) names; frexp, nextafter; gradient; stft, istft;
+# fractional_max_pool2d/3d; mT,
 # mH of 0-d tensors, matrix_H, uniform), each case one
 # module traced and scripted by torch 1.13, with torch's eager outputs as
 # the oracle (opcases.py writes them).  The "igamma_wide" cases are the
@@ -11,6 +12,7 @@ import sys
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from opcases import write_case
 
@@ -112,6 +114,20 @@ class Stft(torch.nn.Module):
                 torch.istft(z2, 6, onesided=False))
 
 
+class FracPool(torch.nn.Module):
+    """fractional_max_pool2d/3d given their samples (kernel and output
+    sizes per dim, output_ratio, indices, unbatched, a NaN and -inf in the
+    input, float64)"""
+    def forward(self, x, s, v, t, q):
+        a, ai = F.fractional_max_pool2d(x, 2, output_size=3, return_indices=True, _random_samples=s)
+        b = F.fractional_max_pool2d(x, (3, 2), output_ratio=(0.5, 0.7), _random_samples=s)
+        cc, ci = F.fractional_max_pool3d(v, (2, 1, 2), output_size=(3, 2, 2), return_indices=True,
+                                         _random_samples=t)
+        e, ei = F.fractional_max_pool2d(x[0].double(), 2, output_size=(4, 2), return_indices=True,
+                                        _random_samples=q.double())
+        return a, ai, b, cc, ci, e, ei
+
+
 x32, y32 = fbits(torch.float32)
 x64, y64 = fbits(torch.float64)
 aw, xw = igamma_grid(torch.float32)
@@ -133,6 +149,13 @@ cases = {
     "stft": (Stft(), [("x", torch.randn(40), None, []), ("b", torch.randn(2, 30), None, []),
                       ("w", torch.hann_window(12), None, []), ("z", torch.randn(5, 9, 2), None, []),
                       ("z2", torch.randn(6, 4, 2), None, [])]),
+    "fracpool": (FracPool(), [("x", torch.cat([torch.randn(2, 3, 7, 6), torch.full((2, 3, 1, 6), -float("inf"))], 2)
+                                        .index_put_((torch.tensor([1]), torch.tensor([2]), torch.tensor([3]),
+                                                     torch.tensor([4])), torch.tensor(float("nan")))
+                                        .index_put_((torch.tensor([0]), torch.tensor([0]), torch.tensor([0]),
+                                                     torch.tensor([0])), torch.tensor(float("nan"))), None, []),
+                              ("s", torch.rand(2, 3, 2), None, []), ("v", torch.randn(1, 2, 5, 4, 6), None, []),
+                              ("t", torch.rand(1, 2, 3), None, []), ("q", torch.rand(1, 3, 2), None, [])]),
     "mats": (Mats(), [("s", torch.tensor(1.5), None, []), ("m", torch.randn(3, 4), None, [])]),
     "uniform": (Uniform(), [("x", torch.zeros(50, 40), None, []), ("y", torch.zeros(7, dtype=torch.float64), None, [])]),
     "fbits": (FBits(), [("x", x32, None, []), ("y", y32, None, []), ("x64", x64, None, []), ("y64", y64, None, [])]),
