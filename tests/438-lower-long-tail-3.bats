@@ -150,3 +150,9 @@ PY
 	[[ "$output" == *"aten::fractional_max_pool2d"*"has no symbolic for opset 10: needs opset 11"* ]]
 	[ ! -e r.onnx ]
 }
+
+@test "lower: segment_reduce (lengths with an empty segment, offsets; sum, mean, max, min, prod; initial; NaN; 2-d data) on the three paths, 11 17" {
+	run all segments 11 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

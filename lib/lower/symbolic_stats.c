@@ -1,11 +1,11 @@
 /*
  * symbolic_stats.c - more of the long tail of aten operators (issue 14):
  * block_diag, cartesian_prod, diagonal_scatter, hsplit/vsplit/dsplit,
- * cov and corrcoef, nanmedian, gradient.  Each is an exact ONNX
- * decomposition of torch 1.13's definition (ATen/native: TensorShape.cpp's
- * block_diag, Itertools.cpp's cartesian_prod, Correlation.cpp's cov and
- * corrcoef, Sorting.cpp's nanmedian, ReduceOps.cpp's gradient) or declines
- * with the reason.
+ * cov and corrcoef, nanmedian, gradient, segment_reduce.  Each is an
+ * exact ONNX decomposition of torch 1.13's definition (ATen/native:
+ * TensorShape.cpp's block_diag, Itertools.cpp's cartesian_prod, Correlation.cpp's cov and
+ * corrcoef, Sorting.cpp's nanmedian, ReduceOps.cpp's gradient,
+ * SegmentReduce.cpp) or declines with the reason.
  */
 #include <math.h>
 #include <stdint.h>
@@ -806,6 +806,102 @@ static SYM(sym_gradient)
 	return 0;
 }
 
+/* segment_reduce(data, reduce, lengths?, indices?, offsets?, axis,
+ * unsafe, initial?) along axis 0 with 1-d lengths or offsets (their
+ * segments [start, end) from CumSum or the offsets), as torch's CPU
+ * kernel: each segment's positions masked into a [S, N, ...] view of the
+ * data, reduced (ReduceSum / ReduceProd / ReduceMax / ReduceMin of the
+ * masked values, the others the reduction's identity), a NaN in a max
+ * or min segment its result; initial (or 0, 1, -inf, inf) folded in;
+ * mean divides by the length (an empty segment: initial, else NaN);
+ * float data, a fixed N */
+static SYM(sym_segment_reduce)
+{
+	struct ir_value *x = T(0), *l = NULL, *st, *en, *m, *xe, *r, *w;
+	const char *red = lw_str(c, n, 1);
+	int64_t ax = 0, nn, zero = 0, one = 1;
+	double init = 0;
+	int rk = x ? b_rank(x) : -1, hasinit = NARGS > 7 && !lw_is_none(c, n, 7);
+	if (!red || (strcmp(red, "sum") && strcmp(red, "mean") && strcmp(red, "max") &&
+		     strcmp(red, "min") && strcmp(red, "prod")))
+		return lw_decline(c, "reduce is not a constant sum, mean, max, min or prod");
+	if (!x || rk < 1 || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "the data is not a float tensor of known rank");
+	if ((NARGS > 5 && !lw_int(c, n, 5, &ax)) || ax != 0)
+		return lw_decline(c, "an axis other than 0");
+	if (hasinit && !lw_float(c, n, 7, &init))
+		return lw_decline(c, "initial is not a constant number");
+	if ((nn = x->type->dims[0].kind == IR_DIM_FIXED ? x->type->dims[0].value : -1) < 0)
+		return lw_decline(c, "the data's size along axis 0 is not fixed");
+	enum ir_dtype dt = b_dtype(x);
+	if (!lw_is_none(c, n, 2)) {
+		if (!(l = T(2)) || b_rank(l) != 1)
+			return lw_decline(c, "lengths are not a 1-d tensor");
+		l = b_cast(c, l, IR_DTYPE_INT64);
+		struct ir_node *cs = b_node(c, "CumSum", 2,
+					    (struct ir_value *[]){ l, b_const_i64(c, 0) }, 1);
+		en = b_done(c, cs);
+		st = b_op2(c, "Sub", en, l);
+	} else if (NARGS > 4 && !lw_is_none(c, n, 4)) {
+		struct ir_value *o = T(4);
+		if (!o || b_rank(o) != 1)
+			return lw_decline(c, "offsets are not a 1-d tensor");
+		o = b_cast(c, o, IR_DTYPE_INT64);
+		st = b_slice(c, o, 0, -1, 0, 1);
+		en = b_slice(c, o, 1, INT64_MAX, 0, 1);
+		l = b_op2(c, "Sub", en, st);
+	} else {
+		return lw_decline(c, "neither lengths nor offsets given");
+	}
+	/* m [S, N, 1...]: position i in segment s */
+	int64_t *pv = ir_alloc(c->g, sizeof(int64_t) * (size_t)(nn ? nn : 1)), shp[64];
+	for (int64_t i = 0; i < nn; i++)
+		pv[i] = i;
+	struct ir_value *pos = b_const_i64s(c, pv, nn, 1);
+	st = b_unsqueeze(c, st, &one, 1);
+	en = b_unsqueeze(c, en, &one, 1);
+	m = b_op2(c, "And", b_op1(c, "Not", b_op2(c, "Less", pos, st)), b_op2(c, "Less", pos, en));
+	if (rk > 63)
+		return lw_decline(c, "more than 63 dims");
+	shp[0] = 0;
+	shp[1] = nn;
+	for (int i = 1; i < rk; i++)
+		shp[i + 1] = 1;
+	m = b_op2(c, "Reshape", m, b_const_i64s(c, shp, rk + 1, 1));
+	xe = b_unsqueeze(c, x, &zero, 1);
+	int mx = !strcmp(red, "max"), mn = !strcmp(red, "min"), pr = !strcmp(red, "prod");
+	double id = mx ? -INFINITY : mn ? INFINITY : pr ? 1 : 0;
+	w = b_op3(c, "Where", m, xe, b_const_scalar(c, id, dt, 0));
+	r = b_reduce(c, mx ? "ReduceMax" : mn ? "ReduceMin" : pr ? "ReduceProd" : "ReduceSum",
+		     w, &one, 1, 0);
+	if (mx || mn) {
+		if (hasinit)
+			r = b_op2(c, mx ? "Max" : "Min", r, b_const_scalar(c, init, dt, 0));
+		struct ir_value *nanin = b_cast(c, b_op2(c, "And", m, b_op1(c, "IsNaN", xe)),
+						IR_DTYPE_FLOAT);
+		struct ir_value *hn = b_op2(c, "Greater", b_reduce(c, "ReduceMax", nanin, &one, 1, 0),
+					    b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+		r = b_op3(c, "Where", hn, b_const_scalar(c, NAN, dt, 0), r);
+		if (hasinit && isnan(init))
+			r = b_op2(c, "Add", r, b_const_scalar(c, NAN, dt, 0));
+	} else if (hasinit) {
+		r = b_op2(c, pr ? "Mul" : "Add", r, b_const_scalar(c, init, dt, 0));
+	}
+	if (!strcmp(red, "mean")) {
+		/* [S] lengths as [S, 1...] in dt */
+		int64_t ls[64];
+		ls[0] = -1;
+		for (int i = 1; i < rk; i++)
+			ls[i] = 1;
+		struct ir_value *lf = b_op2(c, "Reshape", b_cast(c, l, dt), b_const_i64s(c, ls, rk, 1));
+		struct ir_value *q = b_op2(c, "Div", r, lf);
+		r = hasinit ? b_op3(c, "Where", b_op2(c, "Greater", lf, b_const_scalar(c, 0, dt, 0)), q, r)
+			    : q; /* 0 / 0: NaN, torch's empty mean */
+	}
+	out[0] = r;
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_block_diag, 0, 0, SYM_PRIO_BASE, sym_block_diag },
 	{ OP_aten_cartesian_prod, 0, 0, SYM_PRIO_BASE, sym_cartesian_prod },
@@ -821,6 +917,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_quantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
 	{ OP_aten_nanquantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
 	{ OP_aten_gradient, 0, 0, SYM_PRIO_BASE, sym_gradient },
+	{ OP_aten_segment_reduce, 11, 0, SYM_PRIO_BASE, sym_segment_reduce },
 };
 
 const struct symbolic_table symbolic_stats_table = {

@@ -8,7 +8,8 @@
  * diagflat, dist, diff, select_scatter, slice_scatter and
  * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
  * positive and real of real tensors, heaviside, ldexp, isclose, gcd,
- * lcm, frexp, nextafter, gradient and fractional_max_pool2d/3d.  Each reads its inputs to
+ * lcm, frexp, nextafter, gradient, fractional_max_pool2d/3d and
+ * segment_reduce.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -16,6 +17,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ops_shape.h"
 #include "trace_int.h"
@@ -1010,6 +1012,88 @@ done:
 	return rc;
 }
 
+/* segment_reduce(data, reduce, lengths?, indices?, offsets?, axis,
+ * unsafe, initial?) along axis 0 with 1-d lengths or offsets, as torch's
+ * CPU kernel (SegmentReduce.cpp): per segment and inner position the
+ * initial value (or 0, 1, -inf, inf), the reduction in order (a NaN
+ * stays in max and min), mean divided by the length (empty: NaN without
+ * an initial) */
+static int op_segment_reduce(struct trace_ctx *c, const struct ir_node *n,
+			     struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *lt = NULL, *ot = NULL, *y;
+	const char *red;
+	int64_t ax = 0, nseg, inner = 1, start = 0;
+	int rc = -1, kind, hasinit = nin > 7 && in[7]->kind != TV_NONE;
+	double init = 0, *hx = NULL, *hl = NULL, *hy = NULL;
+	int64_t dims[GPU_MAX_DIMS];
+
+	if (tv_get_tensor(c, in[0], 0, &x) || in[1]->kind != TV_STR ||
+	    tv_get_tensor(c, in[2], 1, &lt) || (nin > 4 && tv_get_tensor(c, in[4], 1, &ot)) ||
+	    (nin > 5 && tv_get_int(c, in[5], &ax)) || (hasinit && tv_get_float(c, in[7], &init)))
+		return in[1]->kind != TV_STR ? trace_error(c, "segment_reduce: reduce is not a string") : -1;
+	red = in[1]->u.s;
+	kind = !strcmp(red, "sum") ? 0 : !strcmp(red, "mean") ? 1 : !strcmp(red, "max") ? 2 :
+	       !strcmp(red, "min") ? 3 : !strcmp(red, "prod") ? 4 : -1;
+	if (kind < 0)
+		return trace_error(c, "segment_reduce: reduce argument must be either sum, mean, max, min or prod, got %s", red);
+	if (ax != 0 || x->rank < 1 || !is_float(x->dtype) || (!lt && !ot) ||
+	    (lt ? lt : ot)->rank != 1)
+		return trace_error(c, "segment_reduce: float data along axis 0 with 1-d "
+				   "lengths or offsets are supported");
+	for (int i = 1; i < x->rank; i++)
+		inner *= x->dims[i];
+	hl = trace_to_host(c, lt ? lt : ot, IR_DTYPE_DOUBLE);
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	nseg = lt ? lt->dims[0] : ot->dims[0] - 1;
+	if (!hl || !hx || nseg < 0)
+		goto done;
+	hy = malloc(sizeof(double) * (size_t)(nseg * inner + 1));
+	if (!hy) {
+		trace_error(c, "out of memory");
+		goto done;
+	}
+	for (int64_t sgi = 0; sgi < nseg; sgi++) {
+		int64_t s0 = lt ? start : (int64_t)hl[sgi];
+		int64_t len = lt ? (int64_t)hl[sgi] : (int64_t)hl[sgi + 1] - s0;
+		if (len < 0 || s0 < 0 || s0 + len > x->dims[0]) {
+			trace_error(c, "segment_reduce: lengths or offsets out of the data's range");
+			goto done;
+		}
+		for (int64_t q = 0; q < inner; q++) {
+			double v = hasinit ? init : kind == 2 ? -INFINITY : kind == 3 ? INFINITY :
+				   kind == 4 ? 1 : 0;
+			for (int64_t j = 0; j < len; j++) {
+				double dv = hx[(s0 + j) * inner + q];
+				if (kind == 2)
+					v = isnan(dv) ? dv : (v < dv ? dv : v);
+				else if (kind == 3)
+					v = isnan(dv) ? dv : (dv < v ? dv : v);
+				else if (kind == 4)
+					v *= dv;
+				else
+					v += dv;
+			}
+			if (kind == 1 && len == 0 && !hasinit)
+				v = NAN;
+			else if (kind == 1 && len > 0 && !isnan(v))
+				v /= (double)len;
+			hy[sgi * inner + q] = v;
+		}
+		start += len;
+	}
+	for (int i = 0; i < x->rank; i++)
+		dims[i] = x->dims[i];
+	dims[0] = nseg;
+	y = trace_from_host(c, x->dtype, x->rank, dims, IR_DTYPE_DOUBLE, hy);
+	rc = y ? trace_out(c, out, y) : -1;
+done:
+	free(hx);
+	free(hl);
+	free(hy);
+	return rc;
+}
+
 /* positive, and real of a real tensor: the tensor itself */
 static int op_itself(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -1168,6 +1252,7 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_nextafter, op_binary_host, 0 },
 	{ OP_aten_frexp, op_frexp, 0 },
 	{ OP_aten_gradient, op_gradient, 0 },
+	{ OP_aten_segment_reduce, op_segment_reduce, 0 },
 	{ OP_aten_fractional_max_pool2d, op_fractional_max_pool, 0 },
 	{ OP_aten_fractional_max_pool3d, op_fractional_max_pool, 0 },
 	{ OP_aten_xlogy, op_binary_host, 0 },

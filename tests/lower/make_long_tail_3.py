@@ -1,7 +1,7 @@
 # make_long_tail_3.py - the models of tests/438-lower-long-tail-3.bats:
 # more of issue 14's long tail (igamma and igammac with their
 # special_gammainc(c) names; frexp, nextafter; gradient; stft, istft;
-# fractional_max_pool2d/3d; mT,
+# fractional_max_pool2d/3d; segment_reduce; mT,
 # mH of 0-d tensors, matrix_H, uniform), each case one
 # module traced and scripted by torch 1.13, with torch's eager outputs as
 # the oracle (opcases.py writes them).  The "igamma_wide" cases are the
@@ -128,6 +128,21 @@ class FracPool(torch.nn.Module):
         return a, ai, b, cc, ci, e, ei
 
 
+class Segments(torch.nn.Module):
+    """segment_reduce along axis 0: lengths (an empty segment) and
+    offsets, sum, mean, max, min, prod, initial, a NaN in a max and a
+    min segment, 2-d data"""
+    def forward(self, x, m, ln, off):
+        return (torch.segment_reduce(x, "sum", lengths=ln),
+                torch.segment_reduce(x, "mean", lengths=ln),
+                torch.segment_reduce(x, "mean", lengths=ln, initial=2.0),
+                torch.segment_reduce(x, "max", lengths=ln),
+                torch.segment_reduce(x, "min", offsets=off, initial=-0.5),
+                torch.segment_reduce(x, "prod", offsets=off),
+                torch.segment_reduce(m, "max", lengths=ln, initial=0.25),
+                torch.segment_reduce(m, "sum", offsets=off, initial=1.0))
+
+
 x32, y32 = fbits(torch.float32)
 x64, y64 = fbits(torch.float64)
 aw, xw = igamma_grid(torch.float32)
@@ -156,6 +171,9 @@ cases = {
                                                      torch.tensor([0])), torch.tensor(float("nan"))), None, []),
                               ("s", torch.rand(2, 3, 2), None, []), ("v", torch.randn(1, 2, 5, 4, 6), None, []),
                               ("t", torch.rand(1, 2, 3), None, []), ("q", torch.rand(1, 3, 2), None, [])]),
+    "segments": (Segments(), [("x", torch.tensor([1.0, -2.0, float("nan"), 4.0, 0.5, -3.0, 2.0, 7.0]), None, []),
+                              ("m", torch.randn(8, 3), None, []), ("ln", torch.tensor([2, 0, 3, 1, 2]), None, []),
+                              ("off", torch.tensor([0, 3, 3, 5, 8]), None, [])]),
     "mats": (Mats(), [("s", torch.tensor(1.5), None, []), ("m", torch.randn(3, 4), None, [])]),
     "uniform": (Uniform(), [("x", torch.zeros(50, 40), None, []), ("y", torch.zeros(7, dtype=torch.float64), None, [])]),
     "fbits": (FBits(), [("x", x32, None, []), ("y", y32, None, []), ("x64", x64, None, []), ("y64", y64, None, [])]),
