@@ -2,13 +2,16 @@
 # 438-lower-long-tail-3.bats - more of issue 14's long tail: igamma and
 # igammac (special_gammainc(c); lib/lower/symbolic_special.c, an
 # approximation measured against torch), frexp and nextafter
-# (lib/lower/symbolic_pointwise.c, exact), gradient
-# (lib/lower/symbolic_stats.c).  Models traced and scripted by torch 1.13
+# (lib/lower/symbolic_pointwise.c, exact), gradient and segment_reduce
+# (lib/lower/symbolic_stats.c), stft and istft (symbolic_fft.c),
+# fractional_max_pool2d/3d (symbolic_extra_nn.c), mT/mH of 0-d tensors,
+# matrix_H, uniform.  Models traced and scripted by torch 1.13
 # (tests/lower/make_long_tail_3.py), converted on the three paths (trace:
-# lib/trace/ops_special_host.c, ops_math_host.c), run in ONNX Runtime and
-# compared with eager torch (tests/lower/opcases.bash); igamma's worst
-# error over a wide range within docs/operators.md's bounds
-# (tests/lower/special_error.py), frexp and nextafter bit for bit.
+# lib/trace/ops_special_host.c, ops_math_host.c, ops_fft_host.c,
+# ops_view.c, ops_tensor.c), run in ONNX Runtime and compared with eager
+# torch (tests/lower/opcases.bash); igamma's worst error over a wide range
+# within docs/operators.md's bounds (tests/lower/special_error.py), frexp
+# and nextafter bit for bit, uniform's draws in their range.
 # bats file_tags=tier:full
 
 load helper
