@@ -721,3 +721,63 @@ double sf_spherical_j0(double x)
 		       u * (1.0 / 6227020800.0))))));
 	return sin(x) / x;
 }
+
+/* torch's boundary values of P (upper 0) or Q (upper 1), in torch's
+ * order (calc_igamma/calc_igammac); 0 where none applies */
+int sf_igamma_special(double a, double x, int upper, double *v)
+{
+	if (x < 0 || a < 0)
+		*v = NAN;
+	else if (a == 0)
+		*v = x > 0 ? (double)!upper : NAN;
+	else if (x == 0)
+		*v = upper;
+	else if (isinf(a))
+		*v = isinf(x) ? NAN : upper;
+	else if (isinf(x))
+		*v = !upper;
+	else if (isnan(a) || isnan(x))
+		*v = NAN;
+	else
+		return 0;
+	return 1;
+}
+
+double sf_igamma(double a, double x, int upper)
+{
+	double v, pre, p, q;
+
+	if (sf_igamma_special(a, x, upper, &v))
+		return v;
+	pre = exp(a * log(x) - x - lgamma(a));
+	if (x < a + 1) {
+		double ap = a, t = 1 / a, s = t;
+		for (int i = 0; i < SF_IGAMMA_MAX; i++) {
+			ap += 1;
+			t *= x / ap;
+			s += t;
+			if (fabs(t) < fabs(s) * SF_MACHEP)
+				break;
+		}
+		p = s * pre;
+		return upper ? 1 - p : p;
+	}
+	double b = x + 1 - a, c = 1 / SF_IGAMMA_TINY, d = 1 / b, h = d;
+	for (int i = 1; i <= SF_IGAMMA_MAX; i++) {
+		double an = -i * (i - a), del;
+		b += 2;
+		d = an * d + b;
+		if (fabs(d) < SF_IGAMMA_TINY)
+			d = SF_IGAMMA_TINY;
+		c = b + an / c;
+		if (fabs(c) < SF_IGAMMA_TINY)
+			c = SF_IGAMMA_TINY;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < SF_MACHEP)
+			break;
+	}
+	q = pre * h;
+	return upper ? q : 1 - q;
+}

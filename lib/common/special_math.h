@@ -122,4 +122,18 @@ double sf_airy_ai(double x, double eps);
  * infinities. */
 double sf_spherical_j0(double x);
 
+/* The regularized incomplete gamma functions P(a, x) (igamma; upper 0)
+ * and Q(a, x) (igammac; upper 1), in double: torch's boundary values
+ * (calc_igamma: a or x below 0 NaN; a 0: P 1 for x > 0, else NaN; x 0:
+ * P 0; a inf: P 0, NaN with x inf; x inf: P 1), else e^-x x^a / Gamma(a)
+ * times the series of P for x < a + 1 or the continued fraction of Q
+ * (modified Lentz) otherwise, each to SF_MACHEP of its value, at most
+ * SF_IGAMMA_MAX steps (enough for a up to 1e8); the other one is 1 less
+ * it.  Not torch's method (Cephes' igam with the uniform asymptotic
+ * series for large a near x), measured against it (docs/operators.md). */
+#define SF_IGAMMA_MAX 100000
+#define SF_IGAMMA_TINY 1e-300
+int sf_igamma_special(double a, double x, int upper, double *v);
+double sf_igamma(double a, double x, int upper);
+
 #endif

@@ -1844,9 +1844,17 @@ void b_infer(struct lower_ctx *c, struct ir_node *n)
 /* an ONNX Loop of trip (0-d int64) iterations carrying k values from
  * init[] through step (each keeping its type); their last values into
  * fin[] */
-void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
-	    struct ir_value **init, b_loop_step step, const void *ctx,
-	    struct ir_value **fin)
+/* true (0-d) while some element of the bool done is false */
+static struct ir_value *any_open(struct lower_ctx *c, struct ir_value *done)
+{
+	struct ir_value *o = b_cast(c, b_op1(c, "Not", done), IR_DTYPE_FLOAT);
+	return b_op2(c, "Greater", b_reduce(c, "ReduceSum", o, NULL, 0, 0),
+		     b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+}
+
+void b_loop_until(struct lower_ctx *c, struct ir_value *trip, int k,
+		  struct ir_value **init, b_loop_step step, const void *ctx,
+		  struct ir_value **fin, int until)
 {
 	struct ir_graph *g = c->g;
 	struct ir_block *body = ir_block_new(g), *blk = c->blk;
@@ -1855,7 +1863,7 @@ void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
 		*prm[B_LOOP_MAX_CARRIED + 2], *nv[B_LOOP_MAX_CARRIED];
 
 	ins[0] = trip;
-	ins[1] = b_const_bool(c, 1);
+	ins[1] = until >= 0 ? any_open(c, init[until]) : b_const_bool(c, 1);
 	prm[0] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_INT64, 0, NULL));
 	prm[1] = ir_value_new(g, NULL, ir_type_tensor(g, IR_DTYPE_BOOL, 0, NULL));
 	for (int i = 0; i < k; i++) {
@@ -1867,7 +1875,8 @@ void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
 	c->blk = body;
 	c->pos = NULL;
 	step(c, ctx, prm[0], prm + 2, nv);
-	ir_block_add_return(g, body, b_op1(c, "Identity", prm[1]));
+	ir_block_add_return(g, body, until >= 0 ? any_open(c, nv[until])
+						 : b_op1(c, "Identity", prm[1]));
 	for (int i = 0; i < k; i++)
 		ir_block_add_return(g, body, nv[i]);
 	c->blk = blk;
@@ -1880,4 +1889,11 @@ void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
 		nd->outputs[i]->type = ir_type_copy(g, init[i]->type);
 		fin[i] = nd->outputs[i];
 	}
+}
+
+void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
+	    struct ir_value **init, b_loop_step step, const void *ctx,
+	    struct ir_value **fin)
+{
+	b_loop_until(c, trip, k, init, step, ctx, fin, -1);
 }

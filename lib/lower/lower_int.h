@@ -232,6 +232,11 @@ typedef void (*b_loop_step)(struct lower_ctx *c, const void *ctx,
 void b_loop(struct lower_ctx *c, struct ir_value *trip, int k,
 	    struct ir_value **init, b_loop_step step, const void *ctx,
 	    struct ir_value **fin);
+/* b_loop that ends early: the carried bool tensor init[until] (until
+ * >= 0) says which elements are done, and the Loop stops once all are */
+void b_loop_until(struct lower_ctx *c, struct ir_value *trip, int k,
+		  struct ir_value **init, b_loop_step step, const void *ctx,
+		  struct ir_value **fin, int until);
 /* Clip to [lo, hi] (NAN: no bound); attributes before 11. */
 struct ir_value *b_clip(struct lower_ctx *c, struct ir_value *v, double lo,
 			double hi);

@@ -1254,6 +1254,23 @@ static int random_like(struct lower_ctx *c, struct ir_node *n,
 static SYM(sym_rand_like) { return random_like(c, n, out, 0); }
 static SYM(sym_randn_like) { return random_like(c, n, out, 1); }
 
+/* uniform(self, from=0, to=1, generator) (uniform_ functionalized): a
+ * draw in [from, to) of self's shape and dtype */
+static SYM(sym_uniform)
+{
+	struct ir_value *x = T(0);
+	double lo = 0, hi = 1;
+	if (!x || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "the input is not a float tensor");
+	if ((NARGS > 1 && !lw_is_none(c, n, 1) && !lw_float(c, n, 1, &lo)) ||
+	    (NARGS > 2 && !lw_is_none(c, n, 2) && !lw_float(c, n, 2, &hi)))
+		return lw_decline(c, "from or to is not constant");
+	if (!(lo <= hi))
+		return lw_decline(c, "from is above to (torch refuses it)");
+	out[0] = b_random(c, 0, x, NULL, NULL, 0, b_dtype(x), lo, hi);
+	return 0;
+}
+
 /* 1 when broadcasting a with b gives b's shape (b's dims fixed where a's
  * are not 1). */
 static int fits_into(const struct ir_value *a, const struct ir_value *b)
@@ -1595,6 +1612,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_randn, 0, 0, SYM_PRIO_BASE, sym_randn },
 	{ OP_aten_randn_like, 0, 0, SYM_PRIO_BASE, sym_randn_like },
 	{ OP_aten_normal, 0, 0, SYM_PRIO_BASE, sym_normal },
+	{ OP_aten_uniform, 0, 0, SYM_PRIO_BASE, sym_uniform },
 	{ OP_aten_bernoulli, 0, 0, SYM_PRIO_BASE, sym_bernoulli },
 	{ OP_aten_multinomial, 0, 0, SYM_PRIO_BASE, sym_multinomial },
 	{ OP_aten__standard_gamma, 0, 0, SYM_PRIO_BASE, sym_no_random_gamma },

@@ -1353,6 +1353,142 @@ static SYM(sym_x_dequantize)
 	return 0;
 }
 
+/* fractional_max_pool2d/3d(self, kernel_size, output_size,
+ * random_samples) with its samples given (as F.fractional_max_pool2d
+ * passes them, drawn by a rand before it when the model gives none): the
+ * window starts of each plane as torch's generate_intervals, in the
+ * input's dtype (int((i + u) alpha) - int(u alpha), alpha = (in - k) /
+ * (out - 1), the last in - k; sample 0 is W in 2-d, T in 3-d), the
+ * windows' flat plane indices gathered (GatherElements), their maximum
+ * and its first place (ArgMax), or NaN and the last NaN's place as
+ * torch's kernel; fixed spatial sizes */
+static SYM(sym_x_fractional_max_pool)
+{
+	int d = n->op == OP_aten_fractional_max_pool3d ? 3 : 2, r;
+	struct ir_value *x = T(0), *u = T(3), *pos[3], *idx = NULL, *v, *nan,
+		*vv, *m, *am, *hn, *ln, *pick, *kv;
+	int64_t ks[3], os[3], in[3], plane = 1, ktot = 1, nd;
+	if (!x || !u || (r = b_rank(x)) < 0 || b_rank(u) != 3)
+		return lw_decline(c, "the input or the samples are not tensors of known rank");
+	if (r != d + 1 && r != d + 2)
+		return lw_decline(c, "the input is not (N,) C and the spatial dims");
+	if (lw_ints(c, n, 1, ks, 3, d) != d || lw_ints(c, n, 2, os, 3, d) != d)
+		return lw_decline(c, "kernel_size or output_size not constant");
+	enum ir_dtype dt = b_dtype(x);
+	if (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE)
+		return lw_decline(c, "the input is not float or double");
+	if (r == d + 1) {
+		int64_t z = 0;
+		x = b_unsqueeze(c, x, &z, 1);
+	}
+	for (int j = 0; j < d; j++) {
+		in[j] = fixed_dim(x, 2 + j);
+		if (in[j] < 0)
+			return lw_decline(c, "the spatial sizes are not fixed");
+		if (ks[j] < 1 || os[j] < 1 || os[j] + ks[j] - 1 > in[j])
+			return lw_decline(c, "output_size + kernel_size - 1 exceeds the input "
+					     "(torch refuses it)");
+		plane *= in[j];
+		ktot *= ks[j];
+	}
+	u = b_cast(c, u, dt);
+	for (int j = 0; j < d; j++) {
+		int64_t si = d == 2 ? 1 - j : j, last = in[j] - ks[j];
+		struct ir_value *uj = b_slice(c, u, si, si + 1, 2, 1), *st;
+		struct ir_value *lastv = b_op2(c, "Expand", b_const_i64s(c, &last, 1, 1),
+					       b_op1(c, "Shape", uj));
+		if (os[j] > 1) {
+			double alpha = dt == IR_DTYPE_FLOAT
+				? (double)((float)(in[j] - ks[j]) / (float)(os[j] - 1))
+				: (double)(in[j] - ks[j]) / (double)(os[j] - 1);
+			int64_t cnt = os[j] - 1;
+			double *iv = ir_alloc(c->g, sizeof(double) * (size_t)cnt);
+			for (int64_t i = 0; i < cnt; i++)
+				iv[i] = (double)i;
+			struct ir_value *al = b_const_scalar(c, alpha, dt, 0);
+			st = b_op2(c, "Sub", b_op1(c, "Floor", b_op2(c, "Mul",
+					b_op2(c, "Add", b_const_reals(c, iv, &cnt, 1, dt), uj), al)),
+				   b_op1(c, "Floor", b_op2(c, "Mul", uj, al)));
+			st = b_cast(c, st, IR_DTYPE_INT64);
+			struct ir_node *cn = b_node(c, "Concat", 2,
+						    (struct ir_value *[]){ st, lastv }, 1);
+			b_attr_i(c, cn, "axis", 2);
+			st = b_done(c, cn);
+		} else {
+			st = lastv;
+		}
+		/* [N, C, out] -> [N, C, out, 1] + [k] -> the window's places */
+		int64_t *kr = ir_alloc(c->g, sizeof(int64_t) * (size_t)ks[j]);
+		for (int64_t i = 0; i < ks[j]; i++)
+			kr[i] = i;
+		int64_t three = 3;
+		pos[j] = b_op2(c, "Add", b_unsqueeze(c, st, &three, 1),
+			       b_const_i64s(c, kr, ks[j], 1));
+		int64_t stride = 1;
+		for (int q = j + 1; q < d; q++)
+			stride *= in[q];
+		pos[j] = b_op2(c, "Mul", pos[j], b_const_i64(c, stride));
+		/* [N, C, (1..), out_j, (1..), (1..), k_j, (1..)] */
+		int64_t ax[6], na = 0;
+		for (int q = 0; q < d; q++)
+			if (q != j)
+				ax[na++] = 2 + q;
+		for (int q = 0; q < d; q++)
+			if (q != j)
+				ax[na++] = 2 + d + q;
+		pos[j] = b_unsqueeze(c, pos[j], ax, (int)na);
+		idx = idx ? b_op2(c, "Add", idx, pos[j]) : pos[j];
+	}
+	/* idx: [N, C, out..., k...] -> [N, C, out..., ktot] */
+	int64_t sh[8];
+	nd = 0;
+	sh[nd++] = 0;
+	sh[nd++] = 0;
+	for (int j = 0; j < d; j++)
+		sh[nd++] = os[j];
+	sh[nd++] = ktot;
+	idx = b_op2(c, "Reshape", idx, b_const_i64s(c, sh, (int)nd, 1));
+	int64_t fl[3] = { 0, 0, -1 }, pl3[3] = { 0, 0, plane };
+	struct ir_value *xf = b_op2(c, "Reshape", x, b_const_i64s(c, pl3, 3, 1));
+	struct ir_node *ge = b_node(c, "GatherElements", 2, (struct ir_value *[]){
+		xf, b_op2(c, "Reshape", idx, b_const_i64s(c, fl, 3, 1)) }, 1);
+	b_attr_i(c, ge, "axis", 2);
+	v = b_op2(c, "Reshape", b_done(c, ge), b_const_i64s(c, sh, (int)nd, 1));
+	int64_t lastax = nd - 1;
+	nan = b_op1(c, "IsNaN", v);
+	vv = b_op3(c, "Where", nan, b_const_scalar(c, -INFINITY, dt, 0), v);
+	m = b_reduce(c, "ReduceMax", vv, &lastax, 1, 1);
+	struct ir_node *an = b_node(c, "ArgMax", 1, &vv, 1);
+	b_attr_i(c, an, "axis", lastax);
+	b_attr_i(c, an, "keepdims", 1);
+	am = b_done(c, an);
+	/* the last NaN: ktot - 1 less ArgMax of the reversed NaN flags */
+	kv = b_cast(c, nan, IR_DTYPE_FLOAT);
+	hn = b_op2(c, "Greater", b_reduce(c, "ReduceMax", kv, &lastax, 1, 1),
+		   b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+	struct ir_value *rev = b_flip(c, kv, lastax);
+	an = b_node(c, "ArgMax", 1, &rev, 1);
+	b_attr_i(c, an, "axis", lastax);
+	b_attr_i(c, an, "keepdims", 1);
+	ln = b_op2(c, "Sub", b_const_i64(c, ktot - 1), b_done(c, an));
+	pick = b_op3(c, "Where", hn, ln, am);
+	m = b_op3(c, "Where", hn, b_const_scalar(c, NAN, dt, 0), m);
+	ge = b_node(c, "GatherElements", 2, (struct ir_value *[]){ idx, pick }, 1);
+	b_attr_i(c, ge, "axis", lastax);
+	struct ir_value *ix = b_done(c, ge);
+	m = b_squeeze(c, m, &lastax, 1);
+	ix = b_squeeze(c, ix, &lastax, 1);
+	if (r == d + 1) {
+		int64_t z = 0;
+		m = b_squeeze(c, m, &z, 1);
+		ix = b_squeeze(c, ix, &z, 1);
+	}
+	out[0] = m;
+	if (n->noutputs > 1)
+		out[1] = ix;
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten__log_softmax, 0, 0, SYM_PRIO_BASE, sym_x_log_softmax },
 	{ OP_aten__softmax, 0, 0, SYM_PRIO_BASE, sym_x_softmax },
@@ -1383,6 +1519,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_kl_div, 0, 0, SYM_PRIO_BASE, sym_x_kl_div },
 	{ OP_aten_max_pool1d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },
 	{ OP_aten_max_pool2d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },
+	{ OP_aten_fractional_max_pool2d, 11, 0, SYM_PRIO_BASE, sym_x_fractional_max_pool },
+	{ OP_aten_fractional_max_pool3d, 11, 0, SYM_PRIO_BASE, sym_x_fractional_max_pool },
 	{ OP_aten_max_pool3d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },
 	{ OP_aten_native_dropout, 0, 0, SYM_PRIO_BASE, sym_x_native_dropout },
 	{ OP_aten_native_layer_norm, 0, 0, SYM_PRIO_BASE, sym_x_native_layer_norm },

@@ -1648,8 +1648,13 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 {
 	struct ir_value *x = lw_in(c, n, 0), *win;
 	int64_t nfft, hop, winl, center, norm, ones = 1, rc = 0, length = -1;
-	if (!is_cplx(x))
-		return lw_decline(c, "the input is not complex");
+	/* complex (its (re, im) pairs), or torch 1.13's deprecated real
+	 * form: the pairs themselves, a last dim of 2 */
+	if (!is_cplx(x) && !(x && (b_dtype(x) == IR_DTYPE_FLOAT ||
+				   b_dtype(x) == IR_DTYPE_DOUBLE) &&
+			     b_rank(x) > 0 && fixed_dim(x, b_rank(x) - 1) == 2))
+		return lw_decline(c, "the input is not complex nor real (re, im) "
+				     "pairs in a last dim of 2");
 	enum ir_dtype dt = b_dtype(x);
 	int r = b_rank(x) - 1;
 	if (r != 2 && r != 3)
@@ -1671,11 +1676,22 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "return_complex not constant");
 	if (rc)
 		return lw_decline(c, "return_complex=True");
-	int64_t f = ones ? nfft / 2 + 1 : nfft;
 	int64_t fin = fixed_dim(x, r - 2);
+	/* onesided None: torch's n_freq != n_fft */
+	if (lw_is_none(c, n, 7) && fin >= 0)
+		ones = fin != nfft;
+	int64_t f = ones ? nfft / 2 + 1 : nfft;
 	if (fin >= 0 && fin != f)
 		return lw_decline(c, "the input's frequency count is not "
 				  "n_fft's");
+	/* a real output is the complex-to-real inverse of the first n_fft
+	 * / 2 + 1 bins (SpectralOps.cpp's _fft_c2r), also of a two-sided
+	 * spectrum */
+	if (!ones) {
+		f = nfft / 2 + 1;
+		x = b_slice(c, x, 0, f, r - 2, 1);
+		ones = 1;
+	}
 	if (2 * f * nfft > MAT_MAX)
 		return lw_decline(c, "n_fft too large for the DFT kernels");
 	double scale = (norm ? sqrt((double)nfft) : 1) / (double)nfft;

@@ -846,14 +846,19 @@ static SYM(sym_addbmm)
 static SYM(sym_mT)
 {
 	/* the last two dims swapped (mH, adjoint, matrix_H: the same for
-	 * real tensors) */
+	 * real tensors; matrix_H of 2-D ones only, which trace and torch
+	 * check) */
 	struct ir_value *x = T(0);
 	int r = b_rank(x);
 	int64_t perm[64];
 	if (!x || r < 0)
 		return lw_decline(c, "the input's rank is not known");
+	if (r == 0) { /* torch: a 0-d tensor is itself */
+		out[0] = b_op1(c, "Identity", x);
+		return 0;
+	}
 	if (r < 2)
-		return lw_decline(c, "the input has fewer than 2 dims");
+		return lw_decline(c, "the input has 1 dim (torch refuses it)");
 	if (r > 64)
 		return lw_decline(c, "more than 64 dims");
 	for (int i = 0; i < r; i++)
@@ -1569,16 +1574,12 @@ static SYM(sym_max_unpool)
 }
 
 /* Why lower has no symbolic for op, where it refuses on purpose (NULL
- * otherwise): functions with no exact ONNX form that pt2onnx has no
- * measured approximation of (igamma, igammac); those it approximates are
- * in symbolic_special.c. */
+ * otherwise): backward ops, memory layout, in-place resizes, random
+ * permutations.  The special functions pt2onnx approximates are in
+ * symbolic_special.c. */
 const char *sym_refusal(enum aten_op op)
 {
 	switch (op) {
-	case OP_aten_igamma:
-	case OP_aten_igammac:
-		return "no exact ONNX form (pt2onnx approximates only the "
-		       "special functions docs/operators.md lists)";
 	case OP_aten_convolution_backward:
 	case OP_aten_native_group_norm_backward:
 	case OP_aten_native_layer_norm_backward:

@@ -90,14 +90,52 @@ static int sym_add(struct lower_ctx *c, struct ir_node *n,
 		int a = lw_list(c, n, 0, v, 256), b = -1;
 		if (a >= 0)
 			b = lw_list(c, n, 1, v + a, 256 - a);
-		if (a < 0 || b < 0)
-			return lw_decline(c, "the lists are not known "
-					  "element-wise");
+		if (a < 0 || b < 0) {
+			/* int lists held as 1-d Long tensors: joined */
+			struct ir_value *p[2] = { T(0), T(1) };
+			if (!p[0] || !p[1] || b_rank(p[0]) != 1 || b_rank(p[1]) != 1 ||
+			    b_dtype(p[0]) != IR_DTYPE_INT64 || b_dtype(p[1]) != IR_DTYPE_INT64)
+				return lw_decline(c, "the lists are not known "
+						  "element-wise");
+			struct ir_node *cn = b_node(c, "Concat", 2, p, 1);
+			b_attr_i(c, cn, "axis", 0);
+			out[0] = b_done(c, cn);
+			return 0;
+		}
 		lw_set_list(c, n->outputs[0], v, a + b);
 		out[0] = NULL;
 		return 0;
 	}
 	return binary(c, n, out, "Add");
+}
+
+/* list * n (or n * list: aten::mul.left_t / right_): the list n times
+ * (none for n <= 0), known element-wise or as a 1-d Long tensor (Tile);
+ * not arithmetic on the list's values */
+static int list_repeat(struct lower_ctx *c, struct ir_node *n,
+		       struct ir_value **out)
+{
+	int li = n->inputs[0]->type->kind == IR_TYPE_LIST ? 0 : 1, k;
+	struct ir_value *v[256], *rv[256];
+	int64_t times;
+	if (!lw_int(c, n, 1 - li, &times))
+		return lw_decline(c, "a list times a count that is not constant");
+	if (times < 0)
+		times = 0;
+	if ((k = lw_list(c, n, li, v, 256)) >= 0) {
+		if ((int64_t)k * times > 256)
+			return lw_decline(c, "a repeated list of more than 256 entries");
+		for (int64_t t = 0; t < times; t++)
+			memcpy(rv + t * k, v, sizeof(*v) * (size_t)k);
+		lw_set_list(c, n->outputs[0], rv, (int)(k * times));
+		out[0] = NULL;
+		return 0;
+	}
+	struct ir_value *l = T(li);
+	if (!l || b_rank(l) != 1)
+		return lw_decline(c, "the list is not known element-wise");
+	out[0] = b_op2(c, "Tile", l, b_const_i64s(c, &times, 1, 1));
+	return 0;
 }
 
 static int sym_sub(struct lower_ctx *c, struct ir_node *n,
@@ -109,6 +147,9 @@ static int sym_sub(struct lower_ctx *c, struct ir_node *n,
 static int sym_mul(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out)
 {
+	if (n->ninputs == 2 && (n->inputs[0]->type->kind == IR_TYPE_LIST ||
+				n->inputs[1]->type->kind == IR_TYPE_LIST))
+		return list_repeat(c, n, out);
 	if (b_dtype(IN(0)) == IR_DTYPE_BOOL && b_dtype(IN(1)) == IR_DTYPE_BOOL) {
 		out[0] = b_op2(c, "And", T(0), T(1));
 		return 0;

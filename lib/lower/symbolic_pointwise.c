@@ -1,11 +1,14 @@
 /*
  * symbolic_pointwise.c - more of issue 14's long tail, elementwise
  * operators of real tensors: signbit, isposinf, isneginf, isreal,
- * positive, heaviside, ldexp, isclose, gcd and lcm.  Each is an
- * exact ONNX decomposition of torch 1.13's definition (ATen/native:
- * UnaryOps.cpp, BinaryOps.cpp, TensorCompare.cpp's isclose, Math.h's
- * calc_gcd) or declines with the reason.
+ * positive, heaviside, ldexp, isclose, gcd, lcm, frexp and nextafter.
+ * Each is an exact ONNX decomposition of torch 1.13's definition
+ * (ATen/native: UnaryOps.cpp, BinaryOps.cpp, TensorCompare.cpp's isclose,
+ * Math.h's calc_gcd; C's frexp and nextafter, which torch's kernels call:
+ * exact through powers of two, as ONNX has no bit casts) or declines with
+ * the reason.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -221,6 +224,119 @@ static SYM(sym_gcd)
 	return 0;
 }
 
+/* ax (> 0, finite) as m * 2^e with m in [0.5, 1), exactly: e from
+ * floor(log2 ax) + 1, corrected by one either way where Log rounds
+ * across a power of two; ax scaled by 2^-e in two powers of two of
+ * half the exponent each (one would overflow for denormals) */
+static void frexp_parts(struct lower_ctx *c, struct ir_value *ax,
+			struct ir_value **m, struct ir_value **e)
+{
+	enum ir_dtype dt = b_dtype(ax);
+	struct ir_value *k, *k1, *v, *big, *small;
+
+	*e = b_op2(c, "Add", b_op1(c, "Floor", b_op2(c, "Mul", b_op1(c, "Log", ax),
+						      scal(c, 1 / M_LN2, dt))),
+		   scal(c, 1, dt));
+	k = b_op1(c, "Neg", *e);
+	k1 = b_op1(c, "Floor", b_op2(c, "Mul", k, scal(c, 0.5, dt)));
+	v = b_op2(c, "Mul", b_op2(c, "Mul", ax, b_op2(c, "Pow", scal(c, 2, dt), k1)),
+		  b_op2(c, "Pow", scal(c, 2, dt), b_op2(c, "Sub", k, k1)));
+	big = b_op1(c, "Not", b_op2(c, "Less", v, scal(c, 1, dt)));
+	small = b_op2(c, "Less", v, scal(c, 0.5, dt));
+	*m = b_op3(c, "Where", big, b_op2(c, "Mul", v, scal(c, 0.5, dt)),
+		   b_op3(c, "Where", small, b_op2(c, "Add", v, v), v));
+	*e = b_op3(c, "Where", big, b_op2(c, "Add", *e, scal(c, 1, dt)),
+		   b_op3(c, "Where", small, b_op2(c, "Sub", *e, scal(c, 1, dt)), *e));
+}
+
+/* |x| where x is nonzero and finite, else 1 (frexp_parts' input); *sp
+ * the others (0, infinities, NaN) */
+static struct ir_value *finite_abs(struct lower_ctx *c, struct ir_value *x,
+				   struct ir_value **sp)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *ax = b_op1(c, "Abs", x);
+
+	*sp = b_op2(c, "Or", b_op1(c, "Not", b_op2(c, "Greater", ax, scal(c, 0, dt))),
+		    b_op1(c, "IsInf", x));
+	return b_op3(c, "Where", *sp, scal(c, 1, dt), ax);
+}
+
+/* frexp(x): the mantissa in [0.5, 1) with x's sign and the int32
+ * exponent, x = m * 2^e exactly; 0, infinities and NaN: x itself and 0,
+ * as C's frexp (torch's kernel) */
+static SYM(sym_frexp)
+{
+	struct ir_value *x = real_in(c, n), *sp, *ax, *m, *e;
+	if (!x)
+		return 1;
+	enum ir_dtype dt = b_dtype(x);
+	if (!b_is_float(dt) || dt == IR_DTYPE_FLOAT16 || dt == IR_DTYPE_BFLOAT16)
+		return lw_decline(c, "frexp of a tensor that is not float or double "
+				     "(torch takes only floating-point ones)");
+	ax = finite_abs(c, x, &sp);
+	frexp_parts(c, ax, &m, &e);
+	m = b_op3(c, "Where", b_op2(c, "Less", x, scal(c, 0, dt)), b_op1(c, "Neg", m), m);
+	/* (ONNX Runtime's Where makes a -0 from its second input +0: x,
+	 * which may be -0, comes through the third) */
+	out[0] = b_op3(c, "Where", b_op1(c, "Not", sp), m, x);
+	out[1] = b_cast(c, b_op3(c, "Where", sp, scal(c, 0, dt), e), IR_DTYPE_INT32);
+	return 0;
+}
+
+/* nextafter(x, y): the next float or double after x toward y, exactly
+ * as C's nextafter: |x| = m 2^(E + 1) (frexp_parts), its spacing
+ * 2^(max(E, Emin) - p + 1) (p the precision: 24 or 53), half that
+ * toward 0 from a power of two above the denormals; x == y: y; x 0:
+ * the smallest denormal with y's sign; x infinite: the largest finite;
+ * NaN either side: NaN */
+static SYM(sym_nextafter)
+{
+	struct ir_value *x, *y, *sp, *ax, *m, *e, *ulp, *away, *half, *step, *r,
+		*z, *eq, *neg;
+	if (sym_float_pair(c, n, &x, &y))
+		return 1;
+	enum ir_dtype dt = b_dtype(x);
+	if (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE)
+		return lw_decline(c, "nextafter of a dtype other than float and double");
+	int dbl = dt == IR_DTYPE_DOUBLE;
+	double p = dbl ? 53 : 24, emin = dbl ? -1022 : -126;
+	double big = dbl ? DBL_MAX : FLT_MAX, tiny = dbl ? 0x1p-1074 : 0x1p-149;
+
+	ax = finite_abs(c, x, &sp);
+	z = b_op2(c, "Equal", x, scal(c, 0, dt));
+	eq = b_op2(c, "Equal", x, y);
+	frexp_parts(c, ax, &m, &e);
+	e = b_op2(c, "Sub", e, scal(c, 1, dt));
+	ulp = b_op2(c, "Pow", scal(c, 2, dt),
+		    b_op2(c, "Add", b_op2(c, "Max", e, scal(c, emin, dt)),
+			  scal(c, 1 - p, dt)));
+	away = b_op1(c, "Not", b_op2(c, "Xor", b_op2(c, "Greater", y, x),
+				     b_op2(c, "Greater", x, scal(c, 0, dt))));
+	half = b_op2(c, "And", b_op2(c, "Equal", m, scal(c, 0.5, dt)),
+		     b_op2(c, "Greater", e, scal(c, emin, dt)));
+	step = b_op3(c, "Where", b_op2(c, "And", b_op1(c, "Not", away), half),
+		     b_op2(c, "Mul", ulp, scal(c, 0.5, dt)), ulp);
+	r = b_op3(c, "Where", away, b_op2(c, "Add", ax, step), b_op2(c, "Sub", ax, step));
+	r = b_op3(c, "Where", z, scal(c, tiny, dt), r);
+	r = b_op3(c, "Where", b_op1(c, "IsInf", x), scal(c, big, dt), r);
+	r = b_op3(c, "Where", eq, b_op1(c, "Abs", y), r);
+	r = b_op3(c, "Where", b_op2(c, "Or", b_op1(c, "IsNaN", x), b_op1(c, "IsNaN", y)),
+		  scal(c, NAN, dt), r);
+	/* the sign: y's where x == y (-0 included), else y's from 0, else
+	 * x's; applied last, the -0s through Where's third input (ONNX
+	 * Runtime's Where makes a -0 from its second input +0) */
+	neg = b_op2(c, "Or", b_op2(c, "Less", y, scal(c, 0, dt)),
+		    b_op2(c, "Less", b_op1(c, "Reciprocal", y), scal(c, 0, dt)));
+	neg = b_op2(c, "Or", b_op2(c, "And", eq, neg),
+		    b_op2(c, "And", b_op1(c, "Not", eq),
+			  b_op2(c, "Or", b_op2(c, "And", z, b_op2(c, "Less", y, scal(c, 0, dt))),
+				b_op2(c, "And", b_op1(c, "Not", z),
+				      b_op2(c, "Less", x, scal(c, 0, dt))))));
+	out[0] = b_op3(c, "Where", b_op1(c, "Not", neg), r, b_op1(c, "Neg", r));
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_signbit, 9, 0, SYM_PRIO_BASE, sym_sign_tests },
 	{ OP_aten_isposinf, 11, 0, SYM_PRIO_BASE, sym_sign_tests },
@@ -232,6 +348,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_isclose, 11, 0, SYM_PRIO_BASE, sym_isclose },
 	{ OP_aten_gcd, 10, 0, SYM_PRIO_BASE, sym_gcd },
 	{ OP_aten_lcm, 10, 0, SYM_PRIO_BASE, sym_gcd },
+	{ OP_aten_frexp, 10, 0, SYM_PRIO_BASE, sym_frexp },
+	{ OP_aten_nextafter, 11, 0, SYM_PRIO_BASE, sym_nextafter },
 };
 
 const struct symbolic_table symbolic_pointwise_table = {

@@ -19,7 +19,9 @@
  * the recurrence also where torch takes the cos form (the same
  * polynomial, computed otherwise: tests/423 measures the difference).
  * Equal of floats needs opset 11, the polynomials' rows serve 11 and up;
- * xlog1py's 9 and up.
+ * xlog1py's 9 and up.  igamma and igammac (and special_gammainc(c)):
+ * sf_igamma's series and continued fraction in a Loop that ends once
+ * every element converged, from opset 11.
  */
 #include <float.h>
 #include <math.h>
@@ -1053,6 +1055,120 @@ static SYM(sym_polygamma)
 	return 0;
 }
 
+/* What igamma's Loop works on (double, broadcast): a and x (1 and 0.5
+ * where a boundary value applies) and which elements take the series */
+struct igam {
+	struct ir_value *a, *x, *ser;
+};
+
+/* one step i = it + 1 of both the series of P (term t, sum s) and the
+ * continued fraction of Q (modified Lentz: d, cc, product h) over
+ * every element not done; an element is done once its own form
+ * converged (sf_igamma's tests) */
+static void igamma_body(struct lower_ctx *c, const void *ctx,
+			struct ir_value *it, struct ir_value **v,
+			struct ir_value **nv)
+{
+	const struct igam *g = ctx;
+	enum ir_dtype dt = IR_DTYPE_DOUBLE;
+	struct ir_value *i = b_cast(c, b_op2(c, "Add", it, b_const_i64(c, 1)), dt);
+	struct ir_value *act = b_op1(c, "Not", v[5]), *t, *s, *an, *b, *d, *cc,
+		*del, *h, *tiny = scal(c, SF_IGAMMA_TINY, dt), *cs, *cf;
+
+	t = b_op2(c, "Mul", v[0], b_op2(c, "Div", g->x, b_op2(c, "Add", g->a, i)));
+	s = b_op2(c, "Add", v[1], t);
+	cs = b_op2(c, "Less", b_op1(c, "Abs", t),
+		   b_op2(c, "Mul", b_op1(c, "Abs", s), scal(c, SF_MACHEP, dt)));
+	an = b_op1(c, "Neg", b_op2(c, "Mul", i, b_op2(c, "Sub", i, g->a)));
+	b = b_op2(c, "Add", b_op2(c, "Sub", b_op2(c, "Add", g->x, scal(c, 1, dt)), g->a),
+		  b_op2(c, "Add", i, i));
+	d = b_op2(c, "Add", b_op2(c, "Mul", an, v[2]), b);
+	d = b_op3(c, "Where", b_op2(c, "Less", b_op1(c, "Abs", d), tiny), tiny, d);
+	cc = b_op2(c, "Add", b, b_op2(c, "Div", an, v[3]));
+	cc = b_op3(c, "Where", b_op2(c, "Less", b_op1(c, "Abs", cc), tiny), tiny, cc);
+	d = b_op2(c, "Div", scal(c, 1, dt), d);
+	del = b_op2(c, "Mul", d, cc);
+	h = b_op2(c, "Mul", v[4], del);
+	cf = b_op2(c, "Less", b_op1(c, "Abs", b_op2(c, "Sub", del, scal(c, 1, dt))),
+		   scal(c, SF_MACHEP, dt));
+	nv[0] = b_op3(c, "Where", act, t, v[0]);
+	nv[1] = b_op3(c, "Where", act, s, v[1]);
+	nv[2] = b_op3(c, "Where", act, d, v[2]);
+	nv[3] = b_op3(c, "Where", act, cc, v[3]);
+	nv[4] = b_op3(c, "Where", act, h, v[4]);
+	/* (Where of bools: ONNX Runtime has no kernel before opset 16) */
+	nv[5] = b_op2(c, "Or", v[5], b_op2(c, "Or", b_op2(c, "And", g->ser, cs),
+					     b_op2(c, "And", b_op1(c, "Not", g->ser), cf)));
+}
+
+/* igamma(a, x) (upper 0: P) or igammac (upper 1: Q), the regularized
+ * incomplete gamma functions, as lib/common/special_math.c's sf_igamma
+ * (in double): e^-x x^a / Gamma(a) times the series of P below a + 1,
+ * the continued fraction of Q from there, in one ONNX Loop that ends
+ * once every element converged (at most SF_IGAMMA_MAX steps); torch's
+ * boundary values (calc_igamma/calc_igammac) as Where masks */
+static struct ir_value *igamma_of(struct lower_ctx *c, struct ir_value *a,
+				  struct ir_value *x, int upper)
+{
+	enum ir_dtype dt = IR_DTYPE_DOUBLE, odt = b_dtype(a);
+	struct ir_value *shape, *neg, *a0, *x0, *ia, *ix, *nan, *sp, *init[6],
+		*fin[6], *pre, *p, *q, *r, *z = scal(c, 0, dt);
+	struct igam g;
+
+	a = b_cast(c, a, dt);
+	x = b_cast(c, x, dt);
+	shape = b_op1(c, "Shape", b_op2(c, "Add", a, x));
+	a = b_op2(c, "Expand", a, shape);
+	x = b_op2(c, "Expand", x, shape);
+	neg = b_op2(c, "Or", b_op2(c, "Less", a, z), b_op2(c, "Less", x, z));
+	a0 = b_op2(c, "Equal", a, z);
+	x0 = b_op2(c, "Equal", x, z);
+	ia = b_op1(c, "IsInf", a);
+	ix = b_op1(c, "IsInf", x);
+	nan = b_op2(c, "Or", b_op1(c, "IsNaN", a), b_op1(c, "IsNaN", x));
+	sp = b_op2(c, "Or", b_op2(c, "Or", neg, b_op2(c, "Or", a0, x0)),
+		   b_op2(c, "Or", b_op2(c, "Or", ia, ix), nan));
+	g.a = b_op3(c, "Where", sp, scal(c, 1, dt), a);
+	g.x = b_op3(c, "Where", sp, scal(c, 0.5, dt), x);
+	g.ser = b_op2(c, "Less", g.x, b_op2(c, "Add", g.a, scal(c, 1, dt)));
+	init[0] = b_op2(c, "Div", scal(c, 1, dt), g.a);
+	init[1] = init[0];
+	init[2] = b_op2(c, "Div", scal(c, 1, dt), b_op2(c, "Sub", b_op2(c, "Add", g.x,
+						scal(c, 1, dt)), g.a));
+	init[3] = sym_fill_shape(c, shape, 1 / SF_IGAMMA_TINY, dt);
+	init[4] = init[2];
+	init[5] = sp;
+	b_loop_until(c, b_const_i64(c, SF_IGAMMA_MAX), 6, init, igamma_body,
+		     &g, fin, 5);
+	pre = b_op2(c, "Sub", b_op2(c, "Sub", b_op2(c, "Mul", g.a, b_op1(c, "Log", g.x)),
+				    g.x), lgamma_of(c, g.a));
+	pre = b_op1(c, "Exp", pre);
+	p = b_op2(c, "Mul", fin[1], pre);
+	q = b_op2(c, "Mul", fin[4], pre);
+	r = upper ? b_op3(c, "Where", g.ser, b_op2(c, "Sub", scal(c, 1, dt), p), q)
+		  : b_op3(c, "Where", g.ser, p, b_op2(c, "Sub", scal(c, 1, dt), q));
+	r = b_op3(c, "Where", nan, scal(c, NAN, dt), r);
+	r = b_op3(c, "Where", ix, scal(c, !upper, dt), r);
+	r = b_op3(c, "Where", ia, b_op3(c, "Where", ix, scal(c, NAN, dt),
+					scal(c, upper, dt)), r);
+	r = b_op3(c, "Where", x0, scal(c, upper, dt), r);
+	r = b_op3(c, "Where", a0, b_op3(c, "Where", b_op2(c, "Greater", x, z),
+					scal(c, !upper, dt), scal(c, NAN, dt)), r);
+	r = b_op3(c, "Where", neg, scal(c, NAN, dt), r);
+	return b_cast(c, r, odt);
+}
+
+/* igamma, igammac and their special_gammainc(c) aliases */
+static SYM(sym_igamma)
+{
+	struct ir_value *a, *x;
+	if (sym_float_pair(c, n, &a, &x))
+		return 1;
+	out[0] = igamma_of(c, a, x, n->op == OP_aten_igammac ||
+				    n->op == OP_aten_special_gammaincc);
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_special_chebyshev_polynomial_t, 11, 0, SYM_PRIO_BASE, sym_polynomial },
 	{ OP_aten_special_chebyshev_polynomial_u, 11, 0, SYM_PRIO_BASE, sym_polynomial },
@@ -1083,6 +1199,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_special_psi, 11, 0, SYM_PRIO_BASE, sym_digamma },
 	{ OP_aten_special_spherical_bessel_j0, 11, 0, SYM_PRIO_BASE, sym_spherical_j0 },
 	{ OP_aten_special_zeta, 11, 0, SYM_PRIO_BASE, sym_zeta },
+	{ OP_aten_igamma, 11, 0, SYM_PRIO_BASE, sym_igamma },
+	{ OP_aten_igammac, 11, 0, SYM_PRIO_BASE, sym_igamma },
+	{ OP_aten_special_gammainc, 11, 0, SYM_PRIO_BASE, sym_igamma },
+	{ OP_aten_special_gammaincc, 11, 0, SYM_PRIO_BASE, sym_igamma },
 	{ OP_aten_polygamma, 11, 0, SYM_PRIO_BASE, sym_polygamma },
 	{ OP_aten_special_polygamma, 11, 0, SYM_PRIO_BASE, sym_polygamma },
 	{ OP_aten_special_ndtri, 11, 0, SYM_PRIO_BASE, sym_ndtri },

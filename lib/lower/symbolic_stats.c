@@ -1,10 +1,11 @@
 /*
  * symbolic_stats.c - more of the long tail of aten operators (issue 14):
  * block_diag, cartesian_prod, diagonal_scatter, hsplit/vsplit/dsplit,
- * cov and corrcoef, nanmedian.  Each is an exact ONNX decomposition of
- * torch 1.13's definition (ATen/native: TensorShape.cpp's block_diag,
- * Itertools.cpp's cartesian_prod, Correlation.cpp's cov and corrcoef,
- * Sorting.cpp's nanmedian) or declines with the reason.
+ * cov and corrcoef, nanmedian, gradient, segment_reduce.  Each is an
+ * exact ONNX decomposition of torch 1.13's definition (ATen/native:
+ * TensorShape.cpp's block_diag, Itertools.cpp's cartesian_prod, Correlation.cpp's cov and
+ * corrcoef, Sorting.cpp's nanmedian, ReduceOps.cpp's gradient,
+ * SegmentReduce.cpp) or declines with the reason.
  */
 #include <math.h>
 #include <stdint.h>
@@ -671,6 +672,234 @@ static SYM(sym_quantile)
 	return 0;
 }
 
+/* x[lo:hi] along d (hi INT64_MAX: to the end) */
+#define SL(x, lo, hi) b_slice(c, (x), (lo), (hi), d, 1)
+
+/* gradient along d of x (float dt, size len >= edge + 1 there) with the
+ * spacing h (a 0-d number) or the coordinates co (1-d, len), as torch's
+ * gradient_helper_float and gradient_helper (ReduceOps.cpp): the centre
+ * (f[2:] - f[:-2]) / h / 2, or a f[:-2] + b f[1:-1] + c f[2:] with a, b,
+ * c from the coordinates' differences; the edges of order 1 or 2; joined
+ * on d */
+static struct ir_value *gradient_dim(struct lower_ctx *c, struct ir_value *x,
+				     int64_t d, int r, struct ir_value *h,
+				     struct ir_value *co, int64_t edge)
+{
+	enum ir_dtype dt = b_dtype(x);
+	struct ir_value *parts[3], *f0 = SL(x, 0, 1), *f1 = SL(x, 1, 2),
+		*l1 = SL(x, -1, INT64_MAX), *l2 = SL(x, -2, -1);
+#define K(v) b_const_scalar(c, (v), dt, 0)
+#define M(a, b) b_op2(c, "Mul", (a), (b))
+#define A(a, b) b_op2(c, "Add", (a), (b))
+#define D(a, b) b_op2(c, "Div", (a), (b))
+#define S(a, b) b_op2(c, "Sub", (a), (b))
+	if (!co) {
+		parts[1] = D(D(S(SL(x, 2, INT64_MAX), SL(x, 0, -2)), h), K(2));
+		if (edge == 1) {
+			parts[0] = D(S(f1, f0), h);
+			parts[2] = D(S(l1, l2), h);
+		} else {
+			parts[0] = D(S(A(M(K(-1.5), f0), M(K(2), f1)),
+				       M(K(0.5), SL(x, 2, 3))), h);
+			parts[2] = D(A(S(M(K(0.5), SL(x, -3, -2)), M(K(2), l2)),
+				       M(K(1.5), l1)), h);
+		}
+	} else {
+		/* the coordinates' differences as [1, .., len - 1, .., 1] */
+		int64_t shp[64];
+		for (int i = 0; i < r; i++)
+			shp[i] = i == d ? -1 : 1;
+		struct ir_value *dx = b_op2(c, "Reshape", S(b_slice(c, co, 1, INT64_MAX, 0, 1),
+							    b_slice(c, co, 0, -1, 0, 1)),
+					    b_const_i64s(c, shp, r, 1));
+		struct ir_value *dx1 = SL(dx, 0, -1), *dx2 = SL(dx, 1, INT64_MAX);
+		struct ir_value *s12 = A(dx1, dx2);
+		struct ir_value *a = D(b_op1(c, "Neg", dx2), M(dx1, s12));
+		struct ir_value *b = D(S(dx2, dx1), M(dx1, dx2));
+		struct ir_value *cc = D(dx1, M(dx2, s12));
+		parts[1] = A(A(M(a, SL(x, 0, -2)), M(b, SL(x, 1, -1))), M(cc, SL(x, 2, INT64_MAX)));
+		struct ir_value *d0 = SL(dx, 0, 1), *dl = SL(dx, -1, INT64_MAX);
+		if (edge == 1) {
+			parts[0] = D(S(f1, f0), d0);
+			parts[2] = D(S(l1, l2), dl);
+		} else {
+			struct ir_value *e1 = SL(dx, 1, 2), *e2 = SL(dx, -2, -1);
+			struct ir_value *s0 = A(d0, e1), *sl = A(dl, e2);
+			a = D(b_op1(c, "Neg", A(M(K(2), d0), e1)), M(d0, s0));
+			b = D(s0, M(d0, e1));
+			cc = D(b_op1(c, "Neg", d0), M(e1, s0));
+			parts[0] = A(A(M(a, f0), M(b, f1)), M(cc, SL(x, 2, 3)));
+			a = D(dl, M(e2, sl));
+			b = D(b_op1(c, "Neg", sl), M(dl, e2));
+			cc = D(A(M(K(2), dl), e2), M(dl, sl));
+			parts[2] = A(A(M(a, SL(x, -3, -2)), M(b, l2)), M(cc, l1));
+		}
+	}
+#undef K
+#undef M
+#undef A
+#undef D
+#undef S
+	return concat(c, parts, 3, d);
+}
+#undef SL
+
+/* gradient(self, spacing, dim, edge_order) in all its overloads
+ * (.array has no spacing): spacing None (1), a number, a list of
+ * numbers or of coordinate tensors, one per dim; dim None (all), an int
+ * or a list; the list of one gradient per dim; integers in Float */
+static SYM(sym_gradient)
+{
+	struct ir_value *x = T(0), *sp[MAXL], *vals[MAXL], *h1 = NULL;
+	int r = x ? b_rank(x) : -1, isp = NARGS > 3 ? 1 : -1, idim = isp > 0 ? 2 : 1;
+	int listsp = 0, nsp = 0, nd;
+	int64_t dims[MAXL], edge = 1;
+	if (r < 1 || r > MAXL)
+		return lw_decline(c, "the input's rank is not known or 0");
+	enum ir_dtype dt = b_dtype(x);
+	if (!b_is_float(dt)) {
+		dt = IR_DTYPE_FLOAT;
+		x = b_cast(c, x, dt);
+	}
+	if (!lw_int(c, n, idim + 1, &edge) || (edge != 1 && edge != 2))
+		return lw_decline(c, "edge_order is not a constant 1 or 2");
+	if (lw_is_none(c, n, idim)) {
+		nd = r;
+		for (int i = 0; i < r; i++)
+			dims[i] = i;
+	} else if ((nd = lw_ints(c, n, idim, dims, MAXL, 0)) < 1) {
+		return lw_decline(c, "dim is not a constant int or list of ints");
+	}
+	if (isp > 0 && !lw_is_none(c, n, isp)) {
+		if (n->inputs[isp]->type->kind == IR_TYPE_LIST) {
+			listsp = 1;
+			nsp = lw_list(c, n, isp, sp, MAXL);
+			if (nsp != nd)
+				return lw_decline(c, "spacing is not a list of one "
+						     "number or tensor per dim");
+		} else if (!(h1 = T(isp))) {
+			return lw_decline(c, "spacing is not a number");
+		}
+	}
+	if (!h1 && !listsp)
+		h1 = b_const_scalar(c, 1, dt, 0);
+	for (int i = 0; i < nd; i++) {
+		int64_t d = dims[i] < 0 ? dims[i] + r : dims[i];
+		struct ir_value *h = listsp ? sp[i] : h1, *co = NULL;
+		const struct ir_dim *sz = d >= 0 && d < r ? &x->type->dims[d] : NULL;
+		if (!sz)
+			return lw_decline(c, "dim out of range");
+		if (sz->kind == IR_DIM_FIXED && sz->value < edge + 1)
+			return lw_decline(c, "a dim shorter than edge_order + 1 "
+					     "(torch refuses it)");
+		if (b_rank(h) == 1)
+			co = h;
+		else if (b_rank(h) != 0)
+			return lw_decline(c, "spacing is not a number or 1-d coordinates");
+		h = b_cast(c, h, dt);
+		vals[i] = gradient_dim(c, x, d, r, co ? NULL : h, co ? h : NULL, edge);
+	}
+	lw_set_list(c, n->outputs[0], vals, nd);
+	out[0] = NULL;
+	return 0;
+}
+
+/* segment_reduce(data, reduce, lengths?, indices?, offsets?, axis,
+ * unsafe, initial?) along axis 0 with 1-d lengths or offsets (their
+ * segments [start, end) from CumSum or the offsets), as torch's CPU
+ * kernel: each segment's positions masked into a [S, N, ...] view of the
+ * data, reduced (ReduceSum / ReduceProd / ReduceMax / ReduceMin of the
+ * masked values, the others the reduction's identity), a NaN in a max
+ * or min segment its result; initial (or 0, 1, -inf, inf) folded in;
+ * mean divides by the length (an empty segment: initial, else NaN);
+ * float data, a fixed N */
+static SYM(sym_segment_reduce)
+{
+	struct ir_value *x = T(0), *l = NULL, *st, *en, *m, *xe, *r, *w;
+	const char *red = lw_str(c, n, 1);
+	int64_t ax = 0, nn, zero = 0, one = 1;
+	double init = 0;
+	int rk = x ? b_rank(x) : -1, hasinit = NARGS > 7 && !lw_is_none(c, n, 7);
+	if (!red || (strcmp(red, "sum") && strcmp(red, "mean") && strcmp(red, "max") &&
+		     strcmp(red, "min") && strcmp(red, "prod")))
+		return lw_decline(c, "reduce is not a constant sum, mean, max, min or prod");
+	if (!x || rk < 1 || !b_is_float(b_dtype(x)))
+		return lw_decline(c, "the data is not a float tensor of known rank");
+	if ((NARGS > 5 && !lw_int(c, n, 5, &ax)) || ax != 0)
+		return lw_decline(c, "an axis other than 0");
+	if (hasinit && !lw_float(c, n, 7, &init))
+		return lw_decline(c, "initial is not a constant number");
+	if ((nn = x->type->dims[0].kind == IR_DIM_FIXED ? x->type->dims[0].value : -1) < 0)
+		return lw_decline(c, "the data's size along axis 0 is not fixed");
+	enum ir_dtype dt = b_dtype(x);
+	if (!lw_is_none(c, n, 2)) {
+		if (!(l = T(2)) || b_rank(l) != 1)
+			return lw_decline(c, "lengths are not a 1-d tensor");
+		l = b_cast(c, l, IR_DTYPE_INT64);
+		struct ir_node *cs = b_node(c, "CumSum", 2,
+					    (struct ir_value *[]){ l, b_const_i64(c, 0) }, 1);
+		en = b_done(c, cs);
+		st = b_op2(c, "Sub", en, l);
+	} else if (NARGS > 4 && !lw_is_none(c, n, 4)) {
+		struct ir_value *o = T(4);
+		if (!o || b_rank(o) != 1)
+			return lw_decline(c, "offsets are not a 1-d tensor");
+		o = b_cast(c, o, IR_DTYPE_INT64);
+		st = b_slice(c, o, 0, -1, 0, 1);
+		en = b_slice(c, o, 1, INT64_MAX, 0, 1);
+		l = b_op2(c, "Sub", en, st);
+	} else {
+		return lw_decline(c, "neither lengths nor offsets given");
+	}
+	/* m [S, N, 1...]: position i in segment s */
+	int64_t *pv = ir_alloc(c->g, sizeof(int64_t) * (size_t)(nn ? nn : 1)), shp[64];
+	for (int64_t i = 0; i < nn; i++)
+		pv[i] = i;
+	struct ir_value *pos = b_const_i64s(c, pv, nn, 1);
+	st = b_unsqueeze(c, st, &one, 1);
+	en = b_unsqueeze(c, en, &one, 1);
+	m = b_op2(c, "And", b_op1(c, "Not", b_op2(c, "Less", pos, st)), b_op2(c, "Less", pos, en));
+	if (rk > 63)
+		return lw_decline(c, "more than 63 dims");
+	shp[0] = 0;
+	shp[1] = nn;
+	for (int i = 1; i < rk; i++)
+		shp[i + 1] = 1;
+	m = b_op2(c, "Reshape", m, b_const_i64s(c, shp, rk + 1, 1));
+	xe = b_unsqueeze(c, x, &zero, 1);
+	int mx = !strcmp(red, "max"), mn = !strcmp(red, "min"), pr = !strcmp(red, "prod");
+	double id = mx ? -INFINITY : mn ? INFINITY : pr ? 1 : 0;
+	w = b_op3(c, "Where", m, xe, b_const_scalar(c, id, dt, 0));
+	r = b_reduce(c, mx ? "ReduceMax" : mn ? "ReduceMin" : pr ? "ReduceProd" : "ReduceSum",
+		     w, &one, 1, 0);
+	if (mx || mn) {
+		if (hasinit)
+			r = b_op2(c, mx ? "Max" : "Min", r, b_const_scalar(c, init, dt, 0));
+		struct ir_value *nanin = b_cast(c, b_op2(c, "And", m, b_op1(c, "IsNaN", xe)),
+						IR_DTYPE_FLOAT);
+		struct ir_value *hn = b_op2(c, "Greater", b_reduce(c, "ReduceMax", nanin, &one, 1, 0),
+					    b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+		r = b_op3(c, "Where", hn, b_const_scalar(c, NAN, dt, 0), r);
+		if (hasinit && isnan(init))
+			r = b_op2(c, "Add", r, b_const_scalar(c, NAN, dt, 0));
+	} else if (hasinit) {
+		r = b_op2(c, pr ? "Mul" : "Add", r, b_const_scalar(c, init, dt, 0));
+	}
+	if (!strcmp(red, "mean")) {
+		/* [S] lengths as [S, 1...] in dt */
+		int64_t ls[64];
+		ls[0] = -1;
+		for (int i = 1; i < rk; i++)
+			ls[i] = 1;
+		struct ir_value *lf = b_op2(c, "Reshape", b_cast(c, l, dt), b_const_i64s(c, ls, rk, 1));
+		struct ir_value *q = b_op2(c, "Div", r, lf);
+		r = hasinit ? b_op3(c, "Where", b_op2(c, "Greater", lf, b_const_scalar(c, 0, dt, 0)), q, r)
+			    : q; /* 0 / 0: NaN, torch's empty mean */
+	}
+	out[0] = r;
+	return 0;
+}
+
 static const struct symbolic entries[] = {
 	{ OP_aten_block_diag, 0, 0, SYM_PRIO_BASE, sym_block_diag },
 	{ OP_aten_cartesian_prod, 0, 0, SYM_PRIO_BASE, sym_cartesian_prod },
@@ -685,6 +914,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten_mode, 11, 0, SYM_PRIO_BASE, sym_mode },
 	{ OP_aten_quantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
 	{ OP_aten_nanquantile, 11, 0, SYM_PRIO_BASE, sym_quantile },
+	{ OP_aten_gradient, 0, 0, SYM_PRIO_BASE, sym_gradient },
+	{ OP_aten_segment_reduce, 11, 0, SYM_PRIO_BASE, sym_segment_reduce },
 };
 
 const struct symbolic_table symbolic_stats_table = {

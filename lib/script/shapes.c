@@ -682,6 +682,48 @@ static void float_unary(struct ir_graph *g, struct ir_node *n)
 	float_out(n);
 }
 
+/* frexp(self): the mantissa as self, the exponent int32 of its shape */
+static void frexp_rule(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *a = tin(n, 0);
+
+	if (!a)
+		return;
+	same_as(g, n, a);
+	set_out(g, n, 1, IR_DTYPE_INT32, a->rank, a->rank > 0 ? a->dims : NULL);
+}
+
+/* linalg_eig(self [..., n, n]): complex eigenvalues [..., n] and
+ * eigenvectors [..., n, n] (no ONNX meaning: lower refuses it; the
+ * shapes type what an aten fallback exports); view_as_real(complex
+ * [...]): its real dtype [..., 2] */
+static void complex_views(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *a = tin(n, 0);
+	struct ir_dim dims[MAXR];
+	enum ir_dtype dt;
+
+	if (!a || a->rank < 0 || a->rank >= MAXR)
+		return;
+	for (int i = 0; i < a->rank; i++)
+		dims[i] = a->dims[i];
+	if (n->op == OP_aten_view_as_real) {
+		dt = a->dtype == IR_DTYPE_COMPLEX64 ? IR_DTYPE_FLOAT :
+		     a->dtype == IR_DTYPE_COMPLEX128 ? IR_DTYPE_DOUBLE : IR_DTYPE_UNDEFINED;
+		if (dt == IR_DTYPE_UNDEFINED)
+			return;
+		dims[a->rank] = (struct ir_dim){ IR_DIM_FIXED, 2, NULL };
+		set_out(g, n, 0, dt, a->rank + 1, dims);
+		return;
+	}
+	dt = a->dtype == IR_DTYPE_FLOAT ? IR_DTYPE_COMPLEX64 :
+	     a->dtype == IR_DTYPE_DOUBLE ? IR_DTYPE_COMPLEX128 : IR_DTYPE_UNDEFINED;
+	if (dt == IR_DTYPE_UNDEFINED || a->rank < 2)
+		return;
+	set_out(g, n, 0, dt, a->rank - 1, dims);
+	set_out(g, n, 1, dt, a->rank, dims);
+}
+
 static void compare(struct ir_graph *g, struct ir_node *n)
 {
 	broadcast(g, n, 1);
@@ -1010,6 +1052,8 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_special_polygamma] = float_unary,
 	[OP_aten_igamma] = float_binary,
 	[OP_aten_igammac] = float_binary,
+	[OP_aten_special_gammainc] = float_binary,
+	[OP_aten_special_gammaincc] = float_binary,
 	[OP_aten_special_chebyshev_polynomial_t] = float_binary,
 	[OP_aten_special_chebyshev_polynomial_u] = float_binary,
 	[OP_aten_special_chebyshev_polynomial_v] = float_binary,
@@ -1024,6 +1068,10 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_special_legendre_polynomial_p] = float_binary,
 	[OP_aten_special_xlog1py] = float_binary,
 	[OP_aten_special_zeta] = float_binary,
+	[OP_aten_nextafter] = float_binary,
+	[OP_aten_frexp] = frexp_rule,
+	[OP_aten_linalg_eig] = complex_views,
+	[OP_aten_view_as_real] = complex_views,
 	[OP_aten_sub] = arith,
 	[OP_aten_mul] = arith,
 	[OP_aten_div] = arith,

@@ -7,8 +7,9 @@
  * _to_copy, max_unpool2d/3d, the scans cummax, cummin, logcumsumexp,
  * diagflat, dist, diff, select_scatter, slice_scatter and
  * diagonal_scatter; signbit, isposinf, isneginf, isreal, angle,
- * positive and real of real tensors, heaviside, ldexp, isclose, gcd and
- * lcm.  Each reads its inputs to
+ * positive and real of real tensors, heaviside, ldexp, isclose, gcd,
+ * lcm, frexp, nextafter, gradient, fractional_max_pool2d/3d and
+ * segment_reduce.  Each reads its inputs to
  * the host as doubles, computes with C's math functions (what torch's CPU
  * kernels call) and writes the result back in torch's result dtype, so it
  * runs on either backend.
@@ -16,7 +17,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "ops_shape.h"
 #include "trace_int.h"
 
 static int is_float(enum ir_dtype dt)
@@ -195,7 +198,9 @@ static int op_binary_host(struct trace_ctx *c, const struct ir_node *n,
 	for (int i = 0; i < rank; i++)
 		cnt *= dims[i];
 	for (int64_t i = 0; i < cnt; i++)
-		a[i] = binary_of(n->op, a[i], b[i]);
+		a[i] = n->op != OP_aten_nextafter ? binary_of(n->op, a[i], b[i])
+		       : dt == IR_DTYPE_FLOAT ? nextafterf((float)a[i], (float)b[i])
+		       : nextafter(a[i], b[i]);
 	y = trace_from_host(c, dt, rank, dims, IR_DTYPE_DOUBLE, a);
 	free(a);
 	free(b);
@@ -679,6 +684,416 @@ static int op_real_unary(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+/* frexp(x) of a float tensor: C's frexp per element, the mantissa in
+ * x's dtype, the exponent int32 */
+static int op_frexp(struct trace_ctx *c, const struct ir_node *n,
+		    struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y, *ey;
+	double *v, *e;
+	int64_t cnt = 1;
+
+	if (tv_get_tensor(c, in[0], 0, &x))
+		return -1;
+	if (!is_float(x->dtype))
+		return trace_error(c, "torch.frexp() only supports floating-point dtypes");
+	v = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	if (!v)
+		return -1;
+	for (int i = 0; i < x->rank; i++)
+		cnt *= x->dims[i];
+	e = calloc(cnt ? (size_t)cnt : 1, sizeof(*e));
+	if (!e) {
+		free(v);
+		return trace_error(c, "out of memory");
+	}
+	for (int64_t i = 0; i < cnt; i++) {
+		int k = 0;
+		v[i] = frexp(v[i], &k);
+		e[i] = k;
+	}
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	ey = trace_from_host(c, IR_DTYPE_INT32, x->rank, x->dims, IR_DTYPE_DOUBLE, e);
+	free(v);
+	free(e);
+	if (!y || !ey) {
+		if (y)
+			gpu_free(y);
+		if (ey)
+			gpu_free(ey);
+		return y ? trace_error(c, "out of memory") : -1;
+	}
+	if (trace_out(c, out, y))
+		return -1;
+	return trace_out(c, out + 1, ey);
+}
+
+/* What gradient's pieces share: the input on the host, its dtype and
+ * dims, per gradient its dim and its spacing (a number h, or the
+ * coordinates co on the host), the edge order */
+struct grad {
+	double *x;
+	enum ir_dtype dt;
+	int rank;
+	int64_t dims[GPU_MAX_DIMS], dim[GPU_MAX_DIMS], edge;
+	double h[GPU_MAX_DIMS];
+	double *co[GPU_MAX_DIMS];
+};
+
+/* the gradient along g->dim[i] as torch's gradient_helper(_float): the
+ * centre, then the edges of order 1 or 2 */
+static struct gpu_tensor *grad_piece(struct trace_ctx *c, int i, void *arg)
+{
+	const struct grad *g = arg;
+	int64_t d = g->dim[i], len = g->dims[d], outer = 1, inner = 1, cnt;
+	const double *co = g->co[i], h = g->h[i];
+	double *y;
+	struct gpu_tensor *t;
+
+	for (int j = 0; j < g->rank; j++) {
+		if (j < d)
+			outer *= g->dims[j];
+		else if (j > d)
+			inner *= g->dims[j];
+	}
+	cnt = outer * len * inner;
+	y = malloc(sizeof(*y) * (size_t)(cnt ? cnt : 1));
+	if (!y) {
+		trace_error(c, "out of memory");
+		return NULL;
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t q = 0; q < inner; q++) {
+			const double *f = g->x + o * len * inner + q;
+			double *v = y + o * len * inner + q;
+#define F(k) f[(k) * inner]
+#define V(k) v[(k) * inner]
+#define DX(k) (co[(k) + 1] - co[k])
+			for (int64_t k = 1; k < len - 1; k++) {
+				if (!co) {
+					V(k) = (F(k + 1) - F(k - 1)) / h / 2;
+				} else {
+					double d1 = DX(k - 1), d2 = DX(k);
+					V(k) = -d2 / (d1 * (d1 + d2)) * F(k - 1) +
+					       (d2 - d1) / (d1 * d2) * F(k) +
+					       d1 / (d2 * (d1 + d2)) * F(k + 1);
+				}
+			}
+			if (g->edge == 1) {
+				V(0) = (F(1) - F(0)) / (co ? DX(0) : h);
+				V(len - 1) = (F(len - 1) - F(len - 2)) /
+					     (co ? DX(len - 2) : h);
+			} else if (!co) {
+				V(0) = (-1.5 * F(0) + 2 * F(1) - 0.5 * F(2)) / h;
+				V(len - 1) = (0.5 * F(len - 3) - 2 * F(len - 2) +
+					      1.5 * F(len - 1)) / h;
+			} else {
+				double a = DX(0), b = DX(1), e = DX(len - 2),
+				       p = DX(len - 3);
+				V(0) = -(2 * a + b) / (a * (a + b)) * F(0) +
+				       (a + b) / (a * b) * F(1) -
+				       a / (b * (a + b)) * F(2);
+				V(len - 1) = e / (p * (e + p)) * F(len - 3) -
+					     (e + p) / (e * p) * F(len - 2) +
+					     (2 * e + p) / (e * (e + p)) * F(len - 1);
+			}
+#undef F
+#undef V
+#undef DX
+		}
+	t = trace_from_host(c, g->dt, g->rank, g->dims, IR_DTYPE_DOUBLE, y);
+	free(y);
+	return t;
+}
+
+/* gradient(self, spacing, dim, edge_order), every overload (.array:
+ * no spacing): spacing None (1), a number, a list of numbers or of 1-d
+ * coordinate tensors, one per dim; dim None (all), an int or a list */
+static int op_gradient(struct trace_ctx *c, const struct ir_node *n,
+		       struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x;
+	struct tval *sp = nin > 3 ? in[1] : NULL, *dv = in[nin > 3 ? 2 : 1];
+	struct grad g = { 0 };
+	int nd = 0, rc = -1, ncol = 0;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_int(c, in[nin - 1], &g.edge))
+		return -1;
+	if (x->rank < 1)
+		return trace_error(c, "torch.gradient only supports tensors of at least 1 dimension");
+	if (g.edge != 1 && g.edge != 2)
+		return trace_error(c, "torch.gradient only supports edge_order=1 and edge_order=2.");
+	g.rank = x->rank;
+	for (int i = 0; i < x->rank; i++)
+		g.dims[i] = x->dims[i];
+	if (dv->kind == TV_NONE) {
+		nd = x->rank;
+		for (int i = 0; i < nd; i++)
+			g.dim[i] = i;
+	} else {
+		if (tv_get_ints(c, dv, g.dim, GPU_MAX_DIMS, &nd))
+			return -1;
+		if (dv->kind != TV_LIST && dv->kind != TV_TUPLE)
+			nd = 1;
+		for (int i = 0; i < nd; i++) {
+			int a;
+			if (trace_axis(c, g.dim[i], x->rank, &a))
+				return -1;
+			g.dim[i] = a;
+		}
+	}
+	for (int i = 0; i < nd; i++) {
+		g.h[i] = 1;
+		if (g.dims[g.dim[i]] < g.edge + 1)
+			return trace_error(c, "torch.gradient expected each dimension size to be at least edge_order+1");
+	}
+	if (sp && sp->kind == TV_LIST) {
+		if (sp->u.list.n != nd)
+			return trace_error(c, "torch.gradient expected spacing to be unspecified, a scalar or a list of length %d", nd);
+		for (int i = 0; i < nd; i++) {
+			struct tval *e = sp->u.list.items[i];
+			struct gpu_tensor *ct;
+			if (e->kind != TV_TENSOR) {
+				if (tv_get_float(c, e, &g.h[i]))
+					goto done;
+				continue;
+			}
+			if (tv_get_tensor(c, e, 0, &ct))
+				goto done;
+			if (ct->rank != 1 || ct->dims[0] != g.dims[g.dim[i]]) {
+				trace_error(c, "torch.gradient expected each tensor to be 1-d with the size of its dim");
+				goto done;
+			}
+			if (!(g.co[i] = trace_to_host(c, ct, IR_DTYPE_DOUBLE)))
+				goto done;
+			ncol = i + 1;
+		}
+	} else if (sp && sp->kind != TV_NONE) {
+		double h;
+		if (tv_get_float(c, sp, &h))
+			return -1;
+		for (int i = 0; i < nd; i++)
+			g.h[i] = h;
+	}
+	g.dt = is_float(x->dtype) ? x->dtype : IR_DTYPE_FLOAT;
+	if (!(g.x = trace_to_host(c, x, IR_DTYPE_DOUBLE)))
+		goto done;
+	rc = sh_make_list(c, out, nd, grad_piece, &g);
+done:
+	free(g.x);
+	for (int i = 0; i < ncol; i++)
+		free(g.co[i]);
+	return rc;
+}
+
+/* torch's generate_intervals: the window starts of one dim, computed in
+ * the input's dtype (fl: float) */
+static void frac_intervals(double u, int64_t in, int64_t out, int64_t k,
+			   int fl, int64_t *seq)
+{
+	if (out > 1) {
+		double alpha = fl ? (double)((float)(in - k) / (float)(out - 1))
+				  : (double)(in - k) / (double)(out - 1);
+		for (int64_t i = 0; i < out - 1; i++)
+			seq[i] = fl ? (int64_t)(float)((float)((float)i + (float)u) * (float)alpha) -
+				      (int64_t)(float)((float)u * (float)alpha)
+				    : (int64_t)(((double)i + u) * alpha) - (int64_t)(u * alpha);
+	}
+	if (out > 0)
+		seq[out - 1] = in - k;
+}
+
+/* fractional_max_pool2d/3d(self, kernel_size, output_size,
+ * random_samples) as torch's CPU kernel: per plane the window starts
+ * from its samples (2-d: sample 0 W, 1 H; 3-d: T, H, W), the maximum of
+ * each window and its flat plane index (the first, or a NaN: the last
+ * NaN); (N,) C and the spatial dims */
+static int op_fractional_max_pool(struct trace_ctx *c, const struct ir_node *n,
+				  struct tval **in, int nin, struct tval **out, int nout)
+{
+	int d = n->op == OP_aten_fractional_max_pool3d ? 3 : 2, kn, on, rc = -1;
+	struct gpu_tensor *x, *u, *y, *iy;
+	int64_t ks[3], os[3], sz[3], planes, plane = 1, oplane = 1, *seq = NULL;
+	int64_t odims[GPU_MAX_DIMS];
+	double *hx = NULL, *hu = NULL, *hy = NULL, *hi = NULL;
+
+	if (tv_get_tensor(c, in[0], 0, &x) || tv_get_ints(c, in[1], ks, 3, &kn) ||
+	    tv_get_ints(c, in[2], os, 3, &on) || tv_get_tensor(c, in[3], 0, &u))
+		return -1;
+	if (kn == 1)
+		for (int j = 1; j < d; j++)
+			ks[j] = ks[0];
+	if (on == 1)
+		for (int j = 1; j < d; j++)
+			os[j] = os[0];
+	if ((x->rank != d + 1 && x->rank != d + 2) || !is_float(x->dtype))
+		return trace_error(c, "fractional_max_pool%dd: a float input of %d or %d dims",
+				   d, d + 1, d + 2);
+	planes = 1;
+	for (int j = 0; j < x->rank - d; j++)
+		planes *= x->dims[j];
+	for (int j = 0; j < d; j++) {
+		sz[j] = x->dims[x->rank - d + j];
+		if (ks[j] < 1 || os[j] < 1 || os[j] + ks[j] - 1 > sz[j])
+			return trace_error(c, "fractional_max_pool%dd(): pool size %lld and "
+					   "output size %lld are too large for input size %lld",
+					   d, (long long)ks[j], (long long)os[j], (long long)sz[j]);
+		plane *= sz[j];
+		oplane *= os[j];
+	}
+	if (u->rank != 3 || u->dims[2] != d || u->dims[0] * u->dims[1] != planes)
+		return trace_error(c, "fractional_max_pool%dd: random_samples of shape "
+				   "[N, C, %d] are needed", d, d);
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	hu = trace_to_host(c, u, IR_DTYPE_DOUBLE);
+	hy = malloc(sizeof(double) * (size_t)(planes * oplane + 1));
+	hi = malloc(sizeof(double) * (size_t)(planes * oplane + 1));
+	seq = malloc(sizeof(int64_t) * (size_t)(os[0] + os[1] + (d == 3 ? os[2] : 0) + 1));
+	if (!hx || !hu || !hy || !hi || !seq) {
+		if (hx && hu)
+			trace_error(c, "out of memory");
+		goto done;
+	}
+	int fl = x->dtype != IR_DTYPE_DOUBLE;
+	for (int64_t p = 0; p < planes; p++) {
+		int64_t *st[3], at = 0;
+		for (int j = 0; j < d; j++) {
+			st[j] = seq + at;
+			at += os[j];
+			frac_intervals(hu[p * d + (d == 2 ? 1 - j : j)], sz[j], os[j], ks[j], fl, st[j]);
+		}
+		const double *xp = hx + p * plane;
+		int64_t oi[3] = { 0, 0, 0 }, o2 = d == 3 ? os[2] : 1, k2 = d == 3 ? ks[2] : 1,
+			s1 = d == 3 ? sz[1] * sz[2] : sz[1], s2 = d == 3 ? sz[2] : 1;
+		for (oi[0] = 0; oi[0] < os[0]; oi[0]++)
+			for (oi[1] = 0; oi[1] < os[1]; oi[1]++)
+				for (oi[2] = 0; oi[2] < o2; oi[2]++) {
+					int64_t a0 = st[0][oi[0]], a1 = st[1][oi[1]],
+						a2 = d == 3 ? st[2][oi[2]] : 0;
+					double mv = -INFINITY;
+					int64_t mi = a0 * s1 + a1 * s2 + a2;
+					for (int64_t q0 = a0; q0 < a0 + ks[0]; q0++)
+						for (int64_t q1 = a1; q1 < a1 + ks[1]; q1++)
+							for (int64_t q2 = a2; q2 < a2 + k2; q2++) {
+								int64_t pi = q0 * s1 + q1 * s2 + q2;
+								double val = xp[pi];
+								if (val > mv || isnan(val)) {
+									mv = val;
+									mi = pi;
+								}
+							}
+					int64_t o = p * oplane + (oi[0] * os[1] + oi[1]) * o2 + oi[2];
+					hy[o] = mv;
+					hi[o] = (double)mi;
+				}
+	}
+	for (int j = 0; j < x->rank - d; j++)
+		odims[j] = x->dims[j];
+	for (int j = 0; j < d; j++)
+		odims[x->rank - d + j] = os[j];
+	y = trace_from_host(c, x->dtype, x->rank, odims, IR_DTYPE_DOUBLE, hy);
+	iy = y ? trace_from_host(c, IR_DTYPE_INT64, x->rank, odims, IR_DTYPE_DOUBLE, hi) : NULL;
+	if (!iy) {
+		if (y)
+			gpu_free(y);
+		goto done;
+	}
+	if (trace_out(c, out, y)) {
+		gpu_free(iy);
+		goto done;
+	}
+	rc = nout > 1 ? trace_out(c, out + 1, iy) : (gpu_free(iy), 0);
+done:
+	free(hx);
+	free(hu);
+	free(hy);
+	free(hi);
+	free(seq);
+	return rc;
+}
+
+/* segment_reduce(data, reduce, lengths?, indices?, offsets?, axis,
+ * unsafe, initial?) along axis 0 with 1-d lengths or offsets, as torch's
+ * CPU kernel (SegmentReduce.cpp): per segment and inner position the
+ * initial value (or 0, 1, -inf, inf), the reduction in order (a NaN
+ * stays in max and min), mean divided by the length (empty: NaN without
+ * an initial) */
+static int op_segment_reduce(struct trace_ctx *c, const struct ir_node *n,
+			     struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *lt = NULL, *ot = NULL, *y;
+	const char *red;
+	int64_t ax = 0, nseg, inner = 1, start = 0;
+	int rc = -1, kind, hasinit = nin > 7 && in[7]->kind != TV_NONE;
+	double init = 0, *hx = NULL, *hl = NULL, *hy = NULL;
+	int64_t dims[GPU_MAX_DIMS];
+
+	if (tv_get_tensor(c, in[0], 0, &x) || in[1]->kind != TV_STR ||
+	    tv_get_tensor(c, in[2], 1, &lt) || (nin > 4 && tv_get_tensor(c, in[4], 1, &ot)) ||
+	    (nin > 5 && tv_get_int(c, in[5], &ax)) || (hasinit && tv_get_float(c, in[7], &init)))
+		return in[1]->kind != TV_STR ? trace_error(c, "segment_reduce: reduce is not a string") : -1;
+	red = in[1]->u.s;
+	kind = !strcmp(red, "sum") ? 0 : !strcmp(red, "mean") ? 1 : !strcmp(red, "max") ? 2 :
+	       !strcmp(red, "min") ? 3 : !strcmp(red, "prod") ? 4 : -1;
+	if (kind < 0)
+		return trace_error(c, "segment_reduce: reduce argument must be either sum, mean, max, min or prod, got %s", red);
+	if (ax != 0 || x->rank < 1 || !is_float(x->dtype) || (!lt && !ot) ||
+	    (lt ? lt : ot)->rank != 1)
+		return trace_error(c, "segment_reduce: float data along axis 0 with 1-d "
+				   "lengths or offsets are supported");
+	for (int i = 1; i < x->rank; i++)
+		inner *= x->dims[i];
+	hl = trace_to_host(c, lt ? lt : ot, IR_DTYPE_DOUBLE);
+	hx = trace_to_host(c, x, IR_DTYPE_DOUBLE);
+	nseg = lt ? lt->dims[0] : ot->dims[0] - 1;
+	if (!hl || !hx || nseg < 0)
+		goto done;
+	hy = malloc(sizeof(double) * (size_t)(nseg * inner + 1));
+	if (!hy) {
+		trace_error(c, "out of memory");
+		goto done;
+	}
+	for (int64_t sgi = 0; sgi < nseg; sgi++) {
+		int64_t s0 = lt ? start : (int64_t)hl[sgi];
+		int64_t len = lt ? (int64_t)hl[sgi] : (int64_t)hl[sgi + 1] - s0;
+		if (len < 0 || s0 < 0 || s0 + len > x->dims[0]) {
+			trace_error(c, "segment_reduce: lengths or offsets out of the data's range");
+			goto done;
+		}
+		for (int64_t q = 0; q < inner; q++) {
+			double v = hasinit ? init : kind == 2 ? -INFINITY : kind == 3 ? INFINITY :
+				   kind == 4 ? 1 : 0;
+			for (int64_t j = 0; j < len; j++) {
+				double dv = hx[(s0 + j) * inner + q];
+				if (kind == 2)
+					v = isnan(dv) ? dv : (v < dv ? dv : v);
+				else if (kind == 3)
+					v = isnan(dv) ? dv : (dv < v ? dv : v);
+				else if (kind == 4)
+					v *= dv;
+				else
+					v += dv;
+			}
+			if (kind == 1 && len == 0 && !hasinit)
+				v = NAN;
+			else if (kind == 1 && len > 0 && !isnan(v))
+				v /= (double)len;
+			hy[sgi * inner + q] = v;
+		}
+		start += len;
+	}
+	for (int i = 0; i < x->rank; i++)
+		dims[i] = x->dims[i];
+	dims[0] = nseg;
+	y = trace_from_host(c, x->dtype, x->rank, dims, IR_DTYPE_DOUBLE, hy);
+	rc = y ? trace_out(c, out, y) : -1;
+done:
+	free(hx);
+	free(hl);
+	free(hy);
+	return rc;
+}
+
 /* positive, and real of a real tensor: the tensor itself */
 static int op_itself(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout)
@@ -834,6 +1249,12 @@ const struct trace_op trace_ops_math_host[] = {
 	{ OP_aten_logaddexp2, op_binary_host, 0 },
 	{ OP_aten_copysign, op_binary_host, 0 },
 	{ OP_aten_hypot, op_binary_host, 0 },
+	{ OP_aten_nextafter, op_binary_host, 0 },
+	{ OP_aten_frexp, op_frexp, 0 },
+	{ OP_aten_gradient, op_gradient, 0 },
+	{ OP_aten_segment_reduce, op_segment_reduce, 0 },
+	{ OP_aten_fractional_max_pool2d, op_fractional_max_pool, 0 },
+	{ OP_aten_fractional_max_pool3d, op_fractional_max_pool, 0 },
 	{ OP_aten_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlogy, op_binary_host, 0 },
 	{ OP_aten_special_xlog1py, op_binary_host, 0 },

@@ -6,7 +6,8 @@
  * special_legendre_polynomial_p; lgamma, digamma, mvlgamma, i0, i0e, i1,
  * i1e, the Bessel functions j0, j1, y0, y1, the modified i0, i1, k0 and
  * k1 (and k scaled), spherical_bessel_j0, zeta, ndtri, erfinv, erfcx,
- * log_ndtr, airy_ai and polygamma.
+ * log_ndtr, airy_ai, polygamma and igamma/igammac (the regularized
+ * incomplete gamma functions, special_gammainc/gammaincc).
  * Each reads its inputs to the host as doubles, computes as torch 1.13's
  * aten/src/ATen/native/Math.h does (the polynomials: the same special
  * cases and recurrence, each operation rounded to the result dtype; the
@@ -146,6 +147,10 @@ static double polynomial(enum aten_op op, double x, double nv, int fl)
 
 	switch (op) {
 	case OP_aten_special_zeta: return sf_zeta(x, nv);
+	case OP_aten_igamma: case OP_aten_special_gammainc:
+		return rnd(fl, sf_igamma(x, nv, 0));
+	case OP_aten_igammac: case OP_aten_special_gammaincc:
+		return rnd(fl, sf_igamma(x, nv, 1));
 	case OP_aten_special_chebyshev_polynomial_t: return chebyshev(0, 0, x, n, fl);
 	case OP_aten_special_chebyshev_polynomial_u: return chebyshev(1, 0, x, n, fl);
 	case OP_aten_special_chebyshev_polynomial_v: return chebyshev(2, 0, x, n, fl);
@@ -158,7 +163,8 @@ static double polynomial(enum aten_op op, double x, double nv, int fl)
 	}
 }
 
-/* special_*_polynomial_*(x, n) and special_zeta(x, q): x and n tensors
+/* special_*_polynomial_*(x, n), special_zeta(x, q) and igamma(c)(a, x)
+ * (special_gammainc(c)): two tensors
  * or numbers, broadcast, in their float result dtype */
 static int op_polynomial(struct trace_ctx *c, const struct ir_node *n,
 			 struct tval **in, int nin, struct tval **out,
@@ -305,6 +311,10 @@ const struct trace_op trace_ops_special_host[] = {
 	{ OP_aten_special_laguerre_polynomial_l, op_polynomial, 0 },
 	{ OP_aten_special_legendre_polynomial_p, op_polynomial, 0 },
 	{ OP_aten_special_zeta, op_polynomial, 0 },
+	{ OP_aten_igamma, op_polynomial, 0 },
+	{ OP_aten_igammac, op_polynomial, 0 },
+	{ OP_aten_special_gammainc, op_polynomial, 0 },
+	{ OP_aten_special_gammaincc, op_polynomial, 0 },
 	{ OP_aten_polygamma, op_polygamma, 0 },
 	{ OP_aten_special_polygamma, op_polygamma, 0 },
 	{ OP_aten_lgamma, op_special_unary, 0 },

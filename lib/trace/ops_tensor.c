@@ -2288,6 +2288,39 @@ static int op_random(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, y);
 }
 
+/* uniform(self, from=0, to=1, generator=None) (uniform_ functionalized):
+ * draws in [from, to) of self's shape and float dtype */
+static int op_uniform(struct trace_ctx *c, const struct ir_node *n,
+		      struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *y;
+	double lo = 0, hi = 1, *v;
+	int64_t numel = 1;
+	uint64_t s;
+
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > 1 && tv_get_float(c, in[1], &lo)) ||
+	    (nin > 2 && tv_get_float(c, in[2], &hi)))
+		return -1;
+	if (x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE &&
+	    x->dtype != IR_DTYPE_FLOAT16 && x->dtype != IR_DTYPE_BFLOAT16)
+		return trace_error(c, "uniform: a tensor of a float dtype is needed");
+	if (!(lo <= hi))
+		return trace_error(c, "uniform_ expects to return a [from, to) "
+				   "range, but found from=%g > to=%g", lo, hi);
+	for (int i = 0; i < x->rank; i++)
+		numel *= x->dims[i];
+	v = malloc(sizeof(*v) * (size_t)(numel ? numel : 1));
+	if (!v)
+		return trace_error(c, "out of memory");
+	s = rng_state(c, n);
+	for (int64_t i = 0; i < numel; i++)
+		v[i] = lo + (hi - lo) * uniform01(&s);
+	y = trace_from_host(c, x->dtype, x->rank, x->dims, IR_DTYPE_DOUBLE, v);
+	free(v);
+	return trace_out(c, out, y);
+}
+
 /* bernoulli(self) / bernoulli(self, p) / bernoulli_(self, p) */
 static int op_bernoulli(struct trace_ctx *c, const struct ir_node *n,
 			struct tval **in, int nin, struct tval **out,
@@ -3474,6 +3507,7 @@ const struct trace_op trace_ops_tensor[] = {
 	OP(randn, op_random), OP(rand_like, op_random),
 	OP(randn_like, op_random), OP(randint, op_random),
 	OP(randint_like, op_random), OP(bernoulli, op_bernoulli),
+	OP(uniform, op_uniform),
 	OP(bernoulli_, op_inplace), OP(normal, op_normal),
 	OP(normal_, op_normal),
 	/* conversions, copies */

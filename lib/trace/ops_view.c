@@ -397,18 +397,27 @@ static int op_numpy_t(struct trace_ctx *c, const struct ir_node *n,
 	return trace_out(c, out, sh_permute(c, x, perm));
 }
 
-/* mT, mH, adjoint: the last two dims swapped (real dtypes) */
+/* mT, mH, adjoint, matrix_H (.H: 2-D only): the last two dims swapped
+ * (real dtypes); a 0-d tensor is itself */
 static int op_mt(struct trace_ctx *c, const struct ir_node *n,
 		 struct tval **in, int nin, struct tval **out, int nout)
 {
 	struct gpu_tensor *x;
+	int h = n->op == OP_aten_matrix_H;
+	const char *what = h ? "H" : n->op == OP_aten_mH ? "mH" :
+			   n->op == OP_aten_adjoint ? "adjoint()" : "mT";
 
 	if (tv_get_tensor(c, ARG(0), 0, &x))
 		return -1;
+	if (x->rank == 0) /* torch: the 0-d tensor itself */
+		return trace_out(c, out, sh_reshape(c, x, 0, x->dims));
+	if (h && x->rank != 2)
+		return trace_error(c, "tensor.H is only supported on matrices "
+				   "(2-D tensors). Got %d-D tensor.", x->rank);
 	if (x->rank < 2)
-		return trace_error(c, "tensor.mT is only supported on matrices "
+		return trace_error(c, "tensor.%s is only supported on matrices "
 				   "or batches of matrices. Got %d-D tensor.",
-				   x->rank);
+				   what, x->rank);
 	return trace_out(c, out, sh_transpose(c, x, x->rank - 2,
 					       x->rank - 1));
 }
@@ -1666,6 +1675,7 @@ const struct trace_op trace_ops_view[] = {
 	{ OP_aten_mT, op_mt, 0 },
 	{ OP_aten_mH, op_mt, 0 },
 	{ OP_aten_adjoint, op_mt, 0 },
+	{ OP_aten_matrix_H, op_mt, 0 },
 	{ OP_aten_movedim, op_movedim, 0 },
 	{ OP_aten_moveaxis, op_movedim, 0 },
 	{ OP_aten_unsqueeze, op_unsqueeze, 0 },

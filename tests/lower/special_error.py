@@ -25,13 +25,15 @@ BOUND = {"f32": {"lgamma": 1.2e-5, "digamma": 1.5e-6, "mvlgamma_p3": 2e-5, "i0":
                  "scaled_modified_bessel_k0": 2e-6, "scaled_modified_bessel_k1": 1.2e-6,
                  "bessel_j0": 3e-7, "bessel_j1": 3e-7, "bessel_y0": 8e-7, "bessel_y1": 1e-6,
                  "ndtri": 1e-6, "erfinv": 2e-6, "special_erfinv": 2e-6, "erfcx": 1e-6, "log_ndtr": 8e-7,
-                 "airy_ai": 3e-7, "polygamma_n1": 1e-6, "polygamma_n3": 1e-7},
+                 "airy_ai": 3e-7, "polygamma_n1": 1e-6, "polygamma_n3": 1e-7,
+                 "igamma": 1.5e-6, "igammac": 1.5e-6},
          "f64": {"lgamma": 1e-11, "digamma": 3e-10, "mvlgamma_p3": 1e-11, "i0": 1e-14, "i0e": 1e-14,
                  "i1": 1e-14, "i1e": 1e-14, "modified_bessel_i0": 1e-14, "modified_bessel_i1": 1e-14,
                  "spherical_bessel_j0": 1e-14, "modified_bessel_k0": 1e-14, "modified_bessel_k1": 1e-14,
                  "scaled_modified_bessel_k0": 1e-14, "scaled_modified_bessel_k1": 1e-14,
                  "bessel_j0": 1e-14, "bessel_j1": 1e-14, "bessel_y0": 1e-14, "bessel_y1": 1e-14,
-                 "ndtri": 2e-15, "airy_ai": 1e-14, "polygamma_n1": 3e-9, "polygamma_n3": 1e-15}}[kind]
+                 "ndtri": 2e-15, "airy_ai": 1e-14, "polygamma_n1": 3e-9, "polygamma_n3": 1e-15,
+                 "igamma": 8e-10, "igammac": 8e-10}}[kind]
 # trigamma at its poles (nonpositive integers): torch's float64 value is
 # pi^2 / sin(fl(pi x))^2, about 1e32, where ONNX Runtime's double Sin
 # gives 0 and so inf; both count as the pole
