@@ -7,7 +7,9 @@
  * prim::ListUnpack gives.  This table is consulted first (lower.c); each
  * entry handles its own cases and delegates the rest to the opset tables'
  * symbolic.  torchvision's ops/_register_onnx_ops.py and torch 1.13's
- * symbolic_opset9/11.py `index` are the semantic reference.
+ * symbolic_opset9/11.py `index` are the semantic reference.  roi_align
+ * is RoiAlign up to opset 21 and, from 22 (no kernel in ONNX Runtime
+ * 1.30), torchvision's CPU kernel written out (roi_align_exact).
  */
 #include <stdint.h>
 #include <string.h>
