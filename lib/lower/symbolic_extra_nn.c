@@ -1410,10 +1410,8 @@ static SYM(sym_x_fractional_max_pool)
 					b_op2(c, "Add", b_const_reals(c, iv, &cnt, 1, dt), uj), al)),
 				   b_op1(c, "Floor", b_op2(c, "Mul", uj, al)));
 			st = b_cast(c, st, IR_DTYPE_INT64);
-			struct ir_node *cn = b_node(c, "Concat", 2,
-						    (struct ir_value *[]){ st, lastv }, 1);
-			b_attr_i(c, cn, "axis", 2);
-			st = b_done(c, cn);
+			st = b_concat(c, 2,
+				      (struct ir_value *[]){ st, lastv }, 2);
 		} else {
 			st = lastv;
 		}

@@ -97,9 +97,7 @@ static int sym_add(struct lower_ctx *c, struct ir_node *n,
 			    b_dtype(p[0]) != IR_DTYPE_INT64 || b_dtype(p[1]) != IR_DTYPE_INT64)
 				return lw_decline(c, "the lists are not known "
 						  "element-wise");
-			struct ir_node *cn = b_node(c, "Concat", 2, p, 1);
-			b_attr_i(c, cn, "axis", 0);
-			out[0] = b_done(c, cn);
+			out[0] = b_concat(c, 2, p, 0);
 			return 0;
 		}
 		lw_set_list(c, n->outputs[0], v, a + b);

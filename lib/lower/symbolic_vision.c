@@ -7,7 +7,9 @@
  * prim::ListUnpack gives.  This table is consulted first (lower.c); each
  * entry handles its own cases and delegates the rest to the opset tables'
  * symbolic.  torchvision's ops/_register_onnx_ops.py and torch 1.13's
- * symbolic_opset9/11.py `index` are the semantic reference.
+ * symbolic_opset9/11.py `index` are the semantic reference.  roi_align
+ * is RoiAlign up to opset 21 and, from 22 (no kernel in ONNX Runtime
+ * 1.30), torchvision's CPU kernel written out (roi_align_exact).
  */
 #include <stdint.h>
 #include <string.h>
@@ -105,6 +107,147 @@ static void split_rois(struct lower_ctx *c, struct ir_value *rois,
 	*boxes = b_slice(c, rois, 1, 5, 1, 1);
 }
 
+/* RoiAlign nodes up to this opset: ONNX Runtime 1.30 has no kernel for
+ * RoiAlign-22 (any dtype: "Could not find an implementation for
+ * RoiAlign(22)"), the only version a model of opset 22 or above may use;
+ * from 22 roi_align is the exact decomposition below.  A newer runtime
+ * that runs RoiAlign-22 moves this number (tests/433 asks ORT). */
+#define ROI_ALIGN_NODE_LAST 21
+/* the most samples per roi along an axis (pooled size * sampling_ratio) */
+#define ROI_AXIS_MAX 4096
+
+/* Reshape of x to the dims given (0: x's dim there, as ONNX's rule, so
+ * that a dim of K rois stays right when K is 0). */
+static struct ir_value *reshape_to(struct lower_ctx *c, struct ir_value *x,
+				   const int64_t *dims, int rank)
+{
+	return b_op2(c, "Reshape", x, b_const_i64s(c, dims, rank, 1));
+}
+
+/* a and b [K, S] stacked on a new last dim: [K, S, 2] */
+static struct ir_value *pair(struct lower_ctx *c, struct ir_value *a,
+			     struct ir_value *b)
+{
+	int64_t last = 2;
+	struct ir_value *in[2] = { b_unsqueeze(c, a, &last, 1),
+				   b_unsqueeze(c, b, &last, 1) };
+	return b_concat(c, 2, in, 2);
+}
+
+/* One axis of roi_align's sampling (torchvision's CPU kernel,
+ * pre_calc_for_bilinear_interpolate): for rois starting at start [K, 1]
+ * with bins of bin [K, 1] (dtype cd), the P * G sample coordinates
+ * start + p * bin + (i + .5) * bin / G (s = p * G + i), and for each the
+ * low and high pixel index ([K, P * G, 2], Long) and their weights
+ * ([K, P * G, 2], cd) along an axis of len pixels (0-d Long): a sample
+ * below -1 or above len weighs 0; else it is clamped to [0, len - 1],
+ * low = floor, high = min(low + 1, len - 1), weights 1 - l and l with
+ * l = sample - low. */
+static void roi_axis(struct lower_ctx *c, struct ir_value *start,
+		     struct ir_value *bin, int64_t p, int64_t g,
+		     struct ir_value *len, enum ir_dtype cd,
+		     struct ir_value **idx, struct ir_value **w)
+{
+	int64_t s = p * g;
+	double a[ROI_AXIS_MAX], b[ROI_AXIS_MAX];
+	for (int64_t k = 0; k < s; k++) {
+		a[k] = (double)(k / g);
+		b[k] = (double)(k % g) + 0.5;
+	}
+	struct ir_value *av = b_const_reals(c, a, &s, 1, cd);
+	struct ir_value *bv = b_const_reals(c, b, &s, 1, cd);
+	struct ir_value *y = b_op2(c, "Add", b_op2(c, "Add", start,
+		b_op2(c, "Mul", av, bin)), b_op2(c, "Div",
+		b_op2(c, "Mul", bv, bin), b_const_scalar(c, (double)g, cd, 0)));
+	struct ir_value *lenf = b_cast(c, len, cd);
+	struct ir_value *last = b_op2(c, "Sub", len, b_const_i64(c, 1));
+	struct ir_value *out = b_op2(c, "Or",
+		b_op2(c, "Less", y, b_const_scalar(c, -1, cd, 0)),
+		b_op2(c, "Greater", y, lenf));
+	struct ir_value *valid = b_cast(c, b_op1(c, "Not", out), cd);
+	y = b_op2(c, "Min", b_op2(c, "Max", y, b_const_scalar(c, 0, cd, 0)),
+		  b_cast(c, last, cd));
+	struct ir_value *lof = b_op1(c, "Floor", y);
+	struct ir_value *lo = b_cast(c, lof, IR_DTYPE_INT64);
+	struct ir_value *hi = b_op2(c, "Min", b_op2(c, "Add", lo,
+		b_const_i64(c, 1)), last);
+	struct ir_value *l = b_op2(c, "Sub", y, lof);
+	struct ir_value *h = b_op2(c, "Sub", b_const_scalar(c, 1, cd, 0), l);
+	*idx = pair(c, lo, hi);
+	*w = pair(c, b_op2(c, "Mul", h, valid), b_op2(c, "Mul", l, valid));
+}
+
+/* roi_align as torchvision's CPU kernel computes it, from ops ONNX
+ * Runtime runs at every opset (for opsets without its RoiAlign): x [N, C,
+ * H, W], boxes [K, 4] (x1, y1, x2, y2), batch [K] Long, the spatial scale
+ * a number (scale) or a 0-d Double (sv); sr > 0 samples per bin and axis.
+ * Each roi's start and end are box * scale - (aligned ? 0.5 : 0), in
+ * double as torch's (a double spatial_scale), its size at least 1 unless
+ * aligned; the sr * sr bilinear samples of a bin are averaged.  The
+ * weights are separable: per roi, rows (y) and columns (x) each give
+ * indices and weights [P * sr, 2]; their outer sum and product index the
+ * feature map as [N * H * W, C] (Gather: [K, PH, PW, 4 sr^2, C], the one
+ * large intermediate, no per-roi copy of the map) and weigh it (MatMul).
+ * Returns [K, C, PH, PW] of x's dtype (half and bfloat16 computed in
+ * float). */
+static struct ir_value *roi_align_exact(struct lower_ctx *c,
+					struct ir_value *x,
+					struct ir_value *boxes,
+					struct ir_value *batch, double scale,
+					struct ir_value *sv, int64_t ph,
+					int64_t pw, int64_t sr, int aligned)
+{
+	enum ir_dtype dt = b_dtype(x);
+	enum ir_dtype cd = dt == IR_DTYPE_DOUBLE ? dt : IR_DTYPE_FLOAT;
+	int64_t g2 = sr * sr, z = 0;
+	x = b_cast(c, x, cd);
+	struct ir_value *bd = b_cast(c, boxes, IR_DTYPE_DOUBLE);
+	bd = b_op2(c, "Mul", bd, sv ? sv : b_const_scalar(c, scale,
+		IR_DTYPE_DOUBLE, 0));
+	if (aligned)
+		bd = b_op2(c, "Sub", bd, b_const_scalar(c, 0.5,
+			IR_DTYPE_DOUBLE, 0));
+	bd = b_cast(c, bd, cd);
+	struct ir_value *start = b_slice(c, bd, 0, 2, 1, 1);
+	struct ir_value *size = b_op2(c, "Sub", b_slice(c, bd, 2, 4, 1, 1),
+				      start);
+	if (!aligned)
+		size = b_op2(c, "Max", size, b_const_scalar(c, 1, cd, 0));
+	double pooled[2] = { (double)pw, (double)ph };
+	int64_t two = 2;
+	struct ir_value *bin = b_op2(c, "Div", size,
+				     b_const_reals(c, pooled, &two, 1, cd));
+	struct ir_value *iy, *wy, *ix, *wx;
+	roi_axis(c, b_slice(c, start, 1, 2, 1, 1), b_slice(c, bin, 1, 2, 1, 1),
+		 ph, sr, b_dim(c, x, 2), cd, &iy, &wy);
+	roi_axis(c, b_slice(c, start, 0, 1, 1, 1), b_slice(c, bin, 0, 1, 1, 1),
+		 pw, sr, b_dim(c, x, 3), cd, &ix, &wx);
+	/* the flat pixel index b * H * W + y * W + x */
+	struct ir_value *wd = b_dim(c, x, 3);
+	struct ir_value *hw = b_op2(c, "Mul", b_dim(c, x, 2), wd);
+	int64_t k12[2] = { 1, 2 };
+	iy = b_op2(c, "Add", b_op2(c, "Mul", iy, wd), b_unsqueeze(c,
+		b_op2(c, "Mul", batch, hw), k12, 2));
+	int64_t ry[7] = { z, ph, 1, sr, 1, 2, 1 };
+	int64_t rx[7] = { z, 1, pw, 1, sr, 1, 2 };
+	int64_t ri[4] = { z, ph, pw, 4 * g2 }, rw[5] = { z, ph, pw, 1, 4 * g2 };
+	struct ir_value *idx = reshape_to(c, b_op2(c, "Add",
+		reshape_to(c, iy, ry, 7), reshape_to(c, ix, rx, 7)), ri, 4);
+	struct ir_value *w = reshape_to(c, b_op2(c, "Mul",
+		reshape_to(c, wy, ry, 7), reshape_to(c, wx, rx, 7)), rw, 5);
+	int64_t nhwc[4] = { 0, 2, 3, 1 }, kcpp[4] = { 0, 3, 1, 2 }, three = 3;
+	struct ir_node *fl = b_node(c, "Flatten", 1, (struct ir_value *[]){
+		b_transpose(c, x, nhwc, 4) }, 1);
+	b_attr_i(c, fl, "axis", 3);
+	struct ir_node *ga = b_node(c, "Gather", 2, (struct ir_value *[]){
+		b_done(c, fl), idx }, 1);
+	b_attr_i(c, ga, "axis", 0);
+	struct ir_value *y = b_op2(c, "MatMul", w, b_done(c, ga));
+	y = b_transpose(c, b_squeeze(c, y, &three, 1), kcpp, 4);
+	y = b_op2(c, "Div", y, b_const_scalar(c, (double)g2, cd, 0));
+	return b_cast(c, y, dt);
+}
+
 static int vis_roi_align(struct lower_ctx *c, struct ir_node *n,
 			 struct ir_value **out)
 {
@@ -113,6 +256,7 @@ static int vis_roi_align(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *x = T(0), *rois = T(1), *boxes, *batch, *sv = NULL;
 	double scale = 1;
 	int64_t ph, pw, sr, aligned;
+	int node = c->opset <= ROI_ALIGN_NODE_LAST;
 	if (c->opset < 10)
 		return lw_decline(c, "RoiAlign needs opset 10");
 	if (!x || !rois)
@@ -121,14 +265,30 @@ static int vis_roi_align(struct lower_ctx *c, struct ir_node *n,
 	/* a spatial_scale known at run time only (a scripted pooler's):
 	 * the boxes scaled, RoiAlign's spatial_scale 1 */
 	if (!lw_float(c, n, 2, &scale) &&
-	    !(sv = lw_scalar_as(c, n, 2, dt, 0)))
+	    !(sv = lw_scalar_as(c, n, 2, node ? dt : IR_DTYPE_DOUBLE, 0)))
 		return lw_decline(c, "spatial_scale not a number");
 	if (!lw_int(c, n, 3, &ph) || !lw_int(c, n, 4, &pw) ||
 	    !lw_int(c, n, 5, &sr) || !lw_int(c, n, 6, &aligned))
 		return lw_decline(c, "roi_align's parameters not constant");
 	if (!sv && scale == 0)
 		return lw_decline(c, "spatial_scale 0");
+	if (!node && sr <= 0)
+		return lw_decline(c, "sampling_ratio <= 0 (adaptive, per roi) "
+				     "has no exact form without RoiAlign, "
+				     "which ONNX Runtime 1.30 runs up to opset "
+				     "21: export at --opset-version 21");
+	if (!node && (ph < 1 || pw < 1 || sr > ROI_AXIS_MAX / ph ||
+		      sr > ROI_AXIS_MAX / pw))
+		return lw_decline(c, "pooled size or sampling_ratio out of "
+				     "range");
+	if (!node && !b_is_float(dt))
+		return lw_decline(c, "input not floating point");
 	split_rois(c, rois, &boxes, &batch);
+	if (!node) {
+		out[0] = roi_align_exact(c, x, boxes, batch, scale, sv, ph, pw,
+					 sr, (int)aligned);
+		goto typed;
+	}
 	boxes = b_cast(c, boxes, dt);
 	if (sv)
 		boxes = b_op2(c, "Mul", boxes, sv);
@@ -149,6 +309,7 @@ static int vis_roi_align(struct lower_ctx *c, struct ir_node *n,
 	b_attr_i(c, ra, "sampling_ratio", sr < 0 ? 0 : sr);
 	b_attr_f(c, ra, "spatial_scale", sv ? 1.0 : scale);
 	out[0] = b_done(c, ra);
+typed:;
 	int64_t dims[4] = { fixed_dim(rois, 0), fixed_dim(x, 1), ph, pw };
 	set_tensor_type(c, out[0], dt, 4, dims);
 	return 0;
