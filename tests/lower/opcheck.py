@@ -9,8 +9,8 @@ case instead of several per (path, opset):
         each NAME/PATH-OPSET.onnx (':' in PATH as '_'): checked by
         onnx.checker up to opset 17 (above, opcases.bash ran pt2onnx's
         check), run in ONNX Runtime on each of its input sets (all of them
-        in one node process: tests/oracle/ort_jobs.py) and compared with torch in dtype,
-        declared rank, shape and value.  At the first failure prints why and
+        in one node process: tests/oracle/ort_jobs.py) and compared with
+        torch in dtype, declared rank, shape and value.  At the first failure prints why and
         "NAME PATH OPSET: differs", exit status 1.
 """
 import json

@@ -1,6 +1,7 @@
 """ort_jobs.py - ONNX Runtime for the bats harnesses that run many models:
 every job in one node process (tests/conformance/ort_runner.js, graph
-optimizations off as tests/oracle/ort_run.js), instead of a node per model.
+optimizations off as tests/oracle/ort_run.js), instead of a node per model;
+PT2ONNX_ORT_RUNNER=python: its Python twin, ort_runner.py, as the suite.
 
     run(jobs) -> answers
         jobs: [(model, outdir, [(input name, .npy path), ...])]; answers,
@@ -11,9 +12,10 @@ optimizations off as tests/oracle/ort_run.js), instead of a node per model.
 import json
 import os
 import subprocess
+import sys
 
-RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                      "conformance", "ort_runner.js")
+SUITE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                     "conformance")
 
 
 def run(jobs):
@@ -22,8 +24,10 @@ def run(jobs):
     lines = "".join(json.dumps({"id": k, "model": m, "outdir": out,
                                 "inputs": [{"name": n, "path": p} for n, p in ins]}) + "\n"
                     for k, (m, out, ins) in enumerate(jobs))
-    p = subprocess.run(["node", RUNNER], input=lines, capture_output=True,
-                       text=True, env=env)
+    argv = ([sys.executable, os.path.join(SUITE, "ort_runner.py")]
+            if os.environ.get("PT2ONNX_ORT_RUNNER") == "python"
+            else ["node", os.path.join(SUITE, "ort_runner.js")])
+    p = subprocess.run(argv, input=lines, capture_output=True, text=True, env=env)
     answers = {}
     for line in p.stdout.splitlines():
         a = json.loads(line)
