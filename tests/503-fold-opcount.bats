@@ -104,23 +104,25 @@ PY
 	run_export_build build62.py "$@"
 }
 
-# counts NAME OPSET: prints "OURS TORCH": pt2onnx's node count for
-# NAME-OPSET.onnx and torch.onnx.export's for NAME.pt at OPSET
+# counts NAME OPSET...: prints "OPSET OURS TORCH" a line: pt2onnx's node
+# count for NAME-OPSET.onnx and torch.onnx.export's for NAME.pt at OPSET
+# (torch imported once for all the opsets)
 counts() {
-	"$PYTHON" - "$1" "$2" <<'PY' 2> torch.err
+	"$PYTHON" - "$@" <<'PY' 2> torch.err
 import sys
 import numpy as np
 import onnx
 import torch
-name, opset = sys.argv[1], int(sys.argv[2])
+name = sys.argv[1]
 names = [l.split("=")[0] for l in open(f"{name}.in.txt").read().split()]
 args = tuple(torch.from_numpy(np.load(f"{n}.npy")) for n in names)
 m = torch.jit.load(f"{name}.pt")
-torch.onnx.export(m, args, f"torch-{name}-{opset}.onnx", opset_version=opset,
-                  input_names=names)
-ours = len(onnx.load(f"{name}-{opset}.onnx").graph.node)
-theirs = len(onnx.load(f"torch-{name}-{opset}.onnx").graph.node)
-print(ours, theirs)
+for opset in map(int, sys.argv[2:]):
+    torch.onnx.export(m, args, f"torch-{name}-{opset}.onnx", opset_version=opset,
+                      input_names=names)
+    ours = len(onnx.load(f"{name}-{opset}.onnx").graph.node)
+    theirs = len(onnx.load(f"torch-{name}-{opset}.onnx").graph.node)
+    print(opset, ours, theirs)
 PY
 }
 
@@ -128,19 +130,20 @@ PY
 # lower | fold | emit, checked and run against torch, with no more nodes
 # than torch.onnx.export writes
 check_counts() {
-	local name=$1 o ins=() l c
+	local name=$1 ins=() l c o ours theirs
 	shift
 	build "$name" trace || return 1
 	while IFS= read -r l; do
 		ins+=(--input "${l%%=*}.npy")
 	done < "$name.in.txt"
 	tool trace "$name.pt" "${ins[@]}" -o "$name.air" || return 1
-	for o in "$@"; do
-		export_run_onnx "$name" "$name.air" "$o" || return 1
-		c=$(counts "$name" "$o") || { cat torch.err; return 1; }
-		echo "$name opset $o: ours, torch: $c"
-		[ "${c% *}" -le "${c#* }" ] || return 1
-	done
+	export_run_onnx "$name" "$name.air" "$@" || return 1
+	c=$(counts "$name" "$@") || { cat torch.err; return 1; }
+	[ "$(wc -l <<< "$c")" -eq $# ] || { echo "counts: $c"; return 1; }
+	while read -r o ours theirs; do
+		echo "$name opset $o: ours, torch: $ours $theirs"
+		[ "$ours" -le "$theirs" ] || return 1
+	done <<< "$c"
 }
 
 # counts_ok NAME OPSETS...: check_counts, its log shown when it fails

@@ -141,22 +141,22 @@ models = {
               "x:0=batch,1=seq"),
 }
 
+# models.py ORACLE_DIR NAME...: each NAME's archives, sizes and axes (one
+# torch import for all; each model's weights are made at import, in the
+# same order whichever are saved)
 if __name__ == "__main__":
-    name = sys.argv[1]
-    sys.path.insert(0, sys.argv[2])
+    sys.path.insert(0, sys.argv[1])
     from sizes import save_sizes
-    m, ins, dyn = models[name]
-    with open(f"{name}.dyn", "w") as f:
-        f.write(dyn + "\n")
-    for mode in ("script", "trace"):
-        torch.manual_seed(1)
-        save_sizes(name + mode[0], mode, {name + mode[0]: (m, ins)})
+    for name in sys.argv[2:]:
+        m, ins, dyn = models[name]
+        with open(f"{name}.dyn", "w") as f:
+            f.write(dyn + "\n")
+        for mode in ("script", "trace"):
+            torch.manual_seed(1)
+            save_sizes(name + mode[0], mode, {name + mode[0]: (m, ins)})
 PY
-	local n
-	for n in view flat viewn arith mean ops floatn cnn cnngap block; do
-		"$PYTHON" models.py "$n" "$ORACLE_DIR" > "$n.log" 2>&1 ||
-			{ cat "$n.log" >&2; return 1; }
-	done
+	"$PYTHON" models.py "$ORACLE_DIR" view flat viewn arith mean ops floatn \
+		cnn cnngap block > models.log 2>&1 || { cat models.log >&2; return 1; }
 }
 
 setup() {

@@ -237,35 +237,35 @@ run_export_build() {
 	fixture_run "$@"
 }
 
-# export_run_onnx NAME AIR OPSET: lower | fold | emit, checked, run by ONNX
-# Runtime, compared with torch's outputs (export_cases.py compare)
+# export_run_onnx NAME AIR OPSET...: lower | fold | emit NAME-OPSET.onnx at
+# each OPSET, then each checked, run by ONNX Runtime and compared with
+# torch's outputs (one Python and one node process: export_cases.py runs)
 export_run_onnx() {
-	local name=$1 air=$2 o=$3 feeds=()
+	local name=$1 air=$2 o feeds=""
 	while IFS= read -r l; do
-		feeds+=("${l%%=*}=${l%%=*}.npy")
+		feeds+=" ${l%%=*}=${l%%=*}.npy"
 	done < "$name.in.txt"
 	set -o pipefail
-	tool lower --opset "$o" "$air" | tool fold |
-		emit -o "$name-$o.onnx" || return 1
-	onnx_checker "$name-$o.onnx" || return 1
-	rm -rf "out-$o"
-	ort_run "$name-$o.onnx" "out-$o" "${feeds[@]}" > /dev/null || return 1
-	"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name" "out-$o" "$name-$o.onnx"
+	for o in "${@:3}"; do
+		tool lower --opset "$o" "$air" | tool fold |
+			emit -o "$name-$o.onnx" || return 1
+	done
+	for o in "${@:3}"; do
+		echo "$name $name-$o.onnx$feeds"
+	done | "$PYTHON" "$ORACLE_DIR/export_cases.py" runs --checker
 }
 
 # export_check_model NAME MODE OPSETS...: build, script, then
-# export_run_onnx at each opset
+# export_run_onnx at the opsets
 export_check_model() {
-	local name=$1 mode=$2 o specs=()
+	local name=$1 mode=$2 specs=()
 	shift 2
 	build "$name" "$mode" || return 1
 	while IFS= read -r l; do
 		specs+=(-i "$l")
 	done < "$name.in.txt"
 	tool script "$name.pt" "${specs[@]}" -o "$name.air" || return 1
-	for o in "$@"; do
-		export_run_onnx "$name" "$name.air" "$o" || return 1
-	done
+	export_run_onnx "$name" "$name.air" "$@"
 }
 
 # Models exported once with dynamic dims and run at several sizes (tests/409,
@@ -289,26 +289,22 @@ sizes_run() {
 	set -o pipefail
 	tool lower --opset "$o" "$name.air" | tool fold |
 		emit -o "$name-$o.onnx" || return 1
-	onnx_checker "$name-$o.onnx" || return 1
-	sizes_ort "$name" "$name-$o.onnx" "out-$o"
+	sizes_ort "$name" "$name-$o.onnx" --checker
 }
 
-# sizes_ort NAME MODEL OUT: MODEL run by ONNX Runtime on the inputs of
-# every size K built for NAME (outputs in OUT-K), each compared with
-# torch's outputs at that size
+# sizes_ort NAME MODEL [--checker]: MODEL (checked by onnx.checker first
+# with --checker) run by ONNX Runtime on the inputs of every size K built
+# for NAME, each compared with torch's outputs at that size (one Python
+# and one node process for all: export_cases.py runs)
 sizes_ort() {
-	local name=$1 model=$2 out=$3 k feeds l
+	local name=$1 model=$2 k l line
 	for k in $(ls want_"$name"-*_0.npy | sed 's/.*-\([0-9]*\)_0.npy/\1/'); do
-		feeds=()
+		line="$name-$k $model"
 		while IFS= read -r l; do
-			feeds+=("${l%%=*}=$name-$k.${l%%=*}.npy")
+			line+=" ${l%%=*}=$name-$k.${l%%=*}.npy"
 		done < "$name.spec"
-		rm -rf "$out-$k"
-		ort_run "$model" "$out-$k" "${feeds[@]}" > /dev/null ||
-			return 1
-		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
-			"$out-$k" "$model" || return 1
-	done
+		echo "$line"
+	done | "$PYTHON" "$ORACLE_DIR/export_cases.py" runs "${@:3}"
 }
 
 # sizes_check_model NAME MODE OPSETS...: build, script, sizes_run each
@@ -357,10 +353,9 @@ sizes_export() {
 		specs+=(-i "$l")
 	done < "$name.spec"
 	pt2onnx "$name.pt" "${specs[@]}" "$@" -o "$name.onnx" || return 1
-	onnx_checker "$name.onnx" || return 1
 	"$PYTHON" "$ORACLE_DIR/sizes.py" declared "$name" "$name.onnx" ||
 		return 1
-	sizes_ort "$name" "$name.onnx" "out"
+	sizes_ort "$name" "$name.onnx" --checker
 }
 
 # tests/420 and 605: transb_export NAME [pt2onnx options]: NAME.onnx from
@@ -438,25 +433,18 @@ packed_run() {
 	 tool "$stage" "$pt" -i "x=$name-0.x.npy" \
 		-i "lengths=$name-0.lengths.npy" -i "h0=$name-0.h0.npy" |
 		tool lower --opset "$o" | tool fold | emit -o "$out") || return 1
-	onnx_checker "$out" || return 1
-	packed_ort "$name" "$out"
+	packed_ort "$name" "$out" --checker
 }
 
-# packed_ort NAME MODEL: MODEL run by ONNX Runtime on every set of lengths
-# built for NAME, each compared with torch's outputs
+# packed_ort NAME MODEL [--checker]: MODEL (checked by onnx.checker first
+# with --checker) run by ONNX Runtime on every set of lengths built for
+# NAME (h0 fed where MODEL has it), each compared with torch's outputs
+# (one Python and one node process for all: export_cases.py runs)
 packed_ort() {
-	local name=$1 out=$2 k feeds
+	local name=$1 out=$2 k
 	for k in 0 1 2 3; do
-		feeds=("x=$name-$k.x.npy" "lengths=$name-$k.lengths.npy")
-		"$PYTHON" -c 'import onnx, sys
-sys.exit("h0" not in [i.name for i in onnx.load(sys.argv[1]).graph.input])' \
-			"$out" && feeds+=("h0=$name-$k.h0.npy")
-		rm -rf "out-$out-$k"
-		ort_run "$out" "out-$out-$k" "${feeds[@]}" > /dev/null ||
-			return 1
-		"$PYTHON" "$ORACLE_DIR/export_cases.py" compare "$name-$k" \
-			"out-$out-$k" "$out" || return 1
-	done
+		echo "$name-$k $out x=$name-$k.x.npy lengths=$name-$k.lengths.npy h0?=$name-$k.h0.npy"
+	done | "$PYTHON" "$ORACLE_DIR/export_cases.py" runs "${@:3}"
 }
 
 # trace_kernels_match NAME: the trace kernels' own values (trace

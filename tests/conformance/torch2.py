@@ -216,6 +216,9 @@ def main():
     res = {}
     npass = nfail = 0
     try:
+        # every conversion first, then python3-onnx's checker on all of them
+        # in one child (a Python per model was most of a run's time)
+        runs = []
         for n in todo:
             d = os.path.join(SRC, n)
             refs = [np.load(f) for f in numbered(d, "ref")]
@@ -229,46 +232,49 @@ def main():
                         why = ""
                         if m["rc"] != 0 or not os.path.exists(out):
                             why = error_line(m["err"]) or f"exit status {m['rc']}"
+                        runs.append((key, d, refs, ins, arch, v, out, why))
+        infos = onnx_info([r[6] for r in runs if not r[7]])
+        for key, d, refs, ins, arch, v, out, why in runs:
+            if not why:
+                info = infos.get(out, {})
+                if not info.get("checker"):
+                    why = "checker: " + info.get("error", "")
+                else:
+                    # ONNX Runtime names the inputs as pt2onnx did: positional
+                    import onnx
+                    g = onnx.load(out, load_external_data=False).graph
+                    inits = {i.name for i in g.initializer}
+                    gin = [i.name for i in g.input if i.name not in inits]
+                    if len(gin) != len(ins):
+                        why = f"{len(gin)} graph inputs, the model takes {len(ins)}"
+                    else:
+                        od = os.path.join(work, "ort")
+                        ans = pool.run(out, [(g_, f) for g_, (_, f) in zip(gin, ins)], od)
+                        if not ans.get("ok"):
+                            why = "onnxruntime: " + ans.get("error", "failed")
                         else:
-                            info = onnx_info([out]).get(out, {})
-                            if not info.get("checker"):
-                                why = "checker: " + info.get("error", "")
-                            else:
-                                # ONNX Runtime names the inputs as pt2onnx did: positional
-                                import onnx
-                                g = onnx.load(out, load_external_data=False).graph
-                                inits = {i.name for i in g.initializer}
-                                gin = [i.name for i in g.input if i.name not in inits]
-                                if len(gin) != len(ins):
-                                    why = f"{len(gin)} graph inputs, the model takes {len(ins)}"
-                                else:
-                                    od = os.path.join(work, "ort")
-                                    ans = pool.run(out, [(g_, f) for g_, (_, f) in zip(gin, ins)], od)
-                                    if not ans.get("ok"):
-                                        why = "onnxruntime: " + ans.get("error", "failed")
-                                    else:
-                                        act = [np.load(o["path"]) for o in ans["outputs"]]
-                                        ok, msg, rel = compare(refs, act)
-                                        if not ok:
-                                            why = msg
-                                        res[key] = {"max_rel": rel}
-                                        if not why and args.size2 and arch == EXPORTED:
-                                            s2 = second_size(args.pt2onnx, d, v, out, gin, work, pool)
-                                            if s2 is not None:
-                                                why, rel2 = s2
-                                                res[key]["size2_max_rel"] = rel2
-                        res.setdefault(key, {})["status"] = "fail" if why else "pass"
-                        if why:
-                            res[key]["error"] = why
-                            nfail += 1
-                            print(f"FAIL {key}: {why}", flush=True)
-                        else:
-                            npass += 1
-                            s2 = res[key].get("size2_max_rel")
-                            s2 = f"; second size: max rel {s2:.2g}" if s2 is not None else ""
-                            print(f"PASS {key} (max rel {res[key].get('max_rel', 0):.2g}{s2})", flush=True)
-                        if os.path.exists(out):
-                            os.unlink(out)
+                            act = [np.load(o["path"]) for o in ans["outputs"]]
+                            ok, msg, rel = compare(refs, act)
+                            if not ok:
+                                why = msg
+                            res[key] = {"max_rel": rel}
+                            if not why and args.size2 and arch == EXPORTED:
+                                s2 = second_size(args.pt2onnx, d, v, out, gin, work, pool)
+                                if s2 is not None:
+                                    why, rel2 = s2
+                                    res[key]["size2_max_rel"] = rel2
+            res.setdefault(key, {})["status"] = "fail" if why else "pass"
+            if why:
+                res[key]["error"] = why
+                nfail += 1
+                print(f"FAIL {key}: {why}", flush=True)
+            else:
+                npass += 1
+                s2 = res[key].get("size2_max_rel")
+                s2 = f"; second size: max rel {s2:.2g}" if s2 is not None else ""
+                print(f"PASS {key} (max rel {res[key].get('max_rel', 0):.2g}{s2})", flush=True)
+            if os.path.exists(out):
+                os.unlink(out)
     finally:
         pool.close()
         if not args.work:
