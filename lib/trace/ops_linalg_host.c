@@ -167,6 +167,26 @@ static void lu_perm(const int64_t *piv, int64_t kk, int64_t r, int64_t *perm)
 	}
 }
 
+/* P, L, U (zeroed, [r, r], [r, kk], [kk, q]) of one r x q LU factor ab
+ * with its pivots piv (1-based, kk = min(r, q) of them): A = P L U, so
+ * P[perm[i], i] = 1 (perm: r entries of scratch) */
+static void unpack_plu(const double *ab, const int64_t *piv, int64_t r,
+		       int64_t q, int64_t *perm, double *pm, double *lo,
+		       double *up)
+{
+	int64_t kk = r < q ? r : q;
+
+	lu_perm(piv, kk, r, perm);
+	for (int64_t i = 0; i < r; i++)
+		pm[perm[i] * r + i] = 1;
+	for (int64_t i = 0; i < r; i++)
+		for (int64_t j = 0; j < kk; j++)
+			lo[i * kk + j] = i == j ? 1 : i > j ? ab[i * q + j] : 0;
+	for (int64_t i = 0; i < kk; i++)
+		for (int64_t j = i; j < q; j++)
+			up[i * q + j] = ab[i * q + j];
+}
+
 /* x [n, m] := the solution of A x = b (adjoint: A^T x = b) from A's LU
  * [n, n] and its permutation */
 static void lu_solve_one(const double *lu, const int64_t *perm, int64_t n,
@@ -611,19 +631,9 @@ static int op_lu(struct trace_ctx *c, const struct ir_node *n,
 		info[b] = (double)lu_factor(ab, r, q, piv);
 		for (int64_t i = 0; i < kk; i++)
 			pv[b * kk + i] = (double)piv[i];
-		if (!pm)
-			continue;
-		/* A = P L U: P[perm[i], i] = 1 */
-		lu_perm(piv, kk, r, perm);
-		for (int64_t i = 0; i < r; i++)
-			pm[b * r * r + perm[i] * r + i] = 1;
-		for (int64_t i = 0; i < r; i++)
-			for (int64_t j = 0; j < kk; j++)
-				lo[b * r * kk + i * kk + j] =
-					i == j ? 1 : i > j ? ab[i * q + j] : 0;
-		for (int64_t i = 0; i < kk; i++)
-			for (int64_t j = i; j < q; j++)
-				up[b * kk * q + i * q + j] = ab[i * q + j];
+		if (pm)
+			unpack_plu(ab, piv, r, q, perm, pm + b * r * r,
+				   lo + b * r * kk, up + b * kk * q);
 	}
 	if (pm) {
 		y[0] = mat_out(c, a->dtype, bd, br, r, r, 2, pm);
@@ -685,16 +695,8 @@ static int op_lu_unpack(struct trace_ctx *c, const struct ir_node *n,
 		const double *ab = h + b * r * q;
 		for (int64_t i = 0; i < kk; i++)
 			piv[i] = (int64_t)hp[b * kk + i];
-		lu_perm(piv, kk, r, perm);
-		for (int64_t i = 0; i < r; i++)
-			pm[b * r * r + perm[i] * r + i] = 1;
-		for (int64_t i = 0; i < r; i++)
-			for (int64_t j = 0; j < kk; j++)
-				lo[b * r * kk + i * kk + j] =
-					i == j ? 1 : i > j ? ab[i * q + j] : 0;
-		for (int64_t i = 0; i < kk; i++)
-			for (int64_t j = i; j < q; j++)
-				up[b * kk * q + i * q + j] = ab[i * q + j];
+		unpack_plu(ab, piv, r, q, perm, pm + b * r * r,
+			   lo + b * r * kk, up + b * kk * q);
 	}
 	y[0] = mat_out(c, a->dtype, bd, br, r, r, 2, pm);
 	y[1] = mat_out(c, a->dtype, bd, br, r, kk, 2, lo);
