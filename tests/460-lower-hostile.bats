@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
-# 460-lower-hostile.bats - issue 16's lower reproducers (tests/data/repro):
+# 460-lower-hostile.bats - lower's reproducers (tests/data/repro):
 # lower's integer constant folding refuses INT64_MIN // -1 (it died with
 # SIGFPE), from text IR and from the default export; dims of INT64_MAX do
-# not overflow its small-tensor folding.
+# not overflow its small-tensor folding; a matrix of 20 dims is swapped
+# by any-rank perms (the linalg lowerings had an int64_t[16]).
 # bats file_tags=tier:check
 
 load helper
@@ -24,4 +25,12 @@ R="$ROOT_DIR/tests/data/repro"
 @test "lower: a Float(INT64_MAX, INT64_MAX) input lowers (no fold of it is tried)" {
 	run -0 tool lower "$R/ir_lower_dims_int64max.txt" -o out.ir
 	run -0 tool fold out.ir -o /dev/null
+}
+
+@test "lower: a batched matrix of 20 dims (cholesky upper=True: two mT) swaps its last two dims, no fixed-size perm" {
+	# the linalg lowerings built mT's perm in an int64_t[16] (ASan: a
+	# stack overflow from rank 17); b_swap_last2 takes any rank
+	run -0 tool lower --opset 17 -S "$R/ir_lower_cholesky_rank20.txt"
+	local perm="0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 18"
+	[ "$(grep -c "onnx::Transpose\[perm=\[$perm\]" <<< "$output")" -eq 2 ]
 }

@@ -368,6 +368,16 @@ struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
 	return b_done(c, t);
 }
 
+struct ir_value *b_swap_last2(struct lower_ctx *c, struct ir_value *x, int r)
+{
+	int64_t *perm = ir_alloc(c->g, sizeof(*perm) * (size_t)r);
+	for (int i = 0; i < r; i++)
+		perm[i] = i;
+	perm[r - 2] = r - 1;
+	perm[r - 1] = r - 2;
+	return b_transpose(c, x, perm, r);
+}
+
 struct ir_value *b_concat(struct lower_ctx *c, int k,
 			  struct ir_value *const *v, int64_t axis)
 {

@@ -177,6 +177,8 @@ struct ir_value *b_const_bool(struct lower_ctx *c, int v);
 /* Transpose of x (rank entries of perm). */
 struct ir_value *b_transpose(struct lower_ctx *c, struct ir_value *x,
 			     const int64_t *perm, int rank);
+/* x (of rank r >= 2) with its last two dims swapped, torch's mT. */
+struct ir_value *b_swap_last2(struct lower_ctx *c, struct ir_value *x, int r);
 /* Concat of the k values v along axis. */
 struct ir_value *b_concat(struct lower_ctx *c, int k,
 			  struct ir_value *const *v, int64_t axis);

@@ -67,17 +67,6 @@ static struct ir_value *gather_el(struct lower_ctx *c, struct ir_value *v,
 	return b_done(c, g);
 }
 
-/* the last two dims of x swapped (rank r) */
-static struct ir_value *mT(struct lower_ctx *c, struct ir_value *x, int r)
-{
-	int64_t p[16];
-	for (int i = 0; i < r; i++)
-		p[i] = i;
-	p[r - 2] = r - 1;
-	p[r - 1] = r - 2;
-	return b_transpose(c, x, p, r);
-}
-
 /* zeros of dtype dt shaped as x's batch (all but its last two dims) and
  * then the 1-d tail (NULL: none) */
 static struct ir_value *batch_zeros(struct lower_ctx *c, struct ir_value *x,
@@ -329,7 +318,7 @@ static struct ir_value *lu_solve(struct lower_ctx *c, struct ir_value *lu,
 		y = tri_solve(c, lu, R, y, rb, 0, 1);
 		return tri_solve(c, lu, R, y, rb, 1, 0);
 	}
-	struct ir_value *lt = mT(c, lu, R);
+	struct ir_value *lt = b_swap_last2(c, lu, R);
 	struct ir_value *y = tri_solve(c, lt, R, b, rb, 0, 0);
 	y = tri_solve(c, lt, R, y, rb, 1, 1);
 	return b_op2(c, "MatMul", perm_matrix(c, perm, R - 1, b_dim(c, lu, R - 1),
@@ -398,8 +387,8 @@ static SYM(sym_cholesky)
 	struct ir_value *a = square_in(c, n, 0, &r), *l, *info;
 	if (!a || flag(c, n, 1, 0, &upper))
 		return 1;
-	cholesky_lower(c, upper ? mT(c, a, r) : a, r, &l, &info);
-	out[0] = upper ? mT(c, l, r) : l;
+	cholesky_lower(c, upper ? b_swap_last2(c, a, r) : a, r, &l, &info);
+	out[0] = upper ? b_swap_last2(c, l, r) : l;
 	if (n->noutputs > 1)
 		out[1] = info;
 	return 0;
@@ -414,7 +403,7 @@ static SYM(sym_cholesky_solve)
 	if (!l || flag(c, n, inv ? 1 : 2, 0, &upper))
 		return 1;
 	if (upper)
-		l = mT(c, l, r);
+		l = b_swap_last2(c, l, r);
 	if (inv) {
 		b = bcast_to(c, eye_of(c, l, r, b_dtype(l)), l, r);
 		rb = r;
@@ -425,7 +414,7 @@ static SYM(sym_cholesky_solve)
 		rb = rb > r ? rb : r;
 	}
 	b = tri_solve(c, l, r, b, rb, 0, 0);
-	out[0] = tri_solve(c, mT(c, l, r), r, b, rb, 1, 0);
+	out[0] = tri_solve(c, b_swap_last2(c, l, r), r, b, rb, 1, 0);
 	return 0;
 }
 
@@ -446,15 +435,15 @@ static SYM(sym_triangular_solve)
 		return 1;
 	struct ir_value *t = a;
 	if (trans || !left) {
-		t = mT(c, a, ra);
+		t = b_swap_last2(c, a, ra);
 		upper = !upper;
 	}
 	if (!left)
-		b = mT(c, b, rb);
+		b = b_swap_last2(c, b, rb);
 	b = bcast_to(c, b, t, ra);
 	rb = rb > ra ? rb : ra;
 	x = tri_solve(c, t, ra, b, rb, upper, unit);
-	out[0] = left ? x : mT(c, x, rb);
+	out[0] = left ? x : b_swap_last2(c, x, rb);
 	if (old && n->noutputs > 1)
 		out[1] = b_op1(c, "Identity", a);
 	return 0;
@@ -531,14 +520,14 @@ static SYM(sym_lu_solve)
 	if (!piv || b_rank(piv) != r - 1)
 		return lw_decline(c, "pivots of a rank other than LU's less one");
 	if (!left) {
-		b = mT(c, b, rb);
+		b = b_swap_last2(c, b, rb);
 		adj = !adj;
 	}
 	b = bcast_to(c, b, lu, r);
 	rb = rb > r ? rb : r;
 	struct ir_value *x = lu_solve(c, lu, r, lu_perm(c, piv, r - 1,
 		b_dim(c, lu, r - 1)), b, rb, adj);
-	out[0] = left ? x : mT(c, x, rb);
+	out[0] = left ? x : b_swap_last2(c, x, rb);
 	return 0;
 }
 
@@ -591,10 +580,10 @@ static SYM(sym_linalg_solve)
 		return lw_decline(c, "B of rank below 2");
 	}
 	if (!left)
-		b = mT(c, b, rb);
+		b = b_swap_last2(c, b, rb);
 	struct ir_value *x = solve_lu(c, a, r, b, rb, !left, &info);
 	rb = rb > r ? rb : r;
-	out[0] = vec ? sq(c, x, rb - 1) : left ? x : mT(c, x, rb);
+	out[0] = vec ? sq(c, x, rb - 1) : left ? x : b_swap_last2(c, x, rb);
 	if (n->noutputs > 1)
 		out[1] = info;
 	return 0;

@@ -114,17 +114,6 @@ static struct ir_value *eye(struct lower_ctx *c, int64_t m, int64_t n)
 	return b_const_reals(c, v, dims, 2, DBL);
 }
 
-/* x's last two dims swapped */
-static struct ir_value *mT(struct lower_ctx *c, struct ir_value *x)
-{
-	int64_t perm[8];
-	int r = b_rank(x);
-	for (int i = 0; i < r; i++)
-		perm[i] = i;
-	perm[r - 2] = r - 1;
-	perm[r - 1] = r - 2;
-	return b_transpose(c, x, perm, r);
-}
 
 /* Shape(x)[:-2] ++ tail: a 1-d Long */
 static struct ir_value *batch_shape(struct lower_ctx *c, struct ir_value *x,
@@ -416,7 +405,7 @@ static SYM(sym_ormqr)
 				  "are not A.shape[-2]");
 	q = orgqr(c, a, tau, m, k, m);
 	if (tr)
-		q = mT(c, q);
+		q = b_swap_last2(c, q, b_rank(q));
 	cc = b_cast(c, cc, DBL);
 	out[0] = b_cast(c, left ? op2(c, "MatMul", q, cc) :
 			   op2(c, "MatMul", cc, q), b_dtype(lw_in(c, n, 2)));
@@ -558,8 +547,8 @@ static struct ir_value *symmetric(struct lower_ctx *c, struct ir_value *a,
 				  int64_t n, int upper)
 {
 	struct ir_value *low = below_mask(c, n, n, -1);
-	return upper ? b_op3(c, "Where", low, mT(c, a), a) :
-		       b_op3(c, "Where", low, a, mT(c, a));
+	return upper ? b_op3(c, "Where", low, b_swap_last2(c, a, b_rank(a)), a) :
+		       b_op3(c, "Where", low, a, b_swap_last2(c, a, b_rank(a)));
 }
 
 /* the eigenvalues of x (its lower or upper triangle mirrored): the
@@ -634,7 +623,8 @@ static int svd_parts(struct lower_ctx *c, struct ir_value *a, int64_t m,
 		return lw_decline(c, "singular values of matrices whose smaller "
 				  "dim is above 16 (Jacobi's sweeps are "
 				  "measured up to 16)");
-	jacobi(c, sp->tr ? mT(c, a) : a, sp->k, 1, vectors, fin);
+	jacobi(c, sp->tr ? b_swap_last2(c, a, b_rank(a)) : a, sp->k, 1, vectors,
+	       fin);
 	sp->u = fin[0];
 	sp->v = vectors ? fin[1] : NULL;
 	sp->s2 = rsum(c, op2(c, "Mul", sp->u, sp->u), -2, 1);
@@ -783,8 +773,9 @@ static struct ir_value *pinv_of(struct lower_ctx *c, const struct svd_parts *sp,
 	struct ir_value *s2 = b_op3(c, "Where", keep, sp->s2, dk(c, 1));
 	struct ir_value *w = b_op3(c, "Where", keep, op2(c, "Div", dk(c, 1), s2),
 				   dk(c, 0));
-	struct ir_value *p = op2(c, "MatMul", op2(c, "Mul", sp->v, w), mT(c, sp->u));
-	return sp->tr ? mT(c, p) : p;
+	struct ir_value *p = op2(c, "MatMul", op2(c, "Mul", sp->v, w),
+				 b_swap_last2(c, sp->u, b_rank(sp->u)));
+	return sp->tr ? b_swap_last2(c, p, b_rank(p)) : p;
 }
 
 /* linalg_svdvals, linalg_matrix_rank, linalg_pinv, pinverse */

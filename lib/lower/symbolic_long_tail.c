@@ -850,7 +850,6 @@ static SYM(sym_mT)
 	 * check) */
 	struct ir_value *x = T(0);
 	int r = b_rank(x);
-	int64_t perm[64];
 	if (!x || r < 0)
 		return lw_decline(c, "the input's rank is not known");
 	if (r == 0) { /* torch: a 0-d tensor is itself */
@@ -859,13 +858,7 @@ static SYM(sym_mT)
 	}
 	if (r < 2)
 		return lw_decline(c, "the input has 1 dim (torch refuses it)");
-	if (r > 64)
-		return lw_decline(c, "more than 64 dims");
-	for (int i = 0; i < r; i++)
-		perm[i] = i;
-	perm[r - 2] = r - 1;
-	perm[r - 1] = r - 2;
-	out[0] = b_transpose(c, x, perm, r);
+	out[0] = b_swap_last2(c, x, r);
 	return 0;
 }
 

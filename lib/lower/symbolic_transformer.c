@@ -87,16 +87,11 @@ static struct ir_value *attend(struct lower_ctx *c, struct attn *a)
 	enum ir_dtype dt = b_dtype(a->q);
 	if (dt == IR_DTYPE_UNDEFINED)
 		dt = IR_DTYPE_FLOAT;
-	if (r < 2 || r > 64) {
+	if (r < 2) {
 		lw_decline(c, "key's rank unknown");
 		return NULL;
 	}
-	int64_t perm[64];
-	for (int i = 0; i < r; i++)
-		perm[i] = i;
-	perm[r - 2] = r - 1;
-	perm[r - 1] = r - 2;
-	struct ir_value *q = a->q, *kt = b_transpose(c, a->k, perm, r);
+	struct ir_value *q = a->q, *kt = b_swap_last2(c, a->k, r);
 	if (a->qs)
 		q = b_op2(c, "Mul", q, a->qs);
 	if (a->ks)
