@@ -3,7 +3,8 @@
 # lower's integer constant folding refuses INT64_MIN // -1 (it died with
 # SIGFPE), from text IR and from the default export; dims of INT64_MAX do
 # not overflow its small-tensor folding; a matrix of 20 dims is swapped
-# by any-rank perms (the linalg lowerings had an int64_t[16]).
+# by any-rank perms (the linalg lowerings had an int64_t[16]); a list
+# times INT64_MAX neither overflows nor loops 2^63 times.
 # bats file_tags=tier:check
 
 load helper
@@ -33,4 +34,16 @@ R="$ROOT_DIR/tests/data/repro"
 	run -0 tool lower --opset 17 -S "$R/ir_lower_cholesky_rank20.txt"
 	local perm="0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 18"
 	[ "$(grep -c "onnx::Transpose\[perm=\[$perm\]" <<< "$output")" -eq 2 ]
+}
+
+@test "lower: a list times INT64_MAX is refused in one line when it has entries, and is the empty list when it has none (it crashed and hung)" {
+	# [1, 1] * INT64_MAX: the entry count overflowed (SIGSEGV)
+	run -4 tool lower --opset 17 "$R/ir_lower_list_repeat_overflow.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_list_repeat_overflow.txt: aten::mul at M (code/__torch__.py:8:9) has no symbolic for opset 17: a repeated list of more than 256 entries" ]
+	[ ! -e out.ir ]
+	# [] * INT64_MAX: 2^63 empty copies (it never ended); torch's [] is
+	# what reshape gets with the -1 appended: x flattened
+	run -0 timeout 60 "$BINDIR/lower" --opset 17 -S "$R/ir_lower_list_repeat_empty.txt"
+	[[ "$output" == *"Long(1){-1}"* ]]
+	[[ "$output" == *"Float(6) = onnx::Reshape(%x, "* ]]
 }

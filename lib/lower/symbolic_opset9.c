@@ -121,7 +121,9 @@ static int list_repeat(struct lower_ctx *c, struct ir_node *n,
 	if (times < 0)
 		times = 0;
 	if ((k = lw_list(c, n, li, v, 256)) >= 0) {
-		if ((int64_t)k * times > 256)
+		if (k == 0)
+			times = 0;
+		else if (times > 256 / k)
 			return lw_decline(c, "a repeated list of more than 256 entries");
 		for (int64_t t = 0; t < times; t++)
 			memcpy(rv + t * k, v, sizeof(*v) * (size_t)k);
