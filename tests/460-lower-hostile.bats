@@ -4,7 +4,8 @@
 # SIGFPE), from text IR and from the default export; dims of INT64_MAX do
 # not overflow its small-tensor folding; a matrix of 20 dims is swapped
 # by any-rank perms (the linalg lowerings had an int64_t[16]); a list
-# times INT64_MAX neither overflows nor loops 2^63 times.
+# times INT64_MAX neither overflows nor loops 2^63 times; a fractional
+# max pool of 2^63-size constants is refused.
 # bats file_tags=tier:check
 
 load helper
@@ -46,4 +47,10 @@ R="$ROOT_DIR/tests/data/repro"
 	run -0 timeout 60 "$BINDIR/lower" --opset 17 -S "$R/ir_lower_list_repeat_empty.txt"
 	[[ "$output" == *"Long(1){-1}"* ]]
 	[[ "$output" == *"Float(6) = onnx::Reshape(%x, "* ]]
+}
+
+@test "lower: fractional_max_pool2d with a kernel of 2^63 - 2 on an input of 2^63 - 1 rows is refused in one line (it asked for 2^64 bytes)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_fractional_pool_huge.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_fractional_pool_huge.txt: aten::fractional_max_pool2d at M (code/__torch__/torch/nn/functional.py:54:14) has no symbolic for opset 17: kernel_size or output_size over 2^24" ]
+	[ ! -e out.ir ]
 }

@@ -1385,9 +1385,13 @@ static SYM(sym_x_fractional_max_pool)
 		in[j] = fixed_dim(x, 2 + j);
 		if (in[j] < 0)
 			return lw_decline(c, "the spatial sizes are not fixed");
-		if (ks[j] < 1 || os[j] < 1 || os[j] + ks[j] - 1 > in[j])
+		if (ks[j] < 1 || os[j] < 1 || os[j] > in[j] ||
+		    ks[j] > in[j] - os[j] + 1)
 			return lw_decline(c, "output_size + kernel_size - 1 exceeds the input "
 					     "(torch refuses it)");
+		/* the window offsets and the output positions are constants */
+		if (ks[j] > (1 << 24) || os[j] > (1 << 24))
+			return lw_decline(c, "kernel_size or output_size over 2^24");
 		plane *= in[j];
 		ktot *= ks[j];
 	}
