@@ -27,57 +27,9 @@ try {
   ort = require('onnxruntime-node');
 }
 
-// --- .npy ------------------------------------------------------------------
-const NPY_TYPES = {
-  '<f4': ['float32', Float32Array], '<f8': ['float64', Float64Array],
-  '<i8': ['int64', BigInt64Array], '<i4': ['int32', Int32Array],
-  '<i2': ['int16', Int16Array], '|i1': ['int8', Int8Array],
-  '|u1': ['uint8', Uint8Array], '|b1': ['bool', Uint8Array],
-  '<f2': ['float16', Uint16Array], '<u2': ['uint16', Uint16Array],
-  '<u4': ['uint32', Uint32Array], '<u8': ['uint64', BigUint64Array],
-};
-const ORT_TO_NPY = {};
-for (const [k, v] of Object.entries(NPY_TYPES)) ORT_TO_NPY[v[0]] = [k, v[1]];
-
-function readNpy(file) {
-  const buf = fs.readFileSync(file);
-  if (buf.readUInt32BE(0) !== 0x934e554d || buf[4] !== 0x50 || buf[5] !== 0x59)
-    throw new Error(`${file}: not a .npy file`);
-  const major = buf[6];
-  const hlen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
-  const hstart = major === 1 ? 10 : 12;
-  const header = buf.toString('latin1', hstart, hstart + hlen);
-  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
-  const fortran = /'fortran_order':\s*(True|False)/.exec(header)[1] === 'True';
-  const shapeTxt = /'shape':\s*\(([^)]*)\)/.exec(header)[1];
-  const dims = shapeTxt.split(',').map(s => s.trim()).filter(s => s.length).map(Number);
-  if (fortran) throw new Error(`${file}: fortran order not supported`);
-  const t = NPY_TYPES[descr];
-  if (!t) throw new Error(`${file}: dtype ${descr} not supported`);
-  const start = hstart + hlen;
-  const n = dims.reduce((a, b) => a * b, 1);
-  const bytes = buf.subarray(start, start + n * t[1].BYTES_PER_ELEMENT);
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
-  const data = new t[1](copy.buffer, 0, n);
-  return new ort.Tensor(t[0], data, dims);
-}
-
-function writeNpy(file, tensor) {
-  const m = ORT_TO_NPY[tensor.type];
-  if (!m) throw new Error(`output type ${tensor.type} not supported`);
-  const dims = tensor.dims.map(Number);
-  const shape = dims.length === 1 ? `(${dims[0]},)` : `(${dims.join(', ')})`;
-  let header = `{'descr': '${m[0]}', 'fortran_order': False, 'shape': ${shape}, }`;
-  const total = 10 + header.length + 1;
-  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
-  const pre = Buffer.alloc(10);
-  pre.writeUInt32BE(0x934e554d, 0); pre[4] = 0x50; pre[5] = 0x59; pre[6] = 1; pre[7] = 0;
-  pre.writeUInt16LE(header.length, 8);
-  const d = tensor.data;
-  const body = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
-  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), body]));
-}
+const npy = require(path.join(__dirname, '..', 'oracle', 'npy.js'));
+const readNpy = (file) => npy.readNpy(file, ort);
+const writeNpy = npy.writeNpy;
 
 // --- jobs ------------------------------------------------------------------
 const sessOpts = {
