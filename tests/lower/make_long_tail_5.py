@@ -30,12 +30,51 @@ class Isin(torch.nn.Module):
                 torch.isin(x[:0], t), torch.isin(k, 1.0))
 
 
+class Hdd(torch.nn.Module):
+    """histogramdd: bin counts per dim with a range (a point outside it,
+    one on the last edge), weight and density; one count for every dim
+    over the data's range (an equal range widened); edge tensors; float64
+    of rank 3; an empty input (range [0, 1], density NaN)"""
+    def forward(self, x, w, e0, e1, y, z):
+        a = torch.histogramdd(x, bins=[3, 4], range=[0.0, 1.0, -1.0, 2.0], weight=w, density=True)
+        b = torch.histogramdd(x, bins=3)
+        c = torch.histogramdd(x, bins=[e0, e1], weight=w)
+        d = torch.histogramdd(y, bins=2, density=True)
+        f = torch.histogramdd(z, bins=[2, 3], density=True)
+        g = torch.histogramdd(x[:, :1], bins=4, range=[0.5, 0.5])
+        return (a[0], a[1][0], a[1][1], b[0], b[1][1], c[0], c[1][0], d[0], d[1][2], f[0], f[1][1],
+                g[0], g[1][0])
+
+
+class HddParts(torch.nn.Module):
+    """histogramdd's parts, as torch.histogramdd's Python calls them"""
+    def forward(self, x, w, e0, e1):
+        ed = torch._histogramdd_bin_edges(x, [2, 3], range=[0.0, 1.0, -1.0, 2.0], weight=w)
+        return (torch._histogramdd_from_bin_cts(x, [2, 3], range=[0.0, 1.0, -1.0, 2.0], weight=w, density=True),
+                ed[0], ed[1], torch._histogramdd_from_bin_tensors(x, [e0, e1], density=False))
+
+
+def hdd_x():
+    x = torch.rand(12, 2) * torch.tensor([1.0, 3.0]) - torch.tensor([0.0, 1.0])
+    x[0] = torch.tensor([1.0, 2.0])   # on the last edges
+    x[1] = torch.tensor([1.5, 0.0])   # outside the range
+    x[2, 1] = x[3, 1] = 0.5
+    return x
+
+
 CASES = {
     "isin": (Isin(), [("x", torch.tensor([[1.0, -0.0, nan, 2.5], [7.0, 3.0, -1.0, inf]]), None, []),
                       ("t", torch.tensor([0.0, nan, 2.5, 3.0, 8.0, inf]), None, []),
                       ("i", torch.tensor([1, 3, 4, 8, -2, 3]), None, []),
                       ("j", torch.tensor([[3, 5], [1, 8]], dtype=torch.int32), None, []),
                       ("k", torch.tensor(1.0, dtype=torch.float64), None, [])]),
+    "hdd": (Hdd(), [("x", hdd_x(), None, []), ("w", torch.rand(12), None, []),
+                    ("e0", torch.tensor([0.0, 0.25, 0.5, 1.0]), None, []),
+                    ("e1", torch.tensor([-1.0, 0.5, 2.0]), None, []),
+                    ("y", torch.rand(3, 2, 3, dtype=torch.float64), None, []), ("z", torch.rand(0, 2), None, [])]),
+    "hddparts": (HddParts(), [("x", hdd_x(), None, []), ("w", torch.rand(12), None, []),
+                              ("e0", torch.tensor([0.0, 0.25, 0.5, 1.0]), None, []),
+                              ("e1", torch.tensor([-1.0, 0.5, 2.0]), None, [])]),
 }
 
 m, ins = CASES[name]
