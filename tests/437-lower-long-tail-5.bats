@@ -2,7 +2,10 @@
 # 437-lower-long-tail-5.bats - the OpInfo family's last operators of issue
 # 14: isin (lib/lower/symbolic_extra_shape.c, exact; trace:
 # lib/trace/ops_index_host.c), histogramdd and its _histogramdd_* parts
-# (lib/lower/symbolic_hist.c, exact; trace: lib/trace/ops_hist_host.c).
+# (lib/lower/symbolic_hist.c, exact; trace: lib/trace/ops_hist_host.c),
+# linalg_matrix_exp and matrix_exp (lib/lower/symbolic_linalg.c, torch's
+# Taylor forms with scaling and squaring, its worst error measured against
+# torch by tests/lower/mexp_error.py; trace: lib/trace/ops_linalg_host.c).
 # Models traced and scripted by torch 1.13
 # (tests/lower/make_long_tail_5.py), converted on the three paths, run in
 # ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
@@ -29,4 +32,38 @@ load lower/opcases
 	run all hddparts 11 17
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "lower: linalg_matrix_exp and matrix_exp (every Taylor form, squarings, float32 and float64, 1-by-1, batched, empty) on the three paths, 11 17; refused at 10" {
+	run all mexp 11 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run -4 pt2onnx mexp/scripted.pt -i a=f32[12,4,4] -i d=f64[12,3,3] -i o=f32[2,1,1] -i b=f32[2,2,5,5] -i e=f32[0,3,3] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::linalg_matrix_exp"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[ ! -e r.onnx ]
+}
+
+# measured NAME KIND: NAME's trace-path model at opset 13 in ONNX Runtime,
+# and trace's own kernel values, within mexp_error.py's bounds
+measured() {
+	build "$1" || return 1
+	convert "$1" trace 13 || return 1
+	rm -rf "$1/got" "$1/kern"
+	local ins=() k
+	for k in $(seq 1 16); do ins+=("m$k=$1/in1/m$k.npy"); done
+	ort_run "$1/trace-13.onnx" "$1/got" "${ins[@]}" > /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/mexp_error.py" "$1" "$1/got" "$1/trace-13.onnx" "$2" || return 1
+	tool trace "$1/traced.pt" $(for k in $(seq 1 16); do echo --input "$1/in1/m$k.npy"; done) --save-outputs "$1/kern" -o /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/mexp_error.py" "$1" "$1/kern" - "$2"
+}
+
+@test "lower: matrix_exp's worst error against torch over sizes 1 to 16 and 1-norms 1e-8 to 30, float32 and float64, ONNX and trace's kernel, within the documented bounds" {
+	run measured mexp_wide f32
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
+	run measured mexp_wide64 f64
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
 }

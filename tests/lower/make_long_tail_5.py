@@ -54,6 +54,35 @@ class HddParts(torch.nn.Module):
                 ed[0], ed[1], torch._histogramdd_from_bin_tensors(x, [e0, e1], density=False))
 
 
+class Mexp(torch.nn.Module):
+    """linalg_matrix_exp and matrix_exp: a batch whose 1-norms reach every
+    Taylor form (degree 1 to 18, and 18 with squarings), float32 and
+    float64, a 1-by-1 matrix (exp), a batch of rank 2, an empty batch"""
+    def forward(self, a, d, o, b, e):
+        return (torch.linalg.matrix_exp(a), torch.matrix_exp(d), torch.linalg.matrix_exp(o),
+                torch.matrix_exp(b), torch.linalg.matrix_exp(e))
+
+
+class MexpWide(torch.nn.Module):
+    """matrix_exp of sizes 1 to 16 (the measurement)"""
+    def forward(self, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16):
+        E = torch.linalg.matrix_exp
+        return (E(m1), E(m2), E(m3), E(m4), E(m5), E(m6), E(m7), E(m8), E(m9), E(m10), E(m11), E(m12),
+                E(m13), E(m14), E(m15), E(m16))
+
+
+def normed(k, norms, dt, seed):
+    """matrices k by k of the given 1-norms"""
+    g = torch.Generator().manual_seed(seed)
+    a = torch.randn(len(norms), k, k, generator=g, dtype=torch.float64)
+    a = a / a.abs().sum(-2).amax(-1)[:, None, None] * torch.tensor(norms, dtype=torch.float64)[:, None, None]
+    return a.to(dt)
+
+
+# every Taylor form of float32 and float64 (torch's thetas), squarings
+NORMS = [1e-8, 1e-7, 5e-6, 1e-4, 0.02, 0.2, 0.5, 1.0, 2.0, 4.0, 9.0, 30.0]
+
+
 def hdd_x():
     x = torch.rand(12, 2) * torch.tensor([1.0, 3.0]) - torch.tensor([0.0, 1.0])
     x[0] = torch.tensor([1.0, 2.0])   # on the last edges
@@ -72,6 +101,13 @@ CASES = {
                     ("e0", torch.tensor([0.0, 0.25, 0.5, 1.0]), None, []),
                     ("e1", torch.tensor([-1.0, 0.5, 2.0]), None, []),
                     ("y", torch.rand(3, 2, 3, dtype=torch.float64), None, []), ("z", torch.rand(0, 2), None, [])]),
+    "mexp": (Mexp(), [("a", normed(4, NORMS, torch.float32, 1), None, []),
+                      ("d", normed(3, NORMS, torch.float64, 2), None, []),
+                      ("o", torch.tensor([[[0.5]], [[-3.0]]]), None, []),
+                      ("b", normed(5, [0.1, 3.0, 1e-3, 12.0], torch.float32, 3).reshape(2, 2, 5, 5), None, []),
+                      ("e", torch.zeros(0, 3, 3), None, [])]),
+    "mexp_wide": (MexpWide(), [(f"m{k}", normed(k, NORMS, torch.float32, k), None, []) for k in range(1, 17)]),
+    "mexp_wide64": (MexpWide(), [(f"m{k}", normed(k, NORMS, torch.float64, k), None, []) for k in range(1, 17)]),
     "hddparts": (HddParts(), [("x", hdd_x(), None, []), ("w", torch.rand(12), None, []),
                               ("e0", torch.tensor([0.0, 0.25, 0.5, 1.0]), None, []),
                               ("e1", torch.tensor([-1.0, 0.5, 2.0]), None, [])]),
