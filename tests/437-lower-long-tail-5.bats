@@ -67,3 +67,12 @@ measured() {
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
 }
+
+@test "lower: ctc_loss (padded targets with tensor lengths, concatenated with int[] lengths; none, mean, sum; zero_infinity; blank not 0; lengths below T, a target of 0; float64; unbatched) on the three paths, 11 17; refused at 10" {
+	run all ctc 11 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run -4 pt2onnx ctc/scripted.pt -i lp=f32[7,5,5] -i tg=i64[5,4] -i il=i64[5] -i tl=i64[5] -i lp64=f64[7,4,6] -i tc=i32[6] -i u=f32[7,5] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::ctc_loss"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[ ! -e r.onnx ]
+}

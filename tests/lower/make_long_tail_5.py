@@ -83,6 +83,25 @@ def normed(k, norms, dt, seed):
 NORMS = [1e-8, 1e-7, 5e-6, 1e-4, 0.02, 0.2, 0.5, 1.0, 2.0, 4.0, 9.0, 30.0]
 
 
+class Ctc(torch.nn.Module):
+    """ctc_loss: padded targets with tensor lengths (reductions none,
+    mean, sum; input lengths below T; a target of length 0; repeated
+    labels; an alignment too long for its input: inf, or 0 with
+    zero_infinity; blank 2), concatenated targets with int[] lengths,
+    float64, unbatched"""
+    def forward(self, lp, tg, il, tl, lp64, tc, u):
+        return (torch.ctc_loss(lp, tg, il, tl, 0, 0, False), torch.ctc_loss(lp, tg, il, tl, 0, 1, True),
+                torch.ctc_loss(lp, tg, il, tl, 0, 2, True), torch.ctc_loss(lp, tg + 1, il, tl, 2, 0, True),
+                torch.ctc_loss(lp64, tc, [7, 5, 6, 7], [3, 1, 0, 2], 0, 0, False),
+                torch.ctc_loss(lp64, tc, [7, 5, 6, 7], [3, 1, 0, 2], 3, 1, False),
+                torch.ctc_loss(u, tg[0, :3], [6], [3], 0, 0, False),
+                torch.ctc_loss(u, tg[1, :2], [7], [2], 0, 1, False))
+
+
+def log_probs(*shape, dt=torch.float32):
+    return torch.randn(*shape, dtype=torch.float64).log_softmax(-1).to(dt)
+
+
 def hdd_x():
     x = torch.rand(12, 2) * torch.tensor([1.0, 3.0]) - torch.tensor([0.0, 1.0])
     x[0] = torch.tensor([1.0, 2.0])   # on the last edges
@@ -108,6 +127,12 @@ CASES = {
                       ("e", torch.zeros(0, 3, 3), None, [])]),
     "mexp_wide": (MexpWide(), [(f"m{k}", normed(k, NORMS, torch.float32, k), None, []) for k in range(1, 17)]),
     "mexp_wide64": (MexpWide(), [(f"m{k}", normed(k, NORMS, torch.float64, k), None, []) for k in range(1, 17)]),
+    "ctc": (Ctc(), [("lp", log_probs(7, 5, 5), None, []),
+                    ("tg", torch.tensor([[1, 2, 2, 3], [3, 3, 1, 0], [3, 0, 0, 0], [1, 2, 3, 1], [2, 2, 2, 2]]), None, []),
+                    ("il", torch.tensor([7, 6, 5, 7, 3]), None, []), ("tl", torch.tensor([4, 3, 0, 4, 3]), None, []),
+                    ("lp64", log_probs(7, 4, 6, dt=torch.float64), None, []),
+                    ("tc", torch.tensor([1, 5, 5, 2, 4, 1], dtype=torch.int32), None, []),
+                    ("u", log_probs(7, 5), None, [])]),
     "hddparts": (HddParts(), [("x", hdd_x(), None, []), ("w", torch.rand(12), None, []),
                               ("e0", torch.tensor([0.0, 0.25, 0.5, 1.0]), None, []),
                               ("e1", torch.tensor([-1.0, 0.5, 2.0]), None, [])]),
