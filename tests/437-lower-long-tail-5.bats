@@ -5,7 +5,10 @@
 # (lib/lower/symbolic_hist.c, exact; trace: lib/trace/ops_hist_host.c),
 # linalg_matrix_exp and matrix_exp (lib/lower/symbolic_linalg.c, torch's
 # Taylor forms with scaling and squaring, its worst error measured against
-# torch by tests/lower/mexp_error.py; trace: lib/trace/ops_linalg_host.c).
+# torch; trace: lib/trace/ops_linalg_host.c), ctc_loss
+# (lib/lower/symbolic_loss.c, torch's CPU kernel in a Loop over time, its
+# error measured; trace: lib/trace/ops_nn_seq.c); the measurements by
+# tests/lower/long_tail_5_error.py.
 # Models traced and scripted by torch 1.13
 # (tests/lower/make_long_tail_5.py), converted on the three paths, run in
 # ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
@@ -43,26 +46,37 @@ load lower/opcases
 	[ ! -e r.onnx ]
 }
 
-# measured NAME KIND: NAME's trace-path model at opset 13 in ONNX Runtime,
-# and trace's own kernel values, within mexp_error.py's bounds
+# feeds NAME MODEL: MODEL's inputs fed NAME/in1's arrays, in order
+feeds() {
+	"$PYTHON" - "$1" "$2" <<'PY'
+import json, sys
+import onnx
+d, m = sys.argv[1:3]
+order = [i["name"] for i in json.load(open(f"{d}/meta.json"))["inputs"]]
+print(" ".join(f"{g.name}={d}/in1/{n}.npy" for g, n in zip(onnx.load(m).graph.input, order)))
+PY
+}
+
+# measured NAME OP KIND: NAME's trace-path model at opset 13 in ONNX
+# Runtime, and trace's own kernel values, within long_tail_5_error.py's
+# bounds
 measured() {
 	build "$1" || return 1
 	convert "$1" trace 13 || return 1
 	rm -rf "$1/got" "$1/kern"
-	local ins=() k
-	for k in $(seq 1 16); do ins+=("m$k=$1/in1/m$k.npy"); done
-	ort_run "$1/trace-13.onnx" "$1/got" "${ins[@]}" > /dev/null || return 1
-	"$PYTHON" "$TESTS_DIR/lower/mexp_error.py" "$1" "$1/got" "$1/trace-13.onnx" "$2" || return 1
-	tool trace "$1/traced.pt" $(for k in $(seq 1 16); do echo --input "$1/in1/m$k.npy"; done) --save-outputs "$1/kern" -o /dev/null || return 1
-	"$PYTHON" "$TESTS_DIR/lower/mexp_error.py" "$1" "$1/kern" - "$2"
+	ort_run "$1/trace-13.onnx" "$1/got" $(feeds "$1" "$1/trace-13.onnx") > /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/long_tail_5_error.py" "$1" "$1/got" "$1/trace-13.onnx" "$2" "$3" || return 1
+	tool trace "$1/traced.pt" $(for i in $("$PYTHON" -c 'import json, sys; print(" ".join(i["name"] for i in json.load(open(sys.argv[1] + "/meta.json"))["inputs"]))' "$1"); do echo --input "$1/in1/$i.npy"; done) \
+		--save-outputs "$1/kern" -o /dev/null || return 1
+	"$PYTHON" "$TESTS_DIR/lower/long_tail_5_error.py" "$1" "$1/kern" - "$2" "$3"
 }
 
 @test "lower: matrix_exp's worst error against torch over sizes 1 to 16 and 1-norms 1e-8 to 30, float32 and float64, ONNX and trace's kernel, within the documented bounds" {
-	run measured mexp_wide f32
+	run measured mexp_wide matrix_exp f32
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
-	run measured mexp_wide64 f64
+	run measured mexp_wide64 matrix_exp f64
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
@@ -75,4 +89,15 @@ measured() {
 	run -4 pt2onnx ctc/scripted.pt -i lp=f32[7,5,5] -i tg=i64[5,4] -i il=i64[5] -i tl=i64[5] -i lp64=f64[7,4,6] -i tc=i32[6] -i u=f32[7,5] -o r.onnx --opset-version 10
 	[[ "$output" == *"aten::ctc_loss"*"has no symbolic for opset 10: needs opset 11"* ]]
 	[ ! -e r.onnx ]
+}
+
+@test "lower: ctc_loss's worst error against torch (T 50, a batch of 16, 20 classes, targets of 10 to 30), float32 and float64, ONNX and trace's kernel, within the documented bounds" {
+	run measured ctc_wide ctc_loss f32
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
+	run measured ctc_wide64 ctc_loss f64
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "worst error" <<< "$output")" -eq 2 ]
 }

@@ -98,6 +98,20 @@ class Ctc(torch.nn.Module):
                 torch.ctc_loss(u, tg[1, :2], [7], [2], 0, 1, False))
 
 
+class CtcWide(torch.nn.Module):
+    """ctc_loss of OpInfo's size (the measurement)"""
+    def forward(self, lp, tg, il, tl):
+        return torch.ctc_loss(lp, tg, il, tl, 0, 0, False)
+
+
+def ctc_wide(dt):
+    g = torch.Generator().manual_seed(5)
+    return [("lp", torch.randn(50, 16, 20, generator=g, dtype=torch.float64).log_softmax(-1).to(dt), None, []),
+            ("tg", torch.randint(1, 20, (16, 30), generator=g), None, []),
+            ("il", torch.randint(40, 51, (16,), generator=g), None, []),
+            ("tl", torch.randint(10, 31, (16,), generator=g), None, [])]
+
+
 def log_probs(*shape, dt=torch.float32):
     return torch.randn(*shape, dtype=torch.float64).log_softmax(-1).to(dt)
 
@@ -133,6 +147,8 @@ CASES = {
                     ("lp64", log_probs(7, 4, 6, dt=torch.float64), None, []),
                     ("tc", torch.tensor([1, 5, 5, 2, 4, 1], dtype=torch.int32), None, []),
                     ("u", log_probs(7, 5), None, [])]),
+    "ctc_wide": (CtcWide(), ctc_wide(torch.float32)),
+    "ctc_wide64": (CtcWide(), ctc_wide(torch.float64)),
     "hddparts": (HddParts(), [("x", hdd_x(), None, []), ("w", torch.rand(12), None, []),
                               ("e0", torch.tensor([0.0, 0.25, 0.5, 1.0]), None, []),
                               ("e1", torch.tensor([-1.0, 0.5, 2.0]), None, [])]),
