@@ -440,8 +440,8 @@ static int op_histogramdd(struct trace_ctx *c, const struct ir_node *n,
 			}
 			linspace(x->dtype, lo, hi, bins[d] + 1, e[d]);
 		}
-		if (bins[d] > (int64_t)1 << 40 || (bins[d] && nb > ((int64_t)1 << 40) / bins[d])) {
-			trace_error(c, "torch.histogramdd: %lld bins in all are too many", (long long)nb);
+		if (nb && bins[d] > ((int64_t)1 << 24) / nb) {
+			trace_error(c, "torch.histogramdd: more than 2^24 bins in all (as lower takes them)");
 			goto done;
 		}
 		nb *= bins[d];
@@ -459,7 +459,7 @@ static int op_histogramdd(struct trace_ctx *c, const struct ir_node *n,
 		if (b >= 0)
 			hist[idx] = rnd(x->dtype, hist[idx] + (hw ? hw[i] : 1));
 	}
-	if (density) {
+	if (density && nb) {
 		double s = 0;
 		for (int64_t i = 0; i < nb; i++)
 			s = rnd(x->dtype, s + hist[i]);
