@@ -3,7 +3,8 @@
  * Cephes-derived forms), shared by trace's kernels (lib/trace/
  * ops_special_host.c, which computes them) and lower's symbolics
  * (lib/lower/symbolic_special.c, which builds the same series in ONNX from
- * the same coefficients).
+ * the same coefficients).  Also matrix_exp's Taylor forms (the same
+ * split: ops_linalg_host.c computes them, symbolic_linalg.c builds them).
  */
 #ifndef PT2ONNX_SPECIAL_MATH_H
 #define PT2ONNX_SPECIAL_MATH_H
@@ -135,5 +136,25 @@ double sf_spherical_j0(double x);
 #define SF_IGAMMA_TINY 1e-300
 int sf_igamma_special(double a, double x, int upper, double *v);
 double sf_igamma(double a, double x, int upper);
+
+/* matrix_exp (torch 1.13's LinearAlgebra.cpp, after Bader, Blanes and
+ * Casas, "Computing the Matrix Exponential with an Optimized Taylor
+ * Polynomial Approximation", Mathematics 7 (2019) 1174): a matrix whose
+ * 1-norm is at most theta[i] (float or double's row) takes the Taylor
+ * form of degree 1, 2, 4, 8, 12 (i = 0..4); from theta[4] on, degree 18
+ * of A / 2^s, s = max(0, ceil(log2(norm / theta[5]))), squared s times.
+ * The forms from the powers I, A, A^2, A^3, A^6:
+ *   T1 = I + A;  T2 = T1 + A^2 / 2;  T4 = T1 + A^2 (I/2 + A/6 + A^2/24);
+ *   T8: A4 = A^2 (t8[0] A + t8[1] A^2),
+ *       A8 = (t8[2] A^2 + A4)(t8[3] I + t8[4] A + t8[5] A^2 + t8[6] A4),
+ *       T8 = T1 + t8[7] A^2 + A8;
+ *   T12: B_i = sum_j t12[i][j] P_j (P: I, A, A^2, A^3), B2 += B3 B3,
+ *       T12 = B0 + (B1 + B2) B2;
+ *   T18: B_i = sum_j t18[i][j] P_j (P: I, A, A^2, A^3, A^6), B3 += B0 B4,
+ *       T18 = B1 + (B2 + B3) B3. */
+extern const double sf_mexp_theta[2][6]; /* [0] float, [1] double */
+extern const double sf_mexp_t8[8];
+extern const double sf_mexp_t12[4][4];
+extern const double sf_mexp_t18[5][5];
 
 #endif

@@ -1357,6 +1357,41 @@ static SYM(sym_x_broadcast_tensors)
 	return 0;
 }
 
+/* isin(elements, test_elements, *, assume_unique=False, invert=False),
+ * either a number: Equal of each element against every test element in
+ * their promoted dtype (integers as Long, half as Float: the same
+ * equalities), any over the test elements (a ReduceSum of the matches,
+ * which an empty test set makes 0); assume_unique only chooses torch's
+ * algorithm.  Bool refused as torch does.  From opset 11 (Equal of
+ * floats). */
+static SYM(sym_x_isin)
+{
+	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
+	int64_t inv = 0, m1 = -1;
+	for (int i = 0; i < 2; i++) {
+		int fl = 0;
+		if (!lw_is_scalar(c, n, i, &fl) && (!IN(i) || b_dtype(IN(i)) == IR_DTYPE_BOOL))
+			return lw_decline(c, "Unsupported input type encountered for isin(): Bool");
+	}
+	if (n->ninputs > 3 && !lw_int(c, n, 3, &inv))
+		return lw_decline(c, "isin's invert must be a constant");
+	if (dt == IR_DTYPE_BOOL || dt == IR_DTYPE_UNDEFINED ||
+	    dt == IR_DTYPE_COMPLEX64 || dt == IR_DTYPE_COMPLEX128)
+		return lw_decline(c, "isin of bool, complex or unknown dtypes");
+	enum ir_dtype cd = b_is_float(dt) ? (dt == IR_DTYPE_DOUBLE ? dt : IR_DTYPE_FLOAT)
+					  : IR_DTYPE_INT64;
+	struct ir_value *a = sym_operand(c, n, 0, dt), *t = sym_operand(c, n, 1, dt);
+	if (!a || !t || b_rank(a) < 0)
+		return lw_decline(c, "isin's elements must be a tensor of known rank or a number");
+	int64_t ax = b_rank(a);
+	a = b_unsqueeze(c, b_cast(c, a, cd), &ax, 1);
+	t = b_op2(c, "Reshape", b_cast(c, t, cd), vec(c, &m1, 1));
+	struct ir_value *hits = b_reduce(c, "ReduceSum",
+		b_cast(c, b_op2(c, "Equal", a, t), IR_DTYPE_FLOAT), &ax, 1, 0);
+	out[0] = b_op2(c, inv ? "Equal" : "Greater", hits, b_const_scalar(c, 0, IR_DTYPE_FLOAT, 0));
+	return 0;
+}
+
 static SYM(sym_x_meshgrid)
 {
 	struct ir_value *v[MAXR], *sz[MAXR], *res[MAXR];
@@ -1953,6 +1988,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_linalg_cross, 0, 0, SYM_PRIO_BASE, sym_x_linalg_cross },
 	{ OP_aten_masked_scatter, 0, 0, SYM_PRIO_BASE, sym_x_masked_scatter },
 	{ OP_aten_masked_select, 9, 0, SYM_PRIO_BASE, sym_x_masked_select },
+	{ OP_aten_isin, 11, 0, SYM_PRIO_BASE, sym_x_isin },
 	{ OP_aten_meshgrid, 0, 0, SYM_PRIO_BASE, sym_x_meshgrid },
 	{ OP_aten_movedim, 0, 0, SYM_PRIO_BASE, sym_x_movedim },
 	{ OP_aten_narrow, 0, 0, SYM_PRIO_BASE, sym_x_narrow },

@@ -11,7 +11,8 @@
  * elements: the bin by torch's linear formula (histc) or by the count of
  * edges <= the element, less one (histogram: torch's linear guess with
  * its local search, or its binary search, give that bin), the last bin
- * closed.  The edges of a bin count are torch's linspace (from the low end
+ * closed.  histogramdd is the same per dimension, its bins one flat
+ * index.  The edges of a bin count are torch's linspace (from the low end
  * below the halfway point, from the high end above it).  From opset 11
  * (Equal of floats); bincount from 9.
  */
@@ -118,18 +119,17 @@ static struct ir_value *at_least(struct lower_ctx *c, struct ir_value *a,
 		     b_op2(c, "Equal", a, b));
 }
 
-/* the histogram [bins] in dt of xf (1-d) weighted by wf (1-d, or NULL: 1)
- * over [lo, hi]: the bin by the linear formula (edges NULL) or by the
- * edges [bins + 1] */
-static struct ir_value *hist_counts(struct lower_ctx *c, struct ir_value *xf,
-				    struct ir_value *wf, struct ir_value *lo,
-				    struct ir_value *hi, struct ir_value *edges,
-				    int64_t bins, enum ir_dtype dt)
+/* The bin (in dt) of each element of xf (1-d) over [lo, hi] by the
+ * linear formula (edges NULL) or by the edges [bins + 1], the last bin
+ * closed; *mask: whether the element lies in [lo, hi] (NaN: not) */
+static struct ir_value *hist_bin(struct lower_ctx *c, struct ir_value *xf,
+				 struct ir_value *lo, struct ir_value *hi,
+				 struct ir_value *edges, int64_t bins,
+				 enum ir_dtype dt, struct ir_value **mask)
 {
 	int64_t a0 = 0, a1 = 1;
-	struct ir_value *mask = b_op2(c, "And", at_least(c, xf, lo, 1),
-				      at_least(c, xf, hi, 0));
 	struct ir_value *p;
+	*mask = b_op2(c, "And", at_least(c, xf, lo, 1), at_least(c, xf, hi, 0));
 	if (!edges) {
 		/* HistogramKernel.cpp: (elt - lo) * bins / (hi - lo), truncated */
 		p = b_op1(c, "Floor", b_op2(c, "Div",
@@ -143,13 +143,22 @@ static struct ir_value *hist_counts(struct lower_ctx *c, struct ir_value *xf,
 					     &a1, 1, 0),
 			  b_const_scalar(c, 1, dt, 0));
 	}
-	p = b_op2(c, "Min", p, b_const_scalar(c, (double)(bins - 1), dt, 1));
-	double *ar = malloc(sizeof(*ar) * (size_t)bins);
+	return b_op2(c, "Min", p, b_const_scalar(c, (double)(bins - 1), dt, 1));
+}
+
+/* The sums [nb] in dt of the weights wf (1-d, or NULL: 1) of the elements
+ * whose bin p (in dt, 0..nb-1) mask allows: a one-hot [N, nb] summed */
+static struct ir_value *hist_sum(struct lower_ctx *c, struct ir_value *p,
+				 struct ir_value *mask, struct ir_value *wf,
+				 int64_t nb, enum ir_dtype dt)
+{
+	int64_t a0 = 0, a1 = 1;
+	double *ar = malloc(sizeof(*ar) * (size_t)nb);
 	if (!ar)
 		return NULL;
-	for (int64_t i = 0; i < bins; i++)
+	for (int64_t i = 0; i < nb; i++)
 		ar[i] = (double)i;
-	struct ir_value *arv = b_const_reals(c, ar, &bins, 1, dt);
+	struct ir_value *arv = b_const_reals(c, ar, &nb, 1, dt);
 	free(ar);
 	struct ir_value *oh = b_op2(c, "And",
 		b_op2(c, "Equal", b_unsqueeze(c, p, &a1, 1), arv),
@@ -159,6 +168,18 @@ static struct ir_value *hist_counts(struct lower_ctx *c, struct ir_value *xf,
 	return b_reduce(c, "ReduceSum",
 			b_op3(c, "Where", oh, v, b_const_scalar(c, 0, dt, 0)),
 			&a0, 1, 0);
+}
+
+/* the histogram [bins] in dt of xf (1-d) weighted by wf (1-d, or NULL: 1)
+ * over [lo, hi]: the bin by the linear formula (edges NULL) or by the
+ * edges [bins + 1] */
+static struct ir_value *hist_counts(struct lower_ctx *c, struct ir_value *xf,
+				    struct ir_value *wf, struct ir_value *lo,
+				    struct ir_value *hi, struct ir_value *edges,
+				    int64_t bins, enum ir_dtype dt)
+{
+	struct ir_value *mask, *p = hist_bin(c, xf, lo, hi, edges, bins, dt, &mask);
+	return hist_sum(c, p, mask, wf, bins, dt);
 }
 
 /* the input's float dtype, or 0 after declining */
@@ -256,6 +277,112 @@ static SYM(sym_histogram)
 	return 0;
 }
 
+#define HDD_MAX 32 /* histogramdd's most dims here */
+
+/* histogramdd(self, int[] bins | int bins | Tensor[] bins, float[]?
+ * range, Tensor? weight, bool density) -> (hist, Tensor[] bin_edges),
+ * and its parts _histogramdd_bin_edges, _histogramdd_from_bin_cts,
+ * _histogramdd_from_bin_tensors: self [..., D] with D fixed; per dim
+ * histogram's edges and bin, the flat bin sum_d bin_d * stride_d, one
+ * one-hot over all the bins (their product is a constant), masked where
+ * any coordinate lies outside its edges; density divides by the total,
+ * then by each dim's bin widths in turn (Histogram.cpp's order) */
+static SYM(sym_histogramdd)
+{
+	struct ir_value *x = T(0), *e[HDD_MAX], *wf = NULL, *xf, *idx = NULL, *mask = NULL;
+	int64_t bins[HDD_MAX], D, density = 0, nb = 1, m1[2] = { -1, 0 }, z = 0;
+	double rg[2 * HDD_MAX];
+	int ftens = n->op == OP_aten__histogramdd_from_bin_tensors;
+	int iw = ftens ? 2 : 3, k, tens = 0, nrg = 0;
+	enum ir_dtype dt = float_input(c, x, "torch.histogramdd: input must be Float or Double");
+	if (dt == IR_DTYPE_UNDEFINED)
+		return 1;
+	D = b_rank(x) >= 2 ? b_dim_size(x, -1) : -1;
+	if (D < 1 || D > HDD_MAX)
+		return lw_decline(c, "histogramdd's input needs a known rank of two or more and a fixed last dim of 1 to 32");
+	if (lw_int(c, n, 1, &bins[0])) {
+		for (k = 1; k < D; k++)
+			bins[k] = bins[0];
+	} else if ((k = lw_ints(c, n, 1, bins, HDD_MAX, 0)) < 0) {
+		k = lw_list(c, n, 1, e, HDD_MAX);
+		tens = 1;
+		if (k < 0)
+			return lw_decline(c, "histogramdd's bins must be constant counts or a list of edge tensors");
+	}
+	if (k != D)
+		return lw_decline(c, "torch.histogramdd: one bin count or edge tensor per dimension of the input");
+	if (NARGS > iw + 1 && !lw_int(c, n, iw + 1, &density))
+		return lw_decline(c, "histogramdd's density must be a constant");
+	if (!tens && NARGS > 2 && !lw_is_none(c, n, 2)) {
+		nrg = sym_scale_factors(c, n, 2, rg, 2 * (int)D) ? 2 * (int)D : -1;
+		if (nrg < 0)
+			return lw_decline(c, "histogramdd's range must be constant, two numbers per dimension");
+	}
+	m1[1] = D;
+	xf = b_op2(c, "Reshape", x, b_const_i64s(c, m1, 2, 1));
+	if (NARGS > iw && !lw_is_none(c, n, iw)) {
+		struct ir_value *w = T(iw);
+		if (!w || b_dtype(w) != dt)
+			return lw_decline(c, "histogramdd's weight must have the input's dtype");
+		wf = flat(c, w);
+	}
+	for (int64_t d = 0; d < D; d++) {
+		struct ir_value *xd = flat(c, b_slice(c, xf, d, d + 1, 1, 1)), *lo, *hi, *md, *p;
+		if (tens) {
+			bins[d] = e[d] ? b_dim_size(e[d], 0) - 1 : -1;
+			if (!e[d] || b_rank(e[d]) != 1 || b_dtype(e[d]) != dt || bins[d] < 1)
+				return lw_decline(c, "histogramdd's bins tensors must be 1-d, of the input's dtype, of a fixed size of two or more");
+			lo = b_squeeze(c, b_slice(c, e[d], 0, 1, 0, 1), &z, 1);
+			hi = b_squeeze(c, b_slice(c, e[d], bins[d], bins[d] + 1, 0, 1), &z, 1);
+			e[d] = b_op1(c, "Identity", e[d]);
+		} else {
+			double a = nrg ? rg[2 * d] : 0, b = nrg ? rg[2 * d + 1] : 0;
+			if (bins[d] <= 0)
+				return lw_decline(c, "histogramdd: bins must be > 0");
+			if (nrg && (!isfinite(a) || !isfinite(b) || a > b))
+				return lw_decline(c, "torch.histogramdd: range must be finite, min <= max");
+			int64_t numel = fixed_numel(x);
+			outer_edges(c, xd, numel, nrg > 0, a, b, 0, 1, 0.5, dt, &lo, &hi);
+			e[d] = linspace(c, lo, hi, bins[d], dt);
+			if (!e[d])
+				return lw_decline(c, "out of memory");
+		}
+		if (nb > ((int64_t)1 << 24) / bins[d])
+			return lw_decline(c, "histogramdd: more than 2^24 bins in all");
+		nb *= bins[d];
+		p = hist_bin(c, xd, lo, hi, e[d], bins[d], dt, &md);
+		idx = idx ? b_op2(c, "Add", b_op2(c, "Mul", idx,
+						  b_const_scalar(c, (double)bins[d], dt, 0)), p) : p;
+		mask = mask ? b_op2(c, "And", mask, md) : md;
+	}
+	if (n->op == OP_aten__histogramdd_bin_edges) {
+		lw_set_list(c, n->outputs[0], e, (int)D);
+		out[0] = NULL;
+		return 0;
+	}
+	struct ir_value *h = hist_sum(c, idx, mask, wf, nb, dt);
+	if (!h)
+		return lw_decline(c, "out of memory");
+	h = b_op2(c, "Reshape", h, b_const_i64s(c, bins, (int)D, 1));
+	if (density) {
+		h = b_op2(c, "Div", h, b_reduce(c, "ReduceSum", h, NULL, 0, 0));
+		for (int64_t d = 0; d < D; d++) {
+			int64_t shp[HDD_MAX];
+			for (int64_t j = 0; j < D; j++)
+				shp[j] = j == d ? bins[d] : 1;
+			struct ir_value *wd = b_op2(c, "Sub", b_slice(c, e[d], 1, bins[d] + 1, 0, 1),
+						    b_slice(c, e[d], 0, bins[d], 0, 1));
+			h = b_op2(c, "Div", h, b_op2(c, "Reshape", wd, b_const_i64s(c, shp, (int)D, 1)));
+		}
+	}
+	out[0] = h;
+	if (n->op == OP_aten_histogramdd) {
+		lw_set_list(c, n->outputs[1], e, (int)D);
+		out[1] = NULL;
+	}
+	return 0;
+}
+
 /* bincount(self, weights=None, minlength=0): length max(max(self) + 1,
  * minlength) at run time (the Concat with minlength makes an empty input
  * give minlength); Long counts, or the weights' sums (Float weights:
@@ -300,6 +427,10 @@ static const struct symbolic entries[] = {
 	{ OP_aten_bincount, 9, 0, SYM_PRIO_BASE, sym_bincount },
 	{ OP_aten_histc, 11, 0, SYM_PRIO_BASE, sym_histc },
 	{ OP_aten_histogram, 11, 0, SYM_PRIO_BASE, sym_histogram },
+	{ OP_aten_histogramdd, 11, 0, SYM_PRIO_BASE, sym_histogramdd },
+	{ OP_aten__histogramdd_bin_edges, 11, 0, SYM_PRIO_BASE, sym_histogramdd },
+	{ OP_aten__histogramdd_from_bin_cts, 11, 0, SYM_PRIO_BASE, sym_histogramdd },
+	{ OP_aten__histogramdd_from_bin_tensors, 11, 0, SYM_PRIO_BASE, sym_histogramdd },
 };
 
 const struct symbolic_table symbolic_hist_table = {

@@ -25,10 +25,18 @@
  * info is LAPACK's, the 1-based order of the first pivot that is not
  * positive.  Range, GatherElements and Loop: opset 11 and up.
  * lib/trace/ops_linalg_host.c computes the same steps on the host.
+ *
+ * linalg_matrix_exp is torch's scaling and squaring with its Taylor forms
+ * (lib/common/special_math.h): every form built, the one for each
+ * matrix's 1-norm chosen by Where, degree 18's squarings in a Loop whose
+ * trip count is the largest s at run time (a matrix squares while the
+ * step is below its own s).
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "special_math.h"
 #include "symbolic_common.h"
 
 static struct ir_value *scal(struct lower_ctx *c, double v, enum ir_dtype dt)
@@ -616,6 +624,118 @@ static SYM(sym_linalg_inv)
 	return 0;
 }
 
+/* sum_j k[j] p[j] of m matrices (k[j] 1: no Mul) */
+static struct ir_value *mexp_comb(struct lower_ctx *c, struct ir_value *const *p,
+				  const double *k, int m, enum ir_dtype dt)
+{
+	struct ir_value *y = NULL;
+	for (int j = 0; j < m; j++) {
+		struct ir_value *t = k[j] == 1 ? p[j] : b_op2(c, "Mul", p[j], scal(c, k[j], dt));
+		y = y ? b_op2(c, "Add", y, t) : t;
+	}
+	return y;
+}
+
+/* Taylor form deg (1, 2, 4, 8, 12, 18) of the matrices a (identity i) as
+ * special_math.h writes them */
+static struct ir_value *mexp_taylor(struct lower_ctx *c, struct ir_value *i,
+				    struct ir_value *a, int deg, enum ir_dtype dt)
+{
+	struct ir_value *P[5] = { i, a, b_op2(c, "MatMul", a, a) }, *B[5];
+	static const double one[4] = { 1, 1, 1, 1 }, k2[3] = { 1, 1, 0.5 };
+	static const double k4[3] = { 0.5, 1.0 / 6, 1.0 / 24 };
+	const double *t = sf_mexp_t8;
+	if (deg <= 2)
+		return mexp_comb(c, P, deg == 1 ? one : k2, deg + 1, dt);
+	if (deg == 4)
+		return b_op2(c, "Add", mexp_comb(c, P, one, 2, dt),
+			     b_op2(c, "MatMul", P[2], mexp_comb(c, P, k4, 3, dt)));
+	if (deg == 8) {
+		double k0[2] = { t[0], t[1] }, k1[2] = { t[2], 1 }, k3[4] = { t[3], t[4], t[5], t[6] };
+		double k5[4] = { 1, 1, t[7], 1 };
+		struct ir_value *a4 = b_op2(c, "MatMul", P[2], mexp_comb(c, P + 1, k0, 2, dt));
+		struct ir_value *q4[2] = { P[2], a4 }, *q8[4] = { P[0], P[1], P[2], a4 };
+		struct ir_value *a8 = b_op2(c, "MatMul", mexp_comb(c, q4, k1, 2, dt),
+					    mexp_comb(c, q8, k3, 4, dt));
+		struct ir_value *qy[4] = { P[0], P[1], P[2], a8 };
+		return mexp_comb(c, qy, k5, 4, dt);
+	}
+	int m = deg == 12 ? 4 : 5, h = deg == 12 ? 2 : 3;
+	P[3] = b_op2(c, "MatMul", a, P[2]);
+	P[4] = b_op2(c, "MatMul", P[3], P[3]);
+	for (int j = 0; j < m; j++)
+		B[j] = mexp_comb(c, P, deg == 12 ? sf_mexp_t12[j] : sf_mexp_t18[j], m, dt);
+	/* T12: B2 += B3 B3; T12 = B0 + (B1 + B2) B2.  T18: B3 += B0 B4;
+	 * T18 = B1 + (B2 + B3) B3 */
+	B[h] = b_op2(c, "Add", B[h], deg == 12 ? b_op2(c, "MatMul", B[3], B[3])
+					       : b_op2(c, "MatMul", B[0], B[4]));
+	return b_op2(c, "Add", B[h - 2], b_op2(c, "MatMul", b_op2(c, "Add", B[h - 1], B[h]), B[h]));
+}
+
+struct mexp_sq {
+	struct ir_value *s; /* [..., 1, 1] squarings per matrix, dt */
+	enum ir_dtype dt;
+};
+
+/* step it: the matrices whose s exceeds it squared */
+static void mexp_sq_body(struct lower_ctx *c, const void *ctx,
+			 struct ir_value *it, struct ir_value **v,
+			 struct ir_value **nv)
+{
+	const struct mexp_sq *q = ctx;
+	nv[0] = b_op3(c, "Where", b_op2(c, "Less", b_cast(c, it, q->dt), q->s),
+		      b_op2(c, "MatMul", v[0], v[0]), v[0]);
+}
+
+/* linalg_matrix_exp(self), matrix_exp(self) (torch's mexp; a 1-by-1
+ * matrix: Exp) */
+static SYM(sym_matrix_exp)
+{
+	int r;
+	struct ir_value *a = square_in(c, n, 0, &r), *y;
+	if (!a)
+		return 1;
+	enum ir_dtype dt = b_dtype(a);
+	const double *th = sf_mexp_theta[dt == IR_DTYPE_DOUBLE];
+	int64_t ax[2] = { r - 2, r - 1 }, m1 = -1, nn = b_dim_size(a, r - 1);
+	if (nn == 1) {
+		out[0] = b_op1(c, "Exp", a);
+		return 0;
+	}
+	struct ir_value *norm = b_reduce(c, "ReduceMax",
+		b_reduce(c, "ReduceSum", b_op1(c, "Abs", a), &ax[0], 1, 1), &ax[1], 1, 1);
+	struct ir_value *i = eye_of(c, a, r, dt);
+	/* s = max(0, ceil(log2(norm / theta18))): Log over ln 2, then put
+	 * right where rounding moved it across an integer (2^(s-1) < q <=
+	 * 2^s); NaN gives 0, and at most 1100 (past double's range) */
+	struct ir_value *q = b_op2(c, "Div", norm, scal(c, th[5], dt));
+	struct ir_value *k = b_op1(c, "Ceil", b_op2(c, "Div", b_op1(c, "Log", q), scal(c, M_LN2, dt)));
+	struct ir_value *two = scal(c, 2, dt), *one = scal(c, 1, dt);
+	k = b_op3(c, "Where", b_op1(c, "Not", b_op2(c, "Greater", q,
+						    b_op2(c, "Pow", two, b_op2(c, "Sub", k, one)))),
+		  b_op2(c, "Sub", k, one), k);
+	k = b_op3(c, "Where", b_op2(c, "Less", b_op2(c, "Pow", two, k), q), b_op2(c, "Add", k, one), k);
+	k = b_op2(c, "Min", b_op3(c, "Where", b_op2(c, "Greater", k, scal(c, 0, dt)), k, scal(c, 0, dt)),
+		  scal(c, 1100, dt));
+	struct ir_value *ks[2] = { b_op2(c, "Reshape", k, b_const_i64s(c, &m1, 1, 1)),
+				   b_const_scalar(c, 0, dt, 1) };
+	struct ir_value *trip = b_cast(c, b_reduce(c, "ReduceMax", b_concat(c, 2, ks, 0), NULL, 0, 0),
+				       IR_DTYPE_INT64);
+	struct ir_value *t18 = mexp_taylor(c, i, b_op2(c, "Div", a, b_op2(c, "Pow", two, k)), 18, dt);
+	struct mexp_sq sq_ctx = { k, dt };
+	b_loop(c, trip, 1, &t18, mexp_sq_body, &sq_ctx, &y);
+	y = b_op3(c, "Where", b_op2(c, "Less", norm, scal(c, th[4], dt)), mexp_taylor(c, i, a, 12, dt), y);
+	static const int degs[4] = { 1, 2, 4, 8 };
+	for (int j = 3; j >= 0; j--)
+		y = b_op3(c, "Where", b_op1(c, "Not", b_op2(c, "Greater", norm, scal(c, th[j], dt))),
+			  mexp_taylor(c, i, a, degs[j], dt), y);
+	if (nn < 0)
+		y = b_op3(c, "Where", b_op2(c, "Equal", b_dim(c, a, r - 1), b_const_i64(c, 1)),
+			  b_op1(c, "Exp", a), y);
+	out[0] = y;
+	return 0;
+}
+
 /* linalg_tensorinv(self, ind=2), linalg_tensorsolve(self, other,
  * dims=None): reshapes around inv and solve, as torch's
  * LinearAlgebra.cpp (self's dims moved last by a Transpose); fixed
@@ -695,6 +815,8 @@ static SYM(sym_tensor_inv_solve)
 }
 
 static const struct symbolic entries[] = {
+	{ OP_aten_linalg_matrix_exp, 11, 0, SYM_PRIO_BASE, sym_matrix_exp },
+	{ OP_aten_matrix_exp, 11, 0, SYM_PRIO_BASE, sym_matrix_exp },
 	{ OP_aten_linalg_tensorinv, 11, 0, SYM_PRIO_BASE, sym_tensor_inv_solve },
 	{ OP_aten_linalg_tensorsolve, 11, 0, SYM_PRIO_BASE,
 	  sym_tensor_inv_solve },

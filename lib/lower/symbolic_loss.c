@@ -6,7 +6,10 @@
  * multilabel_margin_loss.  Each is an exact ONNX decomposition of torch's
  * definition (ATen/native/Loss.cpp, LossMultiMargin.cpp,
  * LossMultiLabelMargin.cpp), reduced as its reduction says (none, mean,
- * sum), or declines with the reason.
+ * sum), or declines with the reason.  ctc_loss is torch's CPU kernel
+ * (LossCTC.cpp): the log-space alpha recursion over the extended targets
+ * (blanks between and around the labels) in one ONNX Loop over time,
+ * every batch element at once, each frozen past its input length.
  */
 #include <math.h>
 #include <stdint.h>
@@ -335,7 +338,167 @@ static SYM(sym_multilabel_margin_loss)
 	return 0;
 }
 
+/* v [N, S'] shifted k columns right, -inf coming in */
+static struct ir_value *ctc_shift(struct lower_ctx *c, struct ir_value *v,
+				  int64_t k, struct ir_value *ninf)
+{
+	struct ir_value *head = b_slice(c, v, 0, k, 1, 1);
+	struct ir_value *p[2] = { b_op2(c, "Expand", ninf, b_op1(c, "Shape", head)),
+				  b_slice(c, v, 0, -k, 1, 1) };
+	return b_concat(c, 2, p, 1);
+}
+
+/* max(v, 0) of Longs (Max of integers only from opset 12) */
+static struct ir_value *ctc_pos(struct lower_ctx *c, struct ir_value *v)
+{
+	struct ir_value *z = b_const_i64(c, 0);
+	return b_op3(c, "Where", b_op2(c, "Less", v, z), z, v);
+}
+
+/* m with torch's -inf max taken as 0 */
+static struct ir_value *ctc_max0(struct lower_ctx *c, struct ir_value *m,
+				 struct ir_value *ninf)
+{
+	return b_op3(c, "Where", b_op2(c, "Equal", m, ninf), scal(c, 0, b_dtype(m)), m);
+}
+
+struct ctc {
+	struct ir_value *lpe;  /* [T, N, S'] log_probs of the extended targets */
+	struct ir_value *skip; /* [N, S'] whether s may come from s - 2 */
+	struct ir_value *ilen; /* [N, 1] input lengths, Long */
+	struct ir_value *ninf; /* 0-d -inf */
+};
+
+/* step it (time t = it + 1): log_alpha[t, s] = logsumexp(alpha[s],
+ * alpha[s - 1], alpha[s - 2] where allowed) + lp[t, l'(s)], as
+ * LossCTC.cpp sums it; the elements whose input ends before t kept */
+static void ctc_body(struct lower_ctx *c, const void *ctx,
+		     struct ir_value *it, struct ir_value **v,
+		     struct ir_value **nv)
+{
+	const struct ctc *q = ctx;
+	struct ir_value *t = b_op2(c, "Add", it, b_const_i64(c, 1));
+	struct ir_node *g = b_node(c, "Gather", 2, (struct ir_value *[]){ q->lpe, t }, 1);
+	b_attr_i(c, g, "axis", 0);
+	struct ir_value *lpt = b_done(c, g);
+	struct ir_value *a1 = v[0], *a2 = ctc_shift(c, v[0], 1, q->ninf);
+	struct ir_value *a3 = b_op3(c, "Where", q->skip, ctc_shift(c, v[0], 2, q->ninf), q->ninf);
+	struct ir_value *m = ctc_max0(c, b_op2(c, "Max", b_op2(c, "Max", a1, a2), a3), q->ninf);
+	struct ir_value *sum = b_op2(c, "Add", b_op2(c, "Add",
+		b_op1(c, "Exp", b_op2(c, "Sub", a1, m)), b_op1(c, "Exp", b_op2(c, "Sub", a2, m))),
+		b_op1(c, "Exp", b_op2(c, "Sub", a3, m)));
+	struct ir_value *r = b_op2(c, "Add", b_op2(c, "Add", b_op1(c, "Log", sum), m), lpt);
+	nv[0] = b_op3(c, "Where", b_op2(c, "Less", t, q->ilen), r, v[0]);
+}
+
+/* ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0,
+ * reduction=Mean, zero_infinity=False), lengths as int[] or Tensors:
+ * log_probs [T, N, C] (or [T, C] unbatched), targets padded [N, S] or
+ * concatenated [sum(target_lengths)] */
+static SYM(sym_ctc_loss)
+{
+	struct ir_value *lp = T(0), *tg = T(1), *il = T(2), *tl = T(3);
+	int64_t blank = 0, red = 1, zinf = 0, a0 = 0, a1 = 1, a2 = 2, m1 = -1;
+	int rl = lp ? b_rank(lp) : -1, rt = tg ? b_rank(tg) : -1;
+	enum ir_dtype dt = lp ? b_dtype(lp) : IR_DTYPE_UNDEFINED;
+	if ((dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE) || (rl != 2 && rl != 3))
+		return lw_decline(c, "ctc_loss's log_probs must be float32 or float64 [T, N, C] or [T, C]");
+	if (!tg || !il || !tl || (rt != 1 && rt != 2) || (rl == 2 && rt != 1) ||
+	    b_is_float(b_dtype(tg)) || b_is_float(b_dtype(il)) || b_is_float(b_dtype(tl)))
+		return lw_decline(c, "ctc_loss's targets and lengths must be integers, targets [N, S] or [sum(lengths)] ([S] unbatched)");
+	if ((NARGS > 4 && !lw_int(c, n, 4, &blank)) || (NARGS > 5 && !lw_int(c, n, 5, &red)) ||
+	    (NARGS > 6 && !lw_int(c, n, 6, &zinf)))
+		return lw_decline(c, "ctc_loss's blank, reduction and zero_infinity must be constants");
+	if (red < 0 || red > 2)
+		return lw_decline(c, "ctc_loss's reduction must be none, mean or sum");
+	int64_t C = b_dim_size(lp, -1);
+	if (C >= 0 && (blank < 0 || blank >= C))
+		return lw_decline(c, "blank must be in label range");
+	tg = b_cast(c, tg, IR_DTYPE_INT64);
+	il = b_op2(c, "Reshape", b_cast(c, il, IR_DTYPE_INT64), b_const_i64s(c, &m1, 1, 1));
+	tl = b_op2(c, "Reshape", b_cast(c, tl, IR_DTYPE_INT64), b_const_i64s(c, &m1, 1, 1));
+	if (rl == 2) { /* unbatched: a batch of one, padded */
+		lp = b_unsqueeze(c, lp, &a1, 1);
+		tg = b_unsqueeze(c, tg, &a0, 1);
+		rt = 2;
+	}
+	struct ir_value *ninf = scal(c, -INFINITY, dt), *zero = b_const_i64(c, 0);
+	struct ir_value *blk = b_const_i64(c, blank), *nb = b_dim(c, lp, 1), *T0 = b_dim(c, lp, 0);
+	struct ir_value *tp;
+	if (rt == 2) { /* padded: one more column (of blanks) */
+		struct ir_value *sh[2] = { b_unsqueeze(c, nb, &a0, 1), b_const_i64s(c, &a1, 1, 1) };
+		struct ir_value *p[2] = { tg, b_op2(c, "Expand", blk, b_concat(c, 2, sh, 0)) };
+		tp = b_concat(c, 2, p, 1);
+	} else { /* concatenated: row b from its offset (exclusive CumSum) */
+		struct ir_value *p[2] = { tg, b_const_i64s(c, &blank, 1, 1) };
+		struct ir_value *tf = b_concat(c, 2, p, 0), *len = b_dim(c, tf, 0);
+		struct ir_node *cs = b_node(c, "CumSum", 2, (struct ir_value *[]){ tl, zero }, 1);
+		b_attr_i(c, cs, "exclusive", 1);
+		struct ir_value *off = b_done(c, cs);
+		struct ir_value *idx = b_op2(c, "Add", b_unsqueeze(c, off, &a1, 1),
+					     b_unsqueeze(c, sym_arange_count(c, len), &a0, 1));
+		idx = b_op3(c, "Where", b_op2(c, "Less", idx, len), idx,
+			    b_op2(c, "Sub", len, b_const_i64(c, 1)));
+		tp = b_op2(c, "Gather", tf, idx);
+	}
+	/* extended targets [N, 2 S1 + 1]: blank, l1, blank, l2 ... blank;
+	 * labels outside [0, C) (padding) as blanks */
+	if (C >= 0)
+		tp = b_op3(c, "Where", b_op2(c, "And", b_op1(c, "Not", b_op2(c, "Less", tp, zero)),
+					   b_op2(c, "Less", tp, b_const_i64(c, C))), tp, blk);
+	struct ir_value *bl = b_op2(c, "Expand", blk, b_op1(c, "Shape", tp));
+	struct ir_value *pr[2] = { b_unsqueeze(c, bl, &a2, 1), b_unsqueeze(c, tp, &a2, 1) };
+	int64_t rs[2] = { 0, -1 };
+	struct ir_value *ex[2] = { b_op2(c, "Reshape", b_concat(c, 2, pr, 2), b_const_i64s(c, rs, 2, 1)),
+				   b_slice(c, bl, 0, 1, 1, 1) };
+	struct ir_value *ext = b_concat(c, 2, ex, 1);
+	struct ir_value *sr = sym_arange_count(c, b_dim(c, ext, 1));
+	struct ir_value *p2[2] = { b_slice(c, ext, 0, 2, 1, 1), b_slice(c, ext, 0, -2, 1, 1) };
+	struct ctc q;
+	q.skip = b_op2(c, "And", b_op1(c, "Not", b_op2(c, "Equal", ext, b_concat(c, 2, p2, 1))),
+		       b_op2(c, "Greater", sr, b_const_i64(c, 1)));
+	struct ir_value *shp[2] = { b_unsqueeze(c, T0, &a0, 1), b_op1(c, "Shape", ext) };
+	struct ir_value *ie = b_op2(c, "Expand", b_unsqueeze(c, ext, &a0, 1), b_concat(c, 2, shp, 0));
+	struct ir_node *ge = b_node(c, "GatherElements", 2, (struct ir_value *[]){ lp, ie }, 1);
+	b_attr_i(c, ge, "axis", 2);
+	q.lpe = b_done(c, ge);
+	q.ilen = b_unsqueeze(c, il, &a1, 1);
+	q.ninf = ninf;
+	struct ir_value *tl1 = b_unsqueeze(c, tl, &a1, 1);
+	struct ir_node *g0 = b_node(c, "Gather", 2, (struct ir_value *[]){ q.lpe, zero }, 1);
+	b_attr_i(c, g0, "axis", 0);
+	struct ir_value *first = b_op2(c, "Or", b_op2(c, "Equal", sr, zero),
+		b_op2(c, "And", b_op2(c, "Equal", sr, b_const_i64(c, 1)), b_op2(c, "Greater", tl1, zero)));
+	struct ir_value *alpha = b_op3(c, "Where", first, b_done(c, g0), ninf), *fin;
+	struct ir_value *trip = ctc_pos(c, b_op2(c, "Sub", T0, b_const_i64(c, 1)));
+	b_loop(c, trip, 1, &alpha, ctc_body, &q, &fin);
+	/* -log(exp(l1) + exp(l2)): l1 at 2 L, l2 at 2 L - 1 (-inf for L 0) */
+	struct ir_value *i2 = b_op2(c, "Mul", tl1, b_const_i64(c, 2));
+	struct ir_node *gl1 = b_node(c, "GatherElements", 2, (struct ir_value *[]){ fin, i2 }, 1);
+	b_attr_i(c, gl1, "axis", 1);
+	struct ir_value *l1 = b_done(c, gl1);
+	struct ir_node *gl2 = b_node(c, "GatherElements", 2, (struct ir_value *[]){ fin,
+		ctc_pos(c, b_op2(c, "Sub", i2, b_const_i64(c, 1))) }, 1);
+	b_attr_i(c, gl2, "axis", 1);
+	struct ir_value *l2 = b_op3(c, "Where", b_op2(c, "Greater", tl1, zero), b_done(c, gl2), ninf);
+	struct ir_value *m = ctc_max0(c, b_op2(c, "Max", l1, l2), ninf);
+	struct ir_value *ll = b_op2(c, "Add", b_op1(c, "Log", b_op2(c, "Add",
+		b_op1(c, "Exp", b_op2(c, "Sub", l1, m)), b_op1(c, "Exp", b_op2(c, "Sub", l2, m)))), m);
+	struct ir_value *nll = b_squeeze(c, b_op1(c, "Neg", ll), &a1, 1);
+	if (zinf)
+		nll = b_op3(c, "Where", b_op2(c, "Equal", nll, scal(c, INFINITY, dt)), scal(c, 0, dt), nll);
+	if (red == 0)
+		out[0] = rl == 2 ? b_squeeze(c, nll, &a0, 1) : nll;
+	else if (red == 2)
+		out[0] = b_reduce(c, "ReduceSum", nll, NULL, 0, 0);
+	else
+		out[0] = b_reduce(c, "ReduceMean", b_op2(c, "Div", nll,
+			b_op2(c, "Max", b_cast(c, tl, dt), scal(c, 1, dt))), NULL, 0, 0);
+	return 0;
+}
+
 static const struct symbolic entries[] = {
+	{ OP_aten_ctc_loss, 11, 0, SYM_PRIO_BASE, sym_ctc_loss },
 	{ OP_aten_huber_loss, 9, 0, SYM_PRIO_BASE, sym_huber_loss },
 	{ OP_aten_hinge_embedding_loss, 11, 0, SYM_PRIO_BASE, sym_hinge_embedding_loss },
 	{ OP_aten_margin_ranking_loss, 9, 0, SYM_PRIO_BASE, sym_margin_ranking_loss },

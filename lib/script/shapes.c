@@ -988,6 +988,31 @@ static void linalg(struct ir_graph *g, struct ir_node *n)
 	}
 }
 
+/* isin: Bool, shaped as its elements (0-d for a number) */
+static void isin_rule(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *a = tin(n, 0);
+	if (a)
+		set_out(g, n, 0, IR_DTYPE_BOOL, a->rank, a->rank > 0 ? a->dims : NULL);
+	else if (n->ninputs > 0 && n->inputs[0]->type->kind != IR_TYPE_TENSOR &&
+		 n->inputs[0]->type->kind != IR_TYPE_UNKNOWN)
+		set_out(g, n, 0, IR_DTYPE_BOOL, 0, NULL);
+}
+
+/* ctc_loss: log_probs' dtype; [N] for reduction none (0-d unbatched),
+ * else 0-d */
+static void ctc_rule(struct ir_graph *g, struct ir_node *n)
+{
+	const struct ir_type *lp = tin(n, 0);
+	int64_t red = 1;
+	if (!lp || (lp->rank != 2 && lp->rank != 3) || (n->ninputs > 5 && !cint(n, 5, &red)))
+		return;
+	if (red == 0 && lp->rank == 3)
+		set_out(g, n, 0, lp->dtype, 1, &lp->dims[1]);
+	else
+		set_out(g, n, 0, lp->dtype, 0, NULL);
+}
+
 typedef void shape_rule(struct ir_graph *g, struct ir_node *n);
 
 /* The script stage's column of the operator registry: each operator's shape
@@ -1017,6 +1042,10 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_linalg_solve] = linalg,
 	[OP_aten_linalg_solve_ex] = linalg,
 	[OP_aten_linalg_inv] = linalg,
+	[OP_aten_linalg_matrix_exp] = unary,
+	[OP_aten_matrix_exp] = unary,
+	[OP_aten_isin] = isin_rule,
+	[OP_aten_ctc_loss] = ctc_rule,
 	[OP_aten_linalg_inv_ex] = linalg,
 	[OP_aten_inverse] = linalg,
 	[OP_aten_mm] = matmul,

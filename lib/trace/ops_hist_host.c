@@ -5,12 +5,14 @@
  * Each reads its inputs to the host as doubles and computes as torch
  * 1.13's ATen does (SummaryOps.cpp's _bincount_cpu, Histogram.cpp and
  * HistogramKernel.cpp): float inputs are rounded to float after every
- * operation, so the bins an element falls in are torch's.
+ * operation, so the bins an element falls in are torch's.  histogramdd
+ * (and its _histogramdd_* parts) is histogram's D-dimensional form.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "ops_shape.h"
 #include "trace_int.h"
 
 /* v rounded to dtype dt's precision (Float: to float) */
@@ -93,6 +95,18 @@ static void linspace(enum ir_dtype dt, double lo, double hi, int64_t steps,
 				     : rnd(dt, hi - rnd(dt, step * (double)(steps - i - 1)));
 }
 
+/* The bin of v among the edges e[0..bins] (the count of edges <= v, less
+ * one; the last bin closed), -1 outside [e[0], e[bins]] (NaN too) */
+static int64_t edge_bin(const double *e, int64_t bins, double v)
+{
+	int64_t pos = 0;
+	if (!(v >= e[0] && v <= e[bins]))
+		return -1;
+	while (pos < bins + 1 && e[pos] <= v)
+		pos++;
+	return pos - 1 >= bins ? bins - 1 : pos - 1;
+}
+
 /* The histogram of h[0..N) (weights hw or 1) over the edges e[0..bins]
  * into hist[0..bins), as HistogramKernel.cpp: values outside
  * [e[0], e[bins]] (NaN too) left out; the bin by linear interpolation
@@ -110,13 +124,11 @@ static void hist_fill(enum ir_dtype dt, const double *h, const double *hw,
 		if (linear) {
 			pos = (int64_t)rnd(dt, rnd(dt, rnd(dt, v - e[0]) * (double)bins) /
 					   rnd(dt, e[bins] - e[0]));
+			if (pos >= bins)
+				pos = bins - 1;
 		} else {
-			while (pos < bins + 1 && e[pos] <= v)
-				pos++;
-			pos--;
+			pos = edge_bin(e, bins, v);
 		}
-		if (pos >= bins)
-			pos = bins - 1;
 		hist[pos] = rnd(dt, hist[pos] + (hw ? hw[i] : 1));
 	}
 }
@@ -299,9 +311,208 @@ done:
 	return rc;
 }
 
+#define HDD_MAX 32 /* histogramdd's most dims here */
+
+/* the outer edges of dimension d of h [N, D]: the data's (an empty input
+ * [0, 1]); equal ones widened by 0.5 (Histogram.cpp's
+ * select_outer_bin_edges); 0, or -1 after reporting */
+static int data_range(struct trace_ctx *c, const double *h, int64_t N,
+		      int64_t D, int64_t d, double *lo, double *hi)
+{
+	*lo = 0;
+	*hi = 1;
+	if (N > 0) {
+		*lo = *hi = h[d];
+		for (int64_t i = 0; i < N; i++) {
+			double v = h[i * D + d];
+			*lo = v < *lo || isnan(v) ? v : *lo;
+			*hi = v > *hi || isnan(v) ? v : *hi;
+		}
+	}
+	if (!isfinite(*lo) || !isfinite(*hi))
+		return trace_error(c, "torch.histogramdd: dimension %lld's range [%g, %g] is not finite",
+				   (long long)d, *lo, *hi);
+	if (*lo > *hi)
+		return trace_error(c, "torch.histogramdd: min should not exceed max");
+	if (*lo == *hi) {
+		*lo -= 0.5;
+		*hi += 0.5;
+	}
+	return 0;
+}
+
+/* histogramdd(self, int[] bins | int bins | Tensor[] bins, float[]?
+ * range, Tensor? weight, bool density) -> (hist, Tensor[] bin_edges), and
+ * its parts _histogramdd_bin_edges (the edges), _histogramdd_from_bin_cts
+ * and _histogramdd_from_bin_tensors (the hist): self [..., D] is N points
+ * of D coordinates; a point is counted (or its weight summed) in the bin
+ * of each coordinate (histogram's edges and search per dim) unless one
+ * lies outside its dim's edges; density divides by the total, then by
+ * each dim's bin widths in turn */
+static int op_histogramdd(struct trace_ctx *c, const struct ir_node *n,
+			  struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *x, *w = NULL, **eb = NULL, *y = NULL, *ye[HDD_MAX];
+	int64_t bins[HDD_MAX], D, N, nb = 1, ne;
+	double *h = NULL, *hw = NULL, *e[HDD_MAX] = { NULL }, *hist = NULL, rg[2 * HDD_MAX];
+	int ftens = n->op == OP_aten__histogramdd_from_bin_tensors;
+	int iw = ftens ? 2 : 3, nrg = 0, density = 0, rc = -1, k = 0, ny = 0;
+	int tens = ftens || (in[1]->kind == TV_LIST && in[1]->u.list.n > 0 &&
+			     in[1]->u.list.items[0]->kind == TV_TENSOR);
+
+	(void)nout;
+	if (tv_get_tensor(c, in[0], 0, &x) ||
+	    (nin > iw && tv_get_tensor(c, in[iw], 1, &w)) ||
+	    (nin > iw + 1 && tv_get_bool(c, in[iw + 1], &density)))
+		return -1;
+	if (x->dtype != IR_DTYPE_FLOAT && x->dtype != IR_DTYPE_DOUBLE)
+		return trace_error(c, "torch.histogramdd: input tensor and bins tensors should have the same dtype, Float or Double");
+	if (x->rank < 2)
+		return trace_error(c, "torch.histogramdd: input tensor should have at least 2 dimensions");
+	D = x->dims[x->rank - 1];
+	if (D < 1 || D > HDD_MAX)
+		return trace_error(c, "torch.histogramdd: %lld dimensions (1 to %d here)", (long long)D, HDD_MAX);
+	N = gpu_numel(x) / D;
+	if (tens) {
+		if (sh_get_tensor_list(c, in[1], &eb, &k))
+			return -1;
+	} else if (in[1]->kind == TV_INT) {
+		if (tv_get_int(c, in[1], &bins[0]))
+			return -1;
+		for (k = 1; k < D; k++)
+			bins[k] = bins[0];
+	} else if (tv_get_ints(c, in[1], bins, HDD_MAX, &k)) {
+		return -1;
+	}
+	if (k != D) {
+		trace_error(c, "torch.histogramdd: expected %lld sequences of bin edges for each of the %lld dimensions of the input, but got %d",
+			    (long long)D, (long long)D, k);
+		goto done;
+	}
+	if (!tens && nin > 2 && in[2]->kind == TV_LIST) {
+		nrg = in[2]->u.list.n;
+		if (nrg != 2 * D) {
+			trace_error(c, "torch.histogramdd: for a %lld-dimensional histogram, range should have %lld elements, but got %d",
+				    (long long)D, (long long)(2 * D), nrg);
+			goto done;
+		}
+		for (int i = 0; i < nrg; i++)
+			if (tv_get_float(c, in[2]->u.list.items[i], &rg[i]))
+				goto done;
+	}
+	if (w && (w->dtype != x->dtype || gpu_numel(w) != N || w->rank != x->rank - 1)) {
+		trace_error(c, "torch.histogramdd: weight should have the same shape as input excluding its innermost dimension, and its dtype");
+		goto done;
+	}
+	if (!(h = trace_to_host(c, x, IR_DTYPE_DOUBLE)) ||
+	    (w && !(hw = trace_to_host(c, w, IR_DTYPE_DOUBLE))))
+		goto done;
+	for (int64_t d = 0; d < D; d++) {
+		if (tens) {
+			if (eb[d]->rank != 1 || eb[d]->dtype != x->dtype || eb[d]->dims[0] < 1) {
+				trace_error(c, "torch.histogramdd: bins tensor should have one dimension, at least one element and the input's dtype");
+				goto done;
+			}
+			bins[d] = eb[d]->dims[0] - 1;
+			if (!(e[d] = trace_to_host(c, eb[d], IR_DTYPE_DOUBLE)))
+				goto done;
+		} else {
+			double lo = nrg ? rg[2 * d] : 0, hi = nrg ? rg[2 * d + 1] : 0;
+			if (bins[d] <= 0) {
+				trace_error(c, "torch.histogramdd(): bins must be > 0, but got %lld for dimension %lld",
+					    (long long)bins[d], (long long)d);
+				goto done;
+			}
+			if (nrg && (!isfinite(lo) || !isfinite(hi) || lo > hi)) {
+				trace_error(c, "torch.histogramdd: dimension %lld's range [%g, %g] is not finite, or min exceeds max",
+					    (long long)d, lo, hi);
+				goto done;
+			}
+			if (nrg && lo == hi) {
+				lo -= 0.5;
+				hi += 0.5;
+			}
+			if (!nrg && data_range(c, h, N, D, d, &lo, &hi))
+				goto done;
+			if (!(e[d] = malloc(sizeof(double) * (size_t)(bins[d] + 1)))) {
+				trace_oom(c);
+				goto done;
+			}
+			linspace(x->dtype, lo, hi, bins[d] + 1, e[d]);
+		}
+		if (nb && bins[d] > ((int64_t)1 << 24) / nb) {
+			trace_error(c, "torch.histogramdd: more than 2^24 bins in all (as lower takes them)");
+			goto done;
+		}
+		nb *= bins[d];
+	}
+	if (!(hist = calloc((size_t)(nb ? nb : 1), sizeof(*hist)))) {
+		trace_oom(c);
+		goto done;
+	}
+	for (int64_t i = 0; i < N && nb; i++) {
+		int64_t idx = 0, b = 0;
+		for (int64_t d = 0; d < D && b >= 0; d++) {
+			b = edge_bin(e[d], bins[d], h[i * D + d]);
+			idx = idx * bins[d] + b;
+		}
+		if (b >= 0)
+			hist[idx] = rnd(x->dtype, hist[idx] + (hw ? hw[i] : 1));
+	}
+	if (density && nb) {
+		double s = 0;
+		for (int64_t i = 0; i < nb; i++)
+			s = rnd(x->dtype, s + hist[i]);
+		for (int64_t i = 0; i < nb; i++)
+			hist[i] = rnd(x->dtype, hist[i] / s);
+		for (int64_t d = 0, inner = nb; d < D; d++) {
+			inner /= bins[d];
+			for (int64_t i = 0; i < nb; i++) {
+				int64_t b = i / inner % bins[d];
+				hist[i] = rnd(x->dtype, hist[i] / rnd(x->dtype, e[d][b + 1] - e[d][b]));
+			}
+		}
+	}
+	if (n->op != OP_aten__histogramdd_bin_edges &&
+	    !(y = trace_from_host(c, x->dtype, (int)D, bins, IR_DTYPE_DOUBLE, hist)))
+		goto done;
+	if (n->op == OP_aten__histogramdd_from_bin_cts || ftens) {
+		rc = trace_out(c, out, y);
+		y = NULL;
+		goto done;
+	}
+	for (ny = 0; ny < D; ny++) {
+		ne = bins[ny] + 1;
+		if (!(ye[ny] = trace_from_host(c, x->dtype, 1, &ne, IR_DTYPE_DOUBLE, e[ny])))
+			goto done;
+	}
+	if (y) {
+		rc = trace_out(c, out, y);
+		y = NULL;
+		if (rc)
+			goto done;
+	}
+	rc = sh_set_list(c, out + (n->op == OP_aten_histogramdd), ye, (int)D);
+	ny = 0;
+done:
+	sh_free_all(ye, ny);
+	gpu_free(y);
+	free(eb);
+	free(h);
+	free(hw);
+	for (int64_t d = 0; d < D && d < HDD_MAX; d++)
+		free(e[d]);
+	free(hist);
+	return rc;
+}
+
 const struct trace_op trace_ops_hist_host[] = {
 	{ OP_aten_bincount, op_bincount, 0 },
 	{ OP_aten_histc, op_histc, 0 },
 	{ OP_aten_histogram, op_histogram, 0 },
+	{ OP_aten_histogramdd, op_histogramdd, 0 },
+	{ OP_aten__histogramdd_bin_edges, op_histogramdd, 0 },
+	{ OP_aten__histogramdd_from_bin_cts, op_histogramdd, 0 },
+	{ OP_aten__histogramdd_from_bin_tensors, op_histogramdd, 0 },
 	{ OP_NONE, NULL, 0 },
 };

@@ -9,7 +9,10 @@
  * reduction's identity when include_self is false; mean divides the sum by
  * the count, self counting once when included, floor division for
  * integers; amax and amin propagate NaN) and writes the result back in
- * self's dtype, so it runs on either backend.
+ * self's dtype, so it runs on either backend.  isin (every overload,
+ * invert) compares each element with every test element in their
+ * promoted dtype, as torch's default kernel does (its sort-based kernel
+ * for many test elements gives the same answer).
  */
 #include <math.h>
 #include <stdint.h>
@@ -343,7 +346,66 @@ done:
 	return y ? sh_finish(c, n, in, y, out) : -1;
 }
 
+/* isin(elements, test_elements, *, assume_unique=False, invert=False),
+ * either of the two a number: whether each element equals some test
+ * element in their promoted dtype (NaN equals nothing, -0 equals 0);
+ * assume_unique only chooses torch's algorithm */
+static int op_isin(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	enum ir_dtype dt = trace_promote(in[0], in[1]);
+	struct gpu_tensor *a = NULL, *b = NULL, *y = NULL;
+	int fl = dt == IR_DTYPE_FLOAT || dt == IR_DTYPE_DOUBLE || dt == IR_DTYPE_FLOAT16 ||
+		 dt == IR_DTYPE_BFLOAT16;
+	int invert = 0, rc = -1;
+	void *ha = NULL, *hb = NULL;
+	uint8_t *hy = NULL;
+
+	(void)n;
+	(void)nout;
+	if (nin > 3 && tv_get_bool(c, in[3], &invert))
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if ((in[i]->kind == TV_TENSOR && in[i]->u.t->dtype == IR_DTYPE_BOOL) ||
+		    in[i]->kind == TV_BOOL)
+			dt = IR_DTYPE_BOOL; /* torch refuses a bool either side */
+	if (dt == IR_DTYPE_BOOL || dt == IR_DTYPE_COMPLEX64 || dt == IR_DTYPE_COMPLEX128 ||
+	    dt == IR_DTYPE_UNDEFINED)
+		return trace_error(c, "Unsupported input type encountered for isin(): %s",
+				   dt == IR_DTYPE_BOOL ? "Bool" : "a complex or unknown dtype");
+	a = trace_as_tensor(c, in[0], dt);
+	b = a ? trace_as_tensor(c, in[1], dt) : NULL;
+	if (!b)
+		goto done;
+	int64_t na = gpu_numel(a), nb = gpu_numel(b);
+	ha = trace_to_host(c, a, fl ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64);
+	hb = ha ? trace_to_host(c, b, fl ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64) : NULL;
+	hy = malloc((size_t)(na ? na : 1));
+	if (!hb || !hy) {
+		if (hb)
+			trace_oom(c);
+		goto done;
+	}
+	for (int64_t i = 0; i < na; i++) {
+		int hit = 0;
+		for (int64_t j = 0; j < nb && !hit; j++)
+			hit = fl ? ((double *)ha)[i] == ((double *)hb)[j]
+				 : ((int64_t *)ha)[i] == ((int64_t *)hb)[j];
+		hy[i] = (uint8_t)(hit != invert);
+	}
+	y = trace_from_host(c, IR_DTYPE_BOOL, a->rank, a->dims, IR_DTYPE_BOOL, hy);
+	rc = y ? trace_out(c, out, y) : -1;
+done:
+	gpu_free(a);
+	gpu_free(b);
+	free(ha);
+	free(hb);
+	free(hy);
+	return rc;
+}
+
 const struct trace_op trace_ops_index_host[] = {
+	{ OP_aten_isin, op_isin, 0 },
 	{ OP_aten_scatter_reduce, op_scatter_reduce, 0 },
 	{ OP_aten_scatter_reduce_, op_scatter_reduce, 0 },
 	{ OP_aten_index_reduce, op_index_reduce, 0 },

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "special_math.h"
 #include "trace_int.h"
 
 /* a float matrix (rank >= 2) argument on the host as doubles */
@@ -743,6 +744,143 @@ static int op_inv(struct trace_ctx *c, const struct ir_node *n,
 	return outs(c, out, nout, y, k);
 }
 
+/* c = a b of n by n matrices */
+static void mexp_mm(int64_t n, const double *a, const double *b, double *c)
+{
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t j = 0; j < n; j++) {
+			double v = 0;
+			for (int64_t k = 0; k < n; k++)
+				v += a[i * n + k] * b[k * n + j];
+			c[i * n + j] = v;
+		}
+}
+
+/* y = sum_j k[j] p[j] of m n-by-n matrices (k NULL: all 1) */
+static void mexp_comb(int64_t n, double *y, double *const *p, const double *k,
+		      int m)
+{
+	for (int64_t e = 0; e < n * n; e++) {
+		double v = 0;
+		for (int j = 0; j < m; j++)
+			v += (k ? k[j] : 1) * p[j][e];
+		y[e] = v;
+	}
+}
+
+/* y = exp(a) of one n-by-n matrix as torch's mexp (special_math.h): the
+ * form by a's 1-norm against float's (dbl 0) or double's thetas; w holds
+ * 12 n-by-n matrices */
+static void mexp_one(const double *a, int64_t n, int dbl, double *y, double *w)
+{
+	const double *th = sf_mexp_theta[dbl];
+	int64_t nn = n * n, s = 0;
+	double norm = 0, *P[5], *B[5], *t = w + 10 * nn, *u = w + 11 * nn;
+	for (int i = 0; i < 5; i++) {
+		P[i] = w + i * nn;
+		B[i] = w + (5 + i) * nn;
+	}
+	for (int64_t j = 0; j < n; j++) {
+		double cs = 0;
+		for (int64_t i = 0; i < n; i++)
+			cs += fabs(a[i * n + j]);
+		norm = cs > norm || isnan(cs) ? cs : norm;
+	}
+	int deg = norm <= th[0] ? 1 : norm <= th[1] ? 2 : norm <= th[2] ? 4
+		: norm <= th[3] ? 8 : norm < th[4] ? 12 : 18;
+	if (deg == 18 && norm > th[5]) {
+		s = (int64_t)ceil(log2(norm / th[5]));
+		s = s < 0 ? 0 : s > 1100 ? 1100 : s;
+	}
+	for (int64_t e = 0; e < nn; e++) {
+		P[0][e] = e % (n + 1) == 0;
+		P[1][e] = a[e] / ldexp(1, (int)s);
+	}
+	mexp_mm(n, P[1], P[1], P[2]);
+	mexp_mm(n, P[1], P[2], P[3]);
+	mexp_mm(n, P[3], P[3], P[4]);
+	if (deg <= 4) {
+		static const double k2[3] = { 1, 1, 0.5 }, k4[3] = { 0.5, 1.0 / 6, 1.0 / 24 };
+		mexp_comb(n, y, P, deg == 4 ? NULL : k2, deg == 1 ? 2 : deg == 2 ? 3 : 2);
+		if (deg == 4) {
+			mexp_comb(n, t, P, k4, 3);
+			mexp_mm(n, P[2], t, u);
+			for (int64_t e = 0; e < nn; e++)
+				y[e] += u[e];
+		}
+	} else if (deg == 8) {
+		const double *k = sf_mexp_t8;
+		double k0[2] = { k[0], k[1] }, k1[2] = { k[2], 1 }, k3[4] = { k[3], k[4], k[5], k[6] };
+		double k5[4] = { 1, 1, k[7], 1 };
+		mexp_comb(n, t, P + 1, k0, 2);
+		mexp_mm(n, P[2], t, B[0]);            /* A4 (over A^6: unused here) */
+		double *q4[2] = { P[2], B[0] }, *q8[4] = { P[0], P[1], P[2], B[0] };
+		mexp_comb(n, t, q4, k1, 2);
+		mexp_comb(n, u, q8, k3, 4);
+		mexp_mm(n, t, u, B[1]);               /* A8 */
+		double *qy[4] = { P[0], P[1], P[2], B[1] };
+		mexp_comb(n, y, qy, k5, 4);
+	} else {
+		int m = deg == 12 ? 4 : 5;
+		for (int i = 0; i < m; i++)
+			mexp_comb(n, B[i], P, deg == 12 ? sf_mexp_t12[i] : sf_mexp_t18[i], m);
+		if (deg == 12)
+			mexp_mm(n, B[3], B[3], t);     /* B2 += B3 B3 */
+		else
+			mexp_mm(n, B[0], B[4], t);     /* B3 += B0 B4 */
+		double *bk = B[deg == 12 ? 2 : 3];
+		for (int64_t e = 0; e < nn; e++) {
+			bk[e] += t[e];
+			u[e] = B[deg == 12 ? 1 : 2][e] + bk[e];
+		}
+		mexp_mm(n, u, bk, t);
+		for (int64_t e = 0; e < nn; e++)
+			y[e] = B[deg == 12 ? 0 : 1][e] + t[e];
+	}
+	for (int64_t p = 0; p < s; p++) {
+		mexp_mm(n, y, y, t);
+		memcpy(y, t, sizeof(*y) * (size_t)nn);
+	}
+}
+
+/* linalg_matrix_exp(self), matrix_exp(self): the exponential of each
+ * square matrix (a 1-by-1 one: exp), in double on the host */
+static int op_matrix_exp(struct trace_ctx *c, const struct ir_node *n,
+			 struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *a, *y;
+	double *h, *x, *w;
+	int64_t bd[GPU_MAX_DIMS], nb, nn;
+	int br;
+
+	(void)nin;
+	if (mat_arg(c, in[0], "matrix_exp", &a, &h))
+		return -1;
+	if (square(c, a, "matrix_exp")) {
+		free(h);
+		return -1;
+	}
+	batch_bcast(a, NULL, bd, &br, &nb);
+	nn = a->dims[a->rank - 1];
+	x = malloc(sizeof(*x) * (size_t)(nb * nn * nn + 1));
+	w = malloc(sizeof(*w) * (size_t)(12 * nn * nn + 1));
+	if (!x || !w) {
+		free(h); free(x); free(w);
+		return trace_oom(c);
+	}
+	for (int64_t b = 0; b < nb; b++) {
+		if (nn == 1)
+			x[b] = exp(h[b]);
+		else
+			mexp_one(h + b * nn * nn, nn, a->dtype == IR_DTYPE_DOUBLE,
+				 x + b * nn * nn, w);
+	}
+	y = mat_out(c, a->dtype, bd, br, nn, nn, 2, x);
+	free(h); free(x); free(w);
+	(void)n;
+	return outs(c, out, nout, &y, 1);
+}
+
 /* linalg_tensorinv(self, ind=2): the inverse of self as a [prod
  * shape[ind:]] square matrix, shaped shape[ind:] + shape[:ind];
  * linalg_tensorsolve(self, other, dims=None): self with dims moved last,
@@ -863,6 +1001,8 @@ const struct trace_op trace_ops_linalg_host[] = {
 	{ OP_aten_linalg_lu, op_lu, 0 },
 	{ OP_aten_lu_unpack, op_lu_unpack, 0 },
 	{ OP_aten_linalg_inv, op_inv, 0 },
+	{ OP_aten_linalg_matrix_exp, op_matrix_exp, 0 },
+	{ OP_aten_matrix_exp, op_matrix_exp, 0 },
 	{ OP_aten_linalg_inv_ex, op_inv, 0 },
 	{ OP_aten_inverse, op_inv, 0 },
 	{ OP_NONE, NULL, 0 },

@@ -2030,6 +2030,7 @@ const struct trace_op trace_ops_nn[] = {
 	{ OP_aten_poisson_nll_loss, nn_op_pw_loss2, 0 },
 	{ OP_aten_soft_margin_loss, nn_op_pw_loss2, 0 },
 	{ OP_aten_cosine_embedding_loss, nn_op_embed_loss, 0 },
+	{ OP_aten_ctc_loss, nn_op_ctc_loss, 0 },
 	{ OP_aten_triplet_margin_loss, nn_op_embed_loss, 0 },
 	{ OP_aten_multi_margin_loss, nn_op_margin_loss, 0 },
 	{ OP_aten_multilabel_margin_loss, nn_op_margin_loss, 0 },

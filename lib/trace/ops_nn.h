@@ -129,6 +129,9 @@ int nn_op_kl_div(struct trace_ctx *c, const struct ir_node *n,
 /* huber, hinge_embedding, margin_ranking, poisson_nll, soft_margin */
 int nn_op_pw_loss2(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout);
+/* ctc_loss (both overloads): LossCTC.cpp's CPU kernel (ops_nn_seq.c) */
+int nn_op_ctc_loss(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout);
 /* cosine_embedding_loss, triplet_margin_loss */
 int nn_op_embed_loss(struct trace_ctx *c, const struct ir_node *n,
 		     struct tval **in, int nin, struct tval **out, int nout);

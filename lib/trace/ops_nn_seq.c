@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ops_nn.h"
+#include "ops_shape.h"
 
 static void free_all(struct gpu_tensor **t, int n)
 {
@@ -2085,6 +2086,155 @@ int nn_op_pw_loss2(struct trace_ctx *c, const struct ir_node *n,
 			return -1;
 		return pointwise_loss(c, PW_SOFT_MARGIN, t, 2, red, pr, out);
 	}
+}
+
+/* ctc_loss's arithmetic in its float type (f: float, as torch's
+ * std::exp/std::log of floats) */
+#define CTC_R(v) (f ? (double)(float)(v) : (v))
+#define CTC_EXP(v) (f ? (double)expf((float)(v)) : exp(v))
+#define CTC_LOG(v) (f ? (double)logf((float)(v)) : log(v))
+
+/* a lengths argument (int[] or an integer tensor) of k entries as int64 */
+static int64_t *ctc_lengths(struct trace_ctx *c, struct tval *v, int64_t k)
+{
+	int64_t *h = NULL;
+	int got = 0;
+	if (v->kind == TV_TENSOR) {
+		if (sh_is_float_dtype(v->u.t->dtype) || gpu_numel(v->u.t) != k) {
+			trace_error(c, "ctc_loss: the lengths must be %lld integers", (long long)k);
+			return NULL;
+		}
+		return trace_to_host(c, v->u.t, IR_DTYPE_INT64);
+	}
+	h = malloc(sizeof(*h) * (size_t)(k + 1));
+	if (!h) {
+		trace_oom(c);
+		return NULL;
+	}
+	if (tv_get_ints(c, v, h, (int)k + 1, &got) || got != k) {
+		if (got != k)
+			trace_error(c, "ctc_loss: the lengths must be %lld integers", (long long)k);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+ * reduction, zero_infinity) of [T, N, C] (or [T, C]) log_probs, targets
+ * [N, S] padded or concatenated: per batch element LossCTC.cpp's
+ * log-space alpha recursion over the extended targets, its negative log
+ * likelihood; inf as 0 with zero_infinity; mean divides by the target
+ * lengths (at least 1) before the mean.  An input length of 0 (torch
+ * reads before its buffer) gives the first frame's value, as lower's */
+int nn_op_ctc_loss(struct trace_ctx *c, const struct ir_node *n,
+		   struct tval **in, int nin, struct tval **out, int nout)
+{
+	struct gpu_tensor *lp, *tg, *y;
+	int64_t blank = 0, red = 1, T, N, C, S, *il = NULL, *tl = NULL, *ht = NULL, off = 0, one = 1;
+	double *h = NULL, *al = NULL, *nll = NULL, res = 0;
+	int zinf = 0, rc = -1, f;
+
+	(void)n;
+	(void)nout;
+	if (tv_get_tensor(c, in[0], 0, &lp) || tv_get_tensor(c, in[1], 0, &tg) ||
+	    (nin > 4 && tv_get_int(c, in[4], &blank)) || (nin > 5 && tv_get_int(c, in[5], &red)) ||
+	    (nin > 6 && tv_get_bool(c, in[6], &zinf)))
+		return -1;
+	if ((lp->dtype != IR_DTYPE_FLOAT && lp->dtype != IR_DTYPE_DOUBLE) || (lp->rank != 2 && lp->rank != 3))
+		return trace_error(c, "ctc_loss: log_probs must be float32 or float64 [T, N, C] or [T, C]");
+	if (sh_is_float_dtype(tg->dtype) || tg->rank < 1 || tg->rank > 2 || (lp->rank == 2 && tg->rank != 1))
+		return trace_error(c, "ctc_loss: targets must be integers [N, S] or [sum(target_lengths)]");
+	f = lp->dtype == IR_DTYPE_FLOAT;
+	T = lp->dims[0];
+	N = lp->rank == 3 ? lp->dims[1] : 1;
+	C = lp->dims[lp->rank - 1];
+	S = lp->rank == 3 && tg->rank == 2 ? tg->dims[1] : tg->dims[0];
+	if (blank < 0 || blank >= C)
+		return trace_error(c, "blank must be in label range");
+	if (red < 0 || red > 2)
+		return trace_error(c, "ctc_loss: reduction must be none, mean or sum");
+	if (T < 1)
+		return trace_error(c, "ctc_loss: log_probs has no time steps");
+	if (!(il = ctc_lengths(c, in[2], N)) || !(tl = ctc_lengths(c, in[3], N)) ||
+	    !(h = trace_to_host(c, lp, IR_DTYPE_DOUBLE)) || !(ht = trace_to_host(c, tg, IR_DTYPE_INT64)))
+		goto done;
+	nll = malloc(sizeof(*nll) * (size_t)N);
+	al = malloc(sizeof(*al) * (size_t)(4 * S + 2 + 2));
+	if (!nll || !al) {
+		trace_oom(c);
+		goto done;
+	}
+	for (int64_t b = 0; b < N; b++) {
+		int64_t L = tl[b], Ti = il[b], Lp;
+		const int64_t *tgt = ht + (tg->rank == 2 && lp->rank == 3 ? b * S : off);
+		double *pa = al, *ca = al + 2 * S + 2;
+		if (L < 0 || Ti < 0 || Ti > T || (tg->rank == 2 && lp->rank == 3 ? L > S : off + L > S)) {
+			trace_error(c, "ctc_loss: batch element %lld: input length %lld or target length %lld out of range",
+				    (long long)b, (long long)Ti, (long long)L);
+			goto done;
+		}
+		off += L;
+		Lp = 2 * L + 1;
+		for (int64_t s = 0; s < Lp; s++) {
+			int64_t k = s % 2 ? tgt[s / 2] : blank;
+			if (k < 0 || k >= C) {
+				trace_error(c, "ctc_loss: target %lld out of the label range", (long long)k);
+				goto done;
+			}
+		}
+#define LP(t, k) h[((t) * N + b) * C + (k)]
+#define PRIME(s) ((s) % 2 ? tgt[(s) / 2] : blank)
+		for (int64_t s = 0; s < Lp; s++)
+			pa[s] = s == 0 ? LP(0, blank) : s == 1 ? LP(0, PRIME(1)) : -INFINITY;
+		for (int64_t t = 1; t < Ti; t++) {
+			for (int64_t s = 0; s < Lp; s++) {
+				double a1 = pa[s], a2 = -INFINITY, a3 = -INFINITY, mx = a1;
+				if (s > 0) {
+					a2 = pa[s - 1];
+					mx = a2 > mx ? a2 : mx;
+				}
+				if (s > 1 && PRIME(s - 2) != PRIME(s)) {
+					a3 = pa[s - 2];
+					mx = a3 > mx ? a3 : mx;
+				}
+				if (mx == -INFINITY)
+					mx = 0;
+				double sum = CTC_R(CTC_R(CTC_EXP(CTC_R(a1 - mx)) + CTC_EXP(CTC_R(a2 - mx))) +
+						   CTC_EXP(CTC_R(a3 - mx)));
+				ca[s] = CTC_R(CTC_R(CTC_LOG(sum) + mx) + LP(t, PRIME(s)));
+			}
+			double *sw = pa;
+			pa = ca;
+			ca = sw;
+		}
+#undef LP
+#undef PRIME
+		double l1 = pa[2 * L], l2 = L > 0 ? pa[2 * L - 1] : -INFINITY;
+		double m = l1 > l2 ? l1 : l2;
+		m = m == -INFINITY ? 0 : m;
+		nll[b] = -CTC_R(CTC_LOG(CTC_R(CTC_EXP(CTC_R(l1 - m)) + CTC_EXP(CTC_R(l2 - m)))) + m);
+		if (zinf && nll[b] == INFINITY)
+			nll[b] = 0;
+	}
+	if (red == 0) {
+		y = trace_from_host(c, lp->dtype, lp->rank == 3 ? 1 : 0, &N, IR_DTYPE_DOUBLE, nll);
+	} else {
+		for (int64_t b = 0; b < N; b++)
+			res = CTC_R(res + (red == 1 ? CTC_R(nll[b] / (double)(tl[b] > 1 ? tl[b] : 1)) : nll[b]));
+		if (red == 1)
+			res = CTC_R(res / (double)N);
+		y = trace_from_host(c, lp->dtype, 0, &one, IR_DTYPE_DOUBLE, &res);
+	}
+	rc = y ? trace_out(c, out, y) : -1;
+done:
+	free(il);
+	free(tl);
+	free(h);
+	free(ht);
+	free(al);
+	free(nll);
+	return rc;
 }
 
 /* the p-norm of d[0..len) (p 0: the nonzero count, inf: the largest) */
