@@ -819,6 +819,12 @@ static int conv_common(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "weight rank unknown");
 	int sp = wr - 2;
 	int64_t st[8], pad[8], dil[8], op[8], pads[16], groups;
+	/* an unbatched input (conv1d/2d/3d, conv_transpose*d,
+	 * _convolution_mode): one dim less, run as a batch of one */
+	int unbatched = n->op != OP_aten__convolution &&
+			n->op != OP_aten_convolution && b_rank(x) == wr - 1;
+	if (unbatched)
+		x = b_unsqueeze(c, x, (const int64_t[]){ 0 }, 1);
 	if (lw_ints(c, n, istride, st, 8, sp) != sp ||
 	    lw_ints(c, n, idil, dil, 8, sp) != sp ||
 	    !lw_int(c, n, igroups, &groups))
@@ -870,13 +876,16 @@ static int conv_common(struct lower_ctx *c, struct ir_node *n,
 	b_attr_ints(c, nd, "pads", pads, 2 * sp);
 	b_attr_ints(c, nd, "strides", st, sp);
 	out[0] = b_done(c, nd);
+	if (unbatched)
+		out[0] = b_squeeze(c, out[0], (const int64_t[]){ 0 }, 1);
 	return 0;
 }
 
 static int sym_conv(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
 {
-	/* conv1d/2d/3d(input, weight, bias, stride, padding, dilation, groups) */
+	/* conv1d/2d/3d and _convolution_mode(input, weight, bias, stride,
+	 * padding, dilation, groups); padding a list or 'same' / 'valid' */
 	return conv_common(c, n, out, 3, 4, 5, 0, 0, 6);
 }
 
@@ -1970,6 +1979,7 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_scatter, 9, 0, SYM_PRIO_BASE, sym_scatter },
 	{ OP_aten_tensor, 0, 0, SYM_PRIO_BASE, sym_tensor },
 	{ OP_aten__convolution, 0, 0, SYM_PRIO_BASE, sym_convolution },
+	{ OP_aten__convolution_mode, 0, 0, SYM_PRIO_BASE, sym_conv },
 	{ OP_aten_convolution, 0, 0, SYM_PRIO_BASE, sym_convolution },
 	{ OP_aten___derive_index, 0, 0, SYM_PRIO_BASE, sym_derive_index },
 	{ OP_aten___range_length, 0, 0, SYM_PRIO_BASE, sym_range_length },

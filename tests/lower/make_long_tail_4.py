@@ -1,0 +1,42 @@
+# make_long_tail_4.py - the models of tests/439-lower-long-tail-4.bats:
+# the opinfo family's remaining lower and fold failures (issue 14):
+# convolutions with padding='same' / 'valid' (aten::_convolution_mode and
+# the string-padding overloads of conv1d/2d/3d), native_batch_norm's
+# saved statistics, index_add / index_copy, grid_sample below opset 16,
+# det of singular matrices and linalg.cond with p = +-1 / +-inf; each
+# case one module traced and scripted by torch 1.13, with torch's eager
+# outputs as the oracle (opcases.py writes them).
+#
+#   make_long_tail_4.py NAME DIR
+import sys
+
+import torch
+import torch.nn.functional as F
+
+from opcases import write_case
+
+torch.manual_seed(0)
+name, d = sys.argv[1], sys.argv[2]
+
+
+class ConvMode(torch.nn.Module):
+    """conv1d/2d/3d with padding 'same' (odd and even kernels, dilation:
+    torch pads the odd extra on the right) and 'valid', groups, no bias,
+    an unbatched conv1d"""
+    def forward(self, x1, w1, b1, x2, w2, x3, w3):
+        return (F.conv1d(x1, w1, b1, padding="same", dilation=3),
+                F.conv1d(x1, w1, None, padding="valid", dilation=2),
+                F.conv1d(x1[0], w1, b1, padding="same"),
+                F.conv2d(x2, w2, None, padding="same", dilation=(2, 1), groups=2),
+                F.conv2d(x2, w2, None, padding="valid", groups=2),
+                F.conv3d(x3, w3, None, padding="same", dilation=(1, 2, 3)))
+
+
+cases = {
+    "convmode": (ConvMode(), [("x1", torch.randn(2, 3, 11), None, []), ("w1", torch.randn(4, 3, 4), None, []),
+                              ("b1", torch.randn(4), None, []), ("x2", torch.randn(1, 4, 7, 6), None, []),
+                              ("w2", torch.randn(6, 2, 2, 3), None, []), ("x3", torch.randn(1, 2, 5, 6, 7), None, []),
+                              ("w3", torch.randn(3, 2, 2, 3, 2), None, [])]),
+}
+m, ins = cases[name]
+write_case(m, ins, d)
