@@ -17,3 +17,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: native_batch_norm's saved mean and invstd (training, no weight, one channel) and eval's empty ones on the three paths, 9 13" {
+	run all nbn 9 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -1446,12 +1446,21 @@ static int batch_norm_batch_stats(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *d = b_op2(c, "Sub", x, mean);
 	struct ir_value *var = b_reduce(c, "ReduceMean",
 					b_op2(c, "Mul", d, d), axes, k, 1);
-	struct ir_value *y = b_op2(c, "Div", d, b_op1(c, "Sqrt",
-		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
+	struct ir_value *sd = b_op1(c, "Sqrt",
+		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0)));
+	struct ir_value *y = b_op2(c, "Div", d, sd);
 	y = sym_channel_affine(c, n, y, r, dt);
 	if (!y)
 		return lw_decline(c, "weight or bias is not a tensor");
 	out[0] = y;
+	if (n->noutputs >= 3 && n->op != OP_aten_batch_norm) {
+		/* native_batch_norm's save_mean and save_invstd, [C] */
+		int64_t flat = -1;
+		struct ir_value *shape = b_const_i64s(c, &flat, 1, 1);
+		out[1] = b_op2(c, "Reshape", mean, shape);
+		out[2] = b_op2(c, "Reshape", b_op1(c, "Reciprocal", sd),
+			       shape);
+	}
 	return 0;
 }
 
@@ -1543,8 +1552,10 @@ static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
  * overload (input, weight, bias, training, momentum, eps: the batch's
  * statistics) and _no_training (input, weight, bias, running_mean,
  * running_var, momentum, eps).  Output 0 is batch_norm's; the saved mean
- * and invstd (outputs 1, 2) are not made; _functional's running
- * statistics (3, 4) are its inputs when not training. */
+ * and invstd (outputs 1, 2) are the batch's mean and 1 / sqrt(biased
+ * variance + eps) when training, empty [0] tensors when not (torch 1.13's
+ * eval form); _functional's running statistics (3, 4) are its inputs when
+ * not training. */
 static int sym_native_batch_norm(struct lower_ctx *c, struct ir_node *n,
 				 struct ir_value **out)
 {
@@ -1564,10 +1575,18 @@ static int sym_native_batch_norm(struct lower_ctx *c, struct ir_node *n,
 		return batch_norm_node(c, n, out, x, mom, eps, 0);
 	}
 	int r = sym_batch_norm(c, n, out);
-	if (!r && n->noutputs == 5 && lw_int(c, n, 5, &training) &&
-	    !training && c->o->training != LOWER_TRAINING_TRAIN) {
-		out[3] = T(3);
-		out[4] = T(4);
+	if (!r && lw_int(c, n, 5, &training) && !training &&
+	    c->o->training != LOWER_TRAINING_TRAIN) {
+		if (n->noutputs == 5) {
+			out[3] = T(3);
+			out[4] = T(4);
+		}
+		/* torch's eval form saves no statistics: two empty [0] */
+		int64_t zero = 0;
+		enum ir_dtype dt = b_dtype(x);
+		for (int i = 1; i <= 2 && i < (int)n->noutputs; i++)
+			out[i] = b_cast(c, b_const_reals(c, NULL, &zero, 1,
+							 dt), dt);
 	}
 	return r;
 }

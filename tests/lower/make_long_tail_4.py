@@ -32,11 +32,25 @@ class ConvMode(torch.nn.Module):
                 F.conv3d(x3, w3, None, padding="same", dilation=(1, 2, 3)))
 
 
+class NativeBN(torch.nn.Module):
+    """native_batch_norm's three outputs: training (the batch's mean and
+    invstd, with and without weight and bias, one channel) and eval (torch
+    saves nothing: two empty tensors)"""
+    def forward(self, x, w, b, rm, rv, y):
+        e = torch.native_batch_norm(x, w, b, rm, rv, False, 0.1, 1e-5)
+        a = torch.native_batch_norm(x, w, b, rm, rv, True, 0.5, 0.6)
+        n = torch.native_batch_norm(y, None, None, None, None, True, 0.1, 1e-5)
+        return a[0], a[1], a[2], e[0], e[1], e[2], n[0], n[1], n[2]
+
+
 cases = {
     "convmode": (ConvMode(), [("x1", torch.randn(2, 3, 11), None, []), ("w1", torch.randn(4, 3, 4), None, []),
                               ("b1", torch.randn(4), None, []), ("x2", torch.randn(1, 4, 7, 6), None, []),
                               ("w2", torch.randn(6, 2, 2, 3), None, []), ("x3", torch.randn(1, 2, 5, 6, 7), None, []),
                               ("w3", torch.randn(3, 2, 2, 3, 2), None, [])]),
+    "nbn": (NativeBN(), [("x", torch.randn(4, 3, 5) * 3 + 1, None, []), ("w", torch.randn(3), None, []),
+                         ("b", torch.randn(3), None, []), ("rm", torch.randn(3), None, []),
+                         ("rv", torch.rand(3) + 0.5, None, []), ("y", torch.randn(6, 1), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
