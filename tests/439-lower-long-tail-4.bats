@@ -23,3 +23,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: index_add, index_copy, index_fill of a 0-d self and along dim -1 on the three paths, 9 13" {
+	run all index0d 9 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -43,6 +43,15 @@ class NativeBN(torch.nn.Module):
         return a[0], a[1], a[2], e[0], e[1], e[2], n[0], n[1], n[2]
 
 
+class Index0d(torch.nn.Module):
+    """index_add (alpha), index_copy and index_fill of a 0-d self (one
+    element along dim 0 or -1), and of a 2-d one along dim -1"""
+    def forward(self, s, i, t, x, j, u):
+        return (torch.index_add(s, 0, i, t, alpha=-2), torch.index_copy(s, -1, i, t),
+                torch.index_fill(s, 0, i, 1.5), torch.index_add(s, -1, i, t.reshape(1)),
+                torch.index_add(x, -1, j, u, alpha=3), torch.index_copy(x, 1, j[:2], u[:, :2]))
+
+
 cases = {
     "convmode": (ConvMode(), [("x1", torch.randn(2, 3, 11), None, []), ("w1", torch.randn(4, 3, 4), None, []),
                               ("b1", torch.randn(4), None, []), ("x2", torch.randn(1, 4, 7, 6), None, []),
@@ -51,6 +60,9 @@ cases = {
     "nbn": (NativeBN(), [("x", torch.randn(4, 3, 5) * 3 + 1, None, []), ("w", torch.randn(3), None, []),
                          ("b", torch.randn(3), None, []), ("rm", torch.randn(3), None, []),
                          ("rv", torch.rand(3) + 0.5, None, []), ("y", torch.randn(6, 1), None, [])]),
+    "index0d": (Index0d(), [("s", torch.tensor(1.25), None, []), ("i", torch.tensor([0]), None, []),
+                            ("t", torch.tensor(-0.5), None, []), ("x", torch.randn(3, 4), None, []),
+                            ("j", torch.tensor([3, 0, 3]), None, []), ("u", torch.randn(3, 3), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
