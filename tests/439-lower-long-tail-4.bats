@@ -29,3 +29,18 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: grid_sample below opset 16 (bilinear, nearest; zeros, border, reflection; align_corners; float64; width 1) on the three paths, 11 13; bicubic refused at 13, all at 10" {
+	run all grid 11 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run -4 pt2onnx grid/scripted.pt -i x=f32[2,3,5,4] -i g=f32[2,6,7,2] -i y=f32[1,2,3,1] -i gy=f32[1,4,3,2] -o r.onnx --opset-version 10
+	[[ "$output" == *"aten::grid_sampler"*"has no symbolic for opset 10: needs opset 11"* ]]
+	[ ! -e r.onnx ]
+	build gridcubic
+	for p in trace script:scripted; do
+		run -4 convert gridcubic "$p" 13
+		[[ "$output" == *"aten::grid_sampler"*"bicubic grid_sample needs GridSample (--opset-version 16)"* ]]
+	done
+	convert gridcubic trace 16
+}

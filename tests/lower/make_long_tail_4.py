@@ -52,6 +52,37 @@ class Index0d(torch.nn.Module):
                 torch.index_add(x, -1, j, u, alpha=3), torch.index_copy(x, 1, j[:2], u[:, :2]))
 
 
+class Grid(torch.nn.Module):
+    """grid_sample below opset 16 (4-d): bilinear and nearest, padding
+    zeros, border and reflection, align_corners both ways, float64, a
+    1-pixel-wide input; the grid reaches past the image on every side and
+    holds rounding ties"""
+    def forward(self, x, g, y, gy):
+        gs = F.grid_sample
+        return (gs(x, g, "bilinear", "zeros", False), gs(x, g, "bilinear", "zeros", True),
+                gs(x, g, "bilinear", "border", False), gs(x, g, "bilinear", "border", True),
+                gs(x, g, "bilinear", "reflection", False), gs(x, g, "bilinear", "reflection", True),
+                gs(x, g, "nearest", "zeros", False), gs(x, g, "nearest", "zeros", True),
+                gs(x, g, "nearest", "border", False), gs(x, g, "nearest", "border", True),
+                gs(x, g, "nearest", "reflection", False), gs(x, g, "nearest", "reflection", True),
+                gs(x.double(), g.double(), "bilinear", "reflection", False),
+                gs(y, gy, "bilinear", "reflection", True), gs(y, gy, "nearest", "border", False))
+
+
+class GridCubic(torch.nn.Module):
+    """bicubic grid_sample: refused below opset 16"""
+    def forward(self, x, g):
+        return F.grid_sample(x, g, "bicubic", "zeros", False)
+
+
+def grid(n, h, w):
+    """uniform over [-3, 3], with the exact ties -1, 0, 1, 0.5 mixed in"""
+    g = torch.rand(n, h, w, 2) * 6 - 3
+    ties = torch.tensor([-1.0, 0.0, 1.0, 0.5, -0.5, 0.25, 2.0, -2.2])
+    g.view(-1)[::5] = ties.repeat(g.numel() // 40 + 1)[:g.view(-1)[::5].numel()]
+    return g
+
+
 cases = {
     "convmode": (ConvMode(), [("x1", torch.randn(2, 3, 11), None, []), ("w1", torch.randn(4, 3, 4), None, []),
                               ("b1", torch.randn(4), None, []), ("x2", torch.randn(1, 4, 7, 6), None, []),
@@ -63,6 +94,9 @@ cases = {
     "index0d": (Index0d(), [("s", torch.tensor(1.25), None, []), ("i", torch.tensor([0]), None, []),
                             ("t", torch.tensor(-0.5), None, []), ("x", torch.randn(3, 4), None, []),
                             ("j", torch.tensor([3, 0, 3]), None, []), ("u", torch.randn(3, 3), None, [])]),
+    "grid": (Grid(), [("x", torch.randn(2, 3, 5, 4), None, []), ("g", grid(2, 6, 7), None, []),
+                      ("y", torch.randn(1, 2, 3, 1), None, []), ("gy", grid(1, 4, 3), None, [])]),
+    "gridcubic": (GridCubic(), [("x", torch.randn(1, 2, 3, 4), None, []), ("g", grid(1, 2, 3), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
