@@ -44,3 +44,15 @@ load lower/opcases
 	done
 	convert gridcubic trace 16
 }
+
+@test "lower: linalg.cond with p 1, -1, inf, -inf (batch, float64, singular) on the three paths, 11 13" {
+	run all cond 11 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: det, slogdet, logdet as torch factors them (A^T): 2x2 singular matrices as torch's rounding, batches, float64 on the three paths, 11 13" {
+	run all det 11 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -589,6 +589,28 @@ static SYM(sym_linalg_solve)
 	return 0;
 }
 
+void sym_linalg_lu_diag(struct lower_ctx *c, struct ir_value *a, int r,
+			struct ir_value **diag, struct ir_value **odd)
+{
+	struct ir_value *lu, *piv, *info, *kk;
+	lu_factor(c, b_swap_last2(c, a, r), r, &lu, &piv, &info, &kk);
+	struct ir_value *nn = b_dim(c, a, r - 1);
+	struct ir_value *ar = sym_arange_count(c, nn);
+	/* [..., n, 1] of 0..n-1: U's diagonal by GatherElements */
+	struct ir_value *shape = b_concat(c, 2, (struct ir_value *[]){
+		b_slice(c, b_op1(c, "Shape", lu), 0, r - 1, 0, 1),
+		b_const_i64s(c, (const int64_t[]){ 1 }, 1, 1) }, 0);
+	struct ir_value *idx = b_op2(c, "Expand", unsq(c, ar, 1), shape);
+	*diag = sq(c, gather_el(c, lu, idx, r - 1), r - 1);
+	/* torch's lu_det_P: the pivots that are not their own row */
+	struct ir_value *moved = b_cast(c, b_op1(c, "Not", b_op2(c, "Equal",
+		piv, b_op2(c, "Add", ar, b_const_i64(c, 1)))), IR_DTYPE_INT64);
+	int64_t ax = r - 2;
+	struct ir_value *cnt = b_reduce(c, "ReduceSum", moved, &ax, 1, 0);
+	*odd = b_op2(c, "Equal", b_op2(c, "Mod", cnt, b_const_i64(c, 2)),
+		     b_const_i64(c, 1));
+}
+
 struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
 				    int r)
 {

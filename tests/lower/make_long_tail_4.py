@@ -83,6 +83,29 @@ def grid(n, h, w):
     return g
 
 
+class Cond(torch.nn.Module):
+    """linalg.cond with p 1, -1, inf, -inf (a batch, float64, a singular
+    matrix: torch's inf)"""
+    def forward(self, a, b, z):
+        L = torch.linalg
+        return (L.cond(a, 1), L.cond(a, -1), L.cond(a, float("inf")), L.cond(a, -float("inf")),
+                L.cond(b, 1), L.cond(z, float("inf")))
+
+
+class Det(torch.nn.Module):
+    """det, slogdet, logdet of singular matrices (torch factors A^T: its
+    values of rounding noise) and of a batch; 2x2 singular ones"""
+    def forward(self, s, a, t):
+        sg, la = torch.linalg.slogdet(a)
+        return torch.linalg.det(s), torch.det(t), sg, la, torch.logdet(a), torch.linalg.det(a.double())
+
+
+def singular(k, n, rank):
+    g = torch.Generator().manual_seed(k)
+    u = torch.randn(k, n, rank, generator=g)
+    return u @ torch.randn(k, rank, n, generator=g)
+
+
 cases = {
     "convmode": (ConvMode(), [("x1", torch.randn(2, 3, 11), None, []), ("w1", torch.randn(4, 3, 4), None, []),
                               ("b1", torch.randn(4), None, []), ("x2", torch.randn(1, 4, 7, 6), None, []),
@@ -97,6 +120,10 @@ cases = {
     "grid": (Grid(), [("x", torch.randn(2, 3, 5, 4), None, []), ("g", grid(2, 6, 7), None, []),
                       ("y", torch.randn(1, 2, 3, 1), None, []), ("gy", grid(1, 4, 3), None, [])]),
     "gridcubic": (GridCubic(), [("x", torch.randn(1, 2, 3, 4), None, []), ("g", grid(1, 2, 3), None, [])]),
+    "cond": (Cond(), [("a", torch.randn(3, 4, 4), None, []), ("b", torch.randn(5, 5, dtype=torch.float64), None, []),
+                      ("z", torch.tensor([[1.0, 2.0], [2.0, 4.0]]), None, [])]),
+    "det": (Det(), [("s", singular(6, 2, 1), None, []), ("a", torch.randn(2, 3, 4, 4), None, []),
+                    ("t", singular(4, 2, 1) * 3, None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
