@@ -93,8 +93,9 @@ class Cond(torch.nn.Module):
 
 
 class Det(torch.nn.Module):
-    """det, slogdet, logdet of singular matrices (torch factors A^T: its
-    values of rounding noise) and of a batch; 2x2 singular ones"""
+    """det, slogdet, logdet: singular 2x2 and 5x5 (rank 3) matrices
+    (torch's values are LU rounding noise: getrf of A^T in OpenBLAS's
+    order), a batch, float64"""
     def forward(self, s, a, t):
         sg, la = torch.linalg.slogdet(a)
         return torch.linalg.det(s), torch.det(t), sg, la, torch.logdet(a), torch.linalg.det(a.double())
@@ -123,7 +124,7 @@ cases = {
     "cond": (Cond(), [("a", torch.randn(3, 4, 4), None, []), ("b", torch.randn(5, 5, dtype=torch.float64), None, []),
                       ("z", torch.tensor([[1.0, 2.0], [2.0, 4.0]]), None, [])]),
     "det": (Det(), [("s", singular(6, 2, 1), None, []), ("a", torch.randn(2, 3, 4, 4), None, []),
-                    ("t", singular(4, 2, 1) * 3, None, [])]),
+                    ("t", singular(4, 5, 3) * 3, None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
