@@ -1,10 +1,17 @@
 #!/usr/bin/env bats
 # 439-lower-long-tail-4.bats - the opinfo family's remaining lower and
 # fold failures (issue 14): convolutions with padding='same' / 'valid'
-# (aten::_convolution_mode and conv1d/2d/3d's string padding,
-# lib/lower/symbolic_opset9.c).  Models traced and scripted by torch 1.13
+# (aten::_convolution_mode and conv1d/2d/3d's string padding, unbatched;
+# lib/lower/symbolic_opset9.c, script's shape rule), native_batch_norm's
+# saved statistics (symbolic_opset9.c), index_add/copy/fill of a 0-d self
+# (symbolic_extra_shape.c), grid_sample below opset 16
+# (symbolic_extra_nn.c), linalg.cond with p +-1, +-inf
+# (symbolic_linalg_orth.c; trace: ops_linalg_orth_host.c), det, slogdet
+# and logdet by getrf of A^T in OpenBLAS's order (symbolic_extra_math.c,
+# symbolic_linalg.c).  Models traced and scripted by torch 1.13
 # (tests/lower/make_long_tail_4.py), converted on the three paths, run in
-# ONNX Runtime and compared with eager torch (tests/lower/opcases.bash).
+# ONNX Runtime and compared with eager torch (tests/lower/opcases.bash);
+# singular determinants bit for bit.
 # bats file_tags=tier:full
 
 load helper

@@ -1117,8 +1117,9 @@ static struct ir_value *grid_index(struct lower_ctx *c, struct ir_value *v,
  * CPU kernel step by step (GridSamplerKernel.cpp, ApplyGridSample): the
  * source coordinates (grid_coord); bilinear: the four neighbours'
  * values (GatherElements, opset 11) weighted by the distances, summed in
- * torch's order nw, ne, sw, se with its fused multiply-adds; nearest: the rounded position (half to
- * even, as torch's Vectorized round).  H and W must be known. */
+ * torch's order nw, ne, sw, se with its fused multiply-adds; nearest: the
+ * rounded position (half to even, as torch's Vectorized round).  H and W
+ * must be known. */
 static int grid_sample11(struct lower_ctx *c, struct ir_node *n,
 			 struct ir_value **out, int64_t im, int64_t pm,
 			 int64_t al)
@@ -1127,7 +1128,8 @@ static int grid_sample11(struct lower_ctx *c, struct ir_node *n,
 	enum ir_dtype dt = b_dtype(x);
 	int64_t h = fixed_dim(x, 2), w = fixed_dim(x, 3);
 	if (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE)
-		return lw_decline(c, "grid_sample below opset 16 of this dtype");
+		return lw_decline(c, "grid_sample below opset 16 of this "
+				  "dtype");
 	if (h < 0 || w < 0 || b_rank(g) != 4 || b_dtype(g) != dt)
 		return lw_decline(c, "grid_sample below opset 16 with the "
 				  "input's height or width unknown");
@@ -1171,7 +1173,8 @@ static int grid_sample11(struct lower_ctx *c, struct ir_node *n,
 		y = NULL;
 		for (int k = 0; k < 4; k++) {
 			struct ir_value *v = grid_corner(c, xf,
-				k & 1 ? ix1 : ix, k & 2 ? iy1 : iy, h, w, es, dt);
+				k & 1 ? ix1 : ix, k & 2 ? iy1 : iy, h, w, es,
+				dt);
 			struct ir_value *wk = b_unsqueeze(c, wt[k], &one, 1);
 			y = y ? grid_fma(c, v, wk, y, dt)
 			      : b_op2(c, "Mul", v, wk);
