@@ -25,7 +25,7 @@ load lower/opcases
 	[ "$status" -eq 0 ]
 }
 
-@test "lower: native_batch_norm's saved mean and invstd (training, no weight, one channel) and eval's empty ones on the three paths, 9 13" {
+@test "lower: native_batch_norm's saved mean and invstd (training, no weight, one channel) and eval's empty ones, training's running statistics update read after it, on the three paths, 9 13" {
 	run all nbn 9 13
 	echo "$output"
 	[ "$status" -eq 0 ]
