@@ -5,7 +5,8 @@
 # (lib/lower/symbolic_extra_shape.c), avg_pool with divisor_override
 # (symbolic_opset9.c: window sums by a Conv of ones) and adaptive_max_pool
 # of windows that overlap (symbolic_extra_nn.c: torch's windows, indices
-# by masks), det and slogdet (symbolic_extra_math.c: ONNX's Det).  Models
+# by masks), det and slogdet (symbolic_extra_math.c: getrf of A^T, as
+# torch factors it, symbolic_linalg.c).  Models
 # traced and scripted by torch
 # 1.13 (tests/lower/make_index_gaps.py), converted on the three paths
 # (trace: lib/trace/ops_index.c, ops_sort.c), run in ONNX Runtime and
@@ -42,9 +43,10 @@ load lower/opcases
 }
 
 # float32 determinants of singular matrices are rounding noise in torch's
-# LU and in ONNX Runtime's Det alike: they agree within a small multiple
-# of float's epsilon times Hadamard's bound (the product of the row
-# norms); measured 4.6e-8 (det and sign * exp(log|det|), ranks n-1 to
+# LU and in ours (getrf of A^T in OpenBLAS's order, in a Loop) alike: they
+# agree within a small multiple of float's epsilon times Hadamard's bound
+# (the product of the row norms); measured 6.8e-9, the 3x3 determinants
+# bit for bit (ONNX's Det: 4.6e-8) (det and sign * exp(log|det|), ranks n-1 to
 # n-3, sizes 3 to 6, scales 1e-2 to 1e2, a zero row: both exactly 0)
 @test "lower: det and slogdet of singular float32 matrices agree with torch within 2e-7 of Hadamard's bound, trace and script paths, 13" {
 	build det_singular

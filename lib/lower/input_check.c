@@ -210,7 +210,8 @@ int lower_check_inputs(struct lower_ctx *c, struct ir_node *n)
 		return dtype_fits(c, n, 1, 2, "weight ") ||
 		       inner_fits(c, n, 1, 2, 0, "other operand ");
 	if ((n->op == OP_aten_conv1d || n->op == OP_aten_conv2d ||
-	     n->op == OP_aten_conv3d) && n->ninputs >= 2)
+	     n->op == OP_aten_conv3d || n->op == OP_aten__convolution_mode) &&
+	    n->ninputs >= 2)
 		return dtype_fits(c, n, 0, 1, "weight ") ||
 		       conv_fits(c, n, n->ninputs >= 7 ? 6 : -1, 0);
 	if ((n->op == OP_aten_conv_transpose1d ||

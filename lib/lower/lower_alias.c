@@ -293,3 +293,19 @@ int lw_write_back(struct lower_ctx *c, struct ir_value *v)
 	}
 	return 0;
 }
+
+int lw_input_writable(struct lower_ctx *c, struct ir_node *n, int i)
+{
+	struct ir_value *v = n->inputs[i];
+	if (!lw_of_block(c, lw_alias_root(c, v)))
+		return lw_decline(c, "an in-place write into a value from an "
+				  "enclosing block");
+	return lw_views_ok(c, v);
+}
+
+int lw_write_input(struct lower_ctx *c, struct ir_node *n, int i,
+		   struct ir_value *v)
+{
+	lw_alias_root(c, n->inputs[i])->aux = v;
+	return lw_write_back(c, n->inputs[i]);
+}

@@ -319,6 +319,16 @@ void lw_set_list(struct lower_ctx *c, struct ir_value *list,
 		 struct ir_value **vals, int n);
 /* Declines with a reason; returns 1. */
 int lw_decline(struct lower_ctx *c, const char *why);
+/* Can node n's input i (an aten value) be written in place: it and the
+ * bases of its views belong to the block being lowered?  0, or 1
+ * declined (lower_alias.c). */
+int lw_input_writable(struct lower_ctx *c, struct ir_node *n, int i);
+/* n's input i now reads the ONNX value v, as after torch's in-place
+ * write (batch_norm's running statistics): later reads of it and of its
+ * aliases see v, a view's base gets v scattered back.  Only after
+ * lw_input_writable, as a symbolic's last step.  0, or 1 declined. */
+int lw_write_input(struct lower_ctx *c, struct ir_node *n, int i,
+		   struct ir_value *v);
 
 /* torch ScalarType number -> ONNX dtype, UNDEFINED when unknown. */
 enum ir_dtype lw_torch_dtype(int64_t st);

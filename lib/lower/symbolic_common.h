@@ -139,6 +139,13 @@ struct ir_value *sym_loss_reduce(struct lower_ctx *c, struct ir_value *v,
  * getrs of I in ONNX Loops, opset 11 (symbolic_linalg.c); NULL declined. */
 struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
 				    int r);
+/* U's diagonal [..., n] of getrf of a [..., n, n]^T (rank r, float32 or
+ * float64) and whether its pivots make an odd permutation (bool [...]):
+ * torch 1.13's linalg_det and slogdet factor the transpose of a
+ * contiguous A (BatchLinearAlgebra.cpp, _linalg_det_out); opset 11
+ * (symbolic_linalg.c). */
+void sym_linalg_lu_diag(struct lower_ctx *c, struct ir_value *a, int r,
+			struct ir_value **diag, struct ir_value **odd);
 /* Why linalg_eigh, linalg_svd and the vector forms of symeig and svd are
  * refused (symbolic_long_tail.c, symbolic_linalg_orth.c). */
 #define SYM_LAPACK_SIGNS "the eigenvectors' (singular vectors') signs " \
@@ -150,6 +157,11 @@ struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,
  * 11: Jacobi in a Loop; symbolic_linalg_orth.c); 0, or 1 declined. */
 int sym_svd_norm(struct lower_ctx *c, struct ir_value *x, char kind,
 		 int64_t a0, int64_t a1, int keep, struct ir_value **out);
+/* The matrix norm of x over axes a0, a1: sord 'fro' or 'nuc', else ord
+ * +-1, +-2 or +-inf (symbolic_extra_math.c); 0, or 1 declined. */
+int sym_matrix_norm(struct lower_ctx *c, struct ir_value *x, const char *sord,
+		    double ord, int64_t a0, int64_t a1, int keep,
+		    struct ir_value **out);
 /* diagonal(self, offset=0, dim1=0, dim2=1) (symbolic_extra_shape.c). */
 SYM(sym_x_diagonal);
 /* symbolic_transformer.c */

@@ -675,6 +675,13 @@ static int mnorm(struct lower_ctx *c, struct ir_value *x, const char *sord,
 	return 0;
 }
 
+int sym_matrix_norm(struct lower_ctx *c, struct ir_value *x, const char *sord,
+		    double ord, int64_t a0, int64_t a1, int keep,
+		    struct ir_value **out)
+{
+	return mnorm(c, x, sord, ord, a0, a1, keep, out);
+}
+
 static SYM(sym_linalg_matrix_norm)
 {
 	/* (self, ord, dim, keepdim, dtype); ord a number or a string */
@@ -730,37 +737,64 @@ static SYM(sym_linalg_norm)
 	return mnorm(c, x, sord, ord, axes[0], axes[1], (int)keep, out);
 }
 
-static SYM(sym_linalg_det)
+/* det, slogdet, logdet as torch 1.13 computes them (_linalg_det_out,
+ * _linalg_slogdet_out): getrf of A^T (torch factors the transpose of a
+ * contiguous A, which traced and scripted inputs are), then det = the
+ * product of U's diagonal, its sign flipped for an odd permutation;
+ * slogdet's sign the product of the diagonal's signs (flipped alike),
+ * logabsdet the sum of their logs of magnitudes (no overflow where the
+ * determinant leaves float's range); logdet is logabsdet, NaN where the
+ * sign is -1.  A singular matrix gets torch's tiny or zero values, the
+ * same rounding (float32 and float64; LU in a Loop: opset 11). */
+static int det_lu(struct lower_ctx *c, struct ir_node *n,
+		  struct ir_value **diag, struct ir_value **odd, int *r)
 {
 	struct ir_value *x = T(0);
-	if (!x)
-		return lw_decline(c, "the input is not a tensor");
+	enum ir_dtype dt = x ? b_dtype(x) : IR_DTYPE_UNDEFINED;
+	*r = x ? b_rank(x) : -1;
+	if (!x || *r < 2 || (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE))
+		return lw_decline(c, "expects a float32 or float64 tensor of "
+				  "known rank 2 or more");
 	if (c->opset < 11)
-		return lw_decline(c, "needs opset 11 (Det)");
-	out[0] = b_op1(c, "Det", x);
+		return lw_decline(c, "needs opset 11 (Loop)");
+	sym_linalg_lu_diag(c, x, *r, diag, odd);
 	return 0;
 }
 
-/* slogdet / linalg_slogdet (self) -> (sign, logabsdet): Sign and Log(Abs)
- * of ONNX's Det (float only in ONNX Runtime 1.30), so logabsdet leaves
- * float's range where |det| does (above 3.4e38, below 1.4e-45) while
- * torch's sum of the LU diagonal's logs does not; a singular matrix gives
- * sign 0 and -inf as torch only where Det is exactly 0 */
+static SYM(sym_linalg_det)
+{
+	struct ir_value *d, *odd;
+	int r;
+	if (det_lu(c, n, &d, &odd, &r))
+		return 1;
+	int64_t ax = r - 2;
+	d = b_reduce(c, "ReduceProd", d, &ax, 1, 0);
+	out[0] = b_op3(c, "Where", odd, b_op1(c, "Neg", d), d);
+	return 0;
+}
+
 static SYM(sym_slogdet)
 {
-	if (sym_linalg_det(c, n, out))
+	struct ir_value *d, *odd;
+	int r;
+	if (det_lu(c, n, &d, &odd, &r))
 		return 1;
-	struct ir_value *d = out[0];
-	out[0] = b_op1(c, "Sign", d);
-	out[1] = b_op1(c, "Log", b_op1(c, "Abs", d));
-	return 0;
-}
-
-static SYM(sym_logdet)
-{
-	if (sym_linalg_det(c, n, out))
-		return 1;
-	out[0] = b_op1(c, "Log", out[0]);
+	int64_t ax = r - 2;
+	struct ir_value *sg = b_reduce(c, "ReduceProd", b_op1(c, "Sign", d),
+				       &ax, 1, 0);
+	sg = b_op3(c, "Where", odd, b_op1(c, "Neg", sg), sg);
+	struct ir_value *la = b_reduce(c, "ReduceSum",
+				       b_op1(c, "Log", b_op1(c, "Abs", d)),
+				       &ax, 1, 0);
+	if (n->op == OP_aten_logdet) {
+		enum ir_dtype dt = b_dtype(la);
+		out[0] = b_op3(c, "Where", b_op2(c, "Less", sg,
+						  b_const_scalar(c, 0, dt, 0)),
+			       b_const_scalar(c, NAN, dt, 0), la);
+		return 0;
+	}
+	out[0] = sg;
+	out[1] = la;
 	return 0;
 }
 
@@ -1582,7 +1616,7 @@ static const struct symbolic entries[] = {
 	{ OP_aten_det, 11, 0, SYM_PRIO_BASE, sym_linalg_det },
 	{ OP_aten_slogdet, 11, 0, SYM_PRIO_BASE, sym_slogdet },
 	{ OP_aten_linalg_slogdet, 11, 0, SYM_PRIO_BASE, sym_slogdet },
-	{ OP_aten_logdet, 0, 0, SYM_PRIO_BASE, sym_logdet },
+	{ OP_aten_logdet, 0, 0, SYM_PRIO_BASE, sym_slogdet },
 	{ OP_aten_celu, 0, 0, SYM_PRIO_BASE, sym_celu },
 	{ OP_aten_selu, 0, 0, SYM_PRIO_BASE, sym_selu },
 	{ OP_aten_hardshrink, 9, 0, SYM_PRIO_BASE, sym_hardshrink },

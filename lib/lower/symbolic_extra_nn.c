@@ -1025,6 +1025,169 @@ static int sym_x_upsample_aa(struct lower_ctx *c, struct ir_node *n,
 			  "(opset 18) disagrees with torch in ONNX Runtime");
 }
 
+/* grid_sampler's source coordinate along an axis of `size` from the
+ * normalised g, as torch 1.13's CPU kernel computes it
+ * (GridSamplerKernel.cpp, ComputeLocation): unnormalised with the
+ * scaling factor (size - 1) / 2 (align_corners) or size / 2 less 0.5;
+ * then kept (zeros), clipped to [0, size - 1] (border) or reflected about
+ * low (0 or -0.5) with period twice_span (2 (size - 1) or 2 size) and
+ * clipped (reflection). */
+/* a * b + c rounded once, as the fused multiply-add that torch's
+ * vectorised CPU kernels compile to (x86-64 with FMA): for float in
+ * double (the product exact, one rounding of the sum, then to float);
+ * for double the two roundings of Mul and Add. */
+static struct ir_value *grid_fma(struct lower_ctx *c, struct ir_value *a,
+				 struct ir_value *b, struct ir_value *d,
+				 enum ir_dtype dt)
+{
+	enum ir_dtype wide = dt == IR_DTYPE_FLOAT ? IR_DTYPE_DOUBLE : dt;
+	struct ir_value *r = b_op2(c, "Add",
+		b_op2(c, "Mul", b_cast(c, a, wide), b_cast(c, b, wide)),
+		b_cast(c, d, wide));
+	return b_cast(c, r, dt);
+}
+
+static struct ir_value *grid_coord(struct lower_ctx *c, struct ir_value *g,
+				   int64_t size, int64_t pm, int64_t al,
+				   enum ir_dtype dt)
+{
+#define K(v) b_const_scalar(c, (v), dt, 0)
+	struct ir_value *x = b_op2(c, "Add", g, K(1));
+	if (al)
+		x = b_op2(c, "Mul", x, K((double)(size - 1) / 2));
+	else
+		x = grid_fma(c, x, K((double)size / 2), K(-0.5), dt);
+	double low = al ? 0 : -0.5;
+	double span = al ? 2.0 * (double)(size - 1) : 2.0 * (double)size;
+	if (pm == 2 && span > 0) {
+		/* |x - low| folded into [0, span / 2] by whole periods */
+		struct ir_value *a = b_op1(c, "Abs", al ? x
+					   : b_op2(c, "Sub", x, K(low)));
+		struct ir_value *fl = b_op1(c, "Floor",
+					    b_op2(c, "Div", a, K(span)));
+		struct ir_value *ex = grid_fma(c, b_op1(c, "Neg", fl),
+					       K(span), a, dt);
+		x = b_op2(c, "Min", ex, b_op2(c, "Sub", K(span), ex));
+		if (!al)
+			x = b_op2(c, "Add", x, K(low));
+	}
+	if (pm >= 1)
+		x = b_op2(c, "Min", K((double)(size - 1)),
+			  b_op2(c, "Max", x, K(0)));
+	return x;
+}
+
+/* One corner of the sampling: the input's [N, C, H W] values xf at the
+ * int64 [N, P] column cx and row cy, 0 outside the image (torch's
+ * mask_gather); es is the [N, C, P] shape. */
+static struct ir_value *grid_corner(struct lower_ctx *c, struct ir_value *xf,
+				    struct ir_value *cx, struct ir_value *cy,
+				    int64_t h, int64_t w, struct ir_value *es,
+				    enum ir_dtype dt)
+{
+	int64_t one = 1;
+	struct ir_value *m1 = b_const_i64(c, -1);
+	struct ir_value *mask = b_op2(c, "And",
+		b_op2(c, "And", b_op2(c, "Greater", cx, m1),
+		      b_op2(c, "Less", cx, b_const_i64(c, w))),
+		b_op2(c, "And", b_op2(c, "Greater", cy, m1),
+		      b_op2(c, "Less", cy, b_const_i64(c, h))));
+	struct ir_value *lin = b_op2(c, "Add",
+				     b_op2(c, "Mul", cy, b_const_i64(c, w)),
+				     cx);
+	lin = b_op3(c, "Where", mask, lin, b_const_i64(c, 0));
+	lin = b_op2(c, "Expand", b_unsqueeze(c, lin, &one, 1), es);
+	struct ir_node *ge = b_node(c, "GatherElements", 2,
+				    (struct ir_value *[]){ xf, lin }, 1);
+	b_attr_i(c, ge, "axis", 2);
+	return b_op3(c, "Where", b_unsqueeze(c, mask, &one, 1), b_done(c, ge),
+		     K(0));
+}
+
+/* a floored or rounded coordinate as int64, kept within [-2, size] first
+ * (where the corners' bounds test is the same; inf stays castable) */
+static struct ir_value *grid_index(struct lower_ctx *c, struct ir_value *v,
+				   int64_t size, enum ir_dtype dt)
+{
+	v = b_op2(c, "Max", b_op2(c, "Min", v, K((double)size)), K(-2));
+	return b_cast(c, v, IR_DTYPE_INT64);
+}
+
+/* grid_sampler of a 4-d input below opset 16 (no GridSample): torch 1.13's
+ * CPU kernel step by step (GridSamplerKernel.cpp, ApplyGridSample): the
+ * source coordinates (grid_coord); bilinear: the four neighbours'
+ * values (GatherElements, opset 11) weighted by the distances, summed in
+ * torch's order nw, ne, sw, se with its fused multiply-adds; nearest: the
+ * rounded position (half to even, as torch's Vectorized round).  H and W
+ * must be known. */
+static int grid_sample11(struct lower_ctx *c, struct ir_node *n,
+			 struct ir_value **out, int64_t im, int64_t pm,
+			 int64_t al)
+{
+	struct ir_value *x = T(0), *g = T(1);
+	enum ir_dtype dt = b_dtype(x);
+	int64_t h = fixed_dim(x, 2), w = fixed_dim(x, 3);
+	if (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE)
+		return lw_decline(c, "grid_sample below opset 16 of this "
+				  "dtype");
+	if (h < 0 || w < 0 || b_rank(g) != 4 || b_dtype(g) != dt)
+		return lw_decline(c, "grid_sample below opset 16 with the "
+				  "input's height or width unknown");
+	int64_t fl[3] = { 0, 0, -1 };
+	struct ir_value *xf = b_op2(c, "Reshape", x, b_const_i64s(c, fl, 3, 1));
+	struct ir_value *co[2];
+	for (int i = 0; i < 2; i++) {
+		struct ir_node *ga = b_node(c, "Gather", 2,
+			(struct ir_value *[]){ g, b_const_i64(c, i) }, 1);
+		b_attr_i(c, ga, "axis", 3);
+		co[i] = b_op2(c, "Reshape", b_done(c, ga),
+			      b_const_i64s(c, fl + 1, 2, 1));
+		co[i] = grid_coord(c, co[i], i ? h : w, pm, al, dt);
+	}
+	struct ir_value *shx = b_op1(c, "Shape", x);
+	struct ir_value *es = b_concat(c, 2, (struct ir_value *[]){
+		b_slice(c, shx, 0, 2, 0, 1),
+		b_slice(c, b_op1(c, "Shape", co[0]), 1, 2, 0, 1) }, 0);
+	struct ir_value *y;
+	if (im == 1) {
+		y = grid_corner(c, xf,
+				grid_index(c, b_op1(c, "Round", co[0]), w, dt),
+				grid_index(c, b_op1(c, "Round", co[1]), h, dt),
+				h, w, es, dt);
+	} else {
+		int64_t one = 1;
+		struct ir_value *xw = b_op1(c, "Floor", co[0]);
+		struct ir_value *yn = b_op1(c, "Floor", co[1]);
+		struct ir_value *dw = b_op2(c, "Sub", co[0], xw);
+		struct ir_value *de = b_op2(c, "Sub", K(1), dw);
+		struct ir_value *dn = b_op2(c, "Sub", co[1], yn);
+		struct ir_value *ds = b_op2(c, "Sub", K(1), dn);
+		struct ir_value *wt[4] = { b_op2(c, "Mul", ds, de),
+					   b_op2(c, "Mul", ds, dw),
+					   b_op2(c, "Mul", dn, de),
+					   b_op2(c, "Mul", dn, dw) };
+		struct ir_value *ix = grid_index(c, xw, w, dt);
+		struct ir_value *iy = grid_index(c, yn, h, dt);
+		struct ir_value *ix1 = b_op2(c, "Add", ix, b_const_i64(c, 1));
+		struct ir_value *iy1 = b_op2(c, "Add", iy, b_const_i64(c, 1));
+		y = NULL;
+		for (int k = 0; k < 4; k++) {
+			struct ir_value *v = grid_corner(c, xf,
+				k & 1 ? ix1 : ix, k & 2 ? iy1 : iy, h, w, es,
+				dt);
+			struct ir_value *wk = b_unsqueeze(c, wt[k], &one, 1);
+			y = y ? grid_fma(c, v, wk, y, dt)
+			      : b_op2(c, "Mul", v, wk);
+		}
+	}
+	struct ir_value *os = b_concat(c, 2, (struct ir_value *[]){
+		b_slice(c, shx, 0, 2, 0, 1),
+		b_slice(c, b_op1(c, "Shape", g), 1, 3, 0, 1) }, 0);
+	out[0] = b_op2(c, "Reshape", y, os);
+	return 0;
+#undef K
+}
+
 static int sym_x_grid_sampler(struct lower_ctx *c, struct ir_node *n,
 			      struct ir_value **out)
 {
@@ -1035,11 +1198,16 @@ static int sym_x_grid_sampler(struct lower_ctx *c, struct ir_node *n,
 	static const char *const modes20[] = { "linear", "nearest", "cubic" };
 	static const char *const pms[] = { "zeros", "border", "reflection" };
 	int64_t im, pm, al;
-	if (c->opset < 16)
-		return lw_decline(c, "needs opset 16");
 	if (!lw_int(c, n, 2, &im) || !lw_int(c, n, 3, &pm) ||
 	    !lw_int(c, n, 4, &al) || im < 0 || im > 2 || pm < 0 || pm > 2)
 		return lw_decline(c, "modes not constant");
+	if (c->opset < 16 && im == 2)
+		return lw_decline(c, "bicubic grid_sample needs GridSample "
+				  "(--opset-version 16)");
+	if (c->opset < 16 && b_rank(T(0)) == 4)
+		return grid_sample11(c, n, out, im, pm, al);
+	if (c->opset < 16)
+		return lw_decline(c, "needs opset 16");
 	struct ir_value *in[2] = { T(0), T(1) };
 	if (!in[0] || !in[1] || b_rank(in[0]) != 4)
 		return lw_decline(c, "only 4-d inputs");
@@ -1516,8 +1684,8 @@ static const struct symbolic entries[] = {
 	{ OP_aten__embedding_bag, 0, 0, SYM_PRIO_BASE, sym_x_embedding_bag },
 	{ OP_aten_embedding_renorm, 0, 0, SYM_PRIO_BASE, sym_x_embedding_renorm },
 	{ OP_aten_feature_alpha_dropout, 0, 0, SYM_PRIO_BASE, sym_x_alpha_dropout },
-	{ OP_aten_grid_sampler, 16, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
-	{ OP_aten_grid_sampler_2d, 16, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
+	{ OP_aten_grid_sampler, 11, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
+	{ OP_aten_grid_sampler_2d, 11, 0, SYM_PRIO_BASE, sym_x_grid_sampler },
 	{ OP_aten_kl_div, 0, 0, SYM_PRIO_BASE, sym_x_kl_div },
 	{ OP_aten_max_pool1d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },
 	{ OP_aten_max_pool2d_with_indices, 0, 0, SYM_PRIO_BASE, sym_x_max_pool_with_indices },

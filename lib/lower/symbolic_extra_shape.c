@@ -595,19 +595,51 @@ static struct ir_value *index_onehot(struct lower_ctx *c, struct ir_value *x,
 	return b_op2(c, "Equal", rng, idx);
 }
 
+/* index_fill/copy/add's self (x), dim and source (src, NULL for fill)
+ * checked; a 0-d self (with a 0-d or one-element source), which torch
+ * reads as one element along dim 0 or -1, made 1-d: *scalar set, and
+ * the caller squeezes its result back.  0, or 1 (declined). */
+static int index_args(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **x, struct ir_value **src,
+		      int64_t *dim, int *r, int *scalar)
+{
+	*r = b_rank(*x);
+	*scalar = 0;
+	if (!lw_int(c, n, 1, dim))
+		return lw_decline(c, "dim not constant");
+	if (*r == 0 && (*dim == 0 || *dim == -1) &&
+	    (!src || b_rank(*src) == 0 || b_rank(*src) == 1)) {
+		*x = flat(c, *x);
+		if (src)
+			*src = flat(c, *src);
+		*r = 1;
+		*scalar = 1;
+	}
+	if (*r < 1 || *r > MAXR || (src && b_rank(*src) != *r))
+		return lw_decline(c, src ? "ranks unknown or differ"
+					 : "input rank unknown");
+	*dim = nd(*dim, *r);
+	if (*dim < 0 || *dim >= *r)
+		return lw_decline(c, "dim out of range");
+	return 0;
+}
+
+/* y, or y squeezed back to 0-d when index_args made self 1-d */
+static struct ir_value *index_result(struct lower_ctx *c, struct ir_value *y,
+				     int scalar)
+{
+	int64_t zero = 0;
+	return scalar ? b_squeeze(c, y, &zero, 1) : y;
+}
+
 static SYM(sym_x_index_fill)
 {
 	/* index_fill(self, dim, index, value) */
 	struct ir_value *x = T(0), *v;
 	int64_t dim, axes[MAXR], one = 1;
-	int r = b_rank(x), k = 0;
-	if (!lw_int(c, n, 1, &dim))
-		return lw_decline(c, "dim not constant");
-	if (r < 1 || r > MAXR)
-		return lw_decline(c, "input rank unknown or 0");
-	dim = nd(dim, r);
-	if (dim < 0 || dim >= r)
-		return lw_decline(c, "dim out of range");
+	int r, k = 0, scalar;
+	if (index_args(c, n, &x, NULL, &dim, &r, &scalar))
+		return 1;
 	struct ir_value *eq = b_cast(c, index_onehot(c, x, dim, T(2)),
 				     IR_DTYPE_INT32);
 	struct ir_value *m = b_reduce(c, "ReduceMax", eq, &one, 1, 0);
@@ -623,7 +655,7 @@ static SYM(sym_x_index_fill)
 		v = lw_scalar_as(c, n, 3, b_dtype(x), 0);
 	if (!v)
 		return lw_decline(c, "value is not a number");
-	out[0] = b_op3(c, "Where", m, v, x);
+	out[0] = index_result(c, b_op3(c, "Where", m, v, x), scalar);
 	return 0;
 }
 
@@ -645,21 +677,16 @@ static SYM(sym_x_index_copy)
 	/* index_copy(self, dim, index, source) */
 	struct ir_value *x = T(0), *src = T(3);
 	int64_t dim;
-	int r = b_rank(x);
-	if (!lw_int(c, n, 1, &dim))
-		return lw_decline(c, "dim not constant");
-	if (r < 1 || r > MAXR || b_rank(src) != r)
-		return lw_decline(c, "ranks unknown or differ");
-	dim = nd(dim, r);
-	if (dim < 0 || dim >= r)
-		return lw_decline(c, "dim out of range");
+	int r, scalar;
+	if (index_args(c, n, &x, &src, &dim, &r, &scalar))
+		return 1;
 	src = b_cast(c, src, b_dtype(x));
 	struct ir_value *idx = expand_index(c, x, dim, T(2), src, r);
 	struct ir_node *s = b_node(c, c->opset >= 11 ? "ScatterElements"
 				   : "Scatter", 3,
 				   (struct ir_value *[]){ x, idx, src }, 1);
 	b_attr_i(c, s, "axis", dim);
-	out[0] = b_done(c, s);
+	out[0] = index_result(c, b_done(c, s), scalar);
 	return 0;
 }
 
@@ -671,19 +698,14 @@ static SYM(sym_x_index_add)
 	struct ir_value *x = T(0), *src = T(3);
 	int64_t dim, perm[MAXR], kz[2] = { 0, -1 };
 	double alpha = 1;
-	int r = b_rank(x);
+	int r, scalar;
 	enum ir_dtype dt = b_dtype(x);
-	if (!lw_int(c, n, 1, &dim))
-		return lw_decline(c, "dim not constant");
 	if (n->ninputs > 4 && !lw_float(c, n, 4, &alpha))
 		return lw_decline(c, "alpha not constant");
-	if (r < 1 || r > MAXR || b_rank(src) != r)
-		return lw_decline(c, "ranks unknown or differ");
 	if (!b_is_float(dt) && dt != IR_DTYPE_INT32 && dt != IR_DTYPE_INT64)
 		return lw_decline(c, "index_add of this dtype");
-	dim = nd(dim, r);
-	if (dim < 0 || dim >= r)
-		return lw_decline(c, "dim out of range");
+	if (index_args(c, n, &x, &src, &dim, &r, &scalar))
+		return 1;
 	swap_perm(perm, r, 0, dim);
 	struct ir_value *xt = dim ? b_transpose(c, x, perm, r) : x;
 	struct ir_value *st = b_cast(c, src, dt);
@@ -696,7 +718,7 @@ static SYM(sym_x_index_add)
 	struct ir_value *add = b_op2(c, "MatMul", oh, st);
 	add = b_op2(c, "Reshape", add, b_op1(c, "Shape", xt));
 	struct ir_value *y = b_op2(c, "Add", xt, add);
-	out[0] = dim ? b_transpose(c, y, perm, r) : y;
+	out[0] = index_result(c, dim ? b_transpose(c, y, perm, r) : y, scalar);
 	return 0;
 }
 

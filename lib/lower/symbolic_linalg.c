@@ -15,7 +15,9 @@
  * the remainder over the root of its pivot); LU is LAPACK getrf's partial
  * pivoting (ArgMax of |a| at or below row k: the first largest; the swap
  * by GatherElements; no scaling below a zero pivot; the multipliers as
- * the column times the pivot's reciprocal, as dgetrf2 scales); the
+ * the column times the pivot's reciprocal, as dgetrf2 scales) with
+ * OpenBLAS getf2's sums (lu_body: float32 determinants bit for bit with
+ * torch's up to 5x5); the
  * triangular solves are column-oriented substitution.  solve and inv are
  * getrf then getrs (the permutation from the pivots, then the two
  * triangular solves), as torch's linalg_solve and linalg_inv (a solve of
@@ -195,45 +197,76 @@ struct lu {
 	enum ir_dtype dt;
 };
 
+/* a * b + t rounded once for float (in double: the product is exact),
+ * as OpenBLAS's FMA kernels sum; Mul and Add for double */
+static struct ir_value *fma_acc(struct lower_ctx *c, struct ir_value *a,
+				struct ir_value *b, struct ir_value *t,
+				enum ir_dtype dt)
+{
+	if (dt != IR_DTYPE_FLOAT)
+		return b_op2(c, "Add", t, b_op2(c, "Mul", a, b));
+	struct ir_value *r = b_op2(c, "Add", b_op2(c, "Mul",
+		b_cast(c, a, IR_DTYPE_DOUBLE), b_cast(c, b, IR_DTYPE_DOUBLE)),
+		b_cast(c, t, IR_DTYPE_DOUBLE));
+	return b_cast(c, r, IR_DTYPE_FLOAT);
+}
+
+/* Step k of getrf in OpenBLAS's order (its getf2, which torch's LAPACK
+ * calls for small matrices, is left-looking: an entry of L or U is its
+ * pivoted input less the sum of the products before it, that sum
+ * accumulated by fused multiply-adds from 0 in k's order).  Carried: the
+ * matrix v[0] (inputs, rows swapped, and the L and U entries made so
+ * far), the pivots v[1], info v[2] and the sums v[3], to which step k
+ * adds l_ik u_kj (fma_acc) for i, j > k. */
 static void lu_body(struct lower_ctx *c, const void *ctx,
 		    struct ir_value *it, struct ir_value **v,
 		    struct ir_value **nv)
 {
 	const struct lu *s = ctx;
 	int R = s->r;
-	struct ir_value *m = v[0], *zero = scal(c, 0, s->dt);
-	struct ir_value *col = gather(c, m, it, R - 1);        /* [..., r] */
+	struct ir_value *m = v[0], *t = v[3], *zero = scal(c, 0, s->dt);
+	struct ir_value *e = b_op2(c, "Sub", m, t);
+	struct ir_value *col = gather(c, e, it, R - 1);        /* [..., r] */
 	struct ir_value *a = b_op3(c, "Where", b_op2(c, "Less", s->ridx, it),
 				   scal(c, -1, s->dt), b_op1(c, "Abs", col));
 	struct ir_node *am = b_node(c, "ArgMax", 1, &a, 1);
 	b_attr_i(c, am, "axis", R - 2);
 	b_attr_i(c, am, "keepdims", 1);
 	struct ir_value *p = b_done(c, am);                     /* [..., 1] */
-	struct ir_value *rowk = unsq(c, gather(c, m, it, R - 2), R - 2);
-	struct ir_value *pi = b_op2(c, "Expand", unsq(c, p, R - 1),
-				    b_op1(c, "Shape", rowk));
-	struct ir_value *rowp = gather_el(c, m, pi, R - 2);    /* [..., 1, q] */
 	struct ir_value *eqk = unsq(c, b_op2(c, "Equal", s->ridx, it), 1);
 	struct ir_value *eqp = unsq(c, b_op2(c, "Equal", s->ridx, p), R - 1);
-	struct ir_value *m1 = b_op3(c, "Where", eqk, rowp,
-				    b_op3(c, "Where", eqp, rowk, m));
-	struct ir_value *prow = sq(c, rowp, R - 2);            /* [..., q] */
+	struct ir_value *sw[2] = { m, t };
+	for (int i = 0; i < 2; i++) {
+		struct ir_value *rowk = unsq(c, gather(c, sw[i], it, R - 2),
+					     R - 2);
+		struct ir_value *pi = b_op2(c, "Expand", unsq(c, p, R - 1),
+					    b_op1(c, "Shape", rowk));
+		struct ir_value *rowp = gather_el(c, sw[i], pi, R - 2);
+		sw[i] = b_op3(c, "Where", eqk, rowp,
+			      b_op3(c, "Where", eqp, rowk, sw[i]));
+	}
+	struct ir_value *e1 = b_op2(c, "Sub", sw[0], sw[1]);
+	struct ir_value *prow = gather(c, e1, it, R - 2);      /* [..., q] */
 	struct ir_value *d = gather(c, prow, it, R - 2);        /* [...] */
 	struct ir_value *nz = b_op1(c, "Not", b_op2(c, "Equal", d, zero));
 	struct ir_value *rd = b_op3(c, "Where", nz, b_op1(c, "Reciprocal", d),
 				    scal(c, 1, s->dt));
 	struct ir_value *below = b_op2(c, "Greater", s->ridx, it);
 	struct ir_value *l = b_op3(c, "Where", below,
-		b_op2(c, "Mul", gather(c, m1, it, R - 1), unsq(c, rd, R - 2)),
+		b_op2(c, "Mul", gather(c, e1, it, R - 1), unsq(c, rd, R - 2)),
 		zero);
 	struct ir_value *rk = b_op3(c, "Where",
 				    b_op2(c, "Greater", s->cidx, it), prow, zero);
 	struct ir_value *lcol = unsq(c, l, R - 1);
-	struct ir_value *m2 = b_op2(c, "Sub", m1, b_op2(c, "Mul", lcol,
-							unsq(c, rk, R - 2)));
+	/* row k from column k on: U; column k below it: L */
+	struct ir_value *urow = b_op2(c, "And", eqk, unsq(c, b_op1(c, "Not",
+		b_op2(c, "Less", s->cidx, it)), 0));
+	struct ir_value *m2 = b_op3(c, "Where", urow,
+				    unsq(c, prow, R - 2), sw[0]);
 	struct ir_value *at = b_op2(c, "And", unsq(c, below, 1),
 				    b_op2(c, "Equal", s->cidx, it));
 	nv[0] = b_op3(c, "Where", at, lcol, m2);
+	nv[3] = fma_acc(c, lcol, unsq(c, rk, R - 2), sw[1], s->dt);
 	nv[1] = b_op3(c, "Where", b_op2(c, "Equal", s->kidx, it),
 		      b_op2(c, "Add", p, b_const_i64(c, 1)), v[1]);
 	struct ir_value *first = b_op2(c, "And",
@@ -250,13 +283,14 @@ static void lu_factor(struct lower_ctx *c, struct ir_value *a, int R,
 {
 	struct ir_value *rr = b_dim(c, a, R - 2), *qq = b_dim(c, a, R - 1);
 	struct ir_value *k = b_op3(c, "Where", b_op2(c, "Less", rr, qq), rr, qq);
-	struct ir_value *fin[3];
+	struct ir_value *fin[4];
 	struct lu s = { sym_arange_count(c, rr), sym_arange_count(c, qq),
 			sym_arange_count(c, k), R, b_dtype(a) };
-	struct ir_value *init[3] = {
+	struct ir_value *init[4] = {
 		a, batch_zeros(c, a, R, unsq(c, k, 0), IR_DTYPE_INT64),
-		batch_zeros(c, a, R, NULL, IR_DTYPE_INT64) };
-	b_loop(c, k, 3, init, lu_body, &s, fin);
+		batch_zeros(c, a, R, NULL, IR_DTYPE_INT64),
+		sym_fill_shape(c, b_op1(c, "Shape", a), 0, b_dtype(a)) };
+	b_loop(c, k, 4, init, lu_body, &s, fin);
 	*lu = fin[0];
 	*piv = fin[1];
 	*info = fin[2];
@@ -595,6 +629,28 @@ static SYM(sym_linalg_solve)
 	if (n->noutputs > 1)
 		out[1] = info;
 	return 0;
+}
+
+void sym_linalg_lu_diag(struct lower_ctx *c, struct ir_value *a, int r,
+			struct ir_value **diag, struct ir_value **odd)
+{
+	struct ir_value *lu, *piv, *info, *kk;
+	lu_factor(c, b_swap_last2(c, a, r), r, &lu, &piv, &info, &kk);
+	struct ir_value *nn = b_dim(c, a, r - 1);
+	struct ir_value *ar = sym_arange_count(c, nn);
+	/* [..., n, 1] of 0..n-1: U's diagonal by GatherElements */
+	struct ir_value *shape = b_concat(c, 2, (struct ir_value *[]){
+		b_slice(c, b_op1(c, "Shape", lu), 0, r - 1, 0, 1),
+		b_const_i64s(c, (const int64_t[]){ 1 }, 1, 1) }, 0);
+	struct ir_value *idx = b_op2(c, "Expand", unsq(c, ar, 1), shape);
+	*diag = sq(c, gather_el(c, lu, idx, r - 1), r - 1);
+	/* torch's lu_det_P: the pivots that are not their own row */
+	struct ir_value *moved = b_cast(c, b_op1(c, "Not", b_op2(c, "Equal",
+		piv, b_op2(c, "Add", ar, b_const_i64(c, 1)))), IR_DTYPE_INT64);
+	int64_t ax = r - 2;
+	struct ir_value *cnt = b_reduce(c, "ReduceSum", moved, &ax, 1, 0);
+	*odd = b_op2(c, "Equal", b_op2(c, "Mod", cnt, b_const_i64(c, 2)),
+		     b_const_i64(c, 1));
 }
 
 struct ir_value *sym_linalg_inverse(struct lower_ctx *c, struct ir_value *a,

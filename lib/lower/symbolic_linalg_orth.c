@@ -19,7 +19,8 @@
  * linalg_eigvalsh, linalg_svdvals, linalg_matrix_rank, linalg_pinv,
  * pinverse, nuclear_norm and the 'nuc', 2, -2 matrix norms
  * (symbolic_extra_math.c's mnorm calls sym_svd_norm), linalg_cond (None,
- * 2, -2, and 'fro', 'nuc' from all singular values), linalg_lstsq (the
+ * 2, -2, and 'fro', 'nuc' from all singular values; +-1, +-inf from the
+ * inverse), linalg_lstsq (the
  * minimum-norm solution pinv(A) B).  docs/operators.md gives the errors
  * tests/436 measures against torch 1.13.  Eigenvectors and singular
  * vectors (linalg_eigh, linalg_svd, symeig's and svd's vector forms) are
@@ -865,6 +866,36 @@ static SYM(sym_nuclear_norm)
 	return sym_svd_norm(c, x, 'n', d[0], d[1], (int)keep, out);
 }
 
+/* linalg_cond with p = +-1 or +-inf, as torch 1.13's _linalg_cond_helper:
+ * norm(A, p) * norm(inv(A), p) (the inverse by getrf and getrs,
+ * symbolic_linalg.c), a NaN product (0 times inf: a singular matrix) made
+ * inf as torch's nan_to_num does */
+static int cond_inv(struct lower_ctx *c, struct ir_value *x, double p,
+		    struct ir_value **out)
+{
+	struct ir_value *inv, *na, *ni;
+	int r = x ? b_rank(x) : -1;
+	enum ir_dtype dt = x ? b_dtype(x) : IR_DTYPE_UNDEFINED;
+	int64_t m = r >= 2 ? b_dim_size(x, -2) : -1;
+	int64_t nn = r >= 2 ? b_dim_size(x, -1) : -1;
+	if (r < 2 || (dt != IR_DTYPE_FLOAT && dt != IR_DTYPE_DOUBLE))
+		return lw_decline(c, "expects a float32 or float64 tensor of "
+				  "known rank 2 or more");
+	if (m != nn || m < 0)
+		return lw_decline(c, "p of 1, -1, inf, -inf needs square "
+				  "matrices of known size (torch raises)");
+	if (known_empty(x))
+		return lw_decline(c, "an empty matrix");
+	inv = sym_linalg_inverse(c, x, r);
+	if (!inv || sym_matrix_norm(c, x, NULL, p, -2, -1, 0, &na) ||
+	    sym_matrix_norm(c, inv, NULL, p, -2, -1, 0, &ni))
+		return 1;
+	struct ir_value *y = b_op2(c, "Mul", na, ni);
+	out[0] = b_op3(c, "Where", b_op1(c, "IsNaN", y),
+		       b_const_scalar(c, INFINITY, dt, 0), y);
+	return 0;
+}
+
 /* linalg_cond(A, p=None) */
 static SYM(sym_cond)
 {
@@ -877,10 +908,11 @@ static SYM(sym_cond)
 	if (!sp && n->ninputs > 1 && !lw_is_none(c, n, 1) &&
 	    !lw_float(c, n, 1, &p))
 		return lw_decline(c, "p is not constant");
+	if (!sp && (fabs(p) == 1 || isinf(p)))
+		return cond_inv(c, x, p, out);
 	if (sp ? strcmp(sp, "fro") && strcmp(sp, "nuc") : fabs(p) != 2)
-		return lw_decline(c, "p of 1, -1, inf, -inf needs a matrix "
-				  "inverse (pt2onnx computes None, 2, -2, "
-				  "'fro' and 'nuc')");
+		return lw_decline(c, "p other than None, +-1, +-2, +-inf, "
+				  "'fro' or 'nuc'");
 	if (mats(c, x, &a, &m, &nn))
 		return 1;
 	if (sp && m != nn)

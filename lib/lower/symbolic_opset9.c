@@ -819,6 +819,12 @@ static int conv_common(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "weight rank unknown");
 	int sp = wr - 2;
 	int64_t st[8], pad[8], dil[8], op[8], pads[16], groups;
+	/* an unbatched input (conv1d/2d/3d, conv_transpose*d,
+	 * _convolution_mode): one dim less, run as a batch of one */
+	int unbatched = n->op != OP_aten__convolution &&
+			n->op != OP_aten_convolution && b_rank(x) == wr - 1;
+	if (unbatched)
+		x = b_unsqueeze(c, x, (const int64_t[]){ 0 }, 1);
 	if (lw_ints(c, n, istride, st, 8, sp) != sp ||
 	    lw_ints(c, n, idil, dil, 8, sp) != sp ||
 	    !lw_int(c, n, igroups, &groups))
@@ -870,13 +876,16 @@ static int conv_common(struct lower_ctx *c, struct ir_node *n,
 	b_attr_ints(c, nd, "pads", pads, 2 * sp);
 	b_attr_ints(c, nd, "strides", st, sp);
 	out[0] = b_done(c, nd);
+	if (unbatched)
+		out[0] = b_squeeze(c, out[0], (const int64_t[]){ 0 }, 1);
 	return 0;
 }
 
 static int sym_conv(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
 {
-	/* conv1d/2d/3d(input, weight, bias, stride, padding, dilation, groups) */
+	/* conv1d/2d/3d and _convolution_mode(input, weight, bias, stride,
+	 * padding, dilation, groups); padding a list or 'same' / 'valid' */
 	return conv_common(c, n, out, 3, 4, 5, 0, 0, 6);
 }
 
@@ -1416,13 +1425,66 @@ static int64_t channels(const struct ir_value *x)
 /* batch_norm whose own training flag is set (F.batch_norm(...,
  * training=True) with the model exported for inference): normalised with
  * the batch's statistics over every axis but 1 (biased variance), as
- * torch computes it; the running statistics' update is a side effect
- * that the exported graph does not carry.  Decomposed, not a 5-output
+ * torch computes it; the running statistics (mom not NaN) updated in
+ * place as torch does (batch_norm_update), so that later reads see them.
+ * Decomposed, not a 5-output
  * BatchNormalization: runtimes built for inference ignore its training
  * mode. */
+/* The running statistics' update of a training-mode batch_norm (mom not
+ * NaN), as torch's batch_norm_cpu_update_stats_template: running_mean
+ * := mom mean + (1 - mom) running_mean, running_var := mom var_sum / (n -
+ * 1) + (1 - mom) running_var, mean and d = x - mean [1, C, 1...], axes
+ * the k reduced ones.  _native_batch_norm_legit_functional returns them
+ * (outputs 3, 4); the others write them into inputs 3 and 4 (later reads
+ * see them, as torch's in-place update), declined where those belong to
+ * an enclosing block.  0, or 1 declined. */
+static int batch_norm_update(struct lower_ctx *c, struct ir_node *n,
+			     struct ir_value **out, struct ir_value *x,
+			     struct ir_value *mean, struct ir_value *d,
+			     const int64_t *axes, int k, double mom)
+{
+	int func = n->op == OP_aten__native_batch_norm_legit_functional;
+	struct ir_value *rs[2] = { T(3), T(4) }, *nv[2];
+	if (!rs[0] || !rs[1])
+		return lw_decline(c, "running statistics are not tensors");
+	for (int i = 0; i < 2 && !func; i++)
+		if (lw_input_writable(c, n, 3 + i))
+			return 1;
+	enum ir_dtype dt = b_dtype(x);
+	int64_t flat = -1;
+	struct ir_value *shape = b_const_i64s(c, &flat, 1, 1);
+	struct ir_value *cnt = b_op2(c, "Div", b_cast(c, b_op1(c, "Size", x),
+						      dt),
+		b_cast(c, b_dim(c, x, 1), dt));
+	struct ir_value *vs = b_reduce(c, "ReduceSum", b_op2(c, "Mul", d, d),
+				       axes, k, 1);
+	struct ir_value *st[2] = {
+		mean, b_op2(c, "Div", vs, b_op2(c, "Sub", cnt,
+						b_const_scalar(c, 1, dt, 0))) };
+	for (int i = 0; i < 2; i++) {
+		enum ir_dtype rt = b_dtype(rs[i]);
+		struct ir_value *v = b_cast(c, b_op2(c, "Reshape", st[i], shape),
+					    rt);
+		nv[i] = b_op2(c, "Add",
+			      b_op2(c, "Mul", v, b_const_scalar(c, mom, rt, 0)),
+			      b_op2(c, "Mul", rs[i],
+				    b_const_scalar(c, 1 - mom, rt, 0)));
+	}
+	for (int i = 0; i < 2; i++) {
+		if (func) {
+			if (n->noutputs == 5)
+				out[3 + i] = nv[i];
+			continue;
+		}
+		if (lw_write_input(c, n, 3 + i, nv[i]))
+			return 1;
+	}
+	return 0;
+}
+
 static int batch_norm_batch_stats(struct lower_ctx *c, struct ir_node *n,
 				  struct ir_value **out, struct ir_value *x,
-				  double eps)
+				  double eps, double mom)
 {
 	int r = b_rank(x);
 	enum ir_dtype dt = b_dtype(x);
@@ -1437,12 +1499,24 @@ static int batch_norm_batch_stats(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *d = b_op2(c, "Sub", x, mean);
 	struct ir_value *var = b_reduce(c, "ReduceMean",
 					b_op2(c, "Mul", d, d), axes, k, 1);
-	struct ir_value *y = b_op2(c, "Div", d, b_op1(c, "Sqrt",
-		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0))));
+	struct ir_value *sd = b_op1(c, "Sqrt",
+		b_op2(c, "Add", var, b_const_scalar(c, eps, dt, 0)));
+	struct ir_value *y = b_op2(c, "Div", d, sd);
 	y = sym_channel_affine(c, n, y, r, dt);
 	if (!y)
 		return lw_decline(c, "weight or bias is not a tensor");
+	if (!isnan(mom) && batch_norm_update(c, n, out, x, mean, d, axes, k,
+					     mom))
+		return 1;
 	out[0] = y;
+	if (n->noutputs >= 3 && n->op != OP_aten_batch_norm) {
+		/* native_batch_norm's save_mean and save_invstd, [C] */
+		int64_t flat = -1;
+		struct ir_value *shape = b_const_i64s(c, &flat, 1, 1);
+		out[1] = b_op2(c, "Reshape", mean, shape);
+		out[2] = b_op2(c, "Reshape", b_op1(c, "Reciprocal", sd),
+			       shape);
+	}
 	return 0;
 }
 
@@ -1501,7 +1575,7 @@ static int batch_norm_train(struct lower_ctx *c, struct ir_node *n,
 			    double mom, double eps)
 {
 	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4)) /* nothing to update */
-		return batch_norm_batch_stats(c, n, out, x, eps);
+		return batch_norm_batch_stats(c, n, out, x, eps, NAN);
 	return batch_norm_node(c, n, out, x, mom, eps, 1);
 }
 
@@ -1521,7 +1595,9 @@ static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
 	if (training && c->o->training == LOWER_TRAINING_TRAIN)
 		return batch_norm_train(c, n, out, x, mom, eps);
 	if (training)
-		return batch_norm_batch_stats(c, n, out, x, eps);
+		return batch_norm_batch_stats(c, n, out, x, eps,
+					      lw_is_none(c, n, 3) ||
+					      lw_is_none(c, n, 4) ? NAN : mom);
 	if (lw_is_none(c, n, 3) || lw_is_none(c, n, 4))
 		return lw_decline(c, "no running statistics");
 	return batch_norm_node(c, n, out, x, mom, eps, 0);
@@ -1534,8 +1610,10 @@ static int sym_batch_norm(struct lower_ctx *c, struct ir_node *n,
  * overload (input, weight, bias, training, momentum, eps: the batch's
  * statistics) and _no_training (input, weight, bias, running_mean,
  * running_var, momentum, eps).  Output 0 is batch_norm's; the saved mean
- * and invstd (outputs 1, 2) are not made; _functional's running
- * statistics (3, 4) are its inputs when not training. */
+ * and invstd (outputs 1, 2) are the batch's mean and 1 / sqrt(biased
+ * variance + eps) when training, empty [0] tensors when not (torch 1.13's
+ * eval form); _functional's running statistics (3, 4) are its inputs when
+ * not training. */
 static int sym_native_batch_norm(struct lower_ctx *c, struct ir_node *n,
 				 struct ir_value **out)
 {
@@ -1545,7 +1623,7 @@ static int sym_native_batch_norm(struct lower_ctx *c, struct ir_node *n,
 	if (n->ninputs == 6) {
 		if (!lw_float(c, n, 5, &eps))
 			return lw_decline(c, "eps is not constant");
-		return batch_norm_batch_stats(c, n, out, x, eps);
+		return batch_norm_batch_stats(c, n, out, x, eps, NAN);
 	}
 	if (n->op == OP_aten__native_batch_norm_legit_no_training) {
 		if (!lw_float(c, n, 5, &mom) || !lw_float(c, n, 6, &eps))
@@ -1555,10 +1633,18 @@ static int sym_native_batch_norm(struct lower_ctx *c, struct ir_node *n,
 		return batch_norm_node(c, n, out, x, mom, eps, 0);
 	}
 	int r = sym_batch_norm(c, n, out);
-	if (!r && n->noutputs == 5 && lw_int(c, n, 5, &training) &&
-	    !training && c->o->training != LOWER_TRAINING_TRAIN) {
-		out[3] = T(3);
-		out[4] = T(4);
+	if (!r && lw_int(c, n, 5, &training) && !training &&
+	    c->o->training != LOWER_TRAINING_TRAIN) {
+		if (n->noutputs == 5) {
+			out[3] = T(3);
+			out[4] = T(4);
+		}
+		/* torch's eval form saves no statistics: two empty [0] */
+		int64_t zero = 0;
+		enum ir_dtype dt = b_dtype(x);
+		for (int i = 1; i <= 2 && i < (int)n->noutputs; i++)
+			out[i] = b_cast(c, b_const_reals(c, NULL, &zero, 1,
+							 dt), dt);
 	}
 	return r;
 }
@@ -1970,6 +2056,7 @@ static const struct symbolic opset9[] = {
 	{ OP_aten_scatter, 9, 0, SYM_PRIO_BASE, sym_scatter },
 	{ OP_aten_tensor, 0, 0, SYM_PRIO_BASE, sym_tensor },
 	{ OP_aten__convolution, 0, 0, SYM_PRIO_BASE, sym_convolution },
+	{ OP_aten__convolution_mode, 0, 0, SYM_PRIO_BASE, sym_conv },
 	{ OP_aten_convolution, 0, 0, SYM_PRIO_BASE, sym_convolution },
 	{ OP_aten___derive_index, 0, 0, SYM_PRIO_BASE, sym_derive_index },
 	{ OP_aten___range_length, 0, 0, SYM_PRIO_BASE, sym_range_length },

@@ -186,20 +186,41 @@ static void broadcast(struct ir_graph *g, struct ir_node *n, int cmp)
 	set_out(g, n, 0, dt, r, dims);
 }
 
+/* 1 when input i is a constant string equal to s (conv's padding). */
+static int cstr_is(const struct ir_node *n, uint32_t i, const char *s)
+{
+	const struct ir_value *v = i < n->ninputs ? n->inputs[i] : NULL;
+	const struct ir_attr *a;
+
+	if (!v || !v->producer || v->producer->op != OP_prim_Constant)
+		return 0;
+	a = ir_node_find_attr(v->producer, "value");
+	return a && a->kind == IR_ATTR_STRING && a->u.s.len == strlen(s) &&
+	       !memcmp(a->u.s.data, s, a->u.s.len);
+}
+
 static void conv(struct ir_graph *g, struct ir_node *n)
 {
 	const struct ir_type *x = tin(n, 0), *w = tin(n, 1);
 	int64_t st[8], pd[8], dl[8];
 	struct ir_dim dims[MAXR];
-	int sp, i, ns, np, nd, transposed = 0;
+	int sp, i, ns, np, nd, transposed = 0, lead = 0;
 	int64_t v;
 
-	if (!x || !w || x->rank < 3 || w->rank != x->rank)
+	/* conv1d/2d/3d also take an unbatched input (one dim less) */
+	if (x && w && w->rank >= 3 && x->rank == w->rank - 1 &&
+	    n->op != OP_aten__convolution && n->op != OP_aten_convolution)
+		lead = 1;
+	if (!x || !w || x->rank + lead < 3 || w->rank != x->rank + lead)
 		return;
-	sp = x->rank - 2;
+	sp = w->rank - 2;
 	ns = cints(n, 3, st, 8);
 	np = cints(n, 4, pd, 8);
 	nd = cints(n, 5, dl, 8);
+	if (cstr_is(n, 4, "valid")) {
+		np = 1;
+		pd[0] = 0;
+	}
 	if (n->op == OP_aten__convolution ||
 	    n->op == OP_aten_convolution) {
 		if (!cint(n, 6, &v))
@@ -211,17 +232,23 @@ static void conv(struct ir_graph *g, struct ir_node *n)
 		return;
 	}
 	dims[0] = x->dims[0];
-	dims[1] = w->dims[0];
+	dims[1 - lead] = w->dims[0];
 	for (i = 0; i < sp; i++) {
 		struct ir_dim k = w->dims[2 + i];
-		if (ns < 1 || np < 1 || nd < 1 || k.kind != IR_DIM_FIXED) {
-			dims[2 + i] = unknown();
+		int j = 2 + i - lead;
+		if (cstr_is(n, 4, "same")) {
+			/* torch: 'same' keeps the size (stride 1) */
+			dims[j] = x->dims[j];
 			continue;
 		}
-		dims[2 + i] = pool_dim(x->dims[2 + i], k.value,
-				       st[ns == 1 ? 0 : i < ns ? i : 0],
-				       pd[np == 1 ? 0 : i < np ? i : 0],
-				       dl[nd == 1 ? 0 : i < nd ? i : 0], 0);
+		if (ns < 1 || np < 1 || nd < 1 || k.kind != IR_DIM_FIXED) {
+			dims[j] = unknown();
+			continue;
+		}
+		dims[j] = pool_dim(x->dims[j], k.value,
+				   st[ns == 1 ? 0 : i < ns ? i : 0],
+				   pd[np == 1 ? 0 : i < np ? i : 0],
+				   dl[nd == 1 ? 0 : i < nd ? i : 0], 0);
 	}
 	set_out(g, n, 0, x->dtype, x->rank, dims);
 }
@@ -1023,6 +1050,7 @@ static shape_rule *const shape_rules[OP_COUNT] = {
 	[OP_aten_conv3d] = conv,
 	[OP_aten__convolution] = conv,
 	[OP_aten_convolution] = conv,
+	[OP_aten__convolution_mode] = conv,
 	[OP_aten_linear] = linear,
 	[OP_aten_matmul] = matmul,
 	[OP_aten_cholesky] = linalg,

@@ -823,9 +823,64 @@ static int op_nuclear_norm(struct trace_ctx *c, const struct ir_node *n,
 						x->dtype));
 }
 
+/* the p = 1, -1 (column sums), inf, -inf (row sums) norm of a [n, n],
+ * NaN where any sum is */
+static double norm_1inf(const double *a, int64_t n, double p)
+{
+	double r = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double t = 0;
+		for (int64_t j = 0; j < n; j++)
+			t += fabs(isinf(p) ? a[i * n + j] : a[j * n + i]);
+		if (t != t)
+			return t;
+		if (!i || (p > 0 ? t > r : t < r))
+			r = t;
+	}
+	return r;
+}
+
+/* linalg_cond with p 1, -1, inf, -inf, as torch's _linalg_cond_helper:
+ * norm(A) * norm(A^-1) (the inverse as linalg_inv's kernel computes it),
+ * NaN made inf (nan_to_num) */
+static int cond_inv(struct trace_ctx *c, struct gpu_tensor *x, double p,
+		    struct tval **out)
+{
+	int64_t b, m, nn;
+	double *h = mats_host(c, x, "torch.linalg.cond", &b, &m, &nn), *res;
+	int rc = -1;
+
+	if (!h)
+		return -1;
+	if (m != nn || !m) {
+		free(h);
+		return trace_error(c, "torch.linalg.cond: A must be batches of "
+				   "square matrices with at least one row");
+	}
+	res = zalloc(b);
+	if (!res) {
+		free(h);
+		return trace_oom(c);
+	}
+	for (int64_t i = 0; i < b; i++) {
+		double *a = h + i * nn * nn, na = norm_1inf(a, nn, p);
+		if (trace_inv_host(a, nn)) {
+			rc = trace_oom(c);
+			goto out;
+		}
+		res[i] = na * norm_1inf(a, nn, p);
+		if (res[i] != res[i])
+			res[i] = INFINITY;
+	}
+	rc = out_mats(c, out, x, x->rank - 2, 0, NULL, x->dtype, res);
+out:
+	free(h); free(res);
+	return rc;
+}
+
 /* linalg_cond(A, p=None): None, 2, -2 from the extreme singular values;
  * 'fro' and 'nuc' of square A from all of them (A^-1's are 1/s); 1, -1,
- * inf, -inf need an inverse (refused) */
+ * inf, -inf from the inverse (cond_inv) */
 static int op_cond(struct trace_ctx *c, const struct ir_node *n,
 		   struct tval **in, int nin, struct tval **out, int nout)
 {
@@ -843,11 +898,12 @@ static int op_cond(struct trace_ctx *c, const struct ir_node *n,
 	else if (nin > 1 && in[1]->kind != TV_NONE &&
 		 tv_get_float(c, in[1], &p))
 		return -1;
+	if (!sp && (fabs(p) == 1 || isinf(p)))
+		return cond_inv(c, x, p, out);
 	if (sp ? strcmp(sp, "fro") && strcmp(sp, "nuc") : fabs(p) != 2)
-		return trace_error(c, "linalg_cond with p=%s needs a matrix "
-				   "inverse (pt2onnx computes None, 2, -2, "
-				   "'fro' and 'nuc')", sp ? sp : isinf(p) ?
-				   (p > 0 ? "inf" : "-inf") : p > 0 ? "1" : "-1");
+		return trace_error(c, "linalg_cond with p=%s: p must be None, "
+				   "+-1, +-2, +-inf, 'fro' or 'nuc'",
+				   sp ? sp : "a number");
 	if (!(h = mats_host(c, x, "torch.linalg.cond", &b, &m, &nn)))
 		return -1;
 	if ((sp && m != nn) || !m || !nn) {

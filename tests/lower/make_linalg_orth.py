@@ -91,12 +91,12 @@ class Many(torch.nn.Module):
 
 
 class Refused(torch.nn.Module):
-    """what stays refused: eigh's and svd's vectors, cond with p 1 (an
-    inverse), gelsd's residuals of a tall A (a shape that depends on the
-    rank)"""
+    """what stays refused: eigh's and svd's vectors, gelsd's residuals of
+    a tall A (a shape that depends on the rank); cond with p 1 is
+    tests/439's"""
     def forward(self, s, t, b):
         return (torch.linalg.eigh(s)[1], torch.linalg.svd(t)[0], torch.svd(t)[0],
-                torch.linalg.cond(s, 1), torch.linalg.lstsq(t, b, driver="gelsd")[0])
+                torch.linalg.lstsq(t, b, driver="gelsd")[0])
 
 
 def graded(b, m, n, decades, dtype):
