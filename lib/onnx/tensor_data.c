@@ -15,7 +15,9 @@
  * large tile written cold costs several times more).  A source over
  * DROP_SPAN is read in at most TR_PASSES passes (larger tiles), the pages
  * behind each thread dropped from the mapping as it goes, so that RSS stays
- * near a tile whatever the weight's size.
+ * near a tile whatever the weight's size.  A scaled view (fold's Conv +
+ * BatchNormalization, docs/ir.md) is computed from the mapped source into
+ * the chunk buffer, row factor by row factor, and written.
  */
 #include "tensor_data.h"
 
@@ -122,6 +124,11 @@ int tensor_data_check(const struct ir_tensor *t, const char *what,
 	}
 	if (ref_span(t, what, &need, d))
 		return EXIT_UNSUPPORTED;
+	const char *bad = weight_scale_problem(t, IR_LEVEL_ONNX);
+	if (bad) {
+		diag_error(d, "%s: %s", what, bad);
+		return EXIT_BAD_INPUT;
+	}
 	if (need > t->ref.length) {
 		diag_error(d, "%s needs %llu bytes but its reference into '%s' "
 			   "has length %llu", what, (unsigned long long)need,
@@ -726,6 +733,49 @@ done:
 	return rc;
 }
 
+/* A scaled view (contiguous, Float; tensor_data_check said so): the
+ * source mapped, each output chunk computed (weight_scale_row, row by row
+ * of dim 0) into the buffer and written. */
+static int copy_scaled(struct tensor_reader *r, const struct ir_tensor *t,
+		       const char *what, struct outfile *out, struct diag *d)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t size = tensor_data_size(t), n = ir_tensor_numel(t);
+	uint64_t per = n / (uint64_t)t->dims[0], at = 0;
+	uint64_t start = t->ref.offset & ~(uint64_t)(page - 1);
+	size_t maplen = (size_t)(t->ref.offset - start + size);
+	const size_t cap = TENSOR_DATA_CHUNK / sizeof(float);
+	int rc = 0;
+
+	unsigned char *map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd,
+				  (off_t)start);
+	if (map == MAP_FAILED) {
+		diag_error(d, "%s: cannot map '%s': %s", what, r->path,
+			   strerror(errno));
+		return EXIT_IO;
+	}
+	const float *src = (const float *)(const void *)
+			   (map + (t->ref.offset - start));
+	float *buf = (float *)(void *)r->buf;
+	while (!rc && at < n) {
+		/* elements [at, at + k): whole rows when one fits */
+		uint64_t k = n - at < cap ? n - at : cap;
+		for (uint64_t i = at; i < at + k;) {
+			uint64_t row = i / per, end = (row + 1) * per;
+			if (end > at + k)
+				end = at + k;
+			weight_scale_row(buf + (i - at), src + i, end - i,
+					 t->ref.scale[row]);
+			i = end;
+		}
+		rc = outfile_write(out, buf, (size_t)k * sizeof(float), d) ?
+		     EXIT_IO : 0;
+		at += k;
+	}
+	munmap(map, maplen);
+	return rc;
+}
+
 int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
 		     const char *what, struct outfile *out, struct diag *d)
 {
@@ -746,6 +796,8 @@ int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
 		return 0;
 	if ((rc = reader_open(r, t->ref.file, what, d)))
 		return rc;
+	if (t->ref.scale)
+		return copy_scaled(r, t, what, out, d);
 	if (weight_contiguous(t))
 		return copy_range(r, t->ref.offset, size, what, out, d);
 	return copy_strided(r, t, what, out, d);
