@@ -532,19 +532,22 @@ static void *tr_run(void *arg)
 	return NULL;
 }
 
-/* A helper thread that takes half of each tile (the right-hand columns),
- * started per weight. */
-struct tr_pool {
+/* A helper thread, started per weight, that runs one job at a time while
+ * the caller does other work: half of each transposed tile (the right-hand
+ * columns), or the next chunk of a scaled view while the caller writes
+ * this one. */
+struct helper {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct tr_job job;
+	void *(*fn)(void *);
+	void *arg;
 	int have_job, done, quit, started;
 };
 
-static void *tr_helper(void *arg)
+static void *helper_main(void *arg)
 {
-	struct tr_pool *p = arg;
+	struct helper *p = arg;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
@@ -554,7 +557,7 @@ static void *tr_helper(void *arg)
 			break;
 		p->have_job = 0;
 		pthread_mutex_unlock(&p->mu);
-		tr_run(&p->job);
+		p->fn(p->arg);
 		pthread_mutex_lock(&p->mu);
 		p->done = 1;
 		pthread_cond_broadcast(&p->cv);
@@ -563,14 +566,15 @@ static void *tr_helper(void *arg)
 	return NULL;
 }
 
-static void tr_pool_start(struct tr_pool *p)
+/* Starts the helper where there is a second CPU (p->started says). */
+static void helper_start(struct helper *p)
 {
 	memset(p, 0, sizeof(*p));
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	if (pthread_create(&p->th, NULL, tr_helper, p) != 0) {
+	if (pthread_create(&p->th, NULL, helper_main, p) != 0) {
 		pthread_cond_destroy(&p->cv);
 		pthread_mutex_destroy(&p->mu);
 		return;
@@ -578,7 +582,7 @@ static void tr_pool_start(struct tr_pool *p)
 	p->started = 1;
 }
 
-static void tr_pool_stop(struct tr_pool *p)
+static void helper_stop(struct helper *p)
 {
 	if (!p->started)
 		return;
@@ -592,29 +596,41 @@ static void tr_pool_stop(struct tr_pool *p)
 	p->started = 0;
 }
 
+/* fn(arg) on the helper; helper_wait() before the next post. */
+static void helper_post(struct helper *p, void *(*fn)(void *), void *arg)
+{
+	pthread_mutex_lock(&p->mu);
+	p->fn = fn;
+	p->arg = arg;
+	p->have_job = 1;
+	p->done = 0;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void helper_wait(struct helper *p)
+{
+	pthread_mutex_lock(&p->mu);
+	while (!p->done)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* A tile of bb output rows, its columns split with the helper when there
  * is one. */
-static void transpose_tile(struct tr_pool *p, const struct tr_job *all)
+static void transpose_tile(struct helper *p, const struct tr_job *all)
 {
-	struct tr_job mine = *all;
+	struct tr_job mine = *all, theirs = *all;
 
 	if (!p->started || all->n < 2 * TR_BLOCK) {
 		tr_run(&mine);
 		return;
 	}
 	mine.j1 = (all->n / 2 + TR_BLOCK - 1) / TR_BLOCK * TR_BLOCK;
-	pthread_mutex_lock(&p->mu);
-	p->job = *all;
-	p->job.j0 = mine.j1;
-	p->have_job = 1;
-	p->done = 0;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+	theirs.j0 = mine.j1;
+	helper_post(p, tr_run, &theirs);
 	tr_run(&mine);
-	pthread_mutex_lock(&p->mu);
-	while (!p->done)
-		pthread_cond_wait(&p->cv, &p->mu);
-	pthread_mutex_unlock(&p->mu);
+	helper_wait(p);
 }
 
 /* Strided: map the span and gather into row-major order. */
@@ -663,9 +679,9 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 			.dst = tb, .n = n, .s = s, .es = es, .map = map,
 			.maplen = maplen, .drop = drop, .page = (size_t)page,
 		};
-		struct tr_pool pool;
+		struct helper pool;
 		if (tensor_data_size(t) >= TR_THREADS_MIN)
-			tr_pool_start(&pool);
+			helper_start(&pool);
 		else
 			memset(&pool, 0, sizeof(pool));
 		for (;;) {
@@ -690,7 +706,7 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 			if (rc || i < 0)
 				break;
 		}
-		tr_pool_stop(&pool);
+		helper_stop(&pool);
 		free(tb);
 		goto done;
 	}
@@ -733,45 +749,92 @@ done:
 	return rc;
 }
 
+/* Elements [at, at + k) of a scaled view (per elements a row) computed
+ * from src into dst[0, k). */
+struct sc_job {
+	float *dst;
+	const float *src;
+	const double *scale;
+	uint64_t at, k, per;
+};
+
+static void *sc_run(void *arg)
+{
+	const struct sc_job *j = arg;
+
+	for (uint64_t i = j->at; i < j->at + j->k;) {
+		uint64_t row = i / j->per, end = (row + 1) * j->per;
+		if (end > j->at + j->k)
+			end = j->at + j->k;
+		weight_scale_row(j->dst + (i - j->at), j->src + i, end - i,
+				 j->scale[row]);
+		i = end;
+	}
+	return NULL;
+}
+
+#define SC_THREADS_MIN ((uint64_t)2 * TENSOR_DATA_CHUNK) /* smaller: one */
+
 /* A scaled view (contiguous, Float; tensor_data_check said so): the
- * source mapped, each output chunk computed (weight_scale_row, row by row
- * of dim 0) into the buffer and written. */
+ * source mapped, each output chunk computed (sc_run) into a buffer and
+ * written; from two chunks up, the helper computes the next chunk into a
+ * second buffer while this one is written. */
 static int copy_scaled(struct tensor_reader *r, const struct ir_tensor *t,
 		       const char *what, struct outfile *out, struct diag *d)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t size = tensor_data_size(t), n = ir_tensor_numel(t);
-	uint64_t per = n / (uint64_t)t->dims[0], at = 0;
 	uint64_t start = t->ref.offset & ~(uint64_t)(page - 1);
 	size_t maplen = (size_t)(t->ref.offset - start + size);
-	const size_t cap = TENSOR_DATA_CHUNK / sizeof(float);
-	int rc = 0;
+	const uint64_t cap = TENSOR_DATA_CHUNK / sizeof(float);
+	struct helper h;
+	float *bufs[2] = { (float *)(void *)r->buf, NULL };
+	int rc = 0, cur = 0;
 
-	unsigned char *map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd,
+	unsigned char *map = mmap(NULL, maplen, PROT_READ,
+				  MAP_PRIVATE | MAP_POPULATE, r->fd,
 				  (off_t)start);
 	if (map == MAP_FAILED) {
 		diag_error(d, "%s: cannot map '%s': %s", what, r->path,
 			   strerror(errno));
 		return EXIT_IO;
 	}
-	const float *src = (const float *)(const void *)
-			   (map + (t->ref.offset - start));
-	float *buf = (float *)(void *)r->buf;
-	while (!rc && at < n) {
-		/* elements [at, at + k): whole rows when one fits */
-		uint64_t k = n - at < cap ? n - at : cap;
-		for (uint64_t i = at; i < at + k;) {
-			uint64_t row = i / per, end = (row + 1) * per;
-			if (end > at + k)
-				end = at + k;
-			weight_scale_row(buf + (i - at), src + i, end - i,
-					 t->ref.scale[row]);
-			i = end;
-		}
-		rc = outfile_write(out, buf, (size_t)k * sizeof(float), d) ?
-		     EXIT_IO : 0;
-		at += k;
+	struct sc_job job[2] = { {
+		.src = (const float *)(const void *)(map + (t->ref.offset -
+							     start)),
+		.scale = t->ref.scale,
+		.per = n / (uint64_t)t->dims[0],
+	} };
+	job[1] = job[0];
+	memset(&h, 0, sizeof(h));
+	if (size >= SC_THREADS_MIN) {
+		helper_start(&h);
+		if (h.started)
+			bufs[1] = xmalloc(TENSOR_DATA_CHUNK);
 	}
+	job[0].dst = bufs[0];
+	job[0].k = n < cap ? n : cap;
+	sc_run(&job[0]);
+	for (;;) {
+		struct sc_job *now = &job[cur], *next = &job[!cur];
+		next->at = now->at + now->k;
+		next->k = n - next->at < cap ? n - next->at : cap;
+		next->dst = bufs[1] ? bufs[!cur] : bufs[0];
+		if (next->k && bufs[1])
+			helper_post(&h, sc_run, next);
+		if (outfile_write(out, now->dst, (size_t)now->k * sizeof(float),
+				  d))
+			rc = EXIT_IO;
+		if (next->k && bufs[1])
+			helper_wait(&h);
+		else if (next->k && !rc)
+			sc_run(next);
+		if (rc || !next->k)
+			break;
+		cur = !cur;
+	}
+	helper_stop(&h);
+	free(bufs[1]);
 	munmap(map, maplen);
 	return rc;
 }
