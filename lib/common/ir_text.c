@@ -715,7 +715,11 @@ static void pr_tensor_data(struct printer *pr, const struct ir_tensor *t,
 					t->ref.strides[i]);
 			fputc(']', pr->fp);
 		}
-		if (t->ref.scale && t->rank > 0) {
+		if (t->ref.scale && t->rank > 0 && pr->brief &&
+		    (uint64_t)t->dims[0] > BRIEF_MAX) {
+			fprintf(pr->fp, ", scale=<%" PRId64 " factors>",
+				t->dims[0]);
+		} else if (t->ref.scale && t->rank > 0) {
 			fputs(", scale=[", pr->fp);
 			for (int64_t i = 0; i < t->dims[0]; i++) {
 				if (i)
