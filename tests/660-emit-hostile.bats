@@ -139,6 +139,11 @@ graph g(%x : Float(100, 3000),
 from onnx import numpy_helper
 w = numpy_helper.to_array(onnx.load('m.onnx').graph.initializer[0])
 sys.exit(0 if w.tobytes() == open('want.bin', 'rb').read() else 1)"
+	# the same weight at an offset that is not a multiple of 4
+	(printf 'ab'; cat w.bin) > w2.bin
+	sed 's/weight("w.bin", offset=0,/weight("w2.bin", offset=2,/' m.ir > m2.ir
+	run -0 emit m2.ir -o m2.onnx
+	cmp m.onnx m2.onnx
 	rm m.onnx
 	# one factor short, a Double tensor, strides
 	sed 's/scale=\[[^]]*\]/scale=[2.]/' m.ir > bad1.ir

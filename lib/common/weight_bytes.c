@@ -145,7 +145,7 @@ const char *weight_scale_problem(const struct ir_tensor *t, int level)
 
 /* Eight lanes at a time (GCC's vector extensions: cvtps2pd, mulpd,
  * cvtpd2ps), each lane the scalar loop's own operations, so the bytes do
- * not depend on the lane; src may be dst. */
+ * not depend on the lane; src may be dst, and need not be aligned. */
 typedef float f32x8 __attribute__((vector_size(32)));
 typedef double f64x8 __attribute__((vector_size(64)));
 
@@ -160,8 +160,11 @@ void weight_scale_row(float *dst, const float *src, uint64_t n, double s)
 					    s, f32x8);
 		memcpy(dst + j, &y, sizeof(y));
 	}
-	for (; j < n; j++)
-		dst[j] = (float)((double)src[j] * s);
+	for (; j < n; j++) {
+		float x; /* src may be misaligned (an archive's offset) */
+		memcpy(&x, src + j, sizeof(x));
+		dst[j] = (float)((double)x * s);
+	}
 }
 
 void weight_scale_apply(const struct ir_tensor *t, void *buf)
