@@ -16,8 +16,11 @@
  * DROP_SPAN is read in at most TR_PASSES passes (larger tiles), the pages
  * behind each thread dropped from the mapping as it goes, so that RSS stays
  * near a tile whatever the weight's size.  A scaled view (fold's Conv +
- * BatchNormalization, docs/ir.md) is computed from the mapped source into
- * the chunk buffer, row factor by row factor, and written.
+ * BatchNormalization, docs/ir.md) is read a chunk at a time with pread(),
+ * multiplied there row factor by row factor and written; from 2 MiB up the
+ * helper reads and computes the next chunk while this one is written (in
+ * a mapping of the source instead: 4% more CPU and 4 MB more RSS for
+ * resnet50's weights, 20 alternated runs).
  */
 #include "tensor_data.h"
 
@@ -749,25 +752,31 @@ done:
 	return rc;
 }
 
-/* Elements [at, at + k) of a scaled view (per elements a row) computed
- * from src into dst[0, k). */
+/* Elements [at, at + k) of a scaled view (per elements a row): read from
+ * the file (element 0 at off) into dst[0, k) and computed there. */
 struct sc_job {
 	float *dst;
-	const float *src;
+	int fd;
+	uint64_t off;
 	const double *scale;
 	uint64_t at, k, per;
+	enum weight_err err;
+	int errnum; /* errno of a failed read (the helper's own) */
 };
 
 static void *sc_run(void *arg)
 {
-	const struct sc_job *j = arg;
+	struct sc_job *j = arg;
 
-	for (uint64_t i = j->at; i < j->at + j->k;) {
+	j->err = weight_pread(j->fd, j->dst, (size_t)j->k * sizeof(float),
+			      j->off + j->at * sizeof(float));
+	j->errnum = errno;
+	for (uint64_t i = j->at; !j->err && i < j->at + j->k;) {
 		uint64_t row = i / j->per, end = (row + 1) * j->per;
 		if (end > j->at + j->k)
 			end = j->at + j->k;
-		weight_scale_row(j->dst + (i - j->at), j->src + i, end - i,
-				 j->scale[row]);
+		weight_scale_row(j->dst + (i - j->at), j->dst + (i - j->at),
+				 end - i, j->scale[row]);
 		i = end;
 	}
 	return NULL;
@@ -775,36 +784,25 @@ static void *sc_run(void *arg)
 
 #define SC_THREADS_MIN ((uint64_t)2 * TENSOR_DATA_CHUNK) /* smaller: one */
 
-/* A scaled view (contiguous, Float; tensor_data_check said so): the
- * source mapped, each output chunk computed (sc_run) into a buffer and
- * written; from two chunks up, the helper computes the next chunk into a
+/* A scaled view (contiguous, Float; tensor_data_check said so): each
+ * output chunk read into a buffer, computed there (sc_run) and written;
+ * from two chunks up, the helper reads and computes the next chunk into a
  * second buffer while this one is written. */
 static int copy_scaled(struct tensor_reader *r, const struct ir_tensor *t,
 		       const char *what, struct outfile *out, struct diag *d)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	uint64_t size = tensor_data_size(t), n = ir_tensor_numel(t);
-	uint64_t start = t->ref.offset & ~(uint64_t)(page - 1);
-	size_t maplen = (size_t)(t->ref.offset - start + size);
 	const uint64_t cap = TENSOR_DATA_CHUNK / sizeof(float);
 	struct helper h;
 	float *bufs[2] = { (float *)(void *)r->buf, NULL };
 	int rc = 0, cur = 0;
-
-	unsigned char *map = mmap(NULL, maplen, PROT_READ,
-				  MAP_PRIVATE | MAP_POPULATE, r->fd,
-				  (off_t)start);
-	if (map == MAP_FAILED) {
-		diag_error(d, "%s: cannot map '%s': %s", what, r->path,
-			   strerror(errno));
-		return EXIT_IO;
-	}
 	struct sc_job job[2] = { {
-		.src = (const float *)(const void *)(map + (t->ref.offset -
-							     start)),
+		.fd = r->fd,
+		.off = t->ref.offset,
 		.scale = t->ref.scale,
 		.per = n / (uint64_t)t->dims[0],
 	} };
+
 	job[1] = job[0];
 	memset(&h, 0, sizeof(h));
 	if (size >= SC_THREADS_MIN) {
@@ -817,6 +815,17 @@ static int copy_scaled(struct tensor_reader *r, const struct ir_tensor *t,
 	sc_run(&job[0]);
 	for (;;) {
 		struct sc_job *now = &job[cur], *next = &job[!cur];
+		if (now->err) {
+			if (now->err == WEIGHT_READ)
+				diag_error(d, "%s: cannot read '%s': %s", what,
+					   r->path, strerror(now->errnum));
+			else
+				diag_error(d, "%s: '%s' ended before the "
+					   "reference did (did it change?)",
+					   what, r->path);
+			rc = now->err == WEIGHT_READ ? EXIT_IO : EXIT_BAD_INPUT;
+			break;
+		}
 		next->at = now->at + now->k;
 		next->k = n - next->at < cap ? n - next->at : cap;
 		next->dst = bufs[1] ? bufs[!cur] : bufs[0];
@@ -835,7 +844,6 @@ static int copy_scaled(struct tensor_reader *r, const struct ir_tensor *t,
 	}
 	helper_stop(&h);
 	free(bufs[1]);
-	munmap(map, maplen);
 	return rc;
 }
 
