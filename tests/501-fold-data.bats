@@ -12,6 +12,9 @@ load fold_helper
 # data.ir and w.bin: two Conv + BatchNormalization with the same weights
 # (their fused weights are equal: de-duplication), a Transpose, a Flatten
 # and a 3-D float16 Transpose of weights by reference; numpy's values.
+# data_inline.ir: the same with the Conv weight inline (fold computes the
+# fused weight itself; by reference it is a scaled view that emit
+# computes).
 make_data_ir() {
 	"$PYTHON" - <<-'EOF'
 	import numpy as np
@@ -32,11 +35,13 @@ make_data_ir() {
 	t3 = put(r.standard_normal((4, 5, 6)).astype(np.float16))
 	open("w.bin", "wb").write(b"".join(parts))
 	w = lambda p: f'weight("w.bin", offset={p[0]}, length={p[1]})'
-	open("data.ir", "w").write(f"""ir 1.0 onnx
+	cwhex = 'hex"' + parts[0].hex() + '"'
+	for name, cwdata in (("data.ir", w(cw)), ("data_inline.ir", cwhex)):
+	  open(name, "w").write(f"""ir 1.0 onnx
 	opset "" 13
 	graph data(%x : Float(1, 64, 8, 8), %z : Float(1, 64, 8, 8), %v : Float(2, 64),
 	      %h : Float(6, 4, 5), %q : Float(1, 3072),
-	      %cw : Float(128, 64, 3, 3) = {w(cw)},
+	      %cw : Float(128, 64, 3, 3) = {cwdata},
 	      %g : Float(128) = {w(g)}, %b : Float(128) = {w(b)},
 	      %m : Float(128) = {w(m)}, %var : Float(128) = {w(v)},
 	      %mat : Float(48, 64) = {w(mat)}, %t3 : Half(4, 5, 6) = {w(t3)}):
@@ -113,11 +118,11 @@ inputs=(x=x.npy z=z.npy v=v.npy h=h.npy q=q.npy)
 	[[ "$output" != *"onnx::Slice"* ]]
 }
 
-@test "fold data: --data-file holds the fused weights once (equal results share a block); the model is byte-identical to the inline fold's" {
+@test "fold data: --data-file holds the fused weights once (equal results share a block); the model is byte-identical to the inline fold's and to the scaled views'" {
 	make_data_ir
 	# inline, the fused weights are bins larger than the reader's chunk
-	fold data.ir | emit -o inline.onnx
-	run -0 --separate-stderr fold -v --data-file side.data data.ir -o folded.bin
+	fold data_inline.ir | emit -o inline.onnx
+	run -0 --separate-stderr fold -v --data-file side.data data_inline.ir -o folded.bin
 	[[ "$stderr" == *"2 BatchNormalization fused"* ]]
 	# one 128x64x3x3 float block: the second fusion's equal result shares it
 	local n=$((128 * 64 * 3 * 3 * 4))
@@ -132,8 +137,17 @@ inputs=(x=x.npy z=z.npy v=v.npy h=h.npy q=q.npy)
 	cmp inline.onnx side.onnx
 	onnx_checker side.onnx
 	# and through a pipe
-	fold --data-file side2.data data.ir | emit -o pipe.onnx
+	fold --data-file side2.data data_inline.ir | emit -o pipe.onnx
 	cmp inline.onnx pipe.onnx
+	# the weight by reference: one scaled view (the two equal ones
+	# merged), nothing computed nor written by fold, emit's bytes the same
+	run -0 --separate-stderr fold -v --data-file side3.data data.ir -o view.bin
+	[[ "$stderr" == *"2 BatchNormalization fused"* ]]
+	[ ! -e side3.data ]
+	run -0 fold -S view.bin
+	[ "$(grep -c 'weight("w.bin", offset=0, length=294912, scale=\[' <<<"$output")" = 1 ]
+	emit view.bin -o view.onnx
+	cmp inline.onnx view.onnx
 }
 
 @test "fold data: small results stay inline; no data file is made when nothing goes there" {
@@ -146,16 +160,16 @@ inputs=(x=x.npy z=z.npy v=v.npy h=h.npy q=q.npy)
 
 @test "fold data: failures leave neither the output nor the data file; an uncreatable data file is status 5" {
 	make_data_ir
-	run -5 --separate-stderr fold --data-file nodir/side.data data.ir -o out.bin
+	run -5 --separate-stderr fold --data-file nodir/side.data data_inline.ir -o out.bin
 	[[ "$stderr" == "fold: cannot create the data file 'nodir/side.data': "* ]]
 	[ ! -e out.bin ]
-	PT2ONNX_FAIL_WRITE=1 run -5 fold --data-file side.data data.ir -o out.bin
+	PT2ONNX_FAIL_WRITE=1 run -5 fold --data-file side.data data_inline.ir -o out.bin
 	[ ! -e out.bin ]
 	[ ! -e side.data ]
 	# constant folding (after the fusions wrote) cannot read a weight
 	sed -e 's/onnx::Flatten\[axis=0\](%mat)/onnx::Neg(%mat)/' \
 	    -e 's/%mat : Float(48, 64) = weight("w.bin"/%mat : Float(48, 64) = weight("gone.bin"/' \
-	    data.ir > gone.ir
+	    data_inline.ir > gone.ir
 	run -3 --separate-stderr fold --data-file side.data gone.ir -o out.bin
 	[[ "$stderr" == "fold: weight 'mat': cannot open weight file 'gone.bin': "* ]]
 	[ ! -e out.bin ]

@@ -7,8 +7,9 @@
 
 load helper
 
-# two Conv + BatchNormalization pairs: the first fuses into the data file
-# (its 64-byte header, then 16 KiB of computed weights); with
+# two Conv + BatchNormalization pairs: the first (its weight inline) fuses
+# into the data file (its 64-byte header, then 16 KiB of computed weights;
+# the second's weight, by reference, becomes a scaled view); with
 # PT2ONNX_STALL=fold-data (lib/common/outfile.h) fold waits there, the data
 # file open, until the signal comes
 setup() {
@@ -16,11 +17,13 @@ setup() {
 	cd "$WORK" || return 1
 	head -c 16384 /dev/zero > w.bin
 	head -c 256 /dev/zero > p.bin
-	cat > g.ir <<'IR'
+	local zeros
+	zeros=$(od -An -v -tx1 w.bin | tr -d ' \n')
+	cat > g.ir <<IR
 ir 1.0 onnx
 opset "" 13
 graph g(%x : Float(1, 64, 2, 2),
-      %w1 : Float(64, 64, 1, 1) = weight("w.bin", offset=0, length=16384),
+      %w1 : Float(64, 64, 1, 1) = hex"$zeros",
       %w2 : Float(64, 64, 1, 1) = weight("w.bin", offset=0, length=16384),
       %s : Float(64) = weight("p.bin", offset=0, length=256),
       %v : Float(64) = weight("p.bin", offset=0, length=256)):

@@ -80,11 +80,20 @@ sys.exit(0 if np.array_equal(w, np.fromfile('../side/w.bin', dtype=np.uint8)) el
 
 @test "emit: weights of an archive in another folder and fold's data file in /tmp are read (the export pipeline)" {
 	mkdir models elsewhere
-	# Conv + BatchNorm: the fused 18 KiB weight goes through fold's data file
+	# Conv + BatchNorm: the fused 18 KiB weight is a scaled view of the
+	# archive's; k * 2 (4.5 KiB) is folded through fold's data file
 	"$PYTHON" -c "import numpy as np, torch
 torch.manual_seed(0)
-m = torch.nn.Sequential(torch.nn.Conv2d(16, 32, 3), torch.nn.BatchNorm2d(32)).eval()
-m[1].running_mean.uniform_(-1, 1); m[1].running_var.uniform_(0.5, 2)
+class M(torch.nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.c = torch.nn.Conv2d(16, 32, 3)
+        s.b = torch.nn.BatchNorm2d(32)
+        s.register_buffer('k', torch.randn(32, 6, 6))
+    def forward(s, input):
+        return s.b(s.c(input)) + s.k * 2
+m = M().eval()
+m.b.running_mean.uniform_(-1, 1); m.b.running_var.uniform_(0.5, 2)
 x = torch.randn(1, 16, 8, 8)
 torch.jit.trace(m, x).save('models/cb.pt')
 np.save('elsewhere/x.npy', x.numpy()); np.save('elsewhere/want.npy', m(x).detach().numpy())"
@@ -97,9 +106,54 @@ sys.exit(0 if np.allclose(got, want, rtol=1e-4, atol=1e-5) else 1)"
 	# and the same IR as a file: fold's data file is read from anywhere
 	tool script "$WORK/models/cb.pt" --input 'input=f32[1,16,8,8]' | tool lower |
 		tool fold --data-file /tmp/pt2onnx-660-$$.data -o f.ir
-	grep -q "pt2onnx-660-$$.data" <(tool fold -S f.ir)
+	tool fold -S f.ir > f.txt
+	grep -q "pt2onnx-660-$$.data" f.txt
+	grep -q "cb.pt\", offset=[0-9]*, length=18432, scale=\[" f.txt
 	# (the wrapper strips doc strings by default, as torch)
 	run -0 emit --strip-doc-string f.ir -o f.onnx
 	rm -f /tmp/pt2onnx-660-$$.data
 	cmp f.onnx cb.onnx
+}
+
+@test "emit: a scaled view (fold's Conv + BatchNormalization) is written as numpy computes it; a malformed one is refused with one line and no file" {
+	# 100 rows of 3000 floats (1.2 MB: rows straddle emit's 1 MiB chunks),
+	# each times its float64 factor, rounded to float32: numpy's bytes
+	"$PYTHON" -c "import numpy as np
+r = np.random.default_rng(5)
+w = r.standard_normal((100, 3000)).astype(np.float32)
+w[0, :3] = [np.inf, -0.0, 3.4e38]
+s = r.uniform(-3, 3, 100)
+s[1] = 1e300
+w.tofile('w.bin')
+(w.astype(np.float64) * s[:, None]).astype(np.float32).tofile('want.bin')
+f = ', '.join(repr(float(v)) for v in s)
+open('m.ir', 'w').write(f'''ir 1.0 onnx
+opset \"\" 13
+graph g(%x : Float(100, 3000),
+      %w : Float(100, 3000) = weight(\"w.bin\", offset=0, length=1200000, scale=[{f}])):
+  %y : Float(100, 3000) = onnx::Add(%x, %w)
+  return (%y)
+''')"
+	run -0 emit m.ir -o m.onnx
+	"$PYTHON" -c "import onnx, sys
+from onnx import numpy_helper
+w = numpy_helper.to_array(onnx.load('m.onnx').graph.initializer[0])
+sys.exit(0 if w.tobytes() == open('want.bin', 'rb').read() else 1)"
+	# the same weight at an offset that is not a multiple of 4
+	(printf 'ab'; cat w.bin) > w2.bin
+	sed 's/weight("w.bin", offset=0,/weight("w2.bin", offset=2,/' m.ir > m2.ir
+	run -0 emit m2.ir -o m2.onnx
+	cmp m.onnx m2.onnx
+	rm m.onnx
+	# one factor short, a Double tensor, strides
+	sed 's/scale=\[[^]]*\]/scale=[2.]/' m.ir > bad1.ir
+	run -3 emit bad1.ir -o m.onnx
+	[ "$output" = "emit: bad1.ir:4: 1 scale factors for 100 rows" ]
+	sed 's/Float(100, 3000) = weight/Double(100, 3000) = weight/' m.ir > bad2.ir
+	run -3 emit bad2.ir -o m.onnx
+	[ "$output" = 'emit: bad2.ir:4: a scaled view ("scale") of a tensor that is not Float' ]
+	sed 's/length=1200000,/length=1200000, strides=[1, 100],/' m.ir > bad3.ir
+	run -3 emit bad3.ir -o m.onnx
+	[ "$output" = 'emit: bad3.ir:4: a scaled view ("scale") with strides' ]
+	[ ! -e m.onnx ]
 }

@@ -188,6 +188,10 @@ struct ir_data_ref {
 	uint64_t offset;   /* byte offset of element 0 in the file */
 	uint64_t length;   /* bytes from offset that the tensor may touch */
 	int64_t *strides;  /* in elements, rank entries; NULL: contiguous */
+	double *scale;     /* a scaled view (fold's Conv + BatchNormalization,
+			      onnx level, Float, contiguous, rank >= 1):
+			      dims[0] factors, element [i, ...] is
+			      (float)((double)x * scale[i]); NULL: none */
 };
 
 struct ir_tensor {

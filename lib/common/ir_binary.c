@@ -34,6 +34,7 @@
  * next stage cannot read.
  */
 #include "ir.h"
+#include "weight_bytes.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -1075,8 +1076,8 @@ static struct ir_tensor *read_tensor(struct reader *r,
 	static const char *const keys[] = { "dtype", "dims", "data",
 					    "strings", "ref", "doc", NULL };
 	static const char *const rkeys[] = { "file", "offset", "length",
-					     "strides", NULL };
-	const msgpack_object *v[6], *rv[4];
+					     "strides", "scale", NULL };
+	const msgpack_object *v[6], *rv[5];
 	struct ir_tensor *t;
 	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
 	int64_t *dims;
@@ -1183,6 +1184,23 @@ static struct ir_tensor *read_tensor(struct reader *r,
 		return rerr(r, "ref \"length\" %" PRIu64 " is less than the "
 			    "%" PRIu64 " bytes the tensor spans",
 			    t->ref.length, want), NULL;
+	if (rv[4]) {
+		const char *bad;
+		if (rv[4]->type != MSGPACK_OBJECT_BIN)
+			return wrong_type(r, "ref \"scale\"", rv[4], "bin"),
+				NULL;
+		static double set; /* until checked: dims[0] factors */
+		t->ref.scale = &set;
+		if ((bad = weight_scale_problem(t, r->g->level)))
+			return rerr(r, "%s", bad), NULL;
+		if ((uint64_t)rv[4]->via.bin.size != mul_sat((uint64_t)dims[0],
+							     sizeof(double)))
+			return rerr(r, "ref \"scale\" is %u bytes, expected "
+				    "%" PRId64 " float64 factors",
+				    rv[4]->via.bin.size, dims[0]), NULL;
+		t->ref.scale = ir_alloc(r->g, rv[4]->via.bin.size + 1);
+		memcpy(t->ref.scale, rv[4]->via.bin.ptr, rv[4]->via.bin.size);
+	}
 	return t;
 }
 
@@ -2368,8 +2386,16 @@ static void write_tensor(struct writer *w, const struct ir_tensor *t,
 			     ref->length);
 			return;
 		}
+		/* (the level is the reader's to check) */
+		const char *bad = weight_scale_problem(t, IR_LEVEL_ONNX);
+		if (bad || (ref->scale && t->dims[0] >
+			    (int64_t)(MP_MAX_LEN / sizeof(double)))) {
+			werr(w, "%s: %s", what, bad ? bad :
+			     "a scaled view of too many rows");
+			return;
+		}
 		wstr(w, "ref");
-		wmap(w, 3 + (ref->strides != NULL));
+		wmap(w, 3 + (ref->strides != NULL) + (ref->scale != NULL));
 		wkv(w, "file", ref->file);
 		wstr(w, "offset");
 		msgpack_pack_uint64(&w->pk, ref->offset);
@@ -2381,6 +2407,10 @@ static void write_tensor(struct writer *w, const struct ir_tensor *t,
 			for (int i = 0; i < t->rank; i++)
 				wint(w, ref->strides[i]);
 			wend(w);
+		}
+		if (ref->scale) {
+			wstr(w, "scale");
+			wbin(w, ref->scale, (size_t)t->dims[0] * sizeof(double));
 		}
 		wend(w);
 	} else if (t->dtype == IR_DTYPE_STRING) {

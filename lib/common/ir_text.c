@@ -24,6 +24,7 @@
  * value reference.  The parser holds the whole text in memory.
  */
 #include "ir.h"
+#include "weight_bytes.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -713,6 +714,21 @@ static void pr_tensor_data(struct printer *pr, const struct ir_tensor *t,
 				fprintf(pr->fp, "%s%" PRId64, i ? ", " : "",
 					t->ref.strides[i]);
 			fputc(']', pr->fp);
+		}
+		if (t->ref.scale && t->rank > 0 && pr->brief &&
+		    (uint64_t)t->dims[0] > BRIEF_MAX) {
+			fprintf(pr->fp, ", scale=<%" PRId64 " factors>",
+				t->dims[0]);
+		} else if (t->ref.scale && t->rank > 0) {
+			fputs(", scale=[", pr->fp);
+			for (int64_t i = 0; i < t->dims[0]; i++) {
+				if (i)
+					fputs(", ", pr->fp);
+				pr_f64(pr, t->ref.scale[i]);
+			}
+			fputc(']', pr->fp);
+		} else if (t->ref.scale) {
+			pr_bad(pr, "%s: a scaled view of a scalar", what);
 		}
 		fputc(')', pr->fp);
 		return;
@@ -2252,10 +2268,53 @@ static int parse_elem(struct parser *ps, enum ir_dtype dt, unsigned char *dst)
 	}
 }
 
-/* weight("FILE", offset=N, length=N[, strides=[...]]), after "weight" */
+/* scale=[F, ...] in weight(...): dims[0] float64 factors, after "scale" */
+static int parse_scale(struct parser *ps, struct ir_tensor *t)
+{
+	int64_t n = 0, want = t->rank > 0 ? t->dims[0] : 0;
+
+	if (expect(ps, '=', "after 'scale'") < 0 ||
+	    expect(ps, '[', "after 'scale='") < 0)
+		return -1;
+	if (t->rank < 1)
+		return perr(ps, "a scaled view (scale=) of a scalar");
+	t->ref.scale = ir_alloc(ps->g, sizeof(double) * ((size_t)want + 1));
+	for (;;) {
+		struct num nm;
+		skip_sp(ps);
+		if (*ps->p == ']' && !n) {
+			ps->p++;
+			break;
+		}
+		if (!at_number(ps))
+			return perr(ps, "expected a scale factor, got %s",
+				    got(ps));
+		if (n == want)
+			return perr(ps, "more scale factors than the %" PRId64
+				    " rows", want);
+		if (lex_number(ps, &nm) < 0 ||
+		    num_f64(ps, &nm, &t->ref.scale[n++]) < 0)
+			return -1;
+		skip_sp(ps);
+		if (*ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (expect(ps, ']', "after the scale factors") < 0)
+			return -1;
+		break;
+	}
+	if (n != want)
+		return perr(ps, "%" PRId64 " scale factors for %" PRId64
+			    " rows", n, want);
+	return 0;
+}
+
+/* weight("FILE", offset=N, length=N[, strides=[...]][, scale=[...]]),
+ * after "weight" */
 static int parse_ref(struct parser *ps, struct ir_tensor *t)
 {
-	int have_off = 0, have_len = 0, have_str = 0;
+	int have_off = 0, have_len = 0, have_str = 0, have_scale = 0;
 	if (expect(ps, '(', "after 'weight'") < 0)
 		return -1;
 	skip_sp(ps);
@@ -2326,13 +2385,21 @@ static int parse_ref(struct parser *ps, struct ir_tensor *t)
 					    t->rank);
 			if (!t->rank)
 				t->ref.strides = NULL; /* nothing to stride */
+		} else if (eat_word(ps, "scale")) {
+			if (have_scale++)
+				return perr(ps, "'scale' given twice");
+			if (parse_scale(ps, t) < 0)
+				return -1;
 		} else {
-			return perr(ps, "expected offset=, length= or strides= in weight(...), got %s",
+			return perr(ps, "expected offset=, length=, strides= or scale= in weight(...), got %s",
 				    got(ps));
 		}
 	}
 	if (!have_off || !have_len)
 		return perr(ps, "weight(...) needs offset= and length=");
+	const char *bad = weight_scale_problem(t, ps->g->level);
+	if (bad)
+		return perr(ps, "%s", bad);
 	return 0;
 }
 

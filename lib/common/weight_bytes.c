@@ -125,3 +125,58 @@ void weight_gather(void *dst, const void *src, const struct ir_tensor *t)
 		       es);
 	}
 }
+
+const char *weight_scale_problem(const struct ir_tensor *t, int level)
+{
+	if (t->data_kind != IR_DATA_REF || !t->ref.scale)
+		return NULL;
+	if (level != IR_LEVEL_ONNX)
+		return "a scaled view (\"scale\") in aten-level IR (only "
+		       "fold writes one)";
+	if (t->dtype != IR_DTYPE_FLOAT)
+		return "a scaled view (\"scale\") of a tensor that is not "
+		       "Float";
+	if (t->rank < 1)
+		return "a scaled view (\"scale\") of a scalar";
+	if (!weight_contiguous(t))
+		return "a scaled view (\"scale\") with strides";
+	return NULL;
+}
+
+/* Eight lanes at a time (GCC's vector extensions: cvtps2pd, mulpd,
+ * cvtpd2ps), each lane the scalar loop's own operations, so the bytes do
+ * not depend on the lane; src may be dst, and need not be aligned. */
+typedef float f32x8 __attribute__((vector_size(32)));
+typedef double f64x8 __attribute__((vector_size(64)));
+
+void weight_scale_row(float *dst, const float *src, uint64_t n, double s)
+{
+	uint64_t j = 0;
+
+	for (; j + 8 <= n; j += 8) {
+		f32x8 x, y;
+		memcpy(&x, src + j, sizeof(x));
+		y = __builtin_convertvector(__builtin_convertvector(x, f64x8) *
+					    s, f32x8);
+		memcpy(dst + j, &y, sizeof(y));
+	}
+	for (; j < n; j++) {
+		float x; /* src may be misaligned (an archive's offset) */
+		memcpy(&x, src + j, sizeof(x));
+		dst[j] = (float)((double)x * s);
+	}
+}
+
+void weight_scale_apply(const struct ir_tensor *t, void *buf)
+{
+	uint64_t n, per;
+
+	if (t->data_kind != IR_DATA_REF || !t->ref.scale || t->rank < 1 ||
+	    !(n = ir_tensor_numel(t)))
+		return;
+	per = n / (uint64_t)t->dims[0];
+	for (int64_t i = 0; i < t->dims[0]; i++) {
+		float *p = (float *)buf + (uint64_t)i * per;
+		weight_scale_row(p, p, per, t->ref.scale[i]);
+	}
+}

@@ -50,6 +50,21 @@ enum weight_err weight_pread(int fd, void *buf, size_t len, uint64_t off);
 enum weight_err weight_read(const char *file, uint64_t off, void *buf,
 			    size_t len);
 
+/* NULL when t's scale (a scaled view, docs/ir.md) is well formed or
+ * absent, else what is wrong with it, for the caller's message: a scale
+ * needs a Float tensor of rank 1 or more read contiguously (its dims[0]
+ * factors were checked by the reader that made it). */
+const char *weight_scale_problem(const struct ir_tensor *t, int level);
+
+/* Applies t's scale (if any) to its numel elements in buf, row-major: each
+ * is (float)((double)x * scale[index along dim 0]), the multiply fold's
+ * BatchNormalization fusion made before views (bytes the same). */
+void weight_scale_apply(const struct ir_tensor *t, void *buf);
+
+/* The same for n elements of row `row` (an index along dim 0): one
+ * factor for all of them. */
+void weight_scale_row(float *dst, const float *src, uint64_t n, double s);
+
 /* The elements of t's strided view whose element 0 is at src (its span
  * read whole) into dst, row-major and contiguous (numel x size bytes). */
 void weight_gather(void *dst, const void *src, const struct ir_tensor *t);

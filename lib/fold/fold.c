@@ -24,9 +24,10 @@
  * nothing: the result refers to the same bytes (try_view).  A Slice of
  * one reads only the bytes the elements it takes span (slice_by_ref: a
  * causal mask's first rows, not the whole buffer).  Conv +
- * BatchNormalization reads the Conv weight into a scratch buffer, reused
- * from one fusion to the next, and, with a data file, computes the new
- * weight into another.
+ * BatchNormalization of a Float weight by reference reads nothing: the
+ * fused weight is a scaled view of it (docs/ir.md), which emit computes as
+ * it writes; another weight is read into a scratch buffer, reused from one
+ * fusion to the next, and, with a data file, computed into another.
  *
  * The data file (fold_options.data_file): results of data_min bytes and
  * more are written there as they are made (make_weight, try_bn) and become
@@ -256,6 +257,7 @@ static int read_ref_into(struct fold_ctx *c, const char *what,
 		weight_gather(dst, buf, t);
 		free(buf);
 	}
+	weight_scale_apply(t, dst);
 	return 0;
 }
 
@@ -534,6 +536,10 @@ static int try_view(struct fold_ctx *c, struct ir_block *b, struct ir_node *n,
 
 	if (n->noutputs != 1)
 		return 0;
+	/* a scaled view is seen only as it is (Identity): its factors go
+	 * with dim 0 */
+	if (x->ref.scale && strcmp(k, "onnx::Identity"))
+		return 0;
 	if (!strcmp(k, "onnx::Transpose")) {
 		const struct ir_attr *a = ir_node_find_attr(n, "perm");
 		int64_t base[64], dims[64];
@@ -630,6 +636,7 @@ static struct ir_tensor *slice_by_ref(struct fold_ctx *c, struct ir_node *n,
 	int r = x->rank;
 
 	if (strcmp(n->kind, "onnx::Slice") || n->noutputs != 1 || r < 1 ||
+	    x->ref.scale ||
 	    r > 64 || fold_slice_plan(e, x, first, step, dims) ||
 	    weight_span(x, &span) != WEIGHT_OK ||
 	    (c->o->max_bytes && span > c->o->max_bytes))
@@ -943,12 +950,52 @@ static struct ir_tensor *conv_weight(struct fold_ctx *c, struct ir_value *v)
 	return t;
 }
 
+/* nw (w's type) becomes w with row k (along dim 0, per elements each)
+ * times scale[k]: computed, into the data file when it goes there.  0, or
+ * -1 after reporting (c->err set). */
+static int bn_compute(struct fold_ctx *c, const struct ir_tensor *w,
+		      struct ir_tensor *nw, const double *scale, uint64_t per)
+{
+	size_t nbytes = w->bytes.len;
+	int to_file = c->o->data_file && nbytes && nbytes >= c->o->data_min;
+	char *obuf = to_file ? scratch(c, 1, nbytes) : nbytes ?
+		     ir_alloc(c->g, nbytes) : (char *)"";
+	uint64_t off;
+
+	nw->data_kind = IR_DATA_INLINE;
+	nw->bytes.data = obuf;
+	nw->bytes.len = nbytes;
+	for (int64_t k = 0; k < w->dims[0]; k++) {
+		uint64_t u = (uint64_t)k;
+		if (w->dtype == IR_DTYPE_FLOAT) {
+			/* the same arithmetic as below (and as emit's for a
+			 * scaled view), without the dispatch */
+			weight_scale_row((float *)(void *)obuf + u * per,
+					 (const float *)(const void *)
+					 w->bytes.data + u * per, per,
+					 scale[k]);
+		} else {
+			for (uint64_t j = 0; j < per; j++)
+				fold_set_f(nw, u * per + j,
+					   fold_get_f(w, u * per + j) *
+					   scale[k]);
+		}
+	}
+	if (!to_file)
+		return 0;
+	if (data_put(c, obuf, nbytes, &off))
+		return -1;
+	data_ref(c, nw, off, nbytes);
+	return 0;
+}
+
 static void try_bn(struct fold_ctx *c, struct ir_block *b,
 		   struct ir_node *bn)
 {
 	struct ir_value *x = bn->ninputs == 5 ? bn->inputs[0] : NULL;
 	struct ir_node *conv = x ? x->producer : NULL;
-	struct ir_tensor *w, *cb = NULL, *sc, *be, *mu, *var;
+	const struct ir_tensor *w;
+	struct ir_tensor *cb = NULL, *sc, *be, *mu, *var;
 	const struct ir_attr *a;
 	if (!conv || strcmp(conv->kind, "onnx::Conv") || conv->owner != b ||
 	    x->uses != 1 || is_returned(b, x) || conv->ninputs < 2 ||
@@ -986,11 +1033,22 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	    !float_const(c, bn->inputs[3], &mu) ||
 	    !float_const(c, bn->inputs[4], &var))
 		return;
-	/* the Conv weight last, into a buffer of our own when it is a
-	 * reference (nothing else needs it in memory) */
-	if (!(w = conv_weight(c, conv->inputs[1])) ||
-	    !fold_dtype_is_float(w->dtype) || w->rank < 3)
+	struct ir_value *wv = conv->inputs[1];
+	const struct ir_tensor *r = wv->weight ? wv->weight->tensor : NULL;
+	/* a Float weight in a file becomes a scaled view of it: emit
+	 * multiplies as it writes (nothing read here) */
+	int view = !wv->aux && r && r->data_kind == IR_DATA_REF &&
+		   !r->ref.scale && r->dtype == IR_DTYPE_FLOAT &&
+		   r->rank >= 3 && weight_contiguous(r) &&
+		   ir_tensor_numel(r) <= c->o->max_bytes / sizeof(float);
+	if (view) {
+		w = r;
+	} else if (!(w = conv_weight(c, wv)) ||
+		   !fold_dtype_is_float(w->dtype) || w->rank < 3) {
+		/* else the Conv weight last, into a buffer of our own when
+		 * it is a reference (nothing else needs it in memory) */
 		return;
+	}
 	int64_t oc = w->dims[0];
 	uint64_t per = oc ? ir_tensor_numel(w) / (uint64_t)oc : 0;
 	if ((cb && ir_tensor_numel(cb) != (uint64_t)oc) ||
@@ -999,39 +1057,22 @@ static void try_bn(struct fold_ctx *c, struct ir_block *b,
 	    ir_tensor_numel(mu) != (uint64_t)oc ||
 	    ir_tensor_numel(var) != (uint64_t)oc)
 		return;
-	size_t nbytes = w->bytes.len;
-	int to_file = c->o->data_file && nbytes && nbytes >= c->o->data_min;
-	char *obuf = to_file ? scratch(c, 1, nbytes) : nbytes ?
-		     ir_alloc(c->g, nbytes) : (char *)"";
 	struct ir_tensor *nw = ir_tensor_new(c->g, w->dtype, w->rank, w->dims);
-	nw->data_kind = IR_DATA_INLINE;
-	nw->bytes.data = obuf;
-	nw->bytes.len = nbytes;
 	struct ir_tensor *nb = fold_tensor_alloc(c->g, w->dtype, 1, &oc, 0);
+	double *scale = ir_alloc(c->g, sizeof(double) * ((size_t)oc + 1));
 	for (int64_t k = 0; k < oc; k++) {
 		uint64_t u = (uint64_t)k;
-		double s = fold_get_f(sc, u) / sqrt(fold_get_f(var, u) + eps);
 		double bias = cb ? fold_get_f(cb, u) : 0.0;
-		if (w->dtype == IR_DTYPE_FLOAT) {
-			/* the same arithmetic as below, without the dispatch */
-			const float *src = (const float *)(const void *)
-					   w->bytes.data + u * per;
-			float *dst = (float *)(void *)obuf + u * per;
-			for (uint64_t j = 0; j < per; j++)
-				dst[j] = (float)((double)src[j] * s);
-		} else {
-			for (uint64_t j = 0; j < per; j++)
-				fold_set_f(nw, u * per + j,
-					   fold_get_f(w, u * per + j) * s);
-		}
-		fold_set_f(nb, u, (bias - fold_get_f(mu, u)) * s +
+		scale[k] = fold_get_f(sc, u) / sqrt(fold_get_f(var, u) + eps);
+		fold_set_f(nb, u, (bias - fold_get_f(mu, u)) * scale[k] +
 			   fold_get_f(be, u));
 	}
-	if (to_file) {
-		uint64_t off;
-		if (data_put(c, obuf, nbytes, &off))
-			return;
-		data_ref(c, nw, off, nbytes);
+	if (view) {
+		nw->data_kind = IR_DATA_REF;
+		nw->ref = r->ref;
+		nw->ref.scale = scale;
+	} else if (bn_compute(c, w, nw, scale, per)) {
+		return;
 	}
 	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * 3);
 	ins[0] = conv->inputs[0];
@@ -1172,6 +1213,9 @@ static uint64_t weight_hash(const struct ir_tensor *t)
 		h = fnv(t->ref.file, strlen(t->ref.file), h);
 		h = fnv(&t->ref.offset, sizeof(t->ref.offset), h);
 		h = fnv(&t->ref.length, sizeof(t->ref.length), h);
+		if (t->ref.scale)
+			h = fnv(t->ref.scale, sizeof(double) *
+				(size_t)t->dims[0], h);
 	} else if (t->dtype == IR_DTYPE_STRING) {
 		uint64_t n = ir_tensor_numel(t);
 		for (uint64_t i = 0; i < n; i++)
@@ -1205,6 +1249,11 @@ static int weight_equal(const struct ir_tensor *a, const struct ir_tensor *b)
 		for (int i = 0; a->ref.strides && i < a->rank; i++)
 			if (a->ref.strides[i] != b->ref.strides[i])
 				return 0;
+		/* the same factors, bit for bit */
+		if (!a->ref.scale != !b->ref.scale || (a->ref.scale &&
+		    memcmp(a->ref.scale, b->ref.scale, sizeof(double) *
+			   (size_t)a->dims[0])))
+			return 0;
 		return 1;
 	}
 	if (a->dtype == IR_DTYPE_STRING) {

@@ -15,7 +15,12 @@
  * large tile written cold costs several times more).  A source over
  * DROP_SPAN is read in at most TR_PASSES passes (larger tiles), the pages
  * behind each thread dropped from the mapping as it goes, so that RSS stays
- * near a tile whatever the weight's size.
+ * near a tile whatever the weight's size.  A scaled view (fold's Conv +
+ * BatchNormalization, docs/ir.md) is read a chunk at a time with pread(),
+ * multiplied there row factor by row factor and written; from 2 MiB up the
+ * helper reads and computes the next chunk while this one is written (in
+ * a mapping of the source instead: 4% more CPU and 4 MB more RSS for
+ * resnet50's weights, 20 alternated runs).
  */
 #include "tensor_data.h"
 
@@ -122,6 +127,11 @@ int tensor_data_check(const struct ir_tensor *t, const char *what,
 	}
 	if (ref_span(t, what, &need, d))
 		return EXIT_UNSUPPORTED;
+	const char *bad = weight_scale_problem(t, IR_LEVEL_ONNX);
+	if (bad) {
+		diag_error(d, "%s: %s", what, bad);
+		return EXIT_BAD_INPUT;
+	}
 	if (need > t->ref.length) {
 		diag_error(d, "%s needs %llu bytes but its reference into '%s' "
 			   "has length %llu", what, (unsigned long long)need,
@@ -525,19 +535,22 @@ static void *tr_run(void *arg)
 	return NULL;
 }
 
-/* A helper thread that takes half of each tile (the right-hand columns),
- * started per weight. */
-struct tr_pool {
+/* A helper thread, started per weight, that runs one job at a time while
+ * the caller does other work: half of each transposed tile (the right-hand
+ * columns), or the next chunk of a scaled view while the caller writes
+ * this one. */
+struct helper {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct tr_job job;
+	void *(*fn)(void *);
+	void *arg;
 	int have_job, done, quit, started;
 };
 
-static void *tr_helper(void *arg)
+static void *helper_main(void *arg)
 {
-	struct tr_pool *p = arg;
+	struct helper *p = arg;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
@@ -547,7 +560,7 @@ static void *tr_helper(void *arg)
 			break;
 		p->have_job = 0;
 		pthread_mutex_unlock(&p->mu);
-		tr_run(&p->job);
+		p->fn(p->arg);
 		pthread_mutex_lock(&p->mu);
 		p->done = 1;
 		pthread_cond_broadcast(&p->cv);
@@ -556,14 +569,15 @@ static void *tr_helper(void *arg)
 	return NULL;
 }
 
-static void tr_pool_start(struct tr_pool *p)
+/* Starts the helper where there is a second CPU (p->started says). */
+static void helper_start(struct helper *p)
 {
 	memset(p, 0, sizeof(*p));
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	if (pthread_create(&p->th, NULL, tr_helper, p) != 0) {
+	if (pthread_create(&p->th, NULL, helper_main, p) != 0) {
 		pthread_cond_destroy(&p->cv);
 		pthread_mutex_destroy(&p->mu);
 		return;
@@ -571,7 +585,7 @@ static void tr_pool_start(struct tr_pool *p)
 	p->started = 1;
 }
 
-static void tr_pool_stop(struct tr_pool *p)
+static void helper_stop(struct helper *p)
 {
 	if (!p->started)
 		return;
@@ -585,29 +599,41 @@ static void tr_pool_stop(struct tr_pool *p)
 	p->started = 0;
 }
 
+/* fn(arg) on the helper; helper_wait() before the next post. */
+static void helper_post(struct helper *p, void *(*fn)(void *), void *arg)
+{
+	pthread_mutex_lock(&p->mu);
+	p->fn = fn;
+	p->arg = arg;
+	p->have_job = 1;
+	p->done = 0;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void helper_wait(struct helper *p)
+{
+	pthread_mutex_lock(&p->mu);
+	while (!p->done)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* A tile of bb output rows, its columns split with the helper when there
  * is one. */
-static void transpose_tile(struct tr_pool *p, const struct tr_job *all)
+static void transpose_tile(struct helper *p, const struct tr_job *all)
 {
-	struct tr_job mine = *all;
+	struct tr_job mine = *all, theirs = *all;
 
 	if (!p->started || all->n < 2 * TR_BLOCK) {
 		tr_run(&mine);
 		return;
 	}
 	mine.j1 = (all->n / 2 + TR_BLOCK - 1) / TR_BLOCK * TR_BLOCK;
-	pthread_mutex_lock(&p->mu);
-	p->job = *all;
-	p->job.j0 = mine.j1;
-	p->have_job = 1;
-	p->done = 0;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+	theirs.j0 = mine.j1;
+	helper_post(p, tr_run, &theirs);
 	tr_run(&mine);
-	pthread_mutex_lock(&p->mu);
-	while (!p->done)
-		pthread_cond_wait(&p->cv, &p->mu);
-	pthread_mutex_unlock(&p->mu);
+	helper_wait(p);
 }
 
 /* Strided: map the span and gather into row-major order. */
@@ -656,9 +682,9 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 			.dst = tb, .n = n, .s = s, .es = es, .map = map,
 			.maplen = maplen, .drop = drop, .page = (size_t)page,
 		};
-		struct tr_pool pool;
+		struct helper pool;
 		if (tensor_data_size(t) >= TR_THREADS_MIN)
-			tr_pool_start(&pool);
+			helper_start(&pool);
 		else
 			memset(&pool, 0, sizeof(pool));
 		for (;;) {
@@ -683,7 +709,7 @@ static int copy_strided(struct tensor_reader *r, const struct ir_tensor *t,
 			if (rc || i < 0)
 				break;
 		}
-		tr_pool_stop(&pool);
+		helper_stop(&pool);
 		free(tb);
 		goto done;
 	}
@@ -726,6 +752,101 @@ done:
 	return rc;
 }
 
+/* Elements [at, at + k) of a scaled view (per elements a row): read from
+ * the file (element 0 at off) into dst[0, k) and computed there. */
+struct sc_job {
+	float *dst;
+	int fd;
+	uint64_t off;
+	const double *scale;
+	uint64_t at, k, per;
+	enum weight_err err;
+	int errnum; /* errno of a failed read (the helper's own) */
+};
+
+static void *sc_run(void *arg)
+{
+	struct sc_job *j = arg;
+
+	j->err = weight_pread(j->fd, j->dst, (size_t)j->k * sizeof(float),
+			      j->off + j->at * sizeof(float));
+	j->errnum = errno;
+	for (uint64_t i = j->at; !j->err && i < j->at + j->k;) {
+		uint64_t row = i / j->per, end = (row + 1) * j->per;
+		if (end > j->at + j->k)
+			end = j->at + j->k;
+		weight_scale_row(j->dst + (i - j->at), j->dst + (i - j->at),
+				 end - i, j->scale[row]);
+		i = end;
+	}
+	return NULL;
+}
+
+#define SC_THREADS_MIN ((uint64_t)2 * TENSOR_DATA_CHUNK) /* smaller: one */
+
+/* A scaled view (contiguous, Float; tensor_data_check said so): each
+ * output chunk read into a buffer, computed there (sc_run) and written;
+ * from two chunks up, the helper reads and computes the next chunk into a
+ * second buffer while this one is written. */
+static int copy_scaled(struct tensor_reader *r, const struct ir_tensor *t,
+		       const char *what, struct outfile *out, struct diag *d)
+{
+	uint64_t size = tensor_data_size(t), n = ir_tensor_numel(t);
+	const uint64_t cap = TENSOR_DATA_CHUNK / sizeof(float);
+	struct helper h;
+	float *bufs[2] = { (float *)(void *)r->buf, NULL };
+	int rc = 0, cur = 0;
+	struct sc_job job[2] = { {
+		.fd = r->fd,
+		.off = t->ref.offset,
+		.scale = t->ref.scale,
+		.per = n / (uint64_t)t->dims[0],
+	} };
+
+	job[1] = job[0];
+	memset(&h, 0, sizeof(h));
+	if (size >= SC_THREADS_MIN) {
+		helper_start(&h);
+		if (h.started)
+			bufs[1] = xmalloc(TENSOR_DATA_CHUNK);
+	}
+	job[0].dst = bufs[0];
+	job[0].k = n < cap ? n : cap;
+	sc_run(&job[0]);
+	for (;;) {
+		struct sc_job *now = &job[cur], *next = &job[!cur];
+		if (now->err) {
+			if (now->err == WEIGHT_READ)
+				diag_error(d, "%s: cannot read '%s': %s", what,
+					   r->path, strerror(now->errnum));
+			else
+				diag_error(d, "%s: '%s' ended before the "
+					   "reference did (did it change?)",
+					   what, r->path);
+			rc = now->err == WEIGHT_READ ? EXIT_IO : EXIT_BAD_INPUT;
+			break;
+		}
+		next->at = now->at + now->k;
+		next->k = n - next->at < cap ? n - next->at : cap;
+		next->dst = bufs[1] ? bufs[!cur] : bufs[0];
+		if (next->k && bufs[1])
+			helper_post(&h, sc_run, next);
+		if (outfile_write(out, now->dst, (size_t)now->k * sizeof(float),
+				  d))
+			rc = EXIT_IO;
+		if (next->k && bufs[1])
+			helper_wait(&h);
+		else if (next->k && !rc)
+			sc_run(next);
+		if (rc || !next->k)
+			break;
+		cur = !cur;
+	}
+	helper_stop(&h);
+	free(bufs[1]);
+	return rc;
+}
+
 int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
 		     const char *what, struct outfile *out, struct diag *d)
 {
@@ -746,6 +867,8 @@ int tensor_data_copy(struct tensor_reader *r, const struct ir_tensor *t,
 		return 0;
 	if ((rc = reader_open(r, t->ref.file, what, d)))
 		return rc;
+	if (t->ref.scale)
+		return copy_scaled(r, t, what, out, d);
 	if (weight_contiguous(t))
 		return copy_range(r, t->ref.offset, size, what, out, d);
 	return copy_strided(r, t, what, out, d);

@@ -590,6 +590,7 @@ static struct ir_graph *build_sample(void)
 /* A small valid stream in the mp() notation, for the error tests. */
 #define HDR "{'pt2onnx-ir': [1, 0], 'level': 'aten'}"
 #define GRAPH "{'r': 'graph', 'opsets': [], 'props': []}"
+#define HDR_ONNX "{'pt2onnx-ir': [1, 0], 'level': 'onnx'}"
 #define END "{'r': 'end'}"
 #define TF "{'k': 'tensor', 'dtype': 1, 'shape': [2]}"
 #define IN(name) "{'r': 'input', 'value': {'name': '" name "', 'type': " TF "}}"
@@ -1281,6 +1282,22 @@ static const struct case_ cases[] = {
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
 	  "{'dtype': 1, 'dims': [3, 2], 'ref': {'file': 'm.pt', 'offset': 0, "
 	  "'length': 24, 'strides': [1]}}}]", "ref has 1 strides for rank 2" },
+	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 1, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "'length': 4, 'scale': b'abcdefgh'}}}]",
+	  "a scaled view (\"scale\") in aten-level IR (only fold writes one)" },
+	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 1, 'dims': [3], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "'length': 12, 'scale': b'abcdefgh'}}}]",
+	  "ref \"scale\" is 8 bytes, expected 3 float64 factors" },
+	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 7, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "'length': 8, 'scale': b'abcdefgh'}}}]",
+	  "a scaled view (\"scale\") of a tensor that is not Float" },
+	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 1, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "'length': 4, 'scale': [2.0]}}}]",
+	  "ref \"scale\" is an array, expected bin" },
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
 	  "{'dtype': 1, 'dims': [3], 'ref': {'file': 'm.pt', "
 	  "'offset': 18446744073709551615, 'length': 12}}}]",

@@ -270,6 +270,7 @@ static const char sample_dtypes[] =
 	"      %scalar : Double() = {2.5} doc_string=\"a scalar\",\n"
 	"      %fnan : Float(3) = {nan(0x7fc00001), -nan, nan(0xff800001)},\n"
 	"      %ref : Float(2, 3) = weight(\"data/0\", offset=64, length=24, strides=[1, 2]),\n"
+	"      %scaled : Float(2, 3) = weight(\"data/0\", offset=64, length=24, scale=[0.5, -0.30000000000000004]),\n"
 	"      %ref0 : Long() = weight(\"data/1\", offset=0, length=8)):\n"
 	"  return (%f)\n";
 
@@ -511,6 +512,18 @@ static void test_errors(void)
 		    "t:2: weight(...) needs offset= and length=");
 	check_error("ir 1.0 onnx\ngraph(%w : Float(1) = weight(\"f\", offset=0, length=4, strides=[1, 1])):\n  return (%w)\n",
 		    "t:2: more strides than the 1 dimensions");
+	check_error("ir 1.0 onnx\ngraph(%w : Float(2) = weight(\"f\", offset=0, length=8, scale=[1.])):\n  return (%w)\n",
+		    "t:2: 1 scale factors for 2 rows");
+	check_error("ir 1.0 onnx\ngraph(%w : Float(1) = weight(\"f\", offset=0, length=4, scale=[1., 2.])):\n  return (%w)\n",
+		    "t:2: more scale factors than the 1 rows");
+	check_error("ir 1.0 onnx\ngraph(%w : Double(1) = weight(\"f\", offset=0, length=8, scale=[2.])):\n  return (%w)\n",
+		    "t:2: a scaled view (\"scale\") of a tensor that is not Float");
+	check_error("ir 1.0 onnx\ngraph(%w : Float(2, 2) = weight(\"f\", offset=0, length=16, strides=[1, 2], scale=[2., 3.])):\n  return (%w)\n",
+		    "t:2: a scaled view (\"scale\") with strides");
+	check_error("ir 1.0 aten\ngraph(%w : Float(1) = weight(\"f\", offset=0, length=4, scale=[2.])):\n  return (%w)\n",
+		    "t:2: a scaled view (\"scale\") in aten-level IR (only fold writes one)");
+	check_error("ir 1.0 onnx\ngraph(%w : Float() = weight(\"f\", offset=0, length=4, scale=[])):\n  return (%w)\n",
+		    "t:2: a scaled view (scale=) of a scalar");
 	check_error("ir 1.0 onnx\ngraph(%w : Float(1000000000, 1000000000, 1000000000) = {1.}):\n  return (%w)\n",
 		    "t:2: tensor has too many elements");
 	check_error("ir 1.0 onnx\ngraph(%w : Float(100000) = {1.}):\n  return (%w)\n",

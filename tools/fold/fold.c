@@ -5,7 +5,9 @@
  * initializers merged).  Thin: options, ir_read, fold_graph()
  * (lib/fold/fold.c), ir_write.  With --data-file, the weights the passes
  * compute go to that file and the stream refers to them (pt2onnx uses it
- * so that BatchNorm-fused weights do not cross the pipes inline).
+ * so that computed weights do not cross the pipes inline; a Float Conv
+ * weight by reference fused with a BatchNorm is a scaled view instead,
+ * computed by emit).
  */
 #include <getopt.h>
 #include <stdio.h>
