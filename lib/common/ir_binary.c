@@ -1073,11 +1073,16 @@ static int read_ints(struct reader *r, const msgpack_object *o,
 static struct ir_tensor *read_tensor(struct reader *r,
 				     const msgpack_object *o)
 {
+	/* "sref": a scaled view, a "ref" with a required "scale"; its own
+	 * key so that a reader that does not know scaled views refuses the
+	 * tensor (none of data/strings/ref) instead of reading it unscaled */
 	static const char *const keys[] = { "dtype", "dims", "data",
-					    "strings", "ref", "doc", NULL };
+					    "strings", "ref", "doc", "sref",
+					    NULL };
 	static const char *const rkeys[] = { "file", "offset", "length",
 					     "strides", "scale", NULL };
-	const msgpack_object *v[6], *rv[5];
+	const msgpack_object *v[7], *rv[5];
+	const char *rname;
 	struct ir_tensor *t;
 	enum ir_dtype dt = IR_DTYPE_UNDEFINED;
 	int64_t *dims;
@@ -1106,9 +1111,9 @@ static struct ir_tensor *read_tensor(struct reader *r,
 	esize = ir_dtype_size(dt);
 	if (numel == UINT64_MAX)
 		return rerr(r, "tensor has too many elements"), NULL;
-	if (!!v[2] + !!v[3] + !!v[4] != 1)
+	if (!!v[2] + !!v[3] + !!v[4] + !!v[6] != 1)
 		return rerr(r, "tensor needs exactly one of \"data\", "
-			    "\"strings\" and \"ref\""), NULL;
+			    "\"strings\", \"ref\" and \"sref\""), NULL;
 	if (v[5] && want_str(r, v[5], "tensor \"doc\"", 0, &t->doc))
 		return NULL;
 	if (v[2]) {
@@ -1151,8 +1156,15 @@ static struct ir_tensor *read_tensor(struct reader *r,
 	if (dt == IR_DTYPE_STRING)
 		return rerr(r, "a string tensor cannot be a reference"), NULL;
 	t->data_kind = IR_DATA_REF;
-	if (get_keys(r, v[4], "tensor \"ref\"", rkeys, rv, NULL))
+	rname = v[6] ? "tensor \"sref\"" : "tensor \"ref\"";
+	if (get_keys(r, v[6] ? v[6] : v[4], rname, rkeys, rv, NULL))
 		return NULL;
+	if (v[6] && !rv[4])
+		return rerr(r, "an \"sref\" (a scaled view) needs \"scale\""),
+			NULL;
+	if (v[4] && rv[4])
+		return rerr(r, "a \"ref\" has no \"scale\" (a scaled view is "
+			    "an \"sref\")"), NULL;
 	if (!rv[0])
 		return missing(r, "file"), NULL;
 	if (want_str(r, rv[0], "ref \"file\"", 1, &t->ref.file))
@@ -2394,7 +2406,7 @@ static void write_tensor(struct writer *w, const struct ir_tensor *t,
 			     "a scaled view of too many rows");
 			return;
 		}
-		wstr(w, "ref");
+		wstr(w, ref->scale ? "sref" : "ref");
 		wmap(w, 3 + (ref->strides != NULL) + (ref->scale != NULL));
 		wkv(w, "file", ref->file);
 		wstr(w, "offset");

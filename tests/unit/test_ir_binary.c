@@ -1268,7 +1268,7 @@ static const struct case_ cases[] = {
 	  "tensor \"dtype\" 0 is not a known element type" },
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
 	  "{'dtype': 1, 'dims': [], 'data': b'abcd', 'ref': {}}}]",
-	  "tensor needs exactly one of \"data\", \"strings\" and \"ref\"" },
+	  "tensor needs exactly one of \"data\", \"strings\", \"ref\" and \"sref\"" },
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
 	  "{'dtype': 1, 'dims': []}}]", "tensor needs exactly one of" },
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
@@ -1283,21 +1283,33 @@ static const struct case_ cases[] = {
 	  "{'dtype': 1, 'dims': [3, 2], 'ref': {'file': 'm.pt', 'offset': 0, "
 	  "'length': 24, 'strides': [1]}}}]", "ref has 1 strides for rank 2" },
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
-	  "{'dtype': 1, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "{'dtype': 1, 'dims': [1], 'sref': {'file': 'm.pt', 'offset': 0, "
 	  "'length': 4, 'scale': b'abcdefgh'}}}]",
 	  "a scaled view (\"scale\") in aten-level IR (only fold writes one)" },
 	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
-	  "{'dtype': 1, 'dims': [3], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "{'dtype': 1, 'dims': [3], 'sref': {'file': 'm.pt', 'offset': 0, "
 	  "'length': 12, 'scale': b'abcdefgh'}}}]",
 	  "ref \"scale\" is 8 bytes, expected 3 float64 factors" },
 	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
-	  "{'dtype': 7, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "{'dtype': 7, 'dims': [1], 'sref': {'file': 'm.pt', 'offset': 0, "
 	  "'length': 8, 'scale': b'abcdefgh'}}}]",
 	  "a scaled view (\"scale\") of a tensor that is not Float" },
 	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
-	  "{'dtype': 1, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "{'dtype': 1, 'dims': [1], 'sref': {'file': 'm.pt', 'offset': 0, "
 	  "'length': 4, 'scale': [2.0]}}}]",
 	  "ref \"scale\" is an array, expected bin" },
+	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 1, 'dims': [1], 'ref': {'file': 'm.pt', 'offset': 0, "
+	  "'length': 4, 'scale': b'abcdefgh'}}}]",
+	  "a \"ref\" has no \"scale\" (a scaled view is an \"sref\")" },
+	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 1, 'dims': [1], 'sref': {'file': 'm.pt', 'offset': 0, "
+	  "'length': 4}}}]",
+	  "an \"sref\" (a scaled view) needs \"scale\"" },
+	{ "[" HDR_ONNX "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
+	  "{'dtype': 1, 'dims': [1], 'data': b'abcd', 'sref': {'file': "
+	  "'m.pt', 'offset': 0, 'length': 4, 'scale': b'abcdefgh'}}}]",
+	  "tensor needs exactly one of \"data\", \"strings\", \"ref\" and \"sref\"" },
 	{ "[" HDR "," GRAPH ",{'r': 'weight', 'name': 'w', 'tensor': "
 	  "{'dtype': 1, 'dims': [3], 'ref': {'file': 'm.pt', "
 	  "'offset': 18446744073709551615, 'length': 12}}}]",
