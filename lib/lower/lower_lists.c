@@ -19,6 +19,7 @@ void lw_set_list(struct lower_ctx *c, struct ir_value *list,
 	l->vals = ir_alloc(c->g, sizeof(*vals) * (n ? n : 1));
 	memcpy(l->vals, vals, sizeof(*vals) * n);
 	l->n = n;
+	l->keys = NULL;
 	l->next = c->lists;
 	c->lists = l;
 }
@@ -39,7 +40,8 @@ int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
 	if (l) {
 		if (l->n > max)
 			return -1;
-		memcpy(v, l->vals, sizeof(*v) * l->n);
+		/* a dict reads as its keys (len(d), list(d)), as Python's */
+		memcpy(v, l->keys ? l->keys : l->vals, sizeof(*v) * l->n);
 		return l->n;
 	}
 	struct ir_node *p = x ? x->producer : NULL;
@@ -98,7 +100,8 @@ struct ir_node *lw_if_lists(struct lower_ctx *c, struct ir_node *n,
 		t = t ? t : o;
 		e = e ? e : o;
 		if (t->n != o->n || e->n != o->n) {
-			lw_report(c, n, "a list changes length in an if");
+			lw_report(c, n, o->keys ? "a dict gets a new key in an "
+				  "if" : "a list changes length in an if");
 			return nd;
 		}
 		nv = ir_alloc(c->g, sizeof(*nv) * (o->n + 1));
@@ -120,6 +123,7 @@ struct ir_node *lw_if_lists(struct lower_ctx *c, struct ir_node *n,
 		mut[m] = ir_alloc(c->g, sizeof(struct lw_list));
 		memset(mut[m], 0, sizeof(struct lw_list));
 		mut[m]->list = o->list;
+		mut[m]->keys = o->keys;
 		mut[m]->vals = nv;
 		mut[m]->n = o->n;
 	}
@@ -380,6 +384,8 @@ static int sym_getitem(struct lower_ctx *c, struct ir_node *n,
 	if (n->ninputs != 2)
 		return lw_decline(c, "not a list");
 	struct ir_value *l = lw_in(c, n, 0);
+	if (lw_is_dict(l))
+		return lw_dict_getitem(c, n, out);
 	if (b_is_seq(l) || (!lw_int(c, n, 1, &i) && l &&
 			    l->type->kind == IR_TYPE_LIST &&
 			    l->type->nelems == 1 &&
@@ -471,6 +477,8 @@ static int sym_contains(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out)
 {
 	struct ir_value *vals[256];
+	if (n->ninputs == 2 && lw_is_dict(n->inputs[0]))
+		return lw_dict_contains(c, n, out);
 	if (n->ninputs != 2 || n->inputs[0]->type->kind != IR_TYPE_LIST)
 		return lw_decline(c, "not a list");
 	int k = lw_list(c, n, 0, vals, 256);
@@ -536,7 +544,7 @@ static int sym_format_warned(struct lower_ctx *c, struct ir_node *n,
 }
 
 /* 1 when the block being lowered is (inside) a loop body. */
-static int in_loop(struct lower_ctx *c)
+int lw_in_loop(struct lower_ctx *c)
 {
 	for (struct ir_block *b = c->blk; b && b->owner; b = b->owner->owner)
 		if (!strcmp(b->owner->kind, "onnx::Loop") ||
@@ -557,6 +565,15 @@ static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
 	    n->outputs[0]->type->kind != IR_TYPE_LIST) {
 		symbolic_fn f = symbolic_lookup(OP_aten_copy_, c->opset);
 		return f ? f(c, n, out) : lw_decline(c, "no symbolic for copy_");
+	}
+	if (n->ninputs == 1 && n->noutputs == 1 && lw_is_dict(n->inputs[0])) {
+		struct lw_list *d = lw_find_list(c, lw_in(c, n, 0));
+		if (!d || !d->keys)
+			return lw_decline(c, "the dict is not known entry by "
+					  "entry");
+		lw_set_dict(c, n->outputs[0], d->keys, d->vals, d->n);
+		out[0] = NULL;
+		return 0;
 	}
 	if (n->ninputs != 1 || n->noutputs != 1 ||
 	    n->outputs[0]->type->kind != IR_TYPE_LIST)
@@ -601,6 +618,8 @@ static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
 	if (n->ninputs != 3)
 		return lw_decline(c, "not a list");
 	struct ir_value *l = lw_in(c, n, 0);
+	if (lw_is_dict(l))
+		return lw_dict_set_item(c, n, out);
 	int k = lw_list(c, n, 0, vals, 256);
 	if (k < 0 || !l)
 		return lw_decline(c, "the list is not known element-wise");
@@ -610,7 +629,7 @@ static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
 		i += k;
 	if (i < 0 || i >= k)
 		return lw_decline(c, "the index is out of range");
-	if (in_loop(c))
+	if (lw_in_loop(c))
 		return lw_decline(c, "a list changed in a loop");
 	struct ir_value *e = lw_tensor(c, n, 2);
 	if (!e)

@@ -27,103 +27,12 @@
 #include <string.h>
 
 #include "compile.h"
+#include "ir_clone.h"
 #include "unroll.h"
 
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
 
-/* --- value map (body value -> copy) --------------------------------------- */
-
-struct vmap {
-	const struct ir_value **k;
-	struct ir_value **v;
-	size_t cap, len;
-};
-
-static size_t vhash(const struct ir_value *p, size_t cap)
-{
-	uintptr_t x = (uintptr_t)p;
-
-	x ^= x >> 17;
-	x *= 0x9E3779B97F4A7C15ull;
-	return (size_t)(x >> 7) & (cap - 1);
-}
-
-static int vmap_grow(struct vmap *m)
-{
-	struct vmap n = { NULL, NULL, m->cap ? m->cap * 2 : 256, 0 };
-	size_t i;
-
-	n.k = calloc(n.cap, sizeof(*n.k));
-	n.v = calloc(n.cap, sizeof(*n.v));
-	if (!n.k || !n.v) {
-		free(n.k);
-		free(n.v);
-		return -1;
-	}
-	for (i = 0; i < m->cap; i++)
-		if (m->k[i]) {
-			size_t h = vhash(m->k[i], n.cap);
-			while (n.k[h])
-				h = (h + 1) & (n.cap - 1);
-			n.k[h] = m->k[i];
-			n.v[h] = m->v[i];
-			n.len++;
-		}
-	free(m->k);
-	free(m->v);
-	*m = n;
-	return 0;
-}
-
-static int vmap_put(struct vmap *m, const struct ir_value *k,
-		    struct ir_value *v)
-{
-	size_t h;
-
-	if ((m->len + 1) * 2 > m->cap && vmap_grow(m))
-		return -1;
-	h = vhash(k, m->cap);
-	while (m->k[h] && m->k[h] != k)
-		h = (h + 1) & (m->cap - 1);
-	if (!m->k[h])
-		m->len++;
-	m->k[h] = k;
-	m->v[h] = v;
-	return 0;
-}
-
-/* The copy of k, or k itself (a value from outside the body). */
-static struct ir_value *vmap_get(const struct vmap *m, struct ir_value *k)
-{
-	size_t h;
-
-	if (!k || !m->cap)
-		return k;
-	h = vhash(k, m->cap);
-	while (m->k[h]) {
-		if (m->k[h] == k)
-			return m->v[h];
-		h = (h + 1) & (m->cap - 1);
-	}
-	return k;
-}
-
-static void vmap_free(struct vmap *m)
-{
-	free(m->k);
-	free(m->v);
-	memset(m, 0, sizeof(*m));
-}
-
 /* --- which bodies ---------------------------------------------------------- */
-
-/* List mutations whose result, when they have one, is the list itself. */
-static int list_mutation(enum aten_op op)
-{
-	return ATEN_ONE_OF(op, OP_aten_append, OP_aten_insert,
-			   OP_aten__set_item, OP_aten_extend, OP_aten_clear,
-			   OP_aten_reverse);
-}
 
 /* 1 for types that hold no tensor: scalars, strings, None, devices, and
  * lists, tuples and optionals of them. */
@@ -147,9 +56,11 @@ static int scalar_type(const struct ir_type *t, int depth)
 	}
 }
 
-/* 1 when every node of b gives no tensor (see the top); counts the nodes
- * into *count, stopping past the limit. */
-static int body_ok(const struct ir_block *b, uint32_t *count, int depth)
+/* 1 when every node of b gives no tensor (see the top), or, with
+ * tensors set, gives anything; counts the nodes into *count, stopping past
+ * the limit. */
+static int body_ok(const struct ir_block *b, uint32_t *count, int tensors,
+		   int depth)
 {
 	const struct ir_node *x;
 	uint32_t i;
@@ -164,80 +75,17 @@ static int body_ok(const struct ir_block *b, uint32_t *count, int depth)
 			return 0;
 		if (x->op == OP_prim_SetAttr)
 			return 0;
-		for (i = 0; i < x->noutputs; i++)
+		for (i = 0; i < x->noutputs && !tensors; i++)
 			if (!scalar_type(x->outputs[i]->type, 0) &&
-			    !(list_mutation(x->op) && x->ninputs &&
+			    !(ir_list_mutation(x->op) && x->ninputs &&
 			      x->inputs[0] &&
 			      x->outputs[i]->type->kind == IR_TYPE_LIST))
 				return 0;
 		for (i = 0; i < x->nblocks; i++)
-			if (!body_ok(x->blocks[i], count, depth + 1))
+			if (!body_ok(x->blocks[i], count, tensors, depth + 1))
 				return 0;
 	}
 	return 1;
-}
-
-/* --- copying ---------------------------------------------------------------- */
-
-static struct ir_node *clone_node(struct ir_graph *g, struct vmap *m,
-				  const struct ir_node *x, int depth);
-
-static int clone_block(struct ir_graph *g, struct vmap *m,
-		       const struct ir_block *b, struct ir_block *nb,
-		       int depth)
-{
-	const struct ir_node *x;
-	uint32_t i;
-
-	for (i = 0; i < b->nparams; i++) {
-		struct ir_value *p = ir_value_new(
-			g, NULL, ir_type_copy(g, b->params[i]->type));
-		ir_block_add_param(g, nb, p);
-		if (vmap_put(m, b->params[i], p))
-			return -1;
-	}
-	for (x = b->first; x; x = x->next) {
-		struct ir_node *c = clone_node(g, m, x, depth + 1);
-		if (!c)
-			return -1;
-		ir_block_append(nb, c);
-	}
-	for (i = 0; i < b->nreturns; i++)
-		ir_block_add_return(g, nb, vmap_get(m, b->returns[i]));
-	return 0;
-}
-
-static struct ir_node *clone_node(struct ir_graph *g, struct vmap *m,
-				  const struct ir_node *x, int depth)
-{
-	struct ir_node *c;
-	uint32_t i;
-
-	if (depth > 64)
-		return NULL;
-	c = ir_node_new(g, NULL, x->kind, x->ninputs, x->noutputs);
-	for (i = 0; i < x->ninputs; i++)
-		c->inputs[i] = vmap_get(m, x->inputs[i]);
-	for (i = 0; i < x->noutputs; i++) {
-		ir_node_set_output(c, i, ir_value_new(g, NULL,
-			ir_type_copy(g, x->outputs[i]->type)));
-		if (vmap_put(m, x->outputs[i], c->outputs[i]))
-			return NULL;
-	}
-	if (x->nattrs) {
-		c->attrs = ir_alloc(g, sizeof(*c->attrs) * x->nattrs);
-		memcpy(c->attrs, x->attrs, sizeof(*c->attrs) * x->nattrs);
-		c->nattrs = x->nattrs;
-	}
-	c->scope = x->scope;
-	c->source = x->source;
-	c->doc = x->doc;
-	c->extra = x->extra;
-	for (i = 0; i < x->nblocks; i++)
-		if (clone_block(g, m, x->blocks[i], ir_node_add_block(g, c),
-				depth))
-			return NULL;
-	return c;
 }
 
 static struct ir_value *int_const(struct ir_graph *g, struct ir_node *at,
@@ -262,7 +110,7 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 	struct ir_value *carried[256], *cond;
 	struct ir_block *body;
 	struct ir_node *before, *x;
-	struct vmap m = { NULL, NULL, 0, 0 };
+	struct ir_vmap m = { NULL, NULL, 0, 0 };
 	uint32_t nc, i, size = 0;
 	int64_t trips, c, it;
 
@@ -277,8 +125,11 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 	if (!script_const_int(n->inputs[0], &trips) ||
 	    !script_const_int(n->inputs[1], &c))
 		return 0;
-	if (!body_ok(body, &size, 0))
-		return 0;
+	if (!body_ok(body, &size, 0, 0)) {
+		size = 0;
+		if (!ir_loop_changes_lists(n) || !body_ok(body, &size, 1, 0))
+			return 0;
+	}
 	if (size == 0)
 		size = 1;
 	/* a condition that stays true: the trip count decides */
@@ -293,13 +144,13 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 		if (it >= SCRIPT_UNROLL_MAX_ITERS ||
 		    (uint64_t)(it + 1) * size > SCRIPT_UNROLL_MAX_NODES)
 			goto abandon;
-		if (vmap_put(&m, body->params[0], int_const(g, n, it)))
+		if (ir_vmap_put(&m, body->params[0], int_const(g, n, it)))
 			goto abandon;
 		for (i = 0; i < nc; i++)
-			if (vmap_put(&m, body->params[1 + i], carried[i]))
+			if (ir_vmap_put(&m, body->params[1 + i], carried[i]))
 				goto abandon;
 		for (x = body->first; x; x = x->next) {
-			struct ir_node *cp = clone_node(g, &m, x, 0);
+			struct ir_node *cp = ir_node_clone(g, &m, x, 0);
 			struct ir_value *f;
 
 			if (!cp)
@@ -308,23 +159,23 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 			if (cp->nblocks || cp->noutputs != 1)
 				continue;
 			if ((f = script_fold_node(g, cp)))
-				if (vmap_put(&m, x->outputs[0], f))
+				if (ir_vmap_put(&m, x->outputs[0], f))
 					goto abandon;
 		}
-		cond = vmap_get(&m, body->returns[0]);
+		cond = ir_vmap_get(&m, body->returns[0]);
 		for (i = 0; i < nc; i++)
-			carried[i] = vmap_get(&m, body->returns[1 + i]);
+			carried[i] = ir_vmap_get(&m, body->returns[1 + i]);
 		if (!script_const_int(cond, &c))
 			goto abandon;
 	}
-	vmap_free(&m);
+	ir_vmap_free(&m);
 	for (i = 0; i < nc; i++)
 		n->outputs[i]->aux = carried[i] == n->outputs[i] ? NULL
 				     : carried[i];
 	ir_node_unlink(n);
 	return 1;
 abandon:
-	vmap_free(&m);
+	ir_vmap_free(&m);
 	for (x = before ? before->next : n->owner->first; x && x != n;) {
 		struct ir_node *next = x->next;
 		ir_node_unlink(x);
@@ -417,9 +268,67 @@ static int all_unused(const struct ir_node *x)
 	return 1;
 }
 
+/* The uses of l in the blocks of x (at any depth) when every one is a
+ * read by an aten op (no mutation, no block return, no loop carrying it);
+ * -1 otherwise. */
+static int64_t nested_reads(const struct ir_node *x, const struct ir_value *l,
+			    int depth)
+{
+	const struct ir_node *y;
+	int64_t k = 0, r;
+	uint32_t i, j;
+
+	if (depth > 64)
+		return -1;
+	for (i = 0; i < x->nblocks; i++) {
+		for (j = 0; j < x->blocks[i]->nreturns; j++)
+			if (x->blocks[i]->returns[j] == l)
+				return -1;
+		for (y = x->blocks[i]->first; y; y = y->next) {
+			for (j = 0; j < y->ninputs; j++)
+				if (y->inputs[j] == l) {
+					if (y->nblocks || side_effect_or_prim(y))
+						return -1;
+					k++;
+				}
+			if (y->nblocks) {
+				if ((r = nested_reads(y, l, depth + 1)) < 0)
+					return -1;
+				k += r;
+			}
+		}
+	}
+	return k;
+}
+
+/* A prim::ListConstruct of el[0..len) before x, typed as p's list. */
+static struct ir_value *list_here(struct ir_graph *g, struct ir_node *p,
+				  struct ir_node *x, struct ir_value **el,
+				  int64_t len)
+{
+	struct ir_node *c = ir_node_new(g, NULL,
+					aten_op_name(OP_prim_ListConstruct),
+					(uint32_t)len, 1);
+	uint32_t i;
+
+	for (i = 0; i < (uint32_t)len; i++) {
+		c->inputs[i] = el[i];
+		el[i]->uses++;
+	}
+	ir_node_set_output(c, 0, ir_value_new(g, NULL,
+			   ir_type_copy(g, p->outputs[0]->type)));
+	c->scope = p->scope;
+	c->source = p->source;
+	ir_block_insert_before(x, c);
+	return c->outputs[0];
+}
+
 /* One pass over the uses of list construct p: with apply 0, 1 when every
- * use is understood and at least one mutates; with apply 1, the rewrite.
- * el holds LIST_MAX entries. */
+ * use is understood and at least one mutates or is a len or a __getitem__
+ * (-2 for a list of tensors only
+ * appended to that len reads); with apply 1, the rewrite; with apply 2,
+ * only the lens folded (the list stays as torch keeps it).  el holds
+ * LIST_MAX entries. */
 static int walk_list(struct ir_graph *g, struct ir_node *p,
 		     struct ir_value **el, int apply)
 {
@@ -427,7 +336,7 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 	struct ir_node *x, *next;
 	uint32_t seen = 0, i;
 	int64_t len = p->ninputs, idx;
-	int mutated = 0, changed = 0, reorders = 0;
+	int mutated = 0, changed = 0, reorders = 0, lens = 0;
 
 	for (i = 0; i < p->ninputs; i++)
 		el[i] = p->inputs[i];
@@ -441,8 +350,25 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 		for (i = 0; i < x->ninputs; i++)
 			direct += x->inputs[i] == l;
 		if (!direct) {
-			if (x->nblocks && uses_in(x, l, 0))
+			int64_t k;
+			if (!x->nblocks || !uses_in(x, l, 0))
+				continue;
+			/* read in a nested block (a loop not yet unrolled):
+			 * the list as it is here */
+			if ((k = nested_reads(x, l, 0)) <= 0)
 				return 0;
+			seen += (uint32_t)k;
+			if (apply != 1)
+				continue;
+			if (cur == NULL)
+				cur = list_here(g, p, x, el, len);
+			if (cur != l) {
+				for (i = 0; i < x->nblocks; i++)
+					replace_uses(x->blocks[i],
+						     x->blocks[i]->first, l,
+						     cur, 0);
+				changed++;
+			}
 			continue;
 		}
 		seen += (uint32_t)direct;
@@ -492,8 +418,11 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			reorders++;
 		} else if (!side_effect_or_prim(x)) {
 			/* a reader: it gets the list as it is here */
-			if (!apply)
+			if (!apply) {
+				lens += x->op == OP_aten_len ||
+					x->op == OP_aten___getitem__;
 				continue;
+			}
 			if (x->op == OP_aten_len && x->ninputs == 1 &&
 			    x->noutputs == 1) {
 				replace_uses(p->owner, x->next, x->outputs[0],
@@ -506,31 +435,19 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			    x->ninputs == 2 && x->inputs[0] == l &&
 			    x->noutputs == 1 &&
 			    script_const_int(x->inputs[1], &idx) &&
-			    (idx = norm_index(idx, len, 0)) >= 0 &&
-			    el[idx]->producer &&
-			    el[idx]->producer->op == OP_prim_Constant) {
+			    (idx = norm_index(idx, len, 0)) >= 0) {
 				replace_uses(p->owner, x->next, x->outputs[0],
 					     el[idx], 0);
 				ir_node_unlink(x);
 				changed++;
 				continue;
 			}
-			if (cur == NULL) {
-				struct ir_node *c = ir_node_new(
-					g, NULL,
-					aten_op_name(OP_prim_ListConstruct),
-					(uint32_t)len, 1);
-				for (i = 0; i < (uint32_t)len; i++) {
-					c->inputs[i] = el[i];
-					el[i]->uses++;
-				}
-				ir_node_set_output(c, 0, ir_value_new(
-					g, NULL, ir_type_copy(g, l->type)));
-				c->scope = p->scope;
-				c->source = p->source;
-				ir_block_insert_before(x, c);
-				cur = c->outputs[0];
-			}
+			if (apply == 2)
+				continue;
+			if (cur == NULL)
+				cur = list_here(g, p, x, el, len);
+			if (cur == l)
+				continue;
 			for (i = 0; i < x->ninputs; i++)
 				if (x->inputs[i] == l)
 					x->inputs[i] = cur;
@@ -541,7 +458,7 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 		}
 		/* a mutation understood */
 		mutated = 1;
-		if (apply) {
+		if (apply == 1) {
 			ir_node_unlink(x);
 			cur = NULL;
 			changed++;
@@ -552,15 +469,15 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 	/* a list of tensors only appended to stays as torch keeps it (lower
 	 * reads such lists); insert, pop and _set_item are folded */
 	if (!apply && !reorders && !scalar_type(l->type, 0))
-		return 0;
-	return apply ? changed : mutated;
+		return lens ? -2 : 0;
+	return apply ? changed : mutated || lens;
 }
 
 int script_fold_lists(struct ir_graph *g, struct ir_block *b, int depth)
 {
 	struct ir_value **el;
 	struct ir_node *n, *next;
-	int changed = 0;
+	int changed = 0, r;
 	uint32_t i;
 
 	if (depth > 200)
@@ -576,8 +493,9 @@ int script_fold_lists(struct ir_graph *g, struct ir_block *b, int depth)
 		if (n->op != OP_prim_ListConstruct || n->noutputs != 1 ||
 		    n->ninputs > LIST_MAX || !n->outputs[0]->uses)
 			continue;
-		if (walk_list(g, n, el, 0) > 0)
-			changed += walk_list(g, n, el, 1);
+		r = walk_list(g, n, el, 0);
+		if (r > 0 || r == -2)
+			changed += walk_list(g, n, el, r > 0 ? 1 : 2);
 		next = n->next;
 	}
 	free(el);
