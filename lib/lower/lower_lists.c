@@ -49,7 +49,12 @@ int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
 	    p->ninputs > (uint32_t)max)
 		return -1;
 	for (uint32_t j = 0; j < p->ninputs; j++) {
-		v[j] = lw_tensor(c, p, (int)j);
+		/* strs, tuples, lists and dicts stay what they are (no
+		 * op that wants tensors takes a list of them) */
+		enum ir_type_kind tk = p->inputs[j]->type->kind;
+		v[j] = tk == IR_TYPE_STR || tk == IR_TYPE_TUPLE ||
+		       tk == IR_TYPE_LIST || tk == IR_TYPE_DICT
+		       ? lw_in(c, p, (int)j) : lw_tensor(c, p, (int)j);
 		if (!v[j])
 			return -1;
 	}
@@ -364,12 +369,61 @@ static int sym_append(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "the list is not known element-wise");
 	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
 		return lw_decline(c, "a list from an enclosing block");
-	vals[k] = lw_tensor(c, n, 1);
+	enum ir_type_kind ek = n->inputs[1]->type->kind;
+	vals[k] = ek == IR_TYPE_STR || ek == IR_TYPE_TUPLE ||
+		  ek == IR_TYPE_LIST || ek == IR_TYPE_DICT
+		  ? lw_in(c, n, 1) : lw_tensor(c, n, 1);
 	if (!vals[k])
 		return lw_decline(c, "the element is not a tensor");
 	lw_set_list(c, l, vals, k + 1);
 	lw_set_list(c, n->outputs[0], vals, k + 1);
 	out[0] = NULL;
+	return 0;
+}
+
+/* aten::insert(list, i, x) and aten::extend(list, other) of lists known
+ * element-wise, in straight-line code (a loop over them is unrolled
+ * first: lower.c): the uses after it see the new elements. */
+static int sym_insert(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *vals[513], *more[256];
+	struct ir_value *l = lw_in(c, n, 0);
+	int64_t i;
+	int k = lw_list(c, n, 0, vals, 256), m = 1;
+	if (k < 0 || !l)
+		return lw_decline(c, "the list is not known element-wise");
+	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
+		return lw_decline(c, "a list from an enclosing block");
+	if (n->op == OP_aten_extend) {
+		if (n->ninputs != 2 ||
+		    (m = lw_list(c, n, 1, more, 256)) < 0)
+			return lw_decline(c, "the other list is not known "
+					  "element-wise");
+		i = k;
+	} else {
+		if (n->ninputs != 3 || !lw_int(c, n, 1, &i))
+			return lw_decline(c, "the index is not constant");
+		struct ir_value *e = n->inputs[2];
+		more[0] = e->type->kind == IR_TYPE_TENSOR ||
+			  e->type->kind == IR_TYPE_INT ||
+			  e->type->kind == IR_TYPE_FLOAT ||
+			  e->type->kind == IR_TYPE_BOOL
+			  ? lw_tensor(c, n, 2) : lw_in(c, n, 2);
+		if (!more[0])
+			return lw_decline(c, "the element is not usable");
+		/* Python's insert clamps the index */
+		if (i < 0)
+			i += k;
+		i = i < 0 ? 0 : i > k ? k : i;
+	}
+	memmove(&vals[i + m], &vals[i], sizeof(vals[0]) * (size_t)(k - i));
+	memcpy(&vals[i], more, sizeof(vals[0]) * (size_t)m);
+	lw_set_list(c, l, vals, k + m);
+	for (uint32_t j = 0; j < n->noutputs; j++)
+		out[j] = NULL;
+	if (n->noutputs)
+		lw_set_list(c, n->outputs[0], vals, k + m);
 	return 0;
 }
 
@@ -501,6 +555,54 @@ static int sym_contains(struct lower_ctx *c, struct ir_node *n,
 		r = r ? b_op2(c, "Or", r, eq) : eq;
 	}
 	out[0] = r ? r : b_const_bool(c, 0);
+	return 0;
+}
+
+/* prim::min / prim::max of a list of numbers known element-wise (min(l))
+ * or of two numbers (min(a, b)): the constant when every one is, else
+ * ONNX Min / Max in int64 or double. */
+static int sym_prim_minmax(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	int k, ismin = n->op == OP_prim_min;
+	if (n->noutputs != 1)
+		return lw_decline(c, "not a number");
+	if (n->ninputs == 1) {
+		k = lw_list(c, n, 0, vals, 256);
+	} else if (n->ninputs == 2) {
+		vals[0] = lw_tensor(c, n, 0);
+		vals[1] = lw_tensor(c, n, 1);
+		k = vals[0] && vals[1] ? 2 : -1;
+	} else {
+		k = -1;
+	}
+	if (k <= 0)
+		return lw_decline(c, "the operands are not numbers known "
+				  "element-wise");
+	int isf = 0, allc = 1;
+	int64_t best = 0;
+	for (int i = 0; i < k; i++) {
+		int64_t v;
+		if (!vals[i] || vals[i]->type->kind != IR_TYPE_TENSOR ||
+		    b_rank(vals[i]) != 0)
+			return lw_decline(c, "an operand is not a number");
+		isf |= b_dtype(vals[i]) == IR_DTYPE_FLOAT ||
+		       b_dtype(vals[i]) == IR_DTYPE_DOUBLE;
+		if (b_const_ints(vals[i], &v, 1) != 1)
+			allc = 0;
+		else if (!i || (ismin ? v < best : v > best))
+			best = v;
+	}
+	if (allc && !isf) {
+		out[0] = b_const_i64(c, best);
+		return 0;
+	}
+	enum ir_dtype dt = isf ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64;
+	struct ir_value *r = b_cast(c, vals[0], dt);
+	for (int i = 1; i < k; i++)
+		r = b_op2(c, ismin ? "Min" : "Max", r, b_cast(c, vals[i], dt));
+	out[0] = r;
 	return 0;
 }
 
@@ -649,6 +751,10 @@ static const struct symbolic driver_ops[] = {
 	{ OP_aten_Delete, 0, 0, SYM_PRIO_BASE, sym_delete },
 	{ OP_aten___getitem__, 0, 0, SYM_PRIO_BASE, sym_getitem },
 	{ OP_aten_append, 0, 0, SYM_PRIO_BASE, sym_append },
+	{ OP_aten_insert, 0, 0, SYM_PRIO_BASE, sym_insert },
+	{ OP_prim_min, 0, 0, SYM_PRIO_BASE, sym_prim_minmax },
+	{ OP_prim_max, 0, 0, SYM_PRIO_BASE, sym_prim_minmax },
+	{ OP_aten_extend, 0, 0, SYM_PRIO_BASE, sym_insert },
 	{ OP_aten_len, 0, 0, SYM_PRIO_BASE, sym_len },
 	{ OP_aten___contains__, 0, 0, SYM_PRIO_BASE, sym_contains },
 	{ OP_aten_list, 0, 0, SYM_PRIO_BASE, sym_list_list },
