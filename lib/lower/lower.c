@@ -1223,6 +1223,36 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 		to_constant(c, n, 1, 0);
 		return 1;
 	}
+	if (n->op == OP_prim_type && n->ninputs == 1 &&
+	    n->inputs[0]->type->kind == IR_TYPE_DEVICE) {
+		/* a device's type: "cpu", as is_cuda is false (torchvision's
+		 * batched_nms picks a size threshold by it) */
+		to_constant(c, n, 0, 0);
+		struct ir_attr *a = ir_node_add_attr(c->g, n, "value",
+						     IR_ATTR_STRING);
+		a->u.s.data = ir_strndup(c->g, "cpu", 3);
+		a->u.s.len = 3;
+		return 1;
+	}
+	if ((n->op == OP_aten_eq || n->op == OP_aten_ne) && n->ninputs == 2 &&
+	    n->inputs[0]->type->kind == IR_TYPE_STR &&
+	    n->inputs[1]->type->kind == IR_TYPE_STR) {
+		/* two constant strs: the answer */
+		const struct ir_attr *s[2];
+		for (int i = 0; i < 2; i++) {
+			struct ir_node *p = producer(c, n, i);
+			s[i] = p && p->op == OP_prim_Constant ?
+			       ir_node_find_attr(p, "value") : NULL;
+			if (!s[i] || s[i]->kind != IR_ATTR_STRING)
+				return 0;
+		}
+		int eq = s[0]->u.s.len == s[1]->u.s.len &&
+			 (!s[0]->u.s.len ||
+			  !memcmp(s[0]->u.s.data, s[1]->u.s.data,
+				  s[0]->u.s.len));
+		to_constant(c, n, 1, n->op == OP_aten_eq ? eq : !eq);
+		return 1;
+	}
 	if (n->op == OP_prim_dtype && n->ninputs == 1) {
 		struct ir_value *x = lw_in(c, n, 0);
 		int64_t st = x ? torch_scalar_type(b_dtype(x)) : -1;

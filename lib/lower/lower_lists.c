@@ -256,6 +256,24 @@ static void carry_list(struct ir_graph *g, struct ir_node *n,
 	replace_uses(n->owner, n->next, l, o, 0);
 }
 
+/* 1 when m writes in place (index_put_, copy_, add_...) into a tensor
+ * made before loop body b: the tensor is carried as a list is, the body
+ * returning its parameter, which lower's in-place rule moves on to each
+ * write's result (keep_mask in torchvision's _batched_nms_vanilla). */
+static int outer_write(const struct ir_node *m, const struct ir_block *b)
+{
+	size_t kl = strlen(m->kind);
+	const struct ir_value *v = m->ninputs ? m->inputs[0] : NULL;
+	if (!v || v->type->kind != IR_TYPE_TENSOR || kl < 8 ||
+	    strncmp(m->kind, "aten::", 6) || m->kind[kl - 1] != '_' ||
+	    m->kind[kl - 2] == '_')
+		return 0;
+	for (uint32_t j = 0; j < b->nparams; j++)
+		if (b->params[j] == v)
+			return 0;
+	return !v->producer || v->producer->owner != b;
+}
+
 void lw_carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
 {
 	for (struct ir_node *n = b->first; n; n = n->next) {
@@ -277,6 +295,8 @@ void lw_carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
 				    list_update(m, v, &nx))
 					l = v;
 			}
+			if (!l && outer_write(m, body))
+				l = m->inputs[0];
 			if (l)
 				carry_list(g, n, l);
 		}
