@@ -5,10 +5,13 @@
 # None (dropped from the ONNX Loop), loops of a known trip count writing
 # into lists of tensors (unrolled), dicts of constant keys built, changed
 # in a loop and read (keys, values, items, len, `in`), and a list of dicts
-# returned (flattened: each dict's values in insertion order).  Each is
+# returned (flattened: each dict's values in insertion order), a tensor
+# written in place in a loop of a dynamic trip count (carried).  Each is
 # exported by `script` with a dynamic dim and run by ONNX Runtime at two
 # sizes against torch's outputs; a dict changed in a loop of a dynamic
-# trip count is refused with one line.
+# trip count is refused with one line.  Then torchvision's FCOS
+# (tests/script/make_fcos_small.py), scripted whole: its detections at two
+# sizes against torch's, opsets 11 and 17.
 # bats file_tags=tier:standard
 
 load helper
@@ -71,6 +74,12 @@ print(len(onnx.load("dictlist-14.onnx").graph.output))'
 	[ "$output" = 4 ]
 }
 
+@test "dicts: a tensor written in place in a loop of a dynamic trip count is carried by the ONNX Loop; min() of a dynamic size, 11 14" {
+	build
+	run -0 dicts_run loopwrite 11
+	run -0 dicts_run loopwrite 14
+}
+
 @test "dicts: a dict changed in a loop of a dynamic trip count is refused by lower, naming the op" {
 	need_torch
 	cat > bad.py <<'PY'
@@ -95,4 +104,10 @@ PY
 	run -4 tool lower --opset 14 m.air -o m.oir
 	[[ "$output" == *"aten::_set_item"*"a dict changed in a loop"* ]]
 	[ ! -e m.oir ]
+}
+
+@test "dicts: torchvision's FCOS scripted (transform, FPN dict, heads, anchors, batched_nms, postprocess) matches torch, 11 17" {
+	fixture_run "$TESTS_DIR/script/make_fcos_small.py"
+	run -0 dicts_run fcos 11
+	run -0 dicts_run fcos 17
 }

@@ -618,11 +618,14 @@ static int sym_prim_minmax(struct lower_ctx *c, struct ir_node *n,
 		out[0] = b_const_i64(c, best);
 		return 0;
 	}
-	enum ir_dtype dt = isf ? IR_DTYPE_DOUBLE : IR_DTYPE_INT64;
+	/* Min and Max take int64 from opset 12: before, ints go through
+	 * double (exact up to 2^53, far beyond any size) */
+	enum ir_dtype dt = isf || c->opset < 12 ? IR_DTYPE_DOUBLE
+						: IR_DTYPE_INT64;
 	struct ir_value *r = b_cast(c, vals[0], dt);
 	for (int i = 1; i < k; i++)
 		r = b_op2(c, ismin ? "Min" : "Max", r, b_cast(c, vals[i], dt));
-	out[0] = r;
+	out[0] = isf ? r : b_cast(c, r, IR_DTYPE_INT64);
 	return 0;
 }
 

@@ -3,7 +3,8 @@ loops, lists and dicts, in small models scripted by torch 1.13: a loop
 carrying an Optional that is None (GeneralizedRCNNTransform's `targets`),
 a loop of a known trip count writing into a list of tensors (`images[i] =
 image`), dicts built, changed in a loop and read (keys, values, items,
-len, `in`), and a list of dicts returned (the detections).
+len, `in`), and a list of dicts returned (the detections), a tensor written in place in a
+loop of a dynamic trip count.
 
     python3 make_dict_models.py
 
@@ -81,11 +82,24 @@ class DictList(nn.Module):
         return out
 
 
+class LoopWrite(nn.Module):
+    """a tensor written in place in a loop of a dynamic trip count
+    (torchvision's _batched_nms_vanilla: keep_mask.index_put_), and min()
+    of a dynamic size and a constant"""
+    def forward(self, x):
+        acc = torch.zeros_like(x)
+        for i in range(x.size(0)):
+            acc.index_put_((torch.tensor([i]),), x[i:i + 1] * float(i))
+        k = min([x.size(0), 3])
+        return acc[:k] + 1.0
+
+
 CASES = {
     "noneloop": (NoneLoop(), "x=f32[n,3]", [(4, 3), (2, 3)]),
     "listwrite": (ListWrite(), "x=f32[2,n]", [(2, 3), (2, 5)]),
     "dictops": (DictOps(), "x=f32[2,n]", [(2, 3), (2, 5)]),
     "dictlist": (DictList(), "x=f32[n,3]", [(4, 3), (2, 3)]),
+    "loopwrite": (LoopWrite(), "x=f32[n,3]", [(4, 3), (2, 3)]),
 }
 
 
