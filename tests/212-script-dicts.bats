@@ -60,10 +60,11 @@ print(len(l), len(l[0].input))'
 	run -0 dicts_run listwrite 14
 }
 
-@test "dicts: a dict built, changed in a loop, read by keys/values/items/len/in, 11 14" {
+@test "dicts: a dict built, changed in a loop, read by keys/values/items/len/in; str(i) keys, 11 14" {
 	build
 	run -0 dicts_run dictops 11
 	run -0 dicts_run dictops 14
+	run -0 dicts_run strkeys 14
 }
 
 @test "dicts: a returned list of dicts is flattened into each dict's values in order, 14" {

@@ -15,7 +15,10 @@
  * chunk, size(), ListConstruct, append in straight-line code), so
  * ListUnpack and cat need no ONNX sequences; l.copy() and l[i] = v
  * update the element-wise record, and a list changed in an if's branch
- * gets its changed elements as outputs of the If (lw_if_lists).  In-place
+ * gets its changed elements as outputs of the If (lw_if_lists).  Dicts of
+ * constant keys are followed the same way (lower_dicts.c).  A loop of a
+ * trip count known here whose lists change is unrolled (unroll_loop); a
+ * None it carries is dropped (drop_none_carried).  In-place
  * ops (relu_) lower as their out-of-place form, later uses of the mutated
  * value in the same block reading the result; on a slice/select view the
  * result is scattered back into the base (lw_write_back).  Writes follow
@@ -1203,10 +1206,21 @@ static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
 		ir_node_add_attr(c->g, n, "value", IR_ATTR_INT)->u.i = v;
 }
 
+static void to_str_constant(struct lower_ctx *c, struct ir_node *n,
+			    const char *s, size_t len)
+{
+	to_constant(c, n, 0, 0);
+	struct ir_attr *a = ir_node_add_attr(c->g, n, "value", IR_ATTR_STRING);
+	a->u.s.data = ir_strndup(c->g, s, len);
+	a->u.s.len = len;
+}
+
 /* Ops on a tensor's metadata that torch's exporter folds before the
  * symbolics run (device, dtype, is_cuda): they become constants here.  A
  * Device has no ONNX meaning: it becomes a None-like constant that the
- * creation ops' device arguments ignore.  Returns 1 when n was one. */
+ * creation ops' device arguments ignore; its type is "cpu".  str() of a
+ * constant int and == / != of constant strs fold too.  Returns 1 when n
+ * was one. */
 static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 {
 	if (n->noutputs != 1)
@@ -1227,11 +1241,16 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 	    n->inputs[0]->type->kind == IR_TYPE_DEVICE) {
 		/* a device's type: "cpu", as is_cuda is false (torchvision's
 		 * batched_nms picks a size threshold by it) */
-		to_constant(c, n, 0, 0);
-		struct ir_attr *a = ir_node_add_attr(c->g, n, "value",
-						     IR_ATTR_STRING);
-		a->u.s.data = ir_strndup(c->g, "cpu", 3);
-		a->u.s.len = 3;
+		to_str_constant(c, n, "cpu", 3);
+		return 1;
+	}
+	int64_t iv;
+	if (n->op == OP_aten_str && n->ninputs == 1 &&
+	    n->inputs[0]->type->kind == IR_TYPE_INT && lw_int(c, n, 0, &iv)) {
+		/* str() of a constant int (SSD's feature names): the digits */
+		char buf[32];
+		int len = snprintf(buf, sizeof(buf), "%lld", (long long)iv);
+		to_str_constant(c, n, buf, (size_t)len);
 		return 1;
 	}
 	if ((n->op == OP_aten_eq || n->op == OP_aten_ne) && n->ninputs == 2 &&

@@ -12,13 +12,17 @@
  * and tuples of them, or being a list mutation (append, insert,
  * _set_item...) whose result is the list.  A body that computes tensors
  * stays a loop, as torch keeps it (ONNX Loop does that better than copies
- * of the body).  At most SCRIPT_UNROLL_MAX_ITERS iterations and
+ * of the body), unless its lists change (ir_loop_changes_lists: it
+ * carries a list or dict, or changes one made before it, as
+ * GeneralizedRCNNTransform's `images[i] = image`): then the lists become
+ * known element by element.  At most SCRIPT_UNROLL_MAX_ITERS iterations and
  * SCRIPT_UNROLL_MAX_NODES copied nodes: a larger loop stays a loop.
  *
  * Which lists: see unroll.h.  The fold needs every use of the list known:
- * one in a nested block, a block return, a prim:: node other than
- * prim::ListUnpack, a mutation it does not model (extend, clear, remove,
- * sort...) or an index not constant leaves the list alone.
+ * a block return, a prim:: node other than prim::ListUnpack, a mutation
+ * it does not model (extend, clear, remove, sort...), a use in a nested
+ * block other than a read by an aten op, or an index not constant leaves
+ * the list alone.  Nested reads get the list as it is before their node.
  *
  * Costs: a loop is copied at most once (abandoned copies are unlinked);
  * list folding scans each list's block once from its construct.

@@ -70,6 +70,15 @@ class DictOps(nn.Module):
         return acc * float(n) + (d[keys[2]] if "c" in d else x)
 
 
+class StrKeys(nn.Module):
+    """keys made by str(i) in a loop (SSD's feature extractor)"""
+    def forward(self, x):
+        d: Dict[str, Tensor] = {}
+        for i in range(3):
+            d[str(i)] = x * float(i + 1)
+        return d["2"] - d["0"]
+
+
 class DictList(nn.Module):
     """a list of dicts returned, as the detectors' detections"""
     def forward(self, x):
@@ -98,6 +107,7 @@ CASES = {
     "noneloop": (NoneLoop(), "x=f32[n,3]", [(4, 3), (2, 3)]),
     "listwrite": (ListWrite(), "x=f32[2,n]", [(2, 3), (2, 5)]),
     "dictops": (DictOps(), "x=f32[2,n]", [(2, 3), (2, 5)]),
+    "strkeys": (StrKeys(), "x=f32[2,n]", [(2, 3), (2, 5)]),
     "dictlist": (DictList(), "x=f32[n,3]", [(4, 3), (2, 3)]),
     "loopwrite": (LoopWrite(), "x=f32[n,3]", [(4, 3), (2, 3)]),
 }
