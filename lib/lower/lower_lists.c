@@ -540,7 +540,10 @@ static int sym_len(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *t = lw_tensor(c, n, 0);
 	if (!t || b_rank(t) < 1)
 		return lw_decline(c, "the list is not known");
-	out[0] = b_dim(c, t, 0);
+	/* len(x) of a tensor: its size(0), a constant where fixed (a weight:
+	 * SSD's _wh_pairs[k]) */
+	out[0] = t->type->dims[0].kind == IR_DIM_FIXED
+		 ? b_const_i64(c, t->type->dims[0].value) : b_dim(c, t, 0);
 	return 0;
 }
 
