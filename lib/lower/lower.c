@@ -1206,6 +1206,22 @@ static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
 		ir_node_add_attr(c->g, n, "value", IR_ATTR_INT)->u.i = v;
 }
 
+int lw_str_eq(struct lower_ctx *c, struct ir_value *a, struct ir_value *b)
+{
+	const struct ir_attr *s[2];
+	struct ir_value *v[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		struct ir_node *p = v[i] ? v[i]->producer : NULL;
+		s[i] = p && p->op == OP_prim_Constant ?
+		       ir_node_find_attr(p, "value") : NULL;
+		if (!s[i] || s[i]->kind != IR_ATTR_STRING)
+			return -1;
+	}
+	return s[0]->u.s.len == s[1]->u.s.len &&
+	       (!s[0]->u.s.len ||
+		!memcmp(s[0]->u.s.data, s[1]->u.s.data, s[0]->u.s.len));
+}
+
 static void to_str_constant(struct lower_ctx *c, struct ir_node *n,
 			    const char *s, size_t len)
 {
@@ -1257,18 +1273,9 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 	    n->inputs[0]->type->kind == IR_TYPE_STR &&
 	    n->inputs[1]->type->kind == IR_TYPE_STR) {
 		/* two constant strs: the answer */
-		const struct ir_attr *s[2];
-		for (int i = 0; i < 2; i++) {
-			struct ir_node *p = producer(c, n, i);
-			s[i] = p && p->op == OP_prim_Constant ?
-			       ir_node_find_attr(p, "value") : NULL;
-			if (!s[i] || s[i]->kind != IR_ATTR_STRING)
-				return 0;
-		}
-		int eq = s[0]->u.s.len == s[1]->u.s.len &&
-			 (!s[0]->u.s.len ||
-			  !memcmp(s[0]->u.s.data, s[1]->u.s.data,
-				  s[0]->u.s.len));
+		int eq = lw_str_eq(c, lw_in(c, n, 0), lw_in(c, n, 1));
+		if (eq < 0)
+			return 0;
 		to_constant(c, n, 1, n->op == OP_aten_eq ? eq : !eq);
 		return 1;
 	}

@@ -40,6 +40,9 @@ struct ir_type *lw_if_out_type(struct lower_ctx *c, struct ir_node *n,
 			       uint32_t which, const struct ir_type *t,
 			       const struct ir_type *e);
 int lw_defined_in(struct ir_block *b, struct ir_value *v);
+/* 1 or 0 when a and b are constant strs that are or are not equal, else
+ * -1 */
+int lw_str_eq(struct lower_ctx *c, struct ir_value *a, struct ir_value *b);
 
 /* lower_alias.c */
 void lw_set_copy(struct lower_ctx *c, struct ir_value *v,

@@ -561,6 +561,19 @@ static int sym_contains(struct lower_ctx *c, struct ir_node *n,
 	int k = lw_list(c, n, 0, vals, 256);
 	if (k < 0 || b_is_seq(lw_in(c, n, 0)))
 		return lw_decline(c, "the list is not known element-wise");
+	if (n->inputs[1]->type->kind == IR_TYPE_STR) {
+		/* a constant str in a list of constant strs (poolers'
+		 * `k in featmap_names`) */
+		int found = 0;
+		for (int i = 0; i < k; i++) {
+			int eq = lw_str_eq(c, lw_in(c, n, 1), vals[i]);
+			if (eq < 0)
+				return lw_decline(c, "a str that is not constant");
+			found |= eq;
+		}
+		out[0] = b_const_bool(c, found);
+		return 0;
+	}
 	struct ir_value *x = lw_tensor(c, n, 1), *r = NULL;
 	if (!x || b_rank(x) != 0)
 		return lw_decline(c, "the value is not a number");
