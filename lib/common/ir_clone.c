@@ -1,8 +1,8 @@
 /*
  * ir_clone.c - copies of nodes with their blocks, through a map from
- * original to copied values, and the test of which loops change lists:
- * what the script stage's unrolling (lib/script/unroll.c) and lower's
- * (lib/lower/lower.c) share.  See ir_clone.h.
+ * original to copied values, which the script stage's unrolling
+ * (lib/script/unroll.c) and lower's (lib/lower/lower.c) share, and the
+ * test of which loops change lists (lower's).  See ir_clone.h.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /*
  * ir_clone.h - copies of nodes (ir_clone.c): a map from original values
- * to their copies, a node copied with its blocks, and the loops that
- * change lists, which the script stage and lower unroll.
+ * to their copies, a node copied with its blocks (the script stage's
+ * unrolling and lower's), and the loops that change lists, which lower
+ * unrolls.
  */
 #ifndef PT2ONNX_IR_CLONE_H
 #define PT2ONNX_IR_CLONE_H
@@ -34,8 +35,8 @@ int ir_list_mutation(enum aten_op op);
 
 /* 1 when loop n's carried lists change: it carries a list or dict, or its
  * body changes one made before it (append, _set_item, pop... on it).
- * Such a loop of a constant trip count is unrolled even when its body
- * computes tensors: the lists become known element by element
+ * Lower unrolls such a loop when it knows the trip count, even when its
+ * body computes tensors: the lists become known element by element
  * (GeneralizedRCNNTransform's `images[i] = image`). */
 int ir_loop_changes_lists(const struct ir_node *n);
 

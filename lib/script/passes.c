@@ -701,7 +701,7 @@ void script_passes(struct ir_graph *g)
 	struct ir_weight *w, **pw;
 	int round;
 
-	for (round = 0; round < 32; round++) {
+	for (round = 0; round < 8; round++) {
 		int changed;
 
 		clear_aux(g->top, 0);

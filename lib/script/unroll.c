@@ -12,17 +12,13 @@
  * and tuples of them, or being a list mutation (append, insert,
  * _set_item...) whose result is the list.  A body that computes tensors
  * stays a loop, as torch keeps it (ONNX Loop does that better than copies
- * of the body), unless its lists change (ir_loop_changes_lists: it
- * carries a list or dict, or changes one made before it, as
- * GeneralizedRCNNTransform's `images[i] = image`): then the lists become
- * known element by element.  At most SCRIPT_UNROLL_MAX_ITERS iterations and
+ * of the body).  At most SCRIPT_UNROLL_MAX_ITERS iterations and
  * SCRIPT_UNROLL_MAX_NODES copied nodes: a larger loop stays a loop.
  *
  * Which lists: see unroll.h.  The fold needs every use of the list known:
- * a block return, a prim:: node other than prim::ListUnpack, a mutation
- * it does not model (extend, clear, remove, sort...), a use in a nested
- * block other than a read by an aten op, or an index not constant leaves
- * the list alone.  Nested reads get the list as it is before their node.
+ * one in a nested block, a block return, a prim:: node other than
+ * prim::ListUnpack, a mutation it does not model (extend, clear, remove,
+ * sort...) or an index not constant leaves the list alone.
  *
  * Costs: a loop is copied at most once (abandoned copies are unlinked);
  * list folding scans each list's block once from its construct.
@@ -60,11 +56,9 @@ static int scalar_type(const struct ir_type *t, int depth)
 	}
 }
 
-/* 1 when every node of b gives no tensor (see the top), or, with
- * tensors set, gives anything; counts the nodes into *count, stopping past
- * the limit. */
-static int body_ok(const struct ir_block *b, uint32_t *count, int tensors,
-		   int depth)
+/* 1 when every node of b gives no tensor (see the top); counts the nodes
+ * into *count, stopping past the limit. */
+static int body_ok(const struct ir_block *b, uint32_t *count, int depth)
 {
 	const struct ir_node *x;
 	uint32_t i;
@@ -79,14 +73,14 @@ static int body_ok(const struct ir_block *b, uint32_t *count, int tensors,
 			return 0;
 		if (x->op == OP_prim_SetAttr)
 			return 0;
-		for (i = 0; i < x->noutputs && !tensors; i++)
+		for (i = 0; i < x->noutputs; i++)
 			if (!scalar_type(x->outputs[i]->type, 0) &&
 			    !(ir_list_mutation(x->op) && x->ninputs &&
 			      x->inputs[0] &&
 			      x->outputs[i]->type->kind == IR_TYPE_LIST))
 				return 0;
 		for (i = 0; i < x->nblocks; i++)
-			if (!body_ok(x->blocks[i], count, tensors, depth + 1))
+			if (!body_ok(x->blocks[i], count, depth + 1))
 				return 0;
 	}
 	return 1;
@@ -129,11 +123,8 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 	if (!script_const_int(n->inputs[0], &trips) ||
 	    !script_const_int(n->inputs[1], &c))
 		return 0;
-	if (!body_ok(body, &size, 0, 0)) {
-		size = 0;
-		if (!ir_loop_changes_lists(n) || !body_ok(body, &size, 1, 0))
-			return 0;
-	}
+	if (!body_ok(body, &size, 0))
+		return 0;
 	if (size == 0)
 		size = 1;
 	/* a condition that stays true: the trip count decides */
@@ -272,67 +263,9 @@ static int all_unused(const struct ir_node *x)
 	return 1;
 }
 
-/* The uses of l in the blocks of x (at any depth) when every one is a
- * read by an aten op (no mutation, no block return, no loop carrying it);
- * -1 otherwise. */
-static int64_t nested_reads(const struct ir_node *x, const struct ir_value *l,
-			    int depth)
-{
-	const struct ir_node *y;
-	int64_t k = 0, r;
-	uint32_t i, j;
-
-	if (depth > 64)
-		return -1;
-	for (i = 0; i < x->nblocks; i++) {
-		for (j = 0; j < x->blocks[i]->nreturns; j++)
-			if (x->blocks[i]->returns[j] == l)
-				return -1;
-		for (y = x->blocks[i]->first; y; y = y->next) {
-			for (j = 0; j < y->ninputs; j++)
-				if (y->inputs[j] == l) {
-					if (y->nblocks || side_effect_or_prim(y))
-						return -1;
-					k++;
-				}
-			if (y->nblocks) {
-				if ((r = nested_reads(y, l, depth + 1)) < 0)
-					return -1;
-				k += r;
-			}
-		}
-	}
-	return k;
-}
-
-/* A prim::ListConstruct of el[0..len) before x, typed as p's list. */
-static struct ir_value *list_here(struct ir_graph *g, struct ir_node *p,
-				  struct ir_node *x, struct ir_value **el,
-				  int64_t len)
-{
-	struct ir_node *c = ir_node_new(g, NULL,
-					aten_op_name(OP_prim_ListConstruct),
-					(uint32_t)len, 1);
-	uint32_t i;
-
-	for (i = 0; i < (uint32_t)len; i++) {
-		c->inputs[i] = el[i];
-		el[i]->uses++;
-	}
-	ir_node_set_output(c, 0, ir_value_new(g, NULL,
-			   ir_type_copy(g, p->outputs[0]->type)));
-	c->scope = p->scope;
-	c->source = p->source;
-	ir_block_insert_before(x, c);
-	return c->outputs[0];
-}
-
 /* One pass over the uses of list construct p: with apply 0, 1 when every
- * use is understood and at least one mutates or is a len or a __getitem__
- * (-2 for a list of tensors only
- * appended to that len reads); with apply 1, the rewrite; with apply 2,
- * only the lens folded (the list stays as torch keeps it).  el holds
- * LIST_MAX entries. */
+ * use is understood and at least one mutates; with apply 1, the rewrite.
+ * el holds LIST_MAX entries. */
 static int walk_list(struct ir_graph *g, struct ir_node *p,
 		     struct ir_value **el, int apply)
 {
@@ -340,7 +273,7 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 	struct ir_node *x, *next;
 	uint32_t seen = 0, i;
 	int64_t len = p->ninputs, idx;
-	int mutated = 0, changed = 0, reorders = 0, lens = 0;
+	int mutated = 0, changed = 0, reorders = 0;
 
 	for (i = 0; i < p->ninputs; i++)
 		el[i] = p->inputs[i];
@@ -354,25 +287,8 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 		for (i = 0; i < x->ninputs; i++)
 			direct += x->inputs[i] == l;
 		if (!direct) {
-			int64_t k;
-			if (!x->nblocks || !uses_in(x, l, 0))
-				continue;
-			/* read in a nested block (a loop not yet unrolled):
-			 * the list as it is here */
-			if ((k = nested_reads(x, l, 0)) <= 0)
+			if (x->nblocks && uses_in(x, l, 0))
 				return 0;
-			seen += (uint32_t)k;
-			if (apply != 1)
-				continue;
-			if (cur == NULL)
-				cur = list_here(g, p, x, el, len);
-			if (cur != l) {
-				for (i = 0; i < x->nblocks; i++)
-					replace_uses(x->blocks[i],
-						     x->blocks[i]->first, l,
-						     cur, 0);
-				changed++;
-			}
 			continue;
 		}
 		seen += (uint32_t)direct;
@@ -422,11 +338,8 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			reorders++;
 		} else if (!side_effect_or_prim(x)) {
 			/* a reader: it gets the list as it is here */
-			if (!apply) {
-				lens += x->op == OP_aten_len ||
-					x->op == OP_aten___getitem__;
+			if (!apply)
 				continue;
-			}
 			if (x->op == OP_aten_len && x->ninputs == 1 &&
 			    x->noutputs == 1) {
 				replace_uses(p->owner, x->next, x->outputs[0],
@@ -439,19 +352,31 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 			    x->ninputs == 2 && x->inputs[0] == l &&
 			    x->noutputs == 1 &&
 			    script_const_int(x->inputs[1], &idx) &&
-			    (idx = norm_index(idx, len, 0)) >= 0) {
+			    (idx = norm_index(idx, len, 0)) >= 0 &&
+			    el[idx]->producer &&
+			    el[idx]->producer->op == OP_prim_Constant) {
 				replace_uses(p->owner, x->next, x->outputs[0],
 					     el[idx], 0);
 				ir_node_unlink(x);
 				changed++;
 				continue;
 			}
-			if (apply == 2)
-				continue;
-			if (cur == NULL)
-				cur = list_here(g, p, x, el, len);
-			if (cur == l)
-				continue;
+			if (cur == NULL) {
+				struct ir_node *c = ir_node_new(
+					g, NULL,
+					aten_op_name(OP_prim_ListConstruct),
+					(uint32_t)len, 1);
+				for (i = 0; i < (uint32_t)len; i++) {
+					c->inputs[i] = el[i];
+					el[i]->uses++;
+				}
+				ir_node_set_output(c, 0, ir_value_new(
+					g, NULL, ir_type_copy(g, l->type)));
+				c->scope = p->scope;
+				c->source = p->source;
+				ir_block_insert_before(x, c);
+				cur = c->outputs[0];
+			}
 			for (i = 0; i < x->ninputs; i++)
 				if (x->inputs[i] == l)
 					x->inputs[i] = cur;
@@ -462,7 +387,7 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 		}
 		/* a mutation understood */
 		mutated = 1;
-		if (apply == 1) {
+		if (apply) {
 			ir_node_unlink(x);
 			cur = NULL;
 			changed++;
@@ -473,15 +398,15 @@ static int walk_list(struct ir_graph *g, struct ir_node *p,
 	/* a list of tensors only appended to stays as torch keeps it (lower
 	 * reads such lists); insert, pop and _set_item are folded */
 	if (!apply && !reorders && !scalar_type(l->type, 0))
-		return lens ? -2 : 0;
-	return apply ? changed : mutated || lens;
+		return 0;
+	return apply ? changed : mutated;
 }
 
 int script_fold_lists(struct ir_graph *g, struct ir_block *b, int depth)
 {
 	struct ir_value **el;
 	struct ir_node *n, *next;
-	int changed = 0, r;
+	int changed = 0;
 	uint32_t i;
 
 	if (depth > 200)
@@ -497,9 +422,8 @@ int script_fold_lists(struct ir_graph *g, struct ir_block *b, int depth)
 		if (n->op != OP_prim_ListConstruct || n->noutputs != 1 ||
 		    n->ninputs > LIST_MAX || !n->outputs[0]->uses)
 			continue;
-		r = walk_list(g, n, el, 0);
-		if (r > 0 || r == -2)
-			changed += walk_list(g, n, el, r > 0 ? 1 : 2);
+		if (walk_list(g, n, el, 0) > 0)
+			changed += walk_list(g, n, el, 1);
 		next = n->next;
 	}
 	free(el);

@@ -4,19 +4,17 @@
  *
  *   script_unroll_loop  a prim::Loop of a constant trip count whose
  *                       condition stays constant, whose body computes
- *                       only scalars and lists (no tensor results) or
- *                       changes lists (ir_clone.h), and whose size times
- *                       iterations is small, becomes the body's nodes once
- *                       per iteration;
+ *                       only scalars and lists (no tensor results), and
+ *                       whose size times iterations is small, becomes the
+ *                       body's nodes once per iteration;
  *   script_fold_lists   a prim::ListConstruct changed only by append,
  *                       insert, pop and _set_item of its own block (the
  *                       indices constant), read only by aten ops of that
  *                       block, becomes a prim::ListConstruct of the known
  *                       elements before each node that reads it (len and
- *                       __getitem__ of a constant index fold); a list of
+ *                       __getitem__ of a constant element fold); a list of
  *                       tensors only appended to is left as torch keeps it
- *                       (densenet's features, lower reads it), its len and
- *                       constant-index __getitem__ folded.
+ *                       (densenet's features, lower reads it).
  */
 #ifndef PT2ONNX_SCRIPT_UNROLL_H
 #define PT2ONNX_SCRIPT_UNROLL_H
