@@ -4,9 +4,10 @@
 # (tests/script/make_dict_models.py): a loop carrying an Optional that is
 # None (dropped from the ONNX Loop), loops of a known trip count writing
 # into lists of tensors (unrolled), dicts of constant keys built, changed
-# in a loop and read (keys, values, items, len, `in`), and a list of dicts
+# in a loop and read (keys, values, items, len, `in`, update), a list of dicts
 # returned (flattened: each dict's values in insertion order), a tensor
-# written in place in a loop of a dynamic trip count (carried).  Each is
+# written in place in a loop of a dynamic trip count (carried), the rpn's
+# x[batch_idx, top_n_idx] and split by one size.  Each is
 # exported by `script` with a dynamic dim and run by ONNX Runtime at two
 # sizes against torch's outputs; a dict changed in a loop of a dynamic
 # trip count is refused with one line.  Then torchvision's FCOS
@@ -79,6 +80,12 @@ print(len(onnx.load("dictlist-14.onnx").graph.output))'
 	build
 	run -0 dicts_run loopwrite 11
 	run -0 dicts_run loopwrite 14
+}
+
+@test "dicts: x[batch_idx, top_n_idx] whose len bounds a loop, a split by one size not constant (torchvision's rpn), 11 14" {
+	build
+	run -0 dicts_run indexsplit 11
+	run -0 dicts_run indexsplit 14
 }
 
 @test "dicts: a dict changed in a loop of a dynamic trip count is refused by lower, naming the op" {

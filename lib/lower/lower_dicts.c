@@ -2,7 +2,8 @@
  * lower_dicts.c - dicts with constant keys (str or int), followed at lower
  * time as lists are (lower_lists.c): a dict is an element-wise record
  * (struct lw_list with keys) made by prim::DictConstruct or aten::dict,
- * changed by _set_item in straight-line code, read by __getitem__, keys,
+ * changed by _set_item and update in straight-line code, read by
+ * __getitem__, keys,
  * values, items, len, __contains__ and list(d).  ONNX has no dicts; what
  * a dict holds is what its entries' values are.  A dict returned by the
  * graph, or in a list returned, is flattened into its values in insertion
@@ -211,6 +212,40 @@ int lw_dict_set_item(struct lower_ctx *c, struct ir_node *n,
 	return 0;
 }
 
+/* aten::update(d, other) (d.update(other)), outside loops: other's entries
+ * replace or follow d's, in other's order. */
+static int sym_update(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *keys[DICT_MAX], *vals[DICT_MAX];
+	if (n->ninputs != 2 || !lw_is_dict(n->inputs[0]) ||
+	    !lw_is_dict(n->inputs[1]))
+		return lw_decline(c, "not two dicts");
+	struct lw_list *d = dict_in(c, n, 0), *o = d ? dict_in(c, n, 1) : NULL;
+	if (!d || !o)
+		return -1;
+	if (lw_in_loop(c))
+		return lw_decline(c, "a dict changed in a loop");
+	int k = d->n;
+	memcpy(keys, d->keys, sizeof(*keys) * k);
+	memcpy(vals, d->vals, sizeof(*vals) * k);
+	for (int i = 0; i < o->n; i++) {
+		int j;
+		for (j = 0; j < k && !key_eq(keys[j], o->keys[i]); j++)
+			;
+		if (j == k && k == DICT_MAX)
+			return lw_decline(c, "too many dict entries");
+		keys[j] = o->keys[i];
+		vals[j] = o->vals[i];
+		if (j == k)
+			k++;
+	}
+	lw_set_dict(c, lw_in(c, n, 0), keys, vals, k);
+	for (uint32_t i = 0; i < n->noutputs; i++)
+		out[i] = NULL;
+	return 0;
+}
+
 int lw_dict_contains(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out)
 {
@@ -286,6 +321,7 @@ static const struct symbolic dict_ops[] = {
 	{ OP_aten_keys, 0, 0, SYM_PRIO_BASE, sym_keys },
 	{ OP_aten_values, 0, 0, SYM_PRIO_BASE, sym_values },
 	{ OP_aten_items, 0, 0, SYM_PRIO_BASE, sym_items },
+	{ OP_aten_update, 0, 0, SYM_PRIO_BASE, sym_update },
 };
 
 const struct symbolic_table symbolic_dicts_table = {

@@ -4,7 +4,7 @@ carrying an Optional that is None (GeneralizedRCNNTransform's `targets`),
 a loop of a known trip count writing into a list of tensors (`images[i] =
 image`), dicts built, changed in a loop and read (keys, values, items,
 len, `in`), and a list of dicts returned (the detections), a tensor written in place in a
-loop of a dynamic trip count.
+loop of a dynamic trip count, the rpn's indexing and split.
 
     python3 make_dict_models.py
 
@@ -65,6 +65,7 @@ class DictOps(nn.Module):
         for i in range(len(items)):
             k, v = items[i]
             acc = acc - v * float(i)
+        d.update({"f": x - 1.0, "a": x * 7.0})
         keys = list(d.keys())
         n = len(d)
         return acc * float(n) + (d[keys[2]] if "c" in d else x)
@@ -103,6 +104,21 @@ class LoopWrite(nn.Module):
         return acc[:k] + 1.0
 
 
+class IndexSplit(nn.Module):
+    """torchvision's rpn: x[batch_idx, top_n_idx] (indices of shapes [1, 1]
+    and [1, K]) whose len bounds a loop, and a split by one size that is
+    not constant (boxes per image of one image)"""
+    def forward(self, x):
+        top = x.topk(3, dim=1)[1]
+        b = torch.arange(1)[:, None]
+        y = x[b, top]
+        out: List[Tensor] = []
+        for i in range(min([len(y), 1])):
+            out.append(y[i] * 2.0)
+        parts = x.split([x.size(1)], 1)
+        return out[0], parts[0] + 1.0
+
+
 CASES = {
     "noneloop": (NoneLoop(), "x=f32[n,3]", [(4, 3), (2, 3)]),
     "listwrite": (ListWrite(), "x=f32[2,n]", [(2, 3), (2, 5)]),
@@ -110,6 +126,7 @@ CASES = {
     "strkeys": (StrKeys(), "x=f32[2,n]", [(2, 3), (2, 5)]),
     "dictlist": (DictList(), "x=f32[n,3]", [(4, 3), (2, 3)]),
     "loopwrite": (LoopWrite(), "x=f32[n,3]", [(4, 3), (2, 3)]),
+    "indexsplit": (IndexSplit(), "x=f32[1,n]", [(1, 5), (1, 7)]),
 }
 
 
