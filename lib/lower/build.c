@@ -1719,6 +1719,21 @@ static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
 	return INFER_SET;
 }
 
+/* A shape tensor that is a Concat of constants and single dims
+ * (shape_value): its dims, fixed where constant, into *s; 1, or 0. */
+static int concat_shape(const struct ir_value *sv, struct shape *s)
+{
+	int64_t v[MAXR];
+	struct shape known;
+	int k = shape_value(sv, v, &known);
+	if (k < 0)
+		return 0;
+	s->rank = k;
+	for (int i = 0; i < k; i++)
+		s->d[i] = v[i] >= 0 ? fixed(v[i]) : known.d[i];
+	return 1;
+}
+
 /* b_infer for GatherElements, Expand, the creation ops (ConstantOfShape,
  * Range), TopK, Pad, Resize, Tile and NonZero. */
 static enum infer_rc infer_creation(struct lower_ctx *c,
@@ -1728,7 +1743,8 @@ static enum infer_rc infer_creation(struct lower_ctx *c,
 		f->s = f->b;
 	} else if (is_op(n, "|Expand|")) {
 		int k = b_const_ints(n->inputs[1], f->v, MAXR);
-		if (k < 0 && of_shape(n->inputs[1], &f->b)) {
+		if (k < 0 && (of_shape(n->inputs[1], &f->b) ||
+			      concat_shape(n->inputs[1], &f->b))) {
 			broadcast(&f->s, &f->a, &f->b);
 		} else if (k < 0 && f->b.rank == 1 && f->a.rank >= 0 &&
 			   f->b.d[0].kind == IR_DIM_FIXED &&
@@ -1758,6 +1774,8 @@ static enum infer_rc infer_creation(struct lower_ctx *c,
 			f->s.rank = k;
 			for (int i = 0; i < k; i++)
 				f->s.d[i] = fixed(f->v[i]);
+		} else if (concat_shape(n->inputs[0], &f->s)) {
+			/* dims known where the Concat's pieces are */
 		} else if (f->a.rank == 1 && f->a.d[0].kind == IR_DIM_FIXED) {
 			f->s.rank = (int)f->a.d[0].value;
 			for (int i = 0; i < f->s.rank; i++)

@@ -15,7 +15,10 @@
  * chunk, size(), ListConstruct, append in straight-line code), so
  * ListUnpack and cat need no ONNX sequences; l.copy() and l[i] = v
  * update the element-wise record, and a list changed in an if's branch
- * gets its changed elements as outputs of the If (lw_if_lists).  In-place
+ * gets its changed elements as outputs of the If (lw_if_lists).  Dicts of
+ * constant keys are followed the same way (lower_dicts.c).  A loop of a
+ * trip count known here whose lists change is unrolled (unroll_loop); a
+ * None it carries is dropped (drop_none_carried).  In-place
  * ops (relu_) lower as their out-of-place form, later uses of the mutated
  * value in the same block reading the result; on a slice/select view the
  * result is scattered back into the base (lw_write_back).  Writes follow
@@ -36,6 +39,7 @@
 
 #include "aten_schema.h"
 #include "intmath.h"
+#include "ir_clone.h"
 #include "onnx_schema.h"
 #include "lower_driver.h"
 #include "lower_int.h"
@@ -43,7 +47,7 @@
 #include "weight_bytes.h"
 
 const struct symbolic_table *const symbolic_tables[] = {
-	&symbolic_driver_table, &symbolic_opset9_table,
+	&symbolic_driver_table, &symbolic_dicts_table, &symbolic_opset9_table,
 	&symbolic_opset11_table, &symbolic_opset12_table,
 	&symbolic_opset14_table, &symbolic_opset17_table,
 	&symbolic_extra_math_table, &symbolic_extra_nn_table,
@@ -884,6 +888,200 @@ static void lower_if(struct lower_ctx *c, struct ir_node *n)
 	}
 }
 
+/* A carried value that enters loop n as None and that the body returns
+ * unchanged (its parameter, or a value typed None) stays None: it leaves
+ * the loop (ONNX Loop carries tensors and sequences only), its parameter
+ * and output read the None that went in (GeneralizedRCNNTransform's
+ * `targets` when none are given). */
+static void drop_none_carried(struct lower_ctx *c, struct ir_node *n)
+{
+	struct ir_block *b = n->blocks[0];
+	uint32_t k = 2;
+
+	if (b->nreturns != n->ninputs - 1 || n->noutputs != n->ninputs - 2)
+		return;
+	for (uint32_t i = 2; i < n->ninputs; i++) {
+		struct ir_value *p = b->params[i - 1], *r = b->returns[i - 1];
+		if (!lw_is_none(c, n, (int)i) ||
+		    (r != p && r->type->kind != IR_TYPE_NONE)) {
+			n->inputs[k] = n->inputs[i];
+			b->params[k - 1] = p;
+			b->returns[k - 1] = r;
+			n->outputs[k - 2] = n->outputs[i - 2];
+			k++;
+			continue;
+		}
+		p->aux = lw_in(c, n, (int)i);
+		n->outputs[i - 2]->aux = p->aux;
+	}
+	b->nparams -= n->ninputs - k;
+	b->nreturns -= n->ninputs - k;
+	n->noutputs -= n->ninputs - k;
+	n->ninputs = k;
+}
+
+#define LOWER_UNROLL_MAX_ITERS 64   /* iterations of one loop */
+#define LOWER_UNROLL_MAX_NODES 4096 /* body nodes x iterations */
+
+static uint32_t block_size(const struct ir_block *b, int depth)
+{
+	uint32_t k = 0;
+
+	if (depth > 64)
+		return LOWER_UNROLL_MAX_NODES + 1;
+	for (const struct ir_node *x = b->first; x; x = x->next) {
+		k++;
+		for (uint32_t i = 0; i < x->nblocks; i++)
+			k += block_size(x->blocks[i], depth + 1);
+		if (k > LOWER_UNROLL_MAX_NODES)
+			break;
+	}
+	return k;
+}
+
+/* 1 when block b (of loop, or nested) writes in place (copy_, add_...)
+ * into a value made before the loop, which a Loop body cannot. */
+static int writes_outer(const struct ir_block *b, const struct ir_node *loop,
+			int depth)
+{
+	if (depth > 32)
+		return 0;
+	for (const struct ir_node *x = b->first; x; x = x->next) {
+		size_t kl = strlen(x->kind);
+		if (x->ninputs && x->inputs[0] && kl > 2 &&
+		    x->kind[kl - 1] == '_' && x->kind[kl - 2] != '_' &&
+		    !strncmp(x->kind, "aten::", 6)) {
+			/* the written value, or the base of the views the
+			 * body took of it */
+			const struct ir_value *v = x->inputs[0];
+			for (int g = 0; g < 64; g++) {
+				const struct ir_block *o = v->producer ?
+					v->producer->owner : NULL;
+				int in = 0;
+				for (int h = 0; o && o->owner && h < 256;
+				     o = o->owner->owner, h++)
+					in |= o->owner == loop;
+				if (!in)
+					return 1;
+				if (!lw_is_view_op(v->producer) ||
+				    !v->producer->ninputs)
+					break;
+				v = v->producer->inputs[0];
+			}
+		}
+		for (uint32_t i = 0; i < x->nblocks; i++)
+			if (writes_outer(x->blocks[i], loop, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+/* 1 when block b (of loop, or nested) indexes a list made before the loop
+ * whose elements are not tensors (d.items()'s tuples, str keys): no ONNX
+ * sequence holds them. */
+static int reads_outer_items(const struct ir_block *b,
+			     const struct ir_node *loop, int depth)
+{
+	if (depth > 32)
+		return 0;
+	for (const struct ir_node *x = b->first; x; x = x->next) {
+		const struct ir_value *l = x->ninputs ? x->inputs[0] : NULL;
+		if (x->op == OP_aten___getitem__ && l &&
+		    l->type->kind == IR_TYPE_LIST && l->type->nelems == 1 &&
+		    l->type->elems[0]->kind != IR_TYPE_TENSOR &&
+		    !lw_defined_in((struct ir_block *)b, (struct ir_value *)l))
+			return 1;
+		for (uint32_t i = 0; i < x->nblocks; i++)
+			if (reads_outer_items(x->blocks[i], loop, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+/* Loop n of a trip count known here (a len the script stage could not
+ * fold: a list lower follows element-wise) whose carried lists change
+ * (ir_loop_changes_lists), whose body writes in place into a value made
+ * before it, or indexes a list of non-tensors made before it, whose condition stays a constant true: the
+ * body is copied before n once per iteration and the copies lowered in
+ * place, as the script stage unrolls what it can (lib/script/unroll.c);
+ * the lists become known element by element.  1 when unrolled. */
+static int unroll_loop(struct lower_ctx *c, struct ir_node *n)
+{
+	struct ir_block *body = n->blocks[0], *outer = c->blk;
+	uint32_t nc = n->ninputs - 2;
+	int64_t trips, cond, keep;
+
+	if (!lw_int(c, n, 0, &trips) || !lw_int(c, n, 1, &cond) ||
+	    body->nreturns != nc + 1 || n->noutputs != nc ||
+	    (!ir_loop_changes_lists(n) && !writes_outer(body, n, 0) &&
+	     !reads_outer_items(body, n, 0)))
+		return 0;
+	struct ir_node *cp = body->returns[0]->producer;
+	struct ir_attr *ca = cp && cp->op == OP_prim_Constant &&
+			     !lw_defined_in(body, body->returns[0])
+			     ? ir_node_find_attr(cp, "value") : NULL;
+	if (!ca || ca->kind != IR_ATTR_INT || !(keep = ca->u.i))
+		return 0;
+	if (!cond || trips < 0)
+		trips = 0;
+	uint64_t size = block_size(body, 0) + 1;
+	if (trips > LOWER_UNROLL_MAX_ITERS ||
+	    (uint64_t)trips * size > LOWER_UNROLL_MAX_NODES)
+		return 0;
+	struct ir_value **carried = ir_alloc(c->g, sizeof(*carried) * (nc + 1));
+	struct ir_vmap m = { 0 };
+	for (uint32_t i = 0; i < nc; i++)
+		carried[i] = n->inputs[2 + i];
+	for (int64_t it = 0; it < trips; it++) {
+		struct ir_node *k = ir_node_new(c->g, NULL,
+			aten_op_name(OP_prim_Constant), 0, 1);
+		ir_node_set_output(k, 0, ir_value_new(c->g, NULL,
+				   ir_type_new(c->g, IR_TYPE_INT)));
+		ir_node_add_attr(c->g, k, "value", IR_ATTR_INT)->u.i = it;
+		k->scope = n->scope;
+		k->source = n->source;
+		ir_block_insert_before(n, k);
+		int bad = ir_vmap_put(&m, body->params[0], k->outputs[0]);
+		for (uint32_t i = 0; i < nc && !bad; i++)
+			bad = ir_vmap_put(&m, body->params[1 + i], carried[i]);
+		struct ir_node *first = NULL;
+		for (struct ir_node *x = body->first; x && !bad; x = x->next) {
+			struct ir_node *y = ir_node_clone(c->g, &m, x, 0);
+			if (!y) {
+				bad = 1;
+				break;
+			}
+			ir_block_insert_before(n, y);
+			if (!first)
+				first = y;
+		}
+		if (bad) {
+			ir_vmap_free(&m);
+			lw_report(c, n, "out of memory unrolling the loop");
+			return 1;
+		}
+		for (struct ir_node *y = first, *next; y && y != n; y = next) {
+			next = y->next;
+			c->blk = outer;
+			lower_node(c, y);
+			if (c->nmalformed)
+				break;
+		}
+		c->blk = outer;
+		for (uint32_t i = 0; i < nc; i++)
+			carried[i] = ir_vmap_get(&m, body->returns[1 + i]);
+		if (c->nmalformed)
+			break;
+	}
+	ir_vmap_free(&m);
+	c->cur = n;
+	c->pos = n;
+	for (uint32_t i = 0; i < nc; i++)
+		if (carried[i] != n->outputs[i])
+			n->outputs[i]->aux = lw_remap(c, carried[i]);
+	return 1;
+}
+
 static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 {
 	if (n->nblocks != 1 || n->ninputs < 2 ||
@@ -891,6 +1089,9 @@ static void lower_loop(struct lower_ctx *c, struct ir_node *n)
 		lw_report(c, n, "malformed prim::Loop");
 		return;
 	}
+	drop_none_carried(c, n);
+	if (unroll_loop(c, n))
+		return;
 	uint32_t ncar = n->ninputs - 2;
 	struct ir_value **ins = ir_alloc(c->g, sizeof(*ins) * n->ninputs);
 	for (uint32_t i = 0; i < n->ninputs; i++) {
@@ -1005,10 +1206,37 @@ static void to_constant(struct lower_ctx *c, struct ir_node *n, int has_value,
 		ir_node_add_attr(c->g, n, "value", IR_ATTR_INT)->u.i = v;
 }
 
+int lw_str_eq(struct lower_ctx *c, struct ir_value *a, struct ir_value *b)
+{
+	const struct ir_attr *s[2];
+	struct ir_value *v[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		struct ir_node *p = v[i] ? v[i]->producer : NULL;
+		s[i] = p && p->op == OP_prim_Constant ?
+		       ir_node_find_attr(p, "value") : NULL;
+		if (!s[i] || s[i]->kind != IR_ATTR_STRING)
+			return -1;
+	}
+	return s[0]->u.s.len == s[1]->u.s.len &&
+	       (!s[0]->u.s.len ||
+		!memcmp(s[0]->u.s.data, s[1]->u.s.data, s[0]->u.s.len));
+}
+
+static void to_str_constant(struct lower_ctx *c, struct ir_node *n,
+			    const char *s, size_t len)
+{
+	to_constant(c, n, 0, 0);
+	struct ir_attr *a = ir_node_add_attr(c->g, n, "value", IR_ATTR_STRING);
+	a->u.s.data = ir_strndup(c->g, s, len);
+	a->u.s.len = len;
+}
+
 /* Ops on a tensor's metadata that torch's exporter folds before the
  * symbolics run (device, dtype, is_cuda): they become constants here.  A
  * Device has no ONNX meaning: it becomes a None-like constant that the
- * creation ops' device arguments ignore.  Returns 1 when n was one. */
+ * creation ops' device arguments ignore; its type is "cpu".  str() of a
+ * constant int and == / != of constant strs fold too.  Returns 1 when n
+ * was one. */
 static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 {
 	if (n->noutputs != 1)
@@ -1023,6 +1251,32 @@ static int fold_meta(struct lower_ctx *c, struct ir_node *n)
 	    n->op == OP_prim_is_mkldnn || n->op == OP_prim_is_meta ||
 	    n->op == OP_prim_requires_grad) {
 		to_constant(c, n, 1, 0);
+		return 1;
+	}
+	if (n->op == OP_prim_type && n->ninputs == 1 &&
+	    n->inputs[0]->type->kind == IR_TYPE_DEVICE) {
+		/* a device's type: "cpu", as is_cuda is false (torchvision's
+		 * batched_nms picks a size threshold by it) */
+		to_str_constant(c, n, "cpu", 3);
+		return 1;
+	}
+	int64_t iv;
+	if (n->op == OP_aten_str && n->ninputs == 1 &&
+	    n->inputs[0]->type->kind == IR_TYPE_INT && lw_int(c, n, 0, &iv)) {
+		/* str() of a constant int (SSD's feature names): the digits */
+		char buf[32];
+		int len = snprintf(buf, sizeof(buf), "%lld", (long long)iv);
+		to_str_constant(c, n, buf, (size_t)len);
+		return 1;
+	}
+	if ((n->op == OP_aten_eq || n->op == OP_aten_ne) && n->ninputs == 2 &&
+	    n->inputs[0]->type->kind == IR_TYPE_STR &&
+	    n->inputs[1]->type->kind == IR_TYPE_STR) {
+		/* two constant strs: the answer */
+		int eq = lw_str_eq(c, lw_in(c, n, 0), lw_in(c, n, 1));
+		if (eq < 0)
+			return 0;
+		to_constant(c, n, 1, n->op == OP_aten_eq ? eq : !eq);
 		return 1;
 	}
 	if (n->op == OP_prim_dtype && n->ninputs == 1) {
@@ -1218,6 +1472,16 @@ static void lower_node(struct lower_ctx *c, struct ir_node *n)
 		return;
 	if (n->op == OP_prim_ListUnpack || n->op == OP_prim_TupleUnpack) {
 		struct ir_value *vals[256];
+		struct ir_node *tp = producer(c, n, 0);
+		if (n->op == OP_prim_TupleUnpack && tp &&
+		    tp->op == OP_prim_TupleConstruct &&
+		    tp->ninputs == n->noutputs) {
+			/* a tuple lower made (a dict's items) */
+			for (uint32_t i = 0; i < n->noutputs; i++)
+				n->outputs[i]->aux = lw_remap(c, tp->inputs[i]);
+			ir_node_unlink(n);
+			return;
+		}
 		int cnt = lw_list(c, n, 0, vals, 256);
 		if (cnt != (int)n->noutputs) {
 			lw_report(c, n, "the list is not known element-wise");
@@ -1343,6 +1607,25 @@ static void add_tuple_returns(struct lower_ctx *c, struct ir_block *b,
 	}
 }
 
+/* The elements of a returned list, tuple or dict known element-wise
+ * (lw_list records), nested ones flattened (a list of dicts: each dict's
+ * values in insertion order, as torch.onnx.export flattens outputs). */
+static void add_record_returns(struct lower_ctx *c, struct ir_block *b,
+			       const struct lw_list *l, int depth)
+{
+	for (int j = 0; j < l->n; j++) {
+		struct ir_value *v = lw_remap(c, l->vals[j]);
+		struct lw_list *s = lw_find_list(c, v);
+		struct ir_node *q = v->producer;
+		if (s && depth < 32)
+			add_record_returns(c, b, s, depth + 1);
+		else if (q && depth < 32 && q->op == OP_prim_TupleConstruct)
+			add_tuple_returns(c, b, q, depth + 1);
+		else if (v->type->kind != IR_TYPE_NONE)
+			ir_block_add_return(c->g, b, v);
+	}
+}
+
 /* A graph output must have a shape (onnx.checker): an output of an
  * onnx::If whose branches return different ranks has none, and is
  * refused with one line (torch.onnx.export declares the then-branch's
@@ -1412,9 +1695,8 @@ static void lower_block(struct lower_ctx *c, struct ir_block *b)
 		struct ir_value *r = rets[i];
 		struct lw_list *l = b->owner ? NULL : lw_find_list(c, lw_remap(c, r));
 		struct ir_node *p = r->producer;
-		if (l) { /* a tuple output: its elements, flattened */
-			for (int j = 0; j < l->n; j++)
-				ir_block_add_return(c->g, b, lw_remap(c, l->vals[j]));
+		if (l) { /* a list or dict output: its elements, flattened */
+			add_record_returns(c, b, l, 0);
 			continue;
 		}
 		if (!b->owner && p && p->op == OP_prim_TupleConstruct) {

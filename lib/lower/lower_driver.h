@@ -16,6 +16,7 @@
 struct lw_list {
 	struct ir_value *list;
 	struct ir_value **vals;
+	struct ir_value **keys; /* a dict's (lower_dicts.c), else NULL */
 	int n;
 	struct ir_node *view;
 	struct ir_value *base;
@@ -39,6 +40,9 @@ struct ir_type *lw_if_out_type(struct lower_ctx *c, struct ir_node *n,
 			       uint32_t which, const struct ir_type *t,
 			       const struct ir_type *e);
 int lw_defined_in(struct ir_block *b, struct ir_value *v);
+/* 1 or 0 when a and b are constant strs that are or are not equal, else
+ * -1 */
+int lw_str_eq(struct lower_ctx *c, struct ir_value *a, struct ir_value *b);
 
 /* lower_alias.c */
 void lw_set_copy(struct lower_ctx *c, struct ir_value *v,
@@ -57,10 +61,22 @@ int lw_write_back(struct lower_ctx *c, struct ir_value *v);
 
 /* lower_lists.c */
 struct lw_list *lw_find_list(struct lower_ctx *c, struct ir_value *v);
+int lw_in_loop(struct lower_ctx *c);
 struct ir_node *lw_if_lists(struct lower_ctx *c, struct ir_node *n,
 			    struct ir_node *nd, struct lw_list **after);
 void lw_carry_lists(struct ir_graph *g, struct ir_block *b, int depth);
 void lw_fix_seq_dtypes(struct lower_ctx *c, struct ir_node *nd,
 		       struct ir_block *b);
+
+/* lower_dicts.c: the dict forms of the list symbolics */
+int lw_is_dict(const struct ir_value *v);
+void lw_set_dict(struct lower_ctx *c, struct ir_value *d,
+		 struct ir_value **keys, struct ir_value **vals, int n);
+int lw_dict_getitem(struct lower_ctx *c, struct ir_node *n,
+		    struct ir_value **out);
+int lw_dict_set_item(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out);
+int lw_dict_contains(struct lower_ctx *c, struct ir_node *n,
+		     struct ir_value **out);
 
 #endif

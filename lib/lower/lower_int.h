@@ -78,6 +78,7 @@ struct symbolic_table {
 
 /* The rows of each file; lower.c's symbolic_tables[] lists them all. */
 extern const struct symbolic_table symbolic_driver_table; /* lower.c */
+extern const struct symbolic_table symbolic_dicts_table; /* lower_dicts.c */
 extern const struct symbolic_table symbolic_opset9_table;
 extern const struct symbolic_table symbolic_opset11_table;
 extern const struct symbolic_table symbolic_opset12_table;

@@ -19,6 +19,7 @@ void lw_set_list(struct lower_ctx *c, struct ir_value *list,
 	l->vals = ir_alloc(c->g, sizeof(*vals) * (n ? n : 1));
 	memcpy(l->vals, vals, sizeof(*vals) * n);
 	l->n = n;
+	l->keys = NULL;
 	l->next = c->lists;
 	c->lists = l;
 }
@@ -39,7 +40,8 @@ int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
 	if (l) {
 		if (l->n > max)
 			return -1;
-		memcpy(v, l->vals, sizeof(*v) * l->n);
+		/* a dict reads as its keys (len(d), list(d)), as Python's */
+		memcpy(v, l->keys ? l->keys : l->vals, sizeof(*v) * l->n);
 		return l->n;
 	}
 	struct ir_node *p = x ? x->producer : NULL;
@@ -47,7 +49,12 @@ int lw_list(struct lower_ctx *c, struct ir_node *n, int i,
 	    p->ninputs > (uint32_t)max)
 		return -1;
 	for (uint32_t j = 0; j < p->ninputs; j++) {
-		v[j] = lw_tensor(c, p, (int)j);
+		/* strs, tuples, lists and dicts stay what they are (no
+		 * op that wants tensors takes a list of them) */
+		enum ir_type_kind tk = p->inputs[j]->type->kind;
+		v[j] = tk == IR_TYPE_STR || tk == IR_TYPE_TUPLE ||
+		       tk == IR_TYPE_LIST || tk == IR_TYPE_DICT
+		       ? lw_in(c, p, (int)j) : lw_tensor(c, p, (int)j);
 		if (!v[j])
 			return -1;
 	}
@@ -98,7 +105,8 @@ struct ir_node *lw_if_lists(struct lower_ctx *c, struct ir_node *n,
 		t = t ? t : o;
 		e = e ? e : o;
 		if (t->n != o->n || e->n != o->n) {
-			lw_report(c, n, "a list changes length in an if");
+			lw_report(c, n, o->keys ? "a dict gets a new key in an "
+				  "if" : "a list changes length in an if");
 			return nd;
 		}
 		nv = ir_alloc(c->g, sizeof(*nv) * (o->n + 1));
@@ -120,6 +128,7 @@ struct ir_node *lw_if_lists(struct lower_ctx *c, struct ir_node *n,
 		mut[m] = ir_alloc(c->g, sizeof(struct lw_list));
 		memset(mut[m], 0, sizeof(struct lw_list));
 		mut[m]->list = o->list;
+		mut[m]->keys = o->keys;
 		mut[m]->vals = nv;
 		mut[m]->n = o->n;
 	}
@@ -247,6 +256,24 @@ static void carry_list(struct ir_graph *g, struct ir_node *n,
 	replace_uses(n->owner, n->next, l, o, 0);
 }
 
+/* 1 when m writes in place (index_put_, copy_, add_...) into a tensor
+ * made before loop body b: the tensor is carried as a list is, the body
+ * returning its parameter, which lower's in-place rule moves on to each
+ * write's result (keep_mask in torchvision's _batched_nms_vanilla). */
+static int outer_write(const struct ir_node *m, const struct ir_block *b)
+{
+	size_t kl = strlen(m->kind);
+	const struct ir_value *v = m->ninputs ? m->inputs[0] : NULL;
+	if (!v || v->type->kind != IR_TYPE_TENSOR || kl < 8 ||
+	    strncmp(m->kind, "aten::", 6) || m->kind[kl - 1] != '_' ||
+	    m->kind[kl - 2] == '_')
+		return 0;
+	for (uint32_t j = 0; j < b->nparams; j++)
+		if (b->params[j] == v)
+			return 0;
+	return !v->producer || v->producer->owner != b;
+}
+
 void lw_carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
 {
 	for (struct ir_node *n = b->first; n; n = n->next) {
@@ -268,6 +295,8 @@ void lw_carry_lists(struct ir_graph *g, struct ir_block *b, int depth)
 				    list_update(m, v, &nx))
 					l = v;
 			}
+			if (!l && outer_write(m, body))
+				l = m->inputs[0];
 			if (l)
 				carry_list(g, n, l);
 		}
@@ -360,12 +389,61 @@ static int sym_append(struct lower_ctx *c, struct ir_node *n,
 		return lw_decline(c, "the list is not known element-wise");
 	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
 		return lw_decline(c, "a list from an enclosing block");
-	vals[k] = lw_tensor(c, n, 1);
+	enum ir_type_kind ek = n->inputs[1]->type->kind;
+	vals[k] = ek == IR_TYPE_STR || ek == IR_TYPE_TUPLE ||
+		  ek == IR_TYPE_LIST || ek == IR_TYPE_DICT
+		  ? lw_in(c, n, 1) : lw_tensor(c, n, 1);
 	if (!vals[k])
 		return lw_decline(c, "the element is not a tensor");
 	lw_set_list(c, l, vals, k + 1);
 	lw_set_list(c, n->outputs[0], vals, k + 1);
 	out[0] = NULL;
+	return 0;
+}
+
+/* aten::insert(list, i, x) and aten::extend(list, other) of lists known
+ * element-wise, in straight-line code (a loop over them is unrolled
+ * first: lower.c): the uses after it see the new elements. */
+static int sym_insert(struct lower_ctx *c, struct ir_node *n,
+		      struct ir_value **out)
+{
+	struct ir_value *vals[513], *more[256];
+	struct ir_value *l = lw_in(c, n, 0);
+	int64_t i;
+	int k = lw_list(c, n, 0, vals, 256), m = 1;
+	if (k < 0 || !l)
+		return lw_decline(c, "the list is not known element-wise");
+	if (l->producer && l->producer->owner && l->producer->owner != c->blk)
+		return lw_decline(c, "a list from an enclosing block");
+	if (n->op == OP_aten_extend) {
+		if (n->ninputs != 2 ||
+		    (m = lw_list(c, n, 1, more, 256)) < 0)
+			return lw_decline(c, "the other list is not known "
+					  "element-wise");
+		i = k;
+	} else {
+		if (n->ninputs != 3 || !lw_int(c, n, 1, &i))
+			return lw_decline(c, "the index is not constant");
+		struct ir_value *e = n->inputs[2];
+		more[0] = e->type->kind == IR_TYPE_TENSOR ||
+			  e->type->kind == IR_TYPE_INT ||
+			  e->type->kind == IR_TYPE_FLOAT ||
+			  e->type->kind == IR_TYPE_BOOL
+			  ? lw_tensor(c, n, 2) : lw_in(c, n, 2);
+		if (!more[0])
+			return lw_decline(c, "the element is not usable");
+		/* Python's insert clamps the index */
+		if (i < 0)
+			i += k;
+		i = i < 0 ? 0 : i > k ? k : i;
+	}
+	memmove(&vals[i + m], &vals[i], sizeof(vals[0]) * (size_t)(k - i));
+	memcpy(&vals[i], more, sizeof(vals[0]) * (size_t)m);
+	lw_set_list(c, l, vals, k + m);
+	for (uint32_t j = 0; j < n->noutputs; j++)
+		out[j] = NULL;
+	if (n->noutputs)
+		lw_set_list(c, n->outputs[0], vals, k + m);
 	return 0;
 }
 
@@ -380,6 +458,8 @@ static int sym_getitem(struct lower_ctx *c, struct ir_node *n,
 	if (n->ninputs != 2)
 		return lw_decline(c, "not a list");
 	struct ir_value *l = lw_in(c, n, 0);
+	if (lw_is_dict(l))
+		return lw_dict_getitem(c, n, out);
 	if (b_is_seq(l) || (!lw_int(c, n, 1, &i) && l &&
 			    l->type->kind == IR_TYPE_LIST &&
 			    l->type->nelems == 1 &&
@@ -460,7 +540,10 @@ static int sym_len(struct lower_ctx *c, struct ir_node *n,
 	struct ir_value *t = lw_tensor(c, n, 0);
 	if (!t || b_rank(t) < 1)
 		return lw_decline(c, "the list is not known");
-	out[0] = b_dim(c, t, 0);
+	/* len(x) of a tensor: its size(0), a constant where fixed (a weight:
+	 * SSD's _wh_pairs[k]) */
+	out[0] = t->type->dims[0].kind == IR_DIM_FIXED
+		 ? b_const_i64(c, t->type->dims[0].value) : b_dim(c, t, 0);
 	return 0;
 }
 
@@ -471,11 +554,26 @@ static int sym_contains(struct lower_ctx *c, struct ir_node *n,
 			struct ir_value **out)
 {
 	struct ir_value *vals[256];
+	if (n->ninputs == 2 && lw_is_dict(n->inputs[0]))
+		return lw_dict_contains(c, n, out);
 	if (n->ninputs != 2 || n->inputs[0]->type->kind != IR_TYPE_LIST)
 		return lw_decline(c, "not a list");
 	int k = lw_list(c, n, 0, vals, 256);
 	if (k < 0 || b_is_seq(lw_in(c, n, 0)))
 		return lw_decline(c, "the list is not known element-wise");
+	if (n->inputs[1]->type->kind == IR_TYPE_STR) {
+		/* a constant str in a list of constant strs (poolers'
+		 * `k in featmap_names`) */
+		int found = 0;
+		for (int i = 0; i < k; i++) {
+			int eq = lw_str_eq(c, lw_in(c, n, 1), vals[i]);
+			if (eq < 0)
+				return lw_decline(c, "a str that is not constant");
+			found |= eq;
+		}
+		out[0] = b_const_bool(c, found);
+		return 0;
+	}
 	struct ir_value *x = lw_tensor(c, n, 1), *r = NULL;
 	if (!x || b_rank(x) != 0)
 		return lw_decline(c, "the value is not a number");
@@ -493,6 +591,57 @@ static int sym_contains(struct lower_ctx *c, struct ir_node *n,
 		r = r ? b_op2(c, "Or", r, eq) : eq;
 	}
 	out[0] = r ? r : b_const_bool(c, 0);
+	return 0;
+}
+
+/* prim::min / prim::max of a list of numbers known element-wise (min(l))
+ * or of two numbers (min(a, b)): the constant when every one is, else
+ * ONNX Min / Max in int64 or double. */
+static int sym_prim_minmax(struct lower_ctx *c, struct ir_node *n,
+			   struct ir_value **out)
+{
+	struct ir_value *vals[256];
+	int k, ismin = n->op == OP_prim_min;
+	if (n->noutputs != 1)
+		return lw_decline(c, "not a number");
+	if (n->ninputs == 1) {
+		k = lw_list(c, n, 0, vals, 256);
+	} else if (n->ninputs == 2) {
+		vals[0] = lw_tensor(c, n, 0);
+		vals[1] = lw_tensor(c, n, 1);
+		k = vals[0] && vals[1] ? 2 : -1;
+	} else {
+		k = -1;
+	}
+	if (k <= 0)
+		return lw_decline(c, "the operands are not numbers known "
+				  "element-wise");
+	int isf = 0, allc = 1;
+	int64_t best = 0;
+	for (int i = 0; i < k; i++) {
+		int64_t v;
+		if (!vals[i] || vals[i]->type->kind != IR_TYPE_TENSOR ||
+		    b_rank(vals[i]) != 0)
+			return lw_decline(c, "an operand is not a number");
+		isf |= b_dtype(vals[i]) == IR_DTYPE_FLOAT ||
+		       b_dtype(vals[i]) == IR_DTYPE_DOUBLE;
+		if (b_const_ints(vals[i], &v, 1) != 1)
+			allc = 0;
+		else if (!i || (ismin ? v < best : v > best))
+			best = v;
+	}
+	if (allc && !isf) {
+		out[0] = b_const_i64(c, best);
+		return 0;
+	}
+	/* Min and Max take int64 from opset 12: before, ints go through
+	 * double (exact up to 2^53, far beyond any size) */
+	enum ir_dtype dt = isf || c->opset < 12 ? IR_DTYPE_DOUBLE
+						: IR_DTYPE_INT64;
+	struct ir_value *r = b_cast(c, vals[0], dt);
+	for (int i = 1; i < k; i++)
+		r = b_op2(c, ismin ? "Min" : "Max", r, b_cast(c, vals[i], dt));
+	out[0] = isf ? r : b_cast(c, r, IR_DTYPE_INT64);
 	return 0;
 }
 
@@ -536,7 +685,7 @@ static int sym_format_warned(struct lower_ctx *c, struct ir_node *n,
 }
 
 /* 1 when the block being lowered is (inside) a loop body. */
-static int in_loop(struct lower_ctx *c)
+int lw_in_loop(struct lower_ctx *c)
 {
 	for (struct ir_block *b = c->blk; b && b->owner; b = b->owner->owner)
 		if (!strcmp(b->owner->kind, "onnx::Loop") ||
@@ -557,6 +706,15 @@ static int sym_list_copy(struct lower_ctx *c, struct ir_node *n,
 	    n->outputs[0]->type->kind != IR_TYPE_LIST) {
 		symbolic_fn f = symbolic_lookup(OP_aten_copy_, c->opset);
 		return f ? f(c, n, out) : lw_decline(c, "no symbolic for copy_");
+	}
+	if (n->ninputs == 1 && n->noutputs == 1 && lw_is_dict(n->inputs[0])) {
+		struct lw_list *d = lw_find_list(c, lw_in(c, n, 0));
+		if (!d || !d->keys)
+			return lw_decline(c, "the dict is not known entry by "
+					  "entry");
+		lw_set_dict(c, n->outputs[0], d->keys, d->vals, d->n);
+		out[0] = NULL;
+		return 0;
 	}
 	if (n->ninputs != 1 || n->noutputs != 1 ||
 	    n->outputs[0]->type->kind != IR_TYPE_LIST)
@@ -601,6 +759,8 @@ static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
 	if (n->ninputs != 3)
 		return lw_decline(c, "not a list");
 	struct ir_value *l = lw_in(c, n, 0);
+	if (lw_is_dict(l))
+		return lw_dict_set_item(c, n, out);
 	int k = lw_list(c, n, 0, vals, 256);
 	if (k < 0 || !l)
 		return lw_decline(c, "the list is not known element-wise");
@@ -610,7 +770,7 @@ static int sym_set_item(struct lower_ctx *c, struct ir_node *n,
 		i += k;
 	if (i < 0 || i >= k)
 		return lw_decline(c, "the index is out of range");
-	if (in_loop(c))
+	if (lw_in_loop(c))
 		return lw_decline(c, "a list changed in a loop");
 	struct ir_value *e = lw_tensor(c, n, 2);
 	if (!e)
@@ -630,6 +790,10 @@ static const struct symbolic driver_ops[] = {
 	{ OP_aten_Delete, 0, 0, SYM_PRIO_BASE, sym_delete },
 	{ OP_aten___getitem__, 0, 0, SYM_PRIO_BASE, sym_getitem },
 	{ OP_aten_append, 0, 0, SYM_PRIO_BASE, sym_append },
+	{ OP_aten_insert, 0, 0, SYM_PRIO_BASE, sym_insert },
+	{ OP_prim_min, 0, 0, SYM_PRIO_BASE, sym_prim_minmax },
+	{ OP_prim_max, 0, 0, SYM_PRIO_BASE, sym_prim_minmax },
+	{ OP_aten_extend, 0, 0, SYM_PRIO_BASE, sym_insert },
 	{ OP_aten_len, 0, 0, SYM_PRIO_BASE, sym_len },
 	{ OP_aten___contains__, 0, 0, SYM_PRIO_BASE, sym_contains },
 	{ OP_aten_list, 0, 0, SYM_PRIO_BASE, sym_list_list },

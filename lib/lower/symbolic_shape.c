@@ -318,6 +318,15 @@ SYM(sym_split)
 		return split_out(c, n, out, x, dim, sizes, k);
 	}
 	int k = lw_ints(c, n, 1, sizes, 256, 0);
+	struct ir_value *el[256];
+	if (k < 1 && x && lw_list(c, n, 1, el, 256) == 1) {
+		/* one size, not constant: torch needs it to be the dim's
+		 * size, the piece is x (R-CNN's split by boxes per image of
+		 * one image) */
+		lw_set_list(c, n->outputs[0], &x, 1);
+		out[0] = NULL;
+		return 0;
+	}
 	if (k < 1)
 		return lw_decline(c, "split sizes not constant");
 	return split_out(c, n, out, x, dim, sizes, k);

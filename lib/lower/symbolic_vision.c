@@ -505,8 +505,10 @@ int vision_index(struct lower_ctx *c, struct ir_node *n,
 		struct ir_value *sh = b_op1(c, "Shape", sum);
 		for (int i = 0; i < k; i++)
 			ix[i] = b_op2(c, "Expand", ix[i], sh);
+		/* the dims the sum's broadcast knows (torchvision's rpn:
+		 * [batch_idx, top_n_idx] of [1, 1] and [1, K]) */
 		for (int j = 0; j < br; j++)
-			bd[j] = -1;
+			bd[j] = b_rank(sum) == br ? fixed_dim(sum, j) : -1;
 	}
 	int64_t last = br;
 	for (int i = 0; i < k; i++)

@@ -27,103 +27,12 @@
 #include <string.h>
 
 #include "compile.h"
+#include "ir_clone.h"
 #include "unroll.h"
 
 struct ir_value *script_fold_node(struct ir_graph *g, struct ir_node *n);
 
-/* --- value map (body value -> copy) --------------------------------------- */
-
-struct vmap {
-	const struct ir_value **k;
-	struct ir_value **v;
-	size_t cap, len;
-};
-
-static size_t vhash(const struct ir_value *p, size_t cap)
-{
-	uintptr_t x = (uintptr_t)p;
-
-	x ^= x >> 17;
-	x *= 0x9E3779B97F4A7C15ull;
-	return (size_t)(x >> 7) & (cap - 1);
-}
-
-static int vmap_grow(struct vmap *m)
-{
-	struct vmap n = { NULL, NULL, m->cap ? m->cap * 2 : 256, 0 };
-	size_t i;
-
-	n.k = calloc(n.cap, sizeof(*n.k));
-	n.v = calloc(n.cap, sizeof(*n.v));
-	if (!n.k || !n.v) {
-		free(n.k);
-		free(n.v);
-		return -1;
-	}
-	for (i = 0; i < m->cap; i++)
-		if (m->k[i]) {
-			size_t h = vhash(m->k[i], n.cap);
-			while (n.k[h])
-				h = (h + 1) & (n.cap - 1);
-			n.k[h] = m->k[i];
-			n.v[h] = m->v[i];
-			n.len++;
-		}
-	free(m->k);
-	free(m->v);
-	*m = n;
-	return 0;
-}
-
-static int vmap_put(struct vmap *m, const struct ir_value *k,
-		    struct ir_value *v)
-{
-	size_t h;
-
-	if ((m->len + 1) * 2 > m->cap && vmap_grow(m))
-		return -1;
-	h = vhash(k, m->cap);
-	while (m->k[h] && m->k[h] != k)
-		h = (h + 1) & (m->cap - 1);
-	if (!m->k[h])
-		m->len++;
-	m->k[h] = k;
-	m->v[h] = v;
-	return 0;
-}
-
-/* The copy of k, or k itself (a value from outside the body). */
-static struct ir_value *vmap_get(const struct vmap *m, struct ir_value *k)
-{
-	size_t h;
-
-	if (!k || !m->cap)
-		return k;
-	h = vhash(k, m->cap);
-	while (m->k[h]) {
-		if (m->k[h] == k)
-			return m->v[h];
-		h = (h + 1) & (m->cap - 1);
-	}
-	return k;
-}
-
-static void vmap_free(struct vmap *m)
-{
-	free(m->k);
-	free(m->v);
-	memset(m, 0, sizeof(*m));
-}
-
 /* --- which bodies ---------------------------------------------------------- */
-
-/* List mutations whose result, when they have one, is the list itself. */
-static int list_mutation(enum aten_op op)
-{
-	return ATEN_ONE_OF(op, OP_aten_append, OP_aten_insert,
-			   OP_aten__set_item, OP_aten_extend, OP_aten_clear,
-			   OP_aten_reverse);
-}
 
 /* 1 for types that hold no tensor: scalars, strings, None, devices, and
  * lists, tuples and optionals of them. */
@@ -166,7 +75,7 @@ static int body_ok(const struct ir_block *b, uint32_t *count, int depth)
 			return 0;
 		for (i = 0; i < x->noutputs; i++)
 			if (!scalar_type(x->outputs[i]->type, 0) &&
-			    !(list_mutation(x->op) && x->ninputs &&
+			    !(ir_list_mutation(x->op) && x->ninputs &&
 			      x->inputs[0] &&
 			      x->outputs[i]->type->kind == IR_TYPE_LIST))
 				return 0;
@@ -175,69 +84,6 @@ static int body_ok(const struct ir_block *b, uint32_t *count, int depth)
 				return 0;
 	}
 	return 1;
-}
-
-/* --- copying ---------------------------------------------------------------- */
-
-static struct ir_node *clone_node(struct ir_graph *g, struct vmap *m,
-				  const struct ir_node *x, int depth);
-
-static int clone_block(struct ir_graph *g, struct vmap *m,
-		       const struct ir_block *b, struct ir_block *nb,
-		       int depth)
-{
-	const struct ir_node *x;
-	uint32_t i;
-
-	for (i = 0; i < b->nparams; i++) {
-		struct ir_value *p = ir_value_new(
-			g, NULL, ir_type_copy(g, b->params[i]->type));
-		ir_block_add_param(g, nb, p);
-		if (vmap_put(m, b->params[i], p))
-			return -1;
-	}
-	for (x = b->first; x; x = x->next) {
-		struct ir_node *c = clone_node(g, m, x, depth + 1);
-		if (!c)
-			return -1;
-		ir_block_append(nb, c);
-	}
-	for (i = 0; i < b->nreturns; i++)
-		ir_block_add_return(g, nb, vmap_get(m, b->returns[i]));
-	return 0;
-}
-
-static struct ir_node *clone_node(struct ir_graph *g, struct vmap *m,
-				  const struct ir_node *x, int depth)
-{
-	struct ir_node *c;
-	uint32_t i;
-
-	if (depth > 64)
-		return NULL;
-	c = ir_node_new(g, NULL, x->kind, x->ninputs, x->noutputs);
-	for (i = 0; i < x->ninputs; i++)
-		c->inputs[i] = vmap_get(m, x->inputs[i]);
-	for (i = 0; i < x->noutputs; i++) {
-		ir_node_set_output(c, i, ir_value_new(g, NULL,
-			ir_type_copy(g, x->outputs[i]->type)));
-		if (vmap_put(m, x->outputs[i], c->outputs[i]))
-			return NULL;
-	}
-	if (x->nattrs) {
-		c->attrs = ir_alloc(g, sizeof(*c->attrs) * x->nattrs);
-		memcpy(c->attrs, x->attrs, sizeof(*c->attrs) * x->nattrs);
-		c->nattrs = x->nattrs;
-	}
-	c->scope = x->scope;
-	c->source = x->source;
-	c->doc = x->doc;
-	c->extra = x->extra;
-	for (i = 0; i < x->nblocks; i++)
-		if (clone_block(g, m, x->blocks[i], ir_node_add_block(g, c),
-				depth))
-			return NULL;
-	return c;
 }
 
 static struct ir_value *int_const(struct ir_graph *g, struct ir_node *at,
@@ -262,7 +108,7 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 	struct ir_value *carried[256], *cond;
 	struct ir_block *body;
 	struct ir_node *before, *x;
-	struct vmap m = { NULL, NULL, 0, 0 };
+	struct ir_vmap m = { NULL, NULL, 0, 0 };
 	uint32_t nc, i, size = 0;
 	int64_t trips, c, it;
 
@@ -293,13 +139,13 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 		if (it >= SCRIPT_UNROLL_MAX_ITERS ||
 		    (uint64_t)(it + 1) * size > SCRIPT_UNROLL_MAX_NODES)
 			goto abandon;
-		if (vmap_put(&m, body->params[0], int_const(g, n, it)))
+		if (ir_vmap_put(&m, body->params[0], int_const(g, n, it)))
 			goto abandon;
 		for (i = 0; i < nc; i++)
-			if (vmap_put(&m, body->params[1 + i], carried[i]))
+			if (ir_vmap_put(&m, body->params[1 + i], carried[i]))
 				goto abandon;
 		for (x = body->first; x; x = x->next) {
-			struct ir_node *cp = clone_node(g, &m, x, 0);
+			struct ir_node *cp = ir_node_clone(g, &m, x, 0);
 			struct ir_value *f;
 
 			if (!cp)
@@ -308,23 +154,23 @@ int script_unroll_loop(struct ir_graph *g, struct ir_node *n)
 			if (cp->nblocks || cp->noutputs != 1)
 				continue;
 			if ((f = script_fold_node(g, cp)))
-				if (vmap_put(&m, x->outputs[0], f))
+				if (ir_vmap_put(&m, x->outputs[0], f))
 					goto abandon;
 		}
-		cond = vmap_get(&m, body->returns[0]);
+		cond = ir_vmap_get(&m, body->returns[0]);
 		for (i = 0; i < nc; i++)
-			carried[i] = vmap_get(&m, body->returns[1 + i]);
+			carried[i] = ir_vmap_get(&m, body->returns[1 + i]);
 		if (!script_const_int(cond, &c))
 			goto abandon;
 	}
-	vmap_free(&m);
+	ir_vmap_free(&m);
 	for (i = 0; i < nc; i++)
 		n->outputs[i]->aux = carried[i] == n->outputs[i] ? NULL
 				     : carried[i];
 	ir_node_unlink(n);
 	return 1;
 abandon:
-	vmap_free(&m);
+	ir_vmap_free(&m);
 	for (x = before ? before->next : n->owner->first; x && x != n;) {
 		struct ir_node *next = x->next;
 		ir_node_unlink(x);
