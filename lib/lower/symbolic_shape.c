@@ -622,8 +622,9 @@ static int reduce(struct lower_ctx *c, struct ir_node *n,
 	if ((int)n->ninputs > idt && !lw_is_none(c, n, idt) &&
 	    lw_int(c, n, idt, &st))
 		x = b_cast(c, x, lw_torch_dtype(st));
-	else if (!strcmp(op, "ReduceSum") && !b_is_float(b_dtype(x)) &&
-		 b_dtype(x) != IR_DTYPE_UNDEFINED)
+	else if ((!strcmp(op, "ReduceSum") || !strcmp(op, "ReduceProd")) &&
+		 !b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED)
+		/* torch sums and multiplies integers and bools in Long */
 		x = b_cast(c, x, IR_DTYPE_INT64);
 	out[0] = b_reduce(c, op, x, axes, k, (int)keep);
 	return 0;
@@ -822,16 +823,31 @@ SYM(sym_arange)
 						   : IR_DTYPE_INT64);
 	int cst = lw_float(c, n, ie, &en) && (is < 0 || lw_float(c, n, is, &st)) &&
 		  (ip < 0 || lw_float(c, n, ip, &sp));
+	/* an integer dtype computes in its own type: torch's kernel
+	 * truncates start, end and step first for Long (the count too: 8.5
+	 * is 8), and takes the count from the numbers as given for the
+	 * narrower ones (RangeFactories.cpp; torch.onnx casts all to the
+	 * dtype) */
+	int idt_int = dt != IR_DTYPE_UNDEFINED && !b_is_float(dt);
 	if (cst && sp != 0) {
-		double cnt = ceil((en - st) / sp);
-		int64_t k = cnt > 0 ? (int64_t)cnt : 0;
-		if (k > (1 << 20))
+		double cnt = ceil((en - st) / sp), v0 = st, dv = sp;
+		if (idt_int) {
+			v0 = trunc(st);
+			dv = trunc(sp);
+			if (dt == IR_DTYPE_INT64) {
+				if (dv == 0)
+					return lw_decline(c, "the step truncates to 0");
+				cnt = ceil((trunc(en) - v0) / dv);
+			}
+		}
+		if (cnt > (1 << 20)) /* before the cast: 1e30 has no int64 */
 			return lw_decline(c, "range too long for a constant");
+		int64_t k = cnt > 0 ? (int64_t)cnt : 0;
 		struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &k);
 		size_t es = ir_dtype_size(dt);
 		char *p = ir_alloc(c->g, es * (size_t)k + 8);
 		for (int64_t i = 0; i < k; i++) {
-			double v = st + sp * (double)i;
+			double v = v0 + dv * (double)i;
 			if (dt == IR_DTYPE_FLOAT) { float x = (float)v; memcpy(p + 4 * i, &x, 4); }
 			else if (dt == IR_DTYPE_DOUBLE) memcpy(p + 8 * i, &v, 8);
 			else if (dt == IR_DTYPE_INT64) { int64_t x = (int64_t)v; memcpy(p + 8 * i, &x, 8); }
@@ -875,6 +891,13 @@ SYM(sym_arange)
 	struct ir_value *b = lw_scalar_as(c, n, ie, w, 0);
 	struct ir_value *s = ip >= 0 ? lw_scalar_as(c, n, ip, w, 0)
 				     : b_const_scalar(c, 1, w, 0);
+	if (a && b && s && idt_int && w == IR_DTYPE_FLOAT) {
+		/* float bounds of an integer range: cast to Long first (Cast
+		 * truncates), as torch.onnx's _arange_cast_helper */
+		a = b_cast(c, a, IR_DTYPE_INT64);
+		b = b_cast(c, b, IR_DTYPE_INT64);
+		s = b_cast(c, s, IR_DTYPE_INT64);
+	}
 	out[0] = b_cast(c, b_op3(c, "Range", a, b, s), dt);
 	return 0;
 }
@@ -1384,7 +1407,7 @@ static int upsample_dynamic(struct lower_ctx *c, struct ir_node *n,
 			    (struct ir_value *[]){ x, roi, scales, sizes }, 1);
 		b_attr_s(c, rn, "coordinate_transformation_mode",
 			 !linear ? "asymmetric" : align ? "align_corners"
-			 : "pytorch_half_pixel");
+			 : "half_pixel"); /* symbolic_extra_nn.c: resize_common */
 		if (!linear)
 			b_attr_s(c, rn, "nearest_mode", "floor");
 	} else {
@@ -1492,7 +1515,7 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 		rn = b_node(c, "Resize", in[3] ? 4 : 3, in, 1);
 		b_attr_s(c, rn, "coordinate_transformation_mode",
 			 !linear ? "asymmetric" : align ? "align_corners"
-			 : "pytorch_half_pixel");
+			 : "half_pixel"); /* symbolic_extra_nn.c: resize_common */
 		if (!linear)
 			b_attr_s(c, rn, "nearest_mode", "floor");
 	}
