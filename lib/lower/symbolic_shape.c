@@ -810,8 +810,21 @@ SYM(sym_arange)
 	int is = nargs >= 7 ? 0 : nargs == 6 ? 0 : -1;
 	int ie = nargs >= 6 ? 1 : 0, ip = nargs >= 7 ? 2 : -1;
 	int idt = nargs >= 7 ? 3 : nargs == 6 ? 2 : 1;
+	/* arange.out(end, out) and arange.start_out(start, end, step, out):
+	 * numbers (or 0-d tensors, as lowered), then the out tensor of rank
+	 * 1 or more, whose dtype the result takes */
+	struct ir_value *ov = nargs == 2 || nargs == 4 ? IN(nargs - 1) : NULL;
+	int outf = ov && ov->type->kind == IR_TYPE_TENSOR && b_rank(ov) >= 1, f;
+	for (int i = 0; outf && i < nargs - 1; i++)
+		outf = lw_is_scalar(c, n, i, &f) || b_rank(IN(i)) == 0;
+	if (outf) {
+		is = nargs == 4 ? 0 : -1;
+		ie = nargs == 4 ? 1 : 0;
+		ip = nargs == 4 ? 2 : -1;
+		idt = -1;
+	}
 	double st = 0, en, sp = 1;
-	int fl = 0, f;
+	int fl = 0;
 	for (int i = 0; i < 3; i++) {
 		int ix = i == 0 ? is : i == 1 ? ie : ip;
 		if (ix >= 0 && lw_is_scalar(c, n, ix, &f))
@@ -819,8 +832,8 @@ SYM(sym_arange)
 		else if (ix >= 0 && b_is_float(b_dtype(IN(ix))))
 			fl = 1;
 	}
-	enum ir_dtype dt = dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT
-						   : IR_DTYPE_INT64);
+	enum ir_dtype dt = outf ? b_dtype(ov)
+		: dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT : IR_DTYPE_INT64);
 	int cst = lw_float(c, n, ie, &en) && (is < 0 || lw_float(c, n, is, &st)) &&
 		  (ip < 0 || lw_float(c, n, ip, &sp));
 	/* an integer dtype computes in its own type: torch's kernel

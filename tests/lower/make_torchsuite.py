@@ -5,7 +5,8 @@
 # multiplies them in Long), Relu of an integer, arange with float bounds
 # and an integer dtype, binary_cross_entropy_with_logits with an integer
 # weight, linear and cubic interpolation to an output of length 1,
-# instance norm in eval with running statistics.  Each case one module traced and scripted by torch 1.13, with
+# instance norm in eval with running statistics, arange with out=.  Each
+# case one module traced and scripted by torch 1.13, with
 # torch's eager outputs as the oracle (opcases.py writes them).
 #
 #   make_torchsuite.py NAME DIR
@@ -78,6 +79,16 @@ class InstanceNormStats(torch.nn.Module):
         return self.a(x), self.b(y)
 
 
+class ArangeOut(torch.nn.Module):
+    """arange.out and arange.start_out: the result takes the out tensor's
+    dtype (float, and Long from float bounds)"""
+    def forward(self, end, x):
+        a = torch.arange(end, out=torch.tensor([1], dtype=torch.float))
+        b = torch.arange(x.size(0), end, out=torch.tensor([1], dtype=torch.float))
+        c = torch.arange(x.size(0), end, 1.5, out=torch.tensor([1], dtype=torch.int64))
+        return a, b, c
+
+
 if name == "lowprec":
     g = torch.Generator().manual_seed(1)
     write_case(LowPrecision(), [
@@ -98,5 +109,7 @@ elif name == "interp_one":
                              ("x3", torch.randn(1, 2, 4, 4, 6), None, [])], d)
 elif name == "instnorm_stats":
     write_case(InstanceNormStats(), [("x", torch.randn(2, 5, 16), None, []), ("y", torch.randn(2, 3, 4, 5), None, [])], d)
+elif name == "arange_out":
+    write_case(ArangeOut(), [("end", torch.tensor(8.5), None, []), ("x", torch.randn(2, 3), None, [])], d)
 else:
     sys.exit(f"make_torchsuite.py: unknown case {name}")
