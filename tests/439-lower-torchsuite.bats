@@ -4,8 +4,9 @@
 # Mul, Pow of uint8/int8/int16 computed in Long before opset 14, Relu of an
 # integer in Float, instance norm in eval with running statistics as
 # BatchNormalization (lib/lower/symbolic_opset9.c); prod of integers in
-# Long, arange with float bounds and an integer dtype, arange.out's dtype
-# (lib/lower/symbolic_shape.c, lib/trace/ops_tensor.c);
+# Long, arange with float bounds and an integer dtype, arange.out's dtype,
+# argmax/argmin with keepdim and no dim (lib/lower/symbolic_shape.c,
+# lib/trace/ops_tensor.c);
 # binary_cross_entropy_with_logits with an
 # integer weight, linear and cubic Resize in half_pixel (an output of
 # length 1 reads the middle of the input, as torch) (symbolic_extra_nn.c).
@@ -51,6 +52,12 @@ load lower/opcases
 
 @test "lower: arange.out and arange.start_out take the out tensor's dtype (float, Long from float bounds) on the three paths, 11 13 17" {
 	run all arange_out 11 13 17
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: argmax and argmin with keepdim and no dim keep every dim as 1 (a 0-d input none) on the three paths, 9 13 17" {
+	run all argkeep 9 13 17
 	echo "$output"
 	[ "$status" -eq 0 ]
 }

@@ -1099,11 +1099,19 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out, const char *op)
 {
 	struct ir_value *x = T(0);
-	int64_t dim = 0, keep = 0;
+	int64_t dim = 0, keep = 0, ones[64];
+	int r = b_rank(x), all = 0;
 	if (!lw_int(c, n, 2, &keep))
 		return lw_decline(c, "keepdim not constant");
 	if (lw_is_none(c, n, 1)) {
+		/* over the flattened input; keepdim keeps every dim as 1
+		 * (torch 1.13: argmax(x of [7, 3, 5], keepdim=True) is
+		 * [1, 1, 1]) */
 		int64_t m1 = -1;
+		if (keep && (r < 0 || r > 64))
+			return lw_decline(c, "keepdim without dim needs the "
+					  "input's rank");
+		all = keep && r > 0;
 		x = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
 		keep = 0;
 	} else if (!lw_int(c, n, 1, &dim)) {
@@ -1114,6 +1122,11 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);
 	out[0] = b_done(c, a);
+	if (all) {
+		for (int i = 0; i < r; i++)
+			ones[i] = 1;
+		out[0] = b_op2(c, "Reshape", out[0], b_const_i64s(c, ones, r, 1));
+	}
 	return 0;
 }
 

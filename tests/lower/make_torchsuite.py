@@ -5,8 +5,8 @@
 # multiplies them in Long), Relu of an integer, arange with float bounds
 # and an integer dtype, binary_cross_entropy_with_logits with an integer
 # weight, linear and cubic interpolation to an output of length 1,
-# instance norm in eval with running statistics, arange with out=.  Each
-# case one module traced and scripted by torch 1.13, with
+# instance norm in eval with running statistics, arange with out=,
+# argmax/argmin with keepdim and no dim.  Each case one module traced and scripted by torch 1.13, with
 # torch's eager outputs as the oracle (opcases.py writes them).
 #
 #   make_torchsuite.py NAME DIR
@@ -89,6 +89,14 @@ class ArangeOut(torch.nn.Module):
         return a, b, c
 
 
+class ArgKeep(torch.nn.Module):
+    """argmax/argmin over the whole input: keepdim keeps every dim as 1
+    (none for a 0-d input)"""
+    def forward(self, x, s):
+        return (torch.argmin(x), torch.argmax(x, keepdim=True), torch.argmin(x, keepdim=True),
+                torch.argmax(x, dim=1, keepdim=True), torch.argmax(s, keepdim=True))
+
+
 if name == "lowprec":
     g = torch.Generator().manual_seed(1)
     write_case(LowPrecision(), [
@@ -111,5 +119,7 @@ elif name == "instnorm_stats":
     write_case(InstanceNormStats(), [("x", torch.randn(2, 5, 16), None, []), ("y", torch.randn(2, 3, 4, 5), None, [])], d)
 elif name == "arange_out":
     write_case(ArangeOut(), [("end", torch.tensor(8.5), None, []), ("x", torch.randn(2, 3), None, [])], d)
+elif name == "argkeep":
+    write_case(ArgKeep(), [("x", torch.randn(7, 3, 5), None, []), ("s", torch.tensor(2.5), None, [])], d)
 else:
     sys.exit(f"make_torchsuite.py: unknown case {name}")
