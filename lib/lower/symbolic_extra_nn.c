@@ -624,17 +624,21 @@ static int sym_x_bce_with_logits(struct lower_ctx *c, struct ir_node *n,
 	int64_t red;
 	if (!x || !t || !lw_int(c, n, 4, &red) || !reduction_name(red))
 		return lw_decline(c, "reduction not constant");
+	if ((!lw_is_none(c, n, 2) && !T(2)) || (!lw_is_none(c, n, 3) && !T(3)))
+		return lw_decline(c, "weight or pos_weight is not a tensor");
 	enum ir_dtype dt = b_dtype(x);
 	struct ir_value *one = b_const_scalar(c, 1, dt, 0);
 	struct ir_value *sp_neg = b_op1(c, "Softplus", b_op1(c, "Neg", x));
 	struct ir_value *sp_pos = b_op1(c, "Softplus", x);
 	struct ir_value *a = b_op2(c, "Mul", t, sp_neg);
+	/* an integer weight or pos_weight (torch.tensor([3])) promotes to
+	 * the input's float type, as torch's Mul does */
 	if (!lw_is_none(c, n, 3))
-		a = b_op2(c, "Mul", a, T(3));
+		a = b_op2(c, "Mul", a, b_cast(c, T(3), dt));
 	struct ir_value *bb = b_op2(c, "Mul", b_op2(c, "Sub", one, t), sp_pos);
 	struct ir_value *l = b_op2(c, "Add", a, bb);
 	if (!lw_is_none(c, n, 2))
-		l = b_op2(c, "Mul", l, T(2));
+		l = b_op2(c, "Mul", l, b_cast(c, T(2), dt));
 	out[0] = reduce_loss(c, l, red);
 	return 0;
 }
@@ -924,7 +928,11 @@ static int sym_x_pixel_unshuffle(struct lower_ctx *c, struct ir_node *n,
 
 /* upsample_{linear1d,bilinear2d,trilinear3d,bicubic2d}(input,
  * output_size?, align_corners, scale_factors?): Resize (opset 11) with
- * sizes (output_size) or scales, pytorch_half_pixel or align_corners. */
+ * sizes (output_size) or scales, half_pixel or align_corners.  half_pixel,
+ * not pytorch_half_pixel: torch reads source (o + 0.5) * in / out - 0.5
+ * for an output of length 1 too (its upsample kernels'
+ * area_pixel_compute_source_index), where pytorch_half_pixel reads 0;
+ * torch.onnx 1.13 writes half_pixel. */
 static int resize_common(struct lower_ctx *c, struct ir_node *n,
 			 struct ir_value **out, int cubic)
 {
@@ -990,7 +998,7 @@ static int resize_common(struct lower_ctx *c, struct ir_node *n,
 	}
 	struct ir_node *rn = b_node(c, "Resize", in[3] ? 4 : 3, in, 1);
 	b_attr_s(c, rn, "coordinate_transformation_mode",
-		 align ? "align_corners" : "pytorch_half_pixel");
+		 align ? "align_corners" : "half_pixel");
 	if (cubic)
 		b_attr_f(c, rn, "cubic_coeff_a", -0.75);
 	b_attr_s(c, rn, "mode", cubic ? "cubic" : "linear");

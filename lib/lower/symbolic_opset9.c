@@ -49,6 +49,20 @@ enum ir_dtype sym_result_type(struct lower_ctx *c, struct ir_node *n,
 	return dt;
 }
 
+/* The dtype Add, Sub, Mul and Pow compute dt in: uint8, int8 and int16
+ * have no kernels there before opset 14 (ONNX added them to Add, Sub, Mul
+ * and Div at 14; Pow never took them), so those are computed in Long and
+ * cast back, as torch's exporter does (scalar_type_analysis.cpp,
+ * LowPrecisionCastForStandardOps). */
+static enum ir_dtype arith_dtype(const struct lower_ctx *c, enum ir_dtype dt,
+				 int always)
+{
+	if ((always || c->opset < 14) &&
+	    (dt == IR_DTYPE_UINT8 || dt == IR_DTYPE_INT8 || dt == IR_DTYPE_INT16))
+		return IR_DTYPE_INT64;
+	return dt;
+}
+
 /* Input i as a tensor of dtype dt (scalars as constants of dt). */
 struct ir_value *sym_operand(struct lower_ctx *c, struct ir_node *n, int i,
 			     enum ir_dtype dt)
@@ -63,8 +77,9 @@ static int binary(struct lower_ctx *c, struct ir_node *n,
 		  struct ir_value **out, const char *op)
 {
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
-	struct ir_value *a = sym_operand(c, n, 0, dt);
-	struct ir_value *b = sym_operand(c, n, 1, dt);
+	enum ir_dtype work = arith_dtype(c, dt, 0);
+	struct ir_value *a = sym_operand(c, n, 0, work);
+	struct ir_value *b = sym_operand(c, n, 1, work);
 	if (!a || !b)
 		return lw_decline(c, "operands are not tensors or numbers");
 	double alpha = 1;
@@ -77,6 +92,8 @@ static int binary(struct lower_ctx *c, struct ir_node *n,
 					b_dtype(b), 0));
 	}
 	out[0] = b_op2(c, op, a, b);
+	if (work != dt)
+		out[0] = b_cast(c, out[0], dt);
 	return 0;
 }
 
@@ -161,8 +178,9 @@ static int sym_rsub(struct lower_ctx *c, struct ir_node *n,
 		    struct ir_value **out)
 {
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
-	struct ir_value *a = sym_operand(c, n, 0, dt);
-	struct ir_value *b = sym_operand(c, n, 1, dt);
+	enum ir_dtype work = arith_dtype(c, dt, 0);
+	struct ir_value *a = sym_operand(c, n, 0, work);
+	struct ir_value *b = sym_operand(c, n, 1, work);
 	double alpha = 1;
 	if (!a || !b)
 		return lw_decline(c, "operands are not tensors or numbers");
@@ -171,6 +189,8 @@ static int sym_rsub(struct lower_ctx *c, struct ir_node *n,
 	if (alpha != 1)
 		a = b_op2(c, "Mul", a, b_const_scalar(c, alpha, b_dtype(a), 0));
 	out[0] = b_op2(c, "Sub", b, a);
+	if (work != dt)
+		out[0] = b_cast(c, out[0], dt);
 	return 0;
 }
 
@@ -217,8 +237,8 @@ static int sym_pow(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out)
 {
 	enum ir_dtype dt = sym_result_type(c, n, 0, 1);
-	enum ir_dtype work = b_is_float(dt) || c->opset >= 12 ? dt
-							      : IR_DTYPE_FLOAT;
+	enum ir_dtype work = b_is_float(dt) || c->opset >= 12
+				     ? arith_dtype(c, dt, 1) : IR_DTYPE_FLOAT;
 	struct ir_value *a = sym_operand(c, n, 0, work);
 	struct ir_value *b = sym_operand(c, n, 1, work);
 	if (!a || !b)
@@ -320,6 +340,12 @@ static int unary(struct lower_ctx *c, struct ir_node *n,
 			x = b_cast(c, x, IR_DTYPE_FLOAT);
 		else if (!strcmp(op, "Floor") || !strcmp(op, "Ceil")) {
 			out[0] = x;
+			return 0;
+		} else if (!strcmp(op, "Relu") && c->opset < 14) {
+			/* Relu takes integers from opset 14: before, in
+			 * Float and back (torch's op_with_optional_float_cast) */
+			out[0] = b_cast(c, b_op1(c, op, b_cast(c, x,
+					IR_DTYPE_FLOAT)), dt);
 			return 0;
 		}
 	}
@@ -1694,9 +1720,19 @@ static int sym_instance_norm(struct lower_ctx *c, struct ir_node *n,
 	/* (input, weight, bias, running_mean, running_var, use_input_stats,
 	 *  momentum, eps, cudnn_enabled) */
 	struct ir_value *x = T(0);
-	double eps;
+	double eps, mom = 0.1;
+	int64_t stats = 1;
 	if (!lw_float(c, n, 7, &eps))
 		return lw_decline(c, "eps is not constant");
+	/* use_input_stats false (eval with track_running_stats): torch
+	 * normalizes by the running statistics, a batch norm's eval form
+	 * (as torch.onnx's instance_norm) */
+	if (lw_int(c, n, 5, &stats) && !stats && !lw_is_none(c, n, 3) &&
+	    !lw_is_none(c, n, 4)) {
+		if (n->ninputs > 6 && !lw_float(c, n, 6, &mom))
+			return lw_decline(c, "momentum is not constant");
+		return batch_norm_node(c, n, out, x, mom, eps, 0);
+	}
 	int64_t ch = channels(x);
 	enum ir_dtype dt = b_dtype(x);
 	struct ir_value *in[3] = { x, param_or(c, n, 1, ch, 1, dt),

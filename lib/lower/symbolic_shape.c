@@ -631,8 +631,9 @@ static int reduce(struct lower_ctx *c, struct ir_node *n,
 	if ((int)n->ninputs > idt && !lw_is_none(c, n, idt) &&
 	    lw_int(c, n, idt, &st))
 		x = b_cast(c, x, lw_torch_dtype(st));
-	else if (!strcmp(op, "ReduceSum") && !b_is_float(b_dtype(x)) &&
-		 b_dtype(x) != IR_DTYPE_UNDEFINED)
+	else if ((!strcmp(op, "ReduceSum") || !strcmp(op, "ReduceProd")) &&
+		 !b_is_float(b_dtype(x)) && b_dtype(x) != IR_DTYPE_UNDEFINED)
+		/* torch sums and multiplies integers and bools in Long */
 		x = b_cast(c, x, IR_DTYPE_INT64);
 	out[0] = b_reduce(c, op, x, axes, k, (int)keep);
 	return 0;
@@ -818,8 +819,21 @@ SYM(sym_arange)
 	int is = nargs >= 7 ? 0 : nargs == 6 ? 0 : -1;
 	int ie = nargs >= 6 ? 1 : 0, ip = nargs >= 7 ? 2 : -1;
 	int idt = nargs >= 7 ? 3 : nargs == 6 ? 2 : 1;
+	/* arange.out(end, out) and arange.start_out(start, end, step, out):
+	 * numbers (or 0-d tensors, as lowered), then the out tensor of rank
+	 * 1 or more, whose dtype the result takes */
+	struct ir_value *ov = nargs == 2 || nargs == 4 ? IN(nargs - 1) : NULL;
+	int outf = ov && ov->type->kind == IR_TYPE_TENSOR && b_rank(ov) >= 1, f;
+	for (int i = 0; outf && i < nargs - 1; i++)
+		outf = lw_is_scalar(c, n, i, &f) || b_rank(IN(i)) == 0;
+	if (outf) {
+		is = nargs == 4 ? 0 : -1;
+		ie = nargs == 4 ? 1 : 0;
+		ip = nargs == 4 ? 2 : -1;
+		idt = -1;
+	}
 	double st = 0, en, sp = 1;
-	int fl = 0, f;
+	int fl = 0;
 	for (int i = 0; i < 3; i++) {
 		int ix = i == 0 ? is : i == 1 ? ie : ip;
 		if (ix >= 0 && lw_is_scalar(c, n, ix, &f))
@@ -827,20 +841,35 @@ SYM(sym_arange)
 		else if (ix >= 0 && b_is_float(b_dtype(IN(ix))))
 			fl = 1;
 	}
-	enum ir_dtype dt = dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT
-						   : IR_DTYPE_INT64);
+	enum ir_dtype dt = outf ? b_dtype(ov)
+		: dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT : IR_DTYPE_INT64);
 	int cst = lw_float(c, n, ie, &en) && (is < 0 || lw_float(c, n, is, &st)) &&
 		  (ip < 0 || lw_float(c, n, ip, &sp));
+	/* an integer dtype computes in its own type: torch's kernel
+	 * truncates start, end and step first for Long (the count too: 8.5
+	 * is 8), and takes the count from the numbers as given for the
+	 * narrower ones (RangeFactories.cpp; torch.onnx casts all to the
+	 * dtype) */
+	int idt_int = dt != IR_DTYPE_UNDEFINED && !b_is_float(dt);
 	if (cst && sp != 0) {
-		double cnt = ceil((en - st) / sp);
-		int64_t k = cnt > 0 ? (int64_t)cnt : 0;
-		if (k > (1 << 20))
+		double cnt = ceil((en - st) / sp), v0 = st, dv = sp;
+		if (idt_int) {
+			v0 = trunc(st);
+			dv = trunc(sp);
+			if (dt == IR_DTYPE_INT64) {
+				if (dv == 0)
+					return lw_decline(c, "the step truncates to 0");
+				cnt = ceil((trunc(en) - v0) / dv);
+			}
+		}
+		if (cnt > (1 << 20)) /* before the cast: 1e30 has no int64 */
 			return lw_decline(c, "range too long for a constant");
+		int64_t k = cnt > 0 ? (int64_t)cnt : 0;
 		struct ir_tensor *t = ir_tensor_new(c->g, dt, 1, &k);
 		size_t es = ir_dtype_size(dt);
 		char *p = ir_alloc(c->g, es * (size_t)k + 8);
 		for (int64_t i = 0; i < k; i++) {
-			double v = st + sp * (double)i;
+			double v = v0 + dv * (double)i;
 			if (dt == IR_DTYPE_FLOAT) { float x = (float)v; memcpy(p + 4 * i, &x, 4); }
 			else if (dt == IR_DTYPE_DOUBLE) memcpy(p + 8 * i, &v, 8);
 			else if (dt == IR_DTYPE_INT64) { int64_t x = (int64_t)v; memcpy(p + 8 * i, &x, 8); }
@@ -884,6 +913,13 @@ SYM(sym_arange)
 	struct ir_value *b = lw_scalar_as(c, n, ie, w, 0);
 	struct ir_value *s = ip >= 0 ? lw_scalar_as(c, n, ip, w, 0)
 				     : b_const_scalar(c, 1, w, 0);
+	if (a && b && s && idt_int && w == IR_DTYPE_FLOAT) {
+		/* float bounds of an integer range: cast to Long first (Cast
+		 * truncates), as torch.onnx's _arange_cast_helper */
+		a = b_cast(c, a, IR_DTYPE_INT64);
+		b = b_cast(c, b, IR_DTYPE_INT64);
+		s = b_cast(c, s, IR_DTYPE_INT64);
+	}
 	out[0] = b_cast(c, b_op3(c, "Range", a, b, s), dt);
 	return 0;
 }
@@ -1072,11 +1108,19 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out, const char *op)
 {
 	struct ir_value *x = T(0);
-	int64_t dim = 0, keep = 0;
+	int64_t dim = 0, keep = 0, ones[64];
+	int r = b_rank(x), all = 0;
 	if (!lw_int(c, n, 2, &keep))
 		return lw_decline(c, "keepdim not constant");
 	if (lw_is_none(c, n, 1)) {
+		/* over the flattened input; keepdim keeps every dim as 1
+		 * (torch 1.13: argmax(x of [7, 3, 5], keepdim=True) is
+		 * [1, 1, 1]) */
 		int64_t m1 = -1;
+		if (keep && (r < 0 || r > 64))
+			return lw_decline(c, "keepdim without dim needs the "
+					  "input's rank");
+		all = keep && r > 0;
 		x = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
 		keep = 0;
 	} else if (!lw_int(c, n, 1, &dim)) {
@@ -1087,6 +1131,11 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);
 	out[0] = b_done(c, a);
+	if (all) {
+		for (int i = 0; i < r; i++)
+			ones[i] = 1;
+		out[0] = b_op2(c, "Reshape", out[0], b_const_i64s(c, ones, r, 1));
+	}
 	return 0;
 }
 
@@ -1393,7 +1442,7 @@ static int upsample_dynamic(struct lower_ctx *c, struct ir_node *n,
 			    (struct ir_value *[]){ x, roi, scales, sizes }, 1);
 		b_attr_s(c, rn, "coordinate_transformation_mode",
 			 !linear ? "asymmetric" : align ? "align_corners"
-			 : "pytorch_half_pixel");
+			 : "half_pixel"); /* symbolic_extra_nn.c: resize_common */
 		if (!linear)
 			b_attr_s(c, rn, "nearest_mode", "floor");
 	} else {
@@ -1501,7 +1550,7 @@ static int upsample(struct lower_ctx *c, struct ir_node *n,
 		rn = b_node(c, "Resize", in[3] ? 4 : 3, in, 1);
 		b_attr_s(c, rn, "coordinate_transformation_mode",
 			 !linear ? "asymmetric" : align ? "align_corners"
-			 : "pytorch_half_pixel");
+			 : "half_pixel"); /* symbolic_extra_nn.c: resize_common */
 		if (!linear)
 			b_attr_s(c, rn, "nearest_mode", "floor");
 	}

@@ -2036,7 +2036,14 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 	 * (start, end, step, ...): 7 */
 	nv = nin >= 7 ? 3 : nin == 6 ? 2 : nin == 5 ? 1 : nin >= 3 ? 3 :
 	     nin;
-	if (nin < 5) {
+	/* arange.out(end, out), arange.start_out(start, end, step, out):
+	 * numbers, then the out tensor, whose dtype the result takes */
+	int outf = (nin == 2 || nin == 4) && is_tensor(in[nin - 1]);
+	for (i = 0; outf && i < nin - 1; i++)
+		outf = is_number(in[i]);
+	if (outf)
+		nv = nin - 1;
+	else if (nin < 5) {
 		/* the out= or short forms: count leading numbers */
 		for (nv = 0; nv < nin && nv < 3 && (is_number(in[nv]) ||
 						    is_tensor(in[nv])); nv++)
@@ -2060,11 +2067,24 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "upper bound and larger bound "
 				   "inconsistent with step sign");
 	dt = any_float ? DEFAULT_FLOAT : IR_DTYPE_INT64;
-	if (nv < nin && tv_get_dtype(c, in[nv], dt, &dt))
+	if (outf)
+		dt = in[nin - 1]->u.t->dtype;
+	else if (nv < nin && tv_get_dtype(c, in[nv], dt, &dt))
 		return -1;
 	len = (int64_t)ceil((v[1] - v[0]) / v[2]);
-	if (dt_is_int(dt) && !any_float) {
-		/* integral: exact */
+	if (dt_is_int(dt) && any_float && dt == IR_DTYPE_INT64) {
+		/* torch's Long arange truncates start, end and step first,
+		 * the count too (arange(8.5, dtype=long) has 8); narrower
+		 * integers count from the numbers as given (RangeFactories) */
+		if (trunc(v[2]) == 0)
+			return trace_error(c, "step must be nonzero");
+		len = (int64_t)ceil((trunc(v[1]) - trunc(v[0])) / trunc(v[2]));
+		if (len < 0)
+			len = 0;
+	}
+	if (dt_is_int(dt)) {
+		/* integral: exact, from the truncated start by the
+		 * truncated step */
 		int64_t s = (int64_t)v[0], st = (int64_t)v[2], *iv, k;
 
 		iv = malloc(sizeof(*iv) * (len ? len : 1));

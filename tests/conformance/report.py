@@ -19,6 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (FAMILY_OPSETS, FAMILY_PATHS, HERE, ONNX_CHECKER_MAX, OPSETS, PATHS, RESULTS, ROOT,  # noqa: E402
                     TORCH_OPSETS, read_json)  # noqa: E402
+import torchsuite  # noqa: E402
 
 SCRIPT_OPS = os.path.join(HERE, "script_ops.json")
 
@@ -559,6 +560,7 @@ def main():
     w("")
 
     script_ops_section(L, read_json(args.script_ops))
+    L.extend(torchsuite.markdown(read_json(torchsuite.SUMMARY)))
 
     # torch's failures, for the record
     w("## torch.onnx.export's first error lines")

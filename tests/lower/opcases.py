@@ -9,7 +9,8 @@ import numpy as np
 import torch
 
 SPEC = {torch.float32: "f32", torch.float64: "f64", torch.int64: "i64",
-        torch.int32: "i32", torch.bool: "bool"}
+        torch.int32: "i32", torch.bool: "bool", torch.uint8: "u8",
+        torch.int8: "i8", torch.int16: "i16"}
 
 
 def write_case(m, ins, d, set2_scripted_only=False):
