@@ -804,10 +804,14 @@ static enum ir_dtype dtype_arg(struct lower_ctx *c, struct ir_node *n, int i,
 SYM(sym_arange)
 {
 	/* arange(end, dtype, ...) 5 args; arange.start(start, end, dtype,...)
-	 * 6; arange.start_step(start, end, step, dtype, ...) 7 */
+	 * 6; arange.start_step(start, end, step, dtype, ...) 7;
+	 * arange.out(end, out) 2 and arange.start_out(start, end, step, out)
+	 * 4: out's dtype */
 	int nargs = (int)n->ninputs;
-	int is = nargs >= 7 ? 0 : nargs == 6 ? 0 : -1;
-	int ie = nargs >= 6 ? 1 : 0, ip = nargs >= 7 ? 2 : -1;
+	int outf = nargs == 2 || nargs == 4;
+	int is = nargs >= 6 || nargs == 4 ? 0 : -1;
+	int ie = nargs >= 6 || nargs == 4 ? 1 : 0;
+	int ip = nargs >= 7 || nargs == 4 ? 2 : -1;
 	int idt = nargs >= 7 ? 3 : nargs == 6 ? 2 : 1;
 	double st = 0, en, sp = 1;
 	int fl = 0, f;
@@ -818,10 +822,22 @@ SYM(sym_arange)
 		else if (ix >= 0 && b_is_float(b_dtype(IN(ix))))
 			fl = 1;
 	}
-	enum ir_dtype dt = dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT
-						   : IR_DTYPE_INT64);
+	enum ir_dtype dt = outf ? b_dtype(IN(nargs - 1))
+		: dtype_arg(c, n, idt, fl ? IR_DTYPE_FLOAT : IR_DTYPE_INT64);
+	if (dt == IR_DTYPE_UNDEFINED)
+		return lw_decline(c, "out's dtype is not known");
 	int cst = lw_float(c, n, ie, &en) && (is < 0 || lw_float(c, n, is, &st)) &&
 		  (ip < 0 || lw_float(c, n, ip, &sp));
+	/* an integral result: torch casts start, end and step to int64
+	 * first (arange(8.5, dtype=int64) has 8 elements) */
+	int ires = !b_is_float(dt) && dt != IR_DTYPE_BOOL;
+	if (cst && ires) {
+		if (!(fabs(st) < 9.2e18 && fabs(en) < 9.2e18 && fabs(sp) < 9.2e18))
+			return lw_decline(c, "bounds out of int64 range");
+		st = trunc(st);
+		en = trunc(en);
+		sp = trunc(sp);
+	}
 	if (cst && sp != 0) {
 		double cnt = ceil((en - st) / sp);
 		int64_t k = cnt > 0 ? (int64_t)cnt : 0;
@@ -869,7 +885,8 @@ SYM(sym_arange)
 		out[0] = b_cast(c, r, dt);
 		return 0;
 	}
-	enum ir_dtype w = fl || b_is_float(dt) ? IR_DTYPE_FLOAT : IR_DTYPE_INT64;
+	enum ir_dtype w = ires || (!fl && !b_is_float(dt)) ? IR_DTYPE_INT64
+						      : IR_DTYPE_FLOAT;
 	struct ir_value *a = is >= 0 ? lw_scalar_as(c, n, is, w, 0)
 				     : b_const_scalar(c, 0, w, 0);
 	struct ir_value *b = lw_scalar_as(c, n, ie, w, 0);

@@ -2031,12 +2031,18 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 	int64_t len;
 	enum ir_dtype dt;
 	struct gpu_tensor *y;
+	/* arange.out(end, out) and arange.start_out(start, end, step, out):
+	 * the result has out's dtype */
+	const struct gpu_tensor *outt = (nin == 2 || nin == 4) &&
+		is_tensor(in[nin - 1]) ? in[nin - 1]->u.t : NULL;
 
 	/* (end, dtype, layout, device, pin): 5 inputs; (start, end, ...): 6;
 	 * (start, end, step, ...): 7 */
 	nv = nin >= 7 ? 3 : nin == 6 ? 2 : nin == 5 ? 1 : nin >= 3 ? 3 :
 	     nin;
-	if (nin < 5) {
+	if (outt)
+		nv = nin - 1;
+	else if (nin < 5) {
 		/* the out= or short forms: count leading numbers */
 		for (nv = 0; nv < nin && nv < 3 && (is_number(in[nv]) ||
 						    is_tensor(in[nv])); nv++)
@@ -2054,16 +2060,23 @@ static int op_arange(struct trace_ctx *c, const struct ir_node *n,
 			any_float = 1;
 		v[nv == 1 ? 1 : i] = x;
 	}
+	dt = outt ? outt->dtype : any_float ? DEFAULT_FLOAT : IR_DTYPE_INT64;
+	if (!outt && nv < nin && tv_get_dtype(c, in[nv], dt, &dt))
+		return -1;
+	/* an integral result: torch casts start, end and step to int64
+	 * first (arange(8.5, dtype=int64) has 8 elements) */
+	for (i = 0; i < 3 && dt_is_int(dt); i++) {
+		if (!(fabs(v[i]) < 9.2e18))
+			return trace_error(c, "arange bound out of int64 range");
+		v[i] = trunc(v[i]);
+	}
 	if (v[2] == 0)
 		return trace_error(c, "step must be nonzero");
 	if ((v[2] > 0 && v[1] < v[0]) || (v[2] < 0 && v[1] > v[0]))
 		return trace_error(c, "upper bound and larger bound "
 				   "inconsistent with step sign");
-	dt = any_float ? DEFAULT_FLOAT : IR_DTYPE_INT64;
-	if (nv < nin && tv_get_dtype(c, in[nv], dt, &dt))
-		return -1;
 	len = (int64_t)ceil((v[1] - v[0]) / v[2]);
-	if (dt_is_int(dt) && !any_float) {
+	if (dt_is_int(dt)) {
 		/* integral: exact */
 		int64_t s = (int64_t)v[0], st = (int64_t)v[2], *iv, k;
 

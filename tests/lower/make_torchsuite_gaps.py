@@ -1,0 +1,33 @@
+# make_torchsuite_gaps.py - the models of tests/440-lower-torchsuite-gaps.bats:
+# small models of our own reproducing failures that torch 1.13's exporter
+# test suite showed (tests/conformance/torchsuite.py, issue 14), each case
+# one module traced and scripted by torch 1.13, with torch's eager outputs
+# as the oracle (opcases.py writes them).
+#
+#   make_torchsuite_gaps.py NAME DIR
+import sys
+
+import torch
+
+from opcases import write_case
+
+torch.manual_seed(0)
+name, d = sys.argv[1], sys.argv[2]
+
+
+class ArangeOut(torch.nn.Module):
+    """arange.out and arange.start_out (the result in out's dtype) with a
+    tensor end and a size start; an integral dtype truncates start, end
+    and step first (arange(8.5, dtype=int64) has 8 elements)"""
+    def forward(self, x, e):
+        a = torch.arange(e, out=torch.zeros(1))
+        b = torch.arange(x.size(0), e, out=torch.zeros(1, dtype=torch.int64))
+        c = torch.arange(x.size(0), e, 1.5, out=torch.zeros(1))
+        return a, b, c, torch.arange(e, dtype=torch.int64), torch.arange(x.size(0), e, 1.5, dtype=torch.int64)
+
+
+cases = {
+    "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
+}
+m, ins = cases[name]
+write_case(m, ins, d)
