@@ -17,3 +17,15 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: argmax/argmin over the whole input with keepdim have the input's rank, every dim 1 (symbolic_shape.c)" {
+	run all argkeep 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "lower: index_select with a 0-d index (constant or input) keeps the dim, of size 1 (symbolic_shape.c)" {
+	run all select_scalar 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -1080,12 +1080,19 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 		     struct ir_value **out, const char *op)
 {
 	struct ir_value *x = T(0);
-	int64_t dim = 0, keep = 0;
+	int64_t dim = 0, keep = 0, ones[64];
+	int all = 0, r = b_rank(x);
 	if (!lw_int(c, n, 2, &keep))
 		return lw_decline(c, "keepdim not constant");
 	if (lw_is_none(c, n, 1)) {
+		/* over the flattened input; keepdim: torch's result has the
+		 * input's rank, every dim 1 */
 		int64_t m1 = -1;
+		if (keep && (r < 0 || r > 64))
+			return lw_decline(c, "keepdim of an input whose rank "
+					  "is unknown");
 		x = b_op2(c, "Reshape", x, b_const_i64s(c, &m1, 1, 1));
+		all = keep && r > 0;
 		keep = 0;
 	} else if (!lw_int(c, n, 1, &dim)) {
 		return lw_decline(c, "dim not constant");
@@ -1095,6 +1102,11 @@ static int argmaxmin(struct lower_ctx *c, struct ir_node *n,
 	b_attr_i(c, a, "axis", dim);
 	b_attr_i(c, a, "keepdims", keep);
 	out[0] = b_done(c, a);
+	for (int i = 0; i < r && all; i++)
+		ones[i] = 1;
+	if (all)
+		out[0] = b_op2(c, "Reshape", out[0],
+			       b_const_i64s(c, ones, r, 1));
 	return 0;
 }
 
@@ -1152,9 +1164,15 @@ SYM(sym_index_select)
 		dim = 0;
 		x = b_unsqueeze(c, x, &dim, 1);
 	}
+	/* the index is 1-d or 0-d, a 0-d one selecting as a [1] (torch's
+	 * result keeps the dim): Gather of a flattened index */
+	struct ir_value *ix = b_cast(c, T(2), IR_DTYPE_INT64);
+	if (b_rank(ix) != 1) {
+		int64_t m1 = -1;
+		ix = b_op2(c, "Reshape", ix, b_const_i64s(c, &m1, 1, 1));
+	}
 	struct ir_node *g = b_node(c, "Gather", 2,
-		(struct ir_value *[]){ x, b_cast(c, T(2), IR_DTYPE_INT64) },
-		1);
+		(struct ir_value *[]){ x, ix }, 1);
 	b_attr_i(c, g, "axis", dim);
 	out[0] = b_done(c, g);
 	if (zerod)

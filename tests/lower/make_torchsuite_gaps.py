@@ -26,8 +26,25 @@ class ArangeOut(torch.nn.Module):
         return a, b, c, torch.arange(e, dtype=torch.int64), torch.arange(x.size(0), e, 1.5, dtype=torch.int64)
 
 
+class ArgKeep(torch.nn.Module):
+    """argmax/argmin over all of the input with keepdim: every dim 1, the
+    input's rank (not 0-d)"""
+    def forward(self, x, v):
+        return (torch.argmax(x, keepdim=True), torch.argmin(x, keepdim=True), torch.argmax(x),
+                torch.argmin(v, keepdim=True))
+
+
+class SelectScalar(torch.nn.Module):
+    """index_select with a 0-d index (a constant and an input): the dim
+    stays, of size 1"""
+    def forward(self, x, i):
+        return torch.index_select(x, 1, torch.tensor(2)), torch.index_select(x, 0, i + 1)
+
+
 cases = {
     "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
+    "argkeep": (ArgKeep(), [("x", torch.randn(4, 3, 5), None, []), ("v", torch.randn(6), None, [])]),
+    "select_scalar": (SelectScalar(), [("x", torch.randn(3, 4), None, []), ("i", torch.tensor(1), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
