@@ -29,3 +29,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: index_add with a source whose slices broadcast to self's (lower rank, size-1 dims; alpha) as torch 1.13 adds them (trace: ops_index.c, lower: symbolic_extra_shape.c)" {
+	run all index_add_bcast 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -41,10 +41,29 @@ class SelectScalar(torch.nn.Module):
         return torch.index_select(x, 1, torch.tensor(2)), torch.index_select(x, 0, i + 1)
 
 
+class IndexAddBroadcast(torch.nn.Module):
+    """index_add with a source whose slices broadcast to self's (torch
+    1.13 adds source.select(dim, i) to self.select(dim, index[i])): a
+    lower-rank source, size-1 dims, and a source of self's own shape"""
+    def __init__(self):
+        super().__init__()
+        self.s0 = torch.arange(6.0).reshape(6, 1)
+        self.s1 = torch.randn(1, 3, 4)
+        self.s2 = torch.randn(1, 3, 2)
+
+    def forward(self, x, full):
+        a = x.index_add(0, torch.tensor([0, 2, 3, 1, 5, 2]), self.s0)
+        b = x.index_add(1, torch.tensor([2, 0, 2]), self.s1, alpha=2)
+        c = x.index_add(2, torch.tensor([3, 1]), self.s2)
+        return a, b, c, x.index_add(1, torch.tensor([1, 1, 0]), full)
+
+
 cases = {
     "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
     "argkeep": (ArgKeep(), [("x", torch.randn(4, 3, 5), None, []), ("v", torch.randn(6), None, [])]),
     "select_scalar": (SelectScalar(), [("x", torch.randn(3, 4), None, []), ("i", torch.tensor(1), None, [])]),
+    "index_add_bcast": (IndexAddBroadcast(), [("x", torch.randn(6, 3, 4), None, []),
+                                              ("full", torch.randn(6, 3, 4), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
