@@ -35,3 +35,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: torch.tensor of nested lists of numbers and of float() of a one-element tensor (symbolic_misc.c)" {
+	run all tensor_data 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

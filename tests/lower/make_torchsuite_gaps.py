@@ -58,12 +58,21 @@ class IndexAddBroadcast(torch.nn.Module):
         return a, b, c, x.index_add(1, torch.tensor([1, 1, 0]), full)
 
 
+class TensorData(torch.nn.Module):
+    """torch.tensor of nested lists (ints as a bool mask, ints and floats
+    mixed: Float) and of [float(x)] with x of one element, not 0-d"""
+    def forward(self, x, one):
+        m = torch.tensor([[0, 0, 1], [1, 1, 0]], dtype=torch.bool)
+        return x.masked_fill(m, 2.0), torch.tensor([[1.5, 2], [3, 4]]) * 2, torch.tensor([float(one)])
+
+
 cases = {
     "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
     "argkeep": (ArgKeep(), [("x", torch.randn(4, 3, 5), None, []), ("v", torch.randn(6), None, [])]),
     "select_scalar": (SelectScalar(), [("x", torch.randn(3, 4), None, []), ("i", torch.tensor(1), None, [])]),
     "index_add_bcast": (IndexAddBroadcast(), [("x", torch.randn(6, 3, 4), None, []),
                                               ("full", torch.randn(6, 3, 4), None, [])]),
+    "tensor_data": (TensorData(), [("x", torch.randn(2, 3), None, []), ("one", torch.tensor([[0.25]]), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
