@@ -41,3 +41,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: einsum's output shape with an ellipsis (a space; an input without one) and with an implicit output, so the model passes the check (build.c)" {
+	run all einsum_shapes 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -66,6 +66,15 @@ class TensorData(torch.nn.Module):
         return x.masked_fill(m, 2.0), torch.tensor([[1.5, 2], [3, 4]]) * 2, torch.tensor([float(one)])
 
 
+class EinsumShapes(torch.nn.Module):
+    """einsum outputs whose shapes lower infers: an ellipsis (with a
+    space; an input without one) and an implicit
+    output (the letters used once, in order)"""
+    def forward(self, x, v, w, a, b):
+        return (torch.einsum("...ii ->...i", x), torch.einsum("i,i", v, v), torch.einsum("ba,ac", a, w),
+                torch.einsum("...ij,jk->...ik", w, b), torch.einsum("...ij,...jk", x, x))
+
+
 cases = {
     "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
     "argkeep": (ArgKeep(), [("x", torch.randn(4, 3, 5), None, []), ("v", torch.randn(6), None, [])]),
@@ -73,6 +82,9 @@ cases = {
     "index_add_bcast": (IndexAddBroadcast(), [("x", torch.randn(6, 3, 4), None, []),
                                               ("full", torch.randn(6, 3, 4), None, [])]),
     "tensor_data": (TensorData(), [("x", torch.randn(2, 3), None, []), ("one", torch.tensor([[0.25]]), None, [])]),
+    "einsum_shapes": (EinsumShapes(), [("x", torch.randn(2, 3, 3), None, []), ("v", torch.randn(4), None, []),
+                                        ("w", torch.randn(3, 4), None, []), ("a", torch.randn(5, 3), None, []),
+                                        ("b", torch.randn(4, 2), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
