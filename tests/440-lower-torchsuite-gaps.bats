@@ -47,3 +47,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: list + list and list * n of slices of size() are joined and repeated, not added element-wise (symbolic_opset9.c)" {
+	run all size_list_add 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

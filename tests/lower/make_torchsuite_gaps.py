@@ -75,6 +75,15 @@ class EinsumShapes(torch.nn.Module):
                 torch.einsum("...ij,jk->...ik", w, b), torch.einsum("...ij,...jk", x, x))
 
 
+class SizeListAdd(torch.nn.Module):
+    """list + list and list * n where a list is a slice of size() (a
+    1-d Long tensor in lower): joined and repeated, not added
+    element-wise"""
+    def forward(self, x, y):
+        return (y.reshape(x.size()[:3] + y.size()[2:3]), x.new_zeros(y.size()[1:] + x.size()[:2]),
+                x.new_ones(x.size()[2:] * 2))
+
+
 cases = {
     "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
     "argkeep": (ArgKeep(), [("x", torch.randn(4, 3, 5), None, []), ("v", torch.randn(6), None, [])]),
@@ -85,6 +94,7 @@ cases = {
     "einsum_shapes": (EinsumShapes(), [("x", torch.randn(2, 3, 3), None, []), ("v", torch.randn(4), None, []),
                                         ("w", torch.randn(3, 4), None, []), ("a", torch.randn(5, 3), None, []),
                                         ("b", torch.randn(4, 2), None, [])]),
+    "size_list_add": (SizeListAdd(), [("x", torch.randn(2, 3, 4, 5), None, []), ("y", torch.randn(3, 4, 5, 2), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
