@@ -53,3 +53,9 @@ load lower/opcases
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "lower: torch.tensor of a list built by appends in a loop (a sequence of numbers) is stacked, ints, floats and bools (symbolic_misc.c)" {
+	run all tensor_appends 13
+	echo "$output"
+	[ "$status" -eq 0 ]
+}

@@ -158,6 +158,20 @@ SYM(sym_tensor)
 		v = number_list(c, n, 0, &ldt, 0);
 	if (!v)
 		return lw_decline(c, "data is not a number or a list of them");
+	if (b_is_seq(v)) {
+		/* a list built at run time (appends in a loop): a sequence
+		 * of numbers (0-d tensors), stacked */
+		if (v->type->elems[0]->rank != 0 || c->opset < 11)
+			return lw_decline(c, "data is a sequence of tensors "
+					  "not known to be numbers");
+		ldt = b_is_float(v->type->elems[0]->dtype) ? IR_DTYPE_FLOAT
+		      : v->type->elems[0]->dtype == IR_DTYPE_BOOL
+		      ? IR_DTYPE_BOOL : IR_DTYPE_INT64;
+		struct ir_node *cn = b_node(c, "ConcatFromSequence", 1, &v, 1);
+		b_attr_i(c, cn, "axis", 0);
+		b_attr_i(c, cn, "new_axis", 1);
+		v = b_done(c, cn);
+	}
 	if (n->ninputs > 1 && lw_int(c, n, 1, &st))
 		dt = lw_torch_dtype(st);
 	else if (ldt != IR_DTYPE_UNDEFINED)

@@ -6,6 +6,7 @@
 #
 #   make_torchsuite_gaps.py NAME DIR
 import sys
+from typing import List
 
 import torch
 
@@ -84,6 +85,21 @@ class SizeListAdd(torch.nn.Module):
                 x.new_ones(x.size()[2:] * 2))
 
 
+class TensorOfAppends(torch.nn.Module):
+    """torch.tensor of lists built by appends in a loop over a size
+    (sequences in the scripted archive): ints with a dtype, floats,
+    bools"""
+    def forward(self, x):
+        a: List[int] = []
+        f: List[float] = []
+        b: List[bool] = []
+        for i in range(x.size(0)):
+            a.append(i * 3)
+            f.append(float(i) / 4)
+            b.append(i % 2 == 0)
+        return torch.tensor(a, dtype=torch.int32), torch.tensor(f), torch.tensor(b)
+
+
 cases = {
     "arange_out": (ArangeOut(), [("x", torch.randn(2, 3), None, []), ("e", torch.tensor(8.5), None, [])]),
     "argkeep": (ArgKeep(), [("x", torch.randn(4, 3, 5), None, []), ("v", torch.randn(6), None, [])]),
@@ -95,6 +111,7 @@ cases = {
                                         ("w", torch.randn(3, 4), None, []), ("a", torch.randn(5, 3), None, []),
                                         ("b", torch.randn(4, 2), None, [])]),
     "size_list_add": (SizeListAdd(), [("x", torch.randn(2, 3, 4, 5), None, []), ("y", torch.randn(3, 4, 5, 2), None, [])]),
+    "tensor_appends": (TensorOfAppends(), [("x", torch.randn(5, 2), None, [])]),
 }
 m, ins = cases[name]
 write_case(m, ins, d)
