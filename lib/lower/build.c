@@ -1525,6 +1525,106 @@ static enum infer_rc infer_linear_conv(struct lower_ctx *c,
 	return INFER_SET;
 }
 
+/* Einsum's output dims into d (MAXR of them), its rank returned, -1 where
+ * not known: letters to the inputs' dims, "..." to the broadcast of the
+ * dims each input's ellipsis covers; without "->" the output is the
+ * ellipsis then the letters used once, in ASCII order (numpy's and ONNX's
+ * rule).  Spaces are ignored. */
+static int infer_einsum(const struct ir_node *n, struct ir_dim *d)
+{
+	struct ir_attr *eq = ir_node_find_attr(n, "equation");
+	struct ir_dim at[128], ell[MAXR];
+	int cnt[128] = { 0 }, ne = 0, r = 0;
+	const char *e = eq && eq->kind == IR_ATTR_STRING ? eq->u.s.data : "";
+	size_t len = eq && eq->kind == IR_ATTR_STRING ? eq->u.s.len : 0, i = 0;
+	const char *arrow = len ? strstr(e, "->") : NULL;
+	size_t lhs = arrow && (size_t)(arrow - e) < len ? (size_t)(arrow - e)
+							 : len;
+
+	if (!len || memchr(e, 0, len))
+		return -1;
+	for (uint32_t in = 0; in < n->ninputs; in++) {
+		const struct ir_type *t = n->inputs[in]->type;
+		int rank = b_rank(n->inputs[in]), letters = 0, dots = 0, pos = 0;
+		size_t j;
+		if (rank < 0 || i > lhs)
+			return -1;
+		/* this term: e[i..j) */
+		for (j = i; j < lhs && e[j] != ','; j++) {
+			unsigned char ch = (unsigned char)e[j];
+			if (ch < 128 && ((ch | 32) >= 'a' && (ch | 32) <= 'z'))
+				letters++;
+			else if (ch == '.')
+				dots++;
+			else if (ch != ' ')
+				return -1;
+		}
+		int en = rank - letters;
+		if ((dots != 0 && dots != 3) || en < 0 || (!dots && en) ||
+		    en > MAXR)
+			return -1;
+		for (size_t k = i; k < j; k++) {
+			unsigned char ch = (unsigned char)e[k];
+			if (ch == '.') {
+				if (k + 2 >= j || e[k + 1] != '.' ||
+				    e[k + 2] != '.')
+					return -1;
+				k += 2;
+				/* the ellipsis: broadcast, right-aligned */
+				if (en > ne) {
+					memmove(ell + (en - ne), ell,
+						sizeof(*ell) * (size_t)ne);
+					for (int z = 0; z < en - ne; z++)
+						ell[z] = fixed(1);
+					ne = en;
+				}
+				for (int q = 0; q < en; q++) {
+					int o = q + ne - en;
+					if (is_one(ell[o]) ||
+					    ell[o].kind == IR_DIM_UNKNOWN)
+						ell[o] = t->dims[pos + q];
+				}
+				pos += en;
+			} else if (ch != ' ') {
+				struct ir_dim dd = t->dims[pos++];
+				if (!cnt[ch] || at[ch].kind == IR_DIM_UNKNOWN ||
+				    is_one(at[ch]))
+					at[ch] = dd;
+				cnt[ch]++;
+			}
+		}
+		i = j + 1;
+	}
+	if (i <= lhs)
+		return -1; /* more terms than inputs */
+	if (!arrow) {
+		for (int q = 0; q < ne; q++)
+			d[r++] = ell[q];
+		for (int ch = 0; ch < 128 && r < MAXR; ch++)
+			if (cnt[ch] == 1)
+				d[r++] = at[ch];
+		return r;
+	}
+	for (size_t k = lhs + 2; k < len; k++) {
+		unsigned char ch = (unsigned char)e[k];
+		if (ch == ' ')
+			continue;
+		if (ch == '.') {
+			if (k + 2 >= len || e[k + 1] != '.' || e[k + 2] != '.' ||
+			    r + ne > MAXR)
+				return -1;
+			for (int q = 0; q < ne; q++)
+				d[r++] = ell[q];
+			k += 2;
+			continue;
+		}
+		if (ch >= 128 || !cnt[ch] || r >= MAXR)
+			return -1;
+		d[r++] = at[ch];
+	}
+	return r;
+}
+
 /* b_infer for Concat, reductions and ArgMax/ArgMin, Slice, Split and
  * Einsum. */
 static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
@@ -1669,50 +1769,7 @@ static enum infer_rc infer_concat_reduce(struct lower_ctx *c,
 		}
 		return INFER_DONE;
 	} else if (is_op(n, "|Einsum|")) {
-		/* explicit "ab,bc->ac" without ellipses: letters to dims */
-		struct ir_attr *eq = ir_node_find_attr(n, "equation");
-		struct ir_dim at[128];
-		char seen[128] = { 0 };
-		const char *e = eq && eq->kind == IR_ATTR_STRING
-				? eq->u.s.data : "";
-		size_t len = eq && eq->kind == IR_ATTR_STRING ? eq->u.s.len : 0;
-		uint32_t in = 0;
-		int pos = 0, ok = len > 0, arrow = 0;
-		for (size_t i = 0; i < len && ok; i++) {
-			unsigned char ch = (unsigned char)e[i];
-			if (ch == ',') {
-				in++, pos = 0;
-			} else if (ch == '-' && i + 1 < len && e[i + 1] == '>') {
-				arrow = (int)i + 2;
-				break;
-			} else if (ch < 128 && ((ch | 32) >= 'a' && (ch | 32) <= 'z')) {
-				if (in >= n->ninputs || b_rank(n->inputs[in]) <= pos) {
-					ok = 0;
-					break;
-				}
-				struct ir_dim d = n->inputs[in]->type->dims[pos++];
-				if (!seen[ch] || at[ch].kind == IR_DIM_UNKNOWN ||
-				    is_one(at[ch]))
-					at[ch] = d;
-				seen[ch] = 1;
-			} else if (ch != ' ') {
-				ok = 0;
-			}
-		}
-		if (ok && arrow) {
-			f->s.rank = 0;
-			for (size_t i = (size_t)arrow;
-			     i < len && f->s.rank < MAXR; i++) {
-				unsigned char ch = (unsigned char)e[i];
-				if (ch == ' ')
-					continue;
-				if (ch >= 128 || !seen[ch]) {
-					f->s.rank = -1;
-					break;
-				}
-				f->s.d[f->s.rank++] = at[ch];
-			}
-		}
+		f->s.rank = infer_einsum(n, f->s.d);
 	} else {
 		return INFER_NONE;
 	}

@@ -690,6 +690,49 @@ static SYM(sym_x_index_copy)
 	return 0;
 }
 
+/* index_add's source as self's shape with dim K long: torch 1.13 adds
+ * source.select(dim, i) to self.select(dim, index[i]), broadcasting the
+ * slice (a source [5, 1] into self [5, 4, 3] along dim 0).  The source's
+ * dim moved to the front, ones inserted after it up to self's rank,
+ * expanded to self's other dims and moved back; NULL where its rank is
+ * unknown, above self's or without dim. */
+static struct ir_value *index_add_source(struct lower_ctx *c,
+					 struct ir_value *x,
+					 struct ir_value *src, int64_t dim,
+					 int r)
+{
+	int rs = b_rank(src), same = rs == r, j = 1;
+	int64_t p[MAXR], ps[MAXR], inv[MAXR], axes[MAXR];
+	for (int i = 0; i < r && same; i++)
+		same = i == dim || (b_dim_size(src, i) >= 0 &&
+				    b_dim_size(src, i) == b_dim_size(x, i));
+	if (same)
+		return src;
+	if (rs < 1 || rs > r || dim >= rs)
+		return NULL;
+	p[0] = dim;
+	for (int i = 0; i < r; i++)
+		if (i != dim)
+			p[j++] = i;
+	for (int i = 0; i < r; i++)
+		inv[p[i]] = i;
+	ps[0] = dim;
+	for (int i = 0, k = 1; i < rs; i++)
+		if (i != dim)
+			ps[k++] = i;
+	struct ir_value *st = dim ? b_transpose(c, src, ps, rs) : src;
+	for (int i = 0; i < r - rs; i++)
+		axes[i] = i + 1;
+	if (r > rs)
+		st = b_unsqueeze(c, st, axes, r - rs);
+	struct ir_value *xs = b_slice(c, b_op1(c, "Shape",
+					       b_transpose(c, x, p, r)),
+				      1, INT64_MAX, 0, 1);
+	st = b_op2(c, "Expand", st, b_concat(c, 2, (struct ir_value *[]){
+		dim1(c, src, dim), xs }, 0));
+	return b_transpose(c, st, inv, r);
+}
+
 /* index_add(self, dim, index, source, alpha): dim moved to the front,
  * onehot[size, K] @ source[K, rest] added, moved back.  Exact with
  * repeated indices at every opset. */
@@ -704,8 +747,16 @@ static SYM(sym_x_index_add)
 		return lw_decline(c, "alpha not constant");
 	if (!b_is_float(dt) && dt != IR_DTYPE_INT32 && dt != IR_DTYPE_INT64)
 		return lw_decline(c, "index_add of this dtype");
-	if (index_args(c, n, &x, &src, &dim, &r, &scalar))
+	/* a 0-d self: index_args makes both 1-d; else the source may
+	 * broadcast along the other dims (index_add_source) */
+	if (index_args(c, n, &x, b_rank(x) == 0 ? &src : NULL, &dim, &r,
+		       &scalar))
 		return 1;
+	if (!scalar)
+		src = index_add_source(c, x, src, dim, r);
+	if (!src)
+		return lw_decline(c, "source's rank unknown, above self's "
+				  "or without dim");
 	swap_perm(perm, r, 0, dim);
 	struct ir_value *xt = dim ? b_transpose(c, x, perm, r) : x;
 	struct ir_value *st = b_cast(c, src, dt);

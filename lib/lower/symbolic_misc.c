@@ -51,12 +51,50 @@ SYM(sym_bool_xor) { return bool_op(c, n, out, "Xor", "BitwiseXor"); }
  * infers from the elements (a float: Float, else ints: Long, else Bool).
  * NULL when it is no such list. */
 static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
-				    enum ir_dtype *dt)
+				    int i, enum ir_dtype *dt, int depth);
+
+/* A list of lists of numbers (torch.tensor([[0, 1], [2, 3]])): each row
+ * by number_list, all of one known shape, stacked; *dt Float if any row
+ * has a float, else Long if any an int, else Bool.  NULL when it is no
+ * such list. */
+static struct ir_value *nested_list(struct lower_ctx *c, struct ir_node *p,
+				    enum ir_dtype *dt, int depth)
 {
-	struct ir_node *p = n->inputs[0]->producer;
+	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * p->ninputs);
+	int anyf = 0, anyi = 0, r = -1;
+	int64_t zero = 0;
+	if (depth >= 8)
+		return NULL;
+	for (uint32_t j = 0; j < p->ninputs; j++) {
+		enum ir_dtype ed;
+		struct ir_value *e = number_list(c, p, (int)j, &ed, depth + 1);
+		if (!e || b_rank(e) < 1 || (r >= 0 && b_rank(e) != r))
+			return NULL;
+		r = b_rank(e);
+		for (int d = 0; d < r; d++)
+			if (b_dim_size(e, d) < 0 || (j && b_dim_size(e, d) !=
+						     b_dim_size(parts[0], d)))
+				return NULL;
+		anyf |= b_is_float(ed);
+		anyi |= ed == IR_DTYPE_INT64;
+		parts[j] = e;
+	}
+	for (uint32_t j = 0; j < p->ninputs; j++)
+		parts[j] = b_unsqueeze(c, parts[j], &zero, 1);
+	*dt = anyf ? IR_DTYPE_FLOAT : anyi ? IR_DTYPE_INT64 : IR_DTYPE_BOOL;
+	return p->ninputs == 1 ? parts[0]
+			       : b_concat(c, (int)p->ninputs, parts, 0);
+}
+
+static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
+				    int i, enum ir_dtype *dt, int depth)
+{
+	struct ir_node *p = n->inputs[i]->producer;
 	if (!p || p->op != OP_prim_ListConstruct || !p->ninputs ||
 	    p->ninputs > 4096)
 		return NULL;
+	if (p->inputs[0]->type->kind == IR_TYPE_LIST)
+		return nested_list(c, p, dt, depth);
 	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * p->ninputs);
 	int isf, anyf = 0, anyi = 0;
 	for (uint32_t j = 0; j < p->ninputs; j++) {
@@ -72,11 +110,14 @@ static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
 			ed = IR_DTYPE_BOOL;
 		} else if (et->kind == IR_TYPE_UNKNOWN ||
 			   et->kind == IR_TYPE_TENSOR) {
-			/* item() of a tensor (lowered to the 0-d tensor):
-			 * its dtype's kind */
+			/* item() or float() of a tensor (lowered to the
+			 * tensor, of one element): its dtype's kind */
 			struct ir_value *e = lw_tensor(c, p, (int)j);
-			if (!e || b_rank(e) != 0)
+			if (!e || b_rank(e) < 0)
 				return NULL;
+			for (int d = 0; d < b_rank(e); d++)
+				if (b_dim_size(e, d) != 1)
+					return NULL;
 			ed = b_dtype(e);
 			if (ed == IR_DTYPE_UNDEFINED)
 				return NULL;
@@ -89,6 +130,11 @@ static struct ir_value *number_list(struct lower_ctx *c, struct ir_node *n,
 			anyi = 1;
 		if (!(parts[j] = lw_scalar_as(c, p, (int)j, IR_DTYPE_DOUBLE, 1)))
 			return NULL;
+		if (b_rank(parts[j]) > 1) {
+			int64_t one = 1;
+			parts[j] = b_op2(c, "Reshape", parts[j],
+					 b_const_i64s(c, &one, 1, 1));
+		}
 	}
 	*dt = anyf ? IR_DTYPE_FLOAT : anyi ? IR_DTYPE_INT64 : IR_DTYPE_BOOL;
 	if (p->ninputs == 1)
@@ -109,9 +155,23 @@ SYM(sym_tensor)
 	if (t->kind == IR_TYPE_LIST && t->nelems)
 		t = t->elems[0];
 	if (!v)
-		v = number_list(c, n, &ldt);
+		v = number_list(c, n, 0, &ldt, 0);
 	if (!v)
 		return lw_decline(c, "data is not a number or a list of them");
+	if (b_is_seq(v)) {
+		/* a list built at run time (appends in a loop): a sequence
+		 * of numbers (0-d tensors), stacked */
+		if (v->type->elems[0]->rank != 0 || c->opset < 11)
+			return lw_decline(c, "data is a sequence of tensors "
+					  "not known to be numbers");
+		ldt = b_is_float(v->type->elems[0]->dtype) ? IR_DTYPE_FLOAT
+		      : v->type->elems[0]->dtype == IR_DTYPE_BOOL
+		      ? IR_DTYPE_BOOL : IR_DTYPE_INT64;
+		struct ir_node *cn = b_node(c, "ConcatFromSequence", 1, &v, 1);
+		b_attr_i(c, cn, "axis", 0);
+		b_attr_i(c, cn, "new_axis", 1);
+		v = b_done(c, cn);
+	}
 	if (n->ninputs > 1 && lw_int(c, n, 1, &st))
 		dt = lw_torch_dtype(st);
 	else if (ldt != IR_DTYPE_UNDEFINED)

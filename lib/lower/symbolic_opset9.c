@@ -100,8 +100,11 @@ static int binary(struct lower_ctx *c, struct ir_node *n,
 static int sym_add(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out)
 {
-	if (n->ninputs == 2 && n->inputs[0]->type->kind == IR_TYPE_LIST &&
-	    n->inputs[1]->type->kind == IR_TYPE_LIST) {
+	/* list + list (a list lowered to a 1-d Long tensor, as a slice of
+	 * size() is, has a tensor type here: the result's type says) */
+	if (n->ninputs == 2 && (n->outputs[0]->type->kind == IR_TYPE_LIST ||
+				(n->inputs[0]->type->kind == IR_TYPE_LIST &&
+				 n->inputs[1]->type->kind == IR_TYPE_LIST))) {
 		/* list + list: known element-wise */
 		struct ir_value *v[256];
 		int a = lw_list(c, n, 0, v, 256), b = -1;
@@ -130,7 +133,10 @@ static int sym_add(struct lower_ctx *c, struct ir_node *n,
 static int list_repeat(struct lower_ctx *c, struct ir_node *n,
 		       struct ir_value **out)
 {
-	int li = n->inputs[0]->type->kind == IR_TYPE_LIST ? 0 : 1, k;
+	/* the list: a LIST, or (lowered already) a 1-d tensor */
+	int li = n->inputs[0]->type->kind == IR_TYPE_LIST ? 0
+		 : n->inputs[1]->type->kind == IR_TYPE_LIST ? 1
+		 : b_rank(IN(0)) == 1 ? 0 : 1, k;
 	struct ir_value *v[256], *rv[256];
 	int64_t times;
 	if (!lw_int(c, n, 1 - li, &times))
@@ -165,7 +171,8 @@ static int sym_mul(struct lower_ctx *c, struct ir_node *n,
 		   struct ir_value **out)
 {
 	if (n->ninputs == 2 && (n->inputs[0]->type->kind == IR_TYPE_LIST ||
-				n->inputs[1]->type->kind == IR_TYPE_LIST))
+				n->inputs[1]->type->kind == IR_TYPE_LIST ||
+				n->outputs[0]->type->kind == IR_TYPE_LIST))
 		return list_repeat(c, n, out);
 	if (b_dtype(IN(0)) == IR_DTYPE_BOOL && b_dtype(IN(1)) == IR_DTYPE_BOOL) {
 		out[0] = b_op2(c, "And", T(0), T(1));

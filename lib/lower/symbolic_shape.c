@@ -1193,9 +1193,15 @@ SYM(sym_index_select)
 		dim = 0;
 		x = b_unsqueeze(c, x, &dim, 1);
 	}
+	/* the index is 1-d or 0-d, a 0-d one selecting as a [1] (torch's
+	 * result keeps the dim): Gather of a flattened index */
+	struct ir_value *ix = b_cast(c, T(2), IR_DTYPE_INT64);
+	if (b_rank(ix) != 1) {
+		int64_t m1 = -1;
+		ix = b_op2(c, "Reshape", ix, b_const_i64s(c, &m1, 1, 1));
+	}
 	struct ir_node *g = b_node(c, "Gather", 2,
-		(struct ir_value *[]){ x, b_cast(c, T(2), IR_DTYPE_INT64) },
-		1);
+		(struct ir_value *[]){ x, ix }, 1);
 	b_attr_i(c, g, "axis", dim);
 	out[0] = b_done(c, g);
 	if (zerod)

@@ -386,6 +386,39 @@ static struct gpu_tensor *index_along(struct trace_ctx *c,
 	return trace_view(c, it, r, dims, strides, it->offset);
 }
 
+/* index_add's source s (at least 1-d) as a view of dims (self's with dim
+ * a the index's length): torch 1.13 adds source.select(a, i) to
+ * self.select(a, index[i]), broadcasting the slice, so the source's other
+ * dims align with self's from the right (stride 0 where broadcast); NULL
+ * (no error set) where they cannot */
+static struct gpu_tensor *index_add_source(struct trace_ctx *c,
+					   const struct gpu_tensor *s, int a,
+					   int r, const int64_t *dims)
+{
+	int64_t st[GPU_MAX_DIMS];
+	int i, q, lead = r - s->rank;
+
+	if (lead < 0 || a >= s->rank || s->dims[a] != dims[a])
+		return NULL;
+	for (i = 0; i < r; i++) {
+		if (i == a) {
+			st[i] = s->strides[a];
+			continue;
+		}
+		/* self's i-th other dim is the source's q-th other dim */
+		q = (i < a ? i : i - 1) - lead;
+		if (q < 0) {
+			st[i] = 0;
+			continue;
+		}
+		q = q < a ? q : q + 1;
+		if (s->dims[q] != dims[i] && s->dims[q] != 1)
+			return NULL;
+		st[i] = s->dims[q] == dims[i] ? s->strides[q] : 0;
+	}
+	return trace_view(c, s, r, dims, st, s->offset);
+}
+
 /* index_fill(self, dim, index, value), index_copy(self, dim, index,
  * source), index_add(self, dim, index, source, alpha=1) and their in-place
  * forms */
@@ -425,6 +458,18 @@ static int op_index_fca(struct trace_ctx *c, const struct ir_node *n,
 		s1 = sh_atleast1(c, s);
 		if (!s1)
 			goto done;
+		if (kind == 2 && (s1->rank != ie->rank ||
+				  memcmp(s1->dims, dims,
+					 sizeof(int64_t) * ie->rank))) {
+			struct gpu_tensor *b = index_add_source(c, s1, a,
+								ie->rank,
+								dims);
+
+			if (b) {
+				gpu_free(s1);
+				s1 = b;
+			}
+		}
 		if (s1->rank != ie->rank || memcmp(s1->dims, dims,
 						   sizeof(int64_t) * ie->rank)) {
 			gpu_free(s1);
