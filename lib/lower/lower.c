@@ -302,6 +302,30 @@ static struct ir_value *scalar_const(struct lower_ctx *c, struct ir_attr *a,
 
 /* An int list known element-wise (l.copy(), l[i] = v) as a 1-d Long:
  * a constant when every element is one, else a Concat. */
+/* a list of numbers known element-wise as a 1-d tensor: int lists as
+ * Long (constant where every element is), float lists as Double, bool
+ * lists as Bool (torch.tensor casts to its own dtype after) */
+static struct ir_value *number_list_tensor(struct lower_ctx *c,
+					   struct lw_list *l,
+					   enum ir_dtype dt)
+{
+	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * (l->n + 1));
+	int64_t none = 0;
+	if (!l->n)
+		return b_cast(c, b_const_i64s(c, &none, 0, 1), dt);
+	for (int j = 0; j < l->n; j++) {
+		struct ir_value *e = b_cast(c, l->vals[j], dt);
+		if (b_rank(e) != 0 && b_rank(e) != 1)
+			return NULL;
+		if (b_rank(e) == 0) {
+			int64_t zero = 0;
+			e = b_unsqueeze(c, e, &zero, 1);
+		}
+		parts[j] = e;
+	}
+	return b_concat(c, l->n, parts, 0);
+}
+
 static struct ir_value *int_list_tensor(struct lower_ctx *c,
 					struct lw_list *l)
 {
@@ -340,6 +364,13 @@ struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
 							  : NULL;
 	if (l && v->type->nelems && v->type->elems[0]->kind == IR_TYPE_INT)
 		return int_list_tensor(c, l);
+	/* float and bool lists known element-wise (a loop of appends
+	 * unrolled): never the list value itself, which has no ONNX form */
+	if (l && v->type->nelems && (v->type->elems[0]->kind == IR_TYPE_FLOAT ||
+				     v->type->elems[0]->kind == IR_TYPE_BOOL))
+		return number_list_tensor(c, l, v->type->elems[0]->kind ==
+					  IR_TYPE_FLOAT ? IR_DTYPE_DOUBLE
+							: IR_DTYPE_BOOL);
 	if (p && p->op == OP_prim_ListConstruct) {
 		int64_t k[64];
 		int cnt = lw_ints(c, n, i, k, 64, 0);
