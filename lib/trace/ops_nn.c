@@ -13,6 +13,7 @@
  * ops_nn.h) are shared with ops_nn_seq.c.
  */
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -845,9 +846,18 @@ static int op_conv(struct trace_ctx *c, const struct ir_node *n,
 
 			if (!strcmp(mode, "same")) {
 				for (i = 0; i < ns; i++) {
-					int64_t tot = p.dilation[i] *
-						      (w->dims[i + 2] - 1);
+					int64_t tot;
 
+					if (p.dilation[i] <= 0 ||
+					    __builtin_mul_overflow(
+						    p.dilation[i],
+						    w->dims[i + 2] - 1, &tot))
+						return trace_error(c,
+							"padding='same': "
+							"dilation %" PRId64
+							" is not positive or "
+							"its span overflows",
+							p.dilation[i]);
 					if (p.stride[i] != 1)
 						return trace_error(c,
 							"padding='same' is not "
