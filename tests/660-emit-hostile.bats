@@ -157,3 +157,9 @@ sys.exit(0 if w.tobytes() == open('want.bin', 'rb').read() else 1)"
 	[ "$output" = 'emit: bad3.ir:4: a scaled view ("scale") with strides' ]
 	[ ! -e m.onnx ]
 }
+
+@test "emit: scale= on a weight of 2^61 rows is refused in one line (the factors' buffer size overflowed: SIGSEGV)" {
+	run -3 emit "$R/ir_emit_scale_rows_2e61.txt" -o m.onnx
+	[ "$output" = "emit: $R/ir_emit_scale_rows_2e61.txt:3: 40000 scale factors for 2305843009213693952 rows" ]
+	[ ! -e m.onnx ]
+}
