@@ -62,3 +62,10 @@ bad = [f for f in ['ts_int_pow_overflow', 'ts_abs_intmin', 'ts_neg_intmin_script
        if not np.array_equal(np.load('got-' + f + '/out0.npy'), np.load(f + '.want.npy'), equal_nan=True)]
 print(bad); sys.exit(1 if bad else 0)"
 }
+
+@test "trace: histogramdd with 2^61 bins is refused before its edges are allocated (their size overflowed: SIGSEGV)" {
+	# (points of 2 coordinates: refused()'s x=f32[2,8] has 8)
+	run -4 tool trace "$R/ts_histogramdd_bins_2e61.pt" -i 'x=f32[2,2]' -o out.ir
+	[ "$output" = "trace: aten::histogramdd (M): torch.histogramdd: more than 2^24 bins in all (as lower takes them)" ]
+	[ ! -e out.ir ]
+}

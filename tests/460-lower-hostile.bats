@@ -54,3 +54,12 @@ R="$ROOT_DIR/tests/data/repro"
 	[ "$output" = "lower: $R/ir_lower_fractional_pool_huge.txt: aten::fractional_max_pool2d at M (code/__torch__/torch/nn/functional.py:54:14) has no symbolic for opset 17: kernel_size or output_size over 2^24" ]
 	[ ! -e out.ir ]
 }
+
+@test "lower: histc and histogramdd with 2^61 bins are refused in one line (the edges' size overflowed: SIGSEGV)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_histc_bins_2e61.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_histc_bins_2e61.txt: aten::histc at C (code/__torch__.py:8:12) has no symbolic for opset 17: histc: more than 2^24 bins" ]
+	[ ! -e out.ir ]
+	run -4 tool lower --opset 17 "$R/ir_lower_histogramdd_bins_2e61.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_histogramdd_bins_2e61.txt: aten::histogramdd at M (code/__torch__.py:8:14) has no symbolic for opset 17: histogramdd: more than 2^24 bins in all" ]
+	[ ! -e out.ir ]
+}
