@@ -69,3 +69,9 @@ print(bad); sys.exit(1 if bad else 0)"
 	[ "$output" = "trace: aten::histogramdd (M): torch.histogramdd: more than 2^24 bins in all (as lower takes them)" ]
 	[ ! -e out.ir ]
 }
+
+@test "trace: ctc_loss with padded targets of fewer rows than the batch is refused (rows past the targets' buffer were read)" {
+	run -4 tool trace "$R/ts_ctc_loss_targets_short.pt" -i 'lp=f32[1,4,2]' -i 'tg=i64[1,200000]' -o out.ir
+	[ "$output" = "trace: aten::ctc_loss (M): ctc_loss: targets of 1 rows for a batch of 4" ]
+	[ ! -e out.ir ]
+}
