@@ -63,3 +63,9 @@ R="$ROOT_DIR/tests/data/repro"
 	[ "$output" = "lower: $R/ir_lower_histogramdd_bins_2e61.txt: aten::histogramdd at M (code/__torch__.py:8:14) has no symbolic for opset 17: histogramdd: more than 2^24 bins in all" ]
 	[ ! -e out.ir ]
 }
+
+@test "lower: conv2d with padding='bogus' is refused in one line (it was lowered as 'same': a model torch refuses to run)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_conv_padding_bogus.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_conv_padding_bogus.txt: aten::conv2d at M (code/__torch__.py:10:10) has no symbolic for opset 17: invalid padding string: 'bogus'" ]
+	[ ! -e out.ir ]
+}
