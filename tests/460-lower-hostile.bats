@@ -69,3 +69,8 @@ R="$ROOT_DIR/tests/data/repro"
 	[ "$output" = "lower: $R/ir_lower_conv_padding_bogus.txt: aten::conv2d at M (code/__torch__.py:10:10) has no symbolic for opset 17: invalid padding string: 'bogus'" ]
 	[ ! -e out.ir ]
 }
+
+@test "lower: grid_sample below opset 16 on a Float(1, 1, 2^62, 2^63 - 1) input lowers (Reshape's inferred H*W wrapped to a negative dim that lower then could not write)" {
+	run -0 tool lower --opset 11 "$R/ir_lower_grid_sample11_dims_2e62.txt" -o out.ir
+	run -0 tool fold out.ir -o /dev/null
+}
