@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # 360-trace-hostile.bats - issue 16's trace reproducers (tests/data/repro):
 # what crashed or ran away (eye's n*m overflow, INT64_MIN // -1, expand to
-# 1e18 elements, [0] * 10**12, while True, a 2^64-element input) is refused
-# with one line and no output; what torch defines (int ** int past int64,
+# 1e18 elements, [0] * 10**12, while True, a 2^64-element input,
+# histogramdd's 2^61 bins, ctc_loss's padded targets of fewer rows than
+# the batch) is refused with one line and no output; what torch defines (int ** int past int64,
 # abs and neg of INT64_MIN, weights at unaligned archive offsets) gives
 # torch's values.
 # bats file_tags=tier:standard

@@ -5,7 +5,10 @@
 # not overflow its small-tensor folding; a matrix of 20 dims is swapped
 # by any-rank perms (the linalg lowerings had an int64_t[16]); a list
 # times INT64_MAX neither overflows nor loops 2^63 times; a fractional
-# max pool of 2^63-size constants is refused.
+# max pool of 2^63-size constants is refused; so are 2^61 histogram bins
+# (their edges' size overflowed) and a conv padding string torch refuses
+# (it was lowered as 'same'); Reshape's inference of H x W past int64
+# leaves the dim unknown (it wrapped negative).
 # bats file_tags=tier:check
 
 load helper

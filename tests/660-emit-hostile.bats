@@ -2,7 +2,8 @@
 # 660-emit-hostile.bats - issue 16's emit reproducers (tests/data/repro):
 # node names in linear time, a stride-0 weight claiming 1e12 elements
 # refused at once, weight() files outside the model's folders and special
-# files refused (docs/ir.md, "Which files a weight() may read").
+# files refused (docs/ir.md, "Which files a weight() may read"); scale=
+# on a weight of 2^61 rows refused (its buffer's size overflowed).
 # bats file_tags=tier:standard
 
 load helper
