@@ -77,3 +77,9 @@ R="$ROOT_DIR/tests/data/repro"
 	run -0 tool lower --opset 11 "$R/ir_lower_grid_sample11_dims_2e62.txt" -o out.ir
 	run -0 tool fold out.ir -o /dev/null
 }
+
+@test "lower: ctc_loss with blank -1 and the class count unknown is refused (GatherElements took the last class: a model where torch raises)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_ctc_blank_neg.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_ctc_blank_neg.txt: aten::ctc_loss at C (code/__torch__.py:11:10) has no symbolic for opset 17: blank must be in label range" ]
+	[ ! -e out.ir ]
+}
