@@ -76,3 +76,24 @@ print(bad); sys.exit(1 if bad else 0)"
 	[ "$output" = "trace: aten::ctc_loss (M): ctc_loss: targets of 1 rows for a batch of 4" ]
 	[ ! -e out.ir ]
 }
+
+@test "trace: isin of 2 million elements against 2 million test elements takes seconds (every pair compared: 4e12 steps)" {
+	SECONDS=0
+	run -0 timeout 120 "$BINDIR/trace" "$R/ts_isin_invert.pt" -i 'x=f32[2000000]' -i 't=f32[2000000]' -o out.ir
+	[ "$SECONDS" -lt 30 ]
+	# the sorted search gives torch's answers: NaN equals nothing, -0
+	# equals 0, a NaN among the test elements, integers, no test elements
+	"$PYTHON" -c "import numpy as np
+x = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, 2.0, 7.0, 1e30], np.float32)
+np.save('x.npy', x); np.save('t.npy', np.array([0.0, np.nan, np.inf, 2.0, 2.0, 7.0, -5.0], np.float32))
+np.save('xi.npy', np.arange(-6, 6).reshape(3, 4)); np.save('ti.npy', np.array([-3, 5, 0, 0, 2]))
+np.save('te.npy', np.zeros(0, np.float32))"
+	for c in "x t" "xi ti" "x te"; do
+		set -- $c
+		run -0 tool trace "$R/ts_isin_invert.pt" -i x=$1.npy -i t=$2.npy --save-outputs "got-$1-$2" -o /dev/null
+		"$PYTHON" -c "import numpy as np, torch, sys
+got = np.load('got-$1-$2/out0.npy')
+want = torch.isin(torch.from_numpy(np.load('$1.npy')), torch.from_numpy(np.load('$2.npy')), invert=True).numpy()
+sys.exit(0 if np.array_equal(got, want) else 1)"
+	done
+}
