@@ -5,7 +5,10 @@
 # not overflow its small-tensor folding; a matrix of 20 dims is swapped
 # by any-rank perms (the linalg lowerings had an int64_t[16]); a list
 # times INT64_MAX neither overflows nor loops 2^63 times; a fractional
-# max pool of 2^63-size constants is refused.
+# max pool of 2^63-size constants is refused; so are 2^61 histogram bins
+# (their edges' size overflowed) and a conv padding string torch refuses
+# (it was lowered as 'same'); Reshape's inference of H x W past int64
+# leaves the dim unknown (it wrapped negative).
 # bats file_tags=tier:check
 
 load helper
@@ -52,5 +55,31 @@ R="$ROOT_DIR/tests/data/repro"
 @test "lower: fractional_max_pool2d with a kernel of 2^63 - 2 on an input of 2^63 - 1 rows is refused in one line (it asked for 2^64 bytes)" {
 	run -4 tool lower --opset 17 "$R/ir_lower_fractional_pool_huge.txt" -o out.ir
 	[ "$output" = "lower: $R/ir_lower_fractional_pool_huge.txt: aten::fractional_max_pool2d at M (code/__torch__/torch/nn/functional.py:54:14) has no symbolic for opset 17: kernel_size or output_size over 2^24" ]
+	[ ! -e out.ir ]
+}
+
+@test "lower: histc and histogramdd with 2^61 bins are refused in one line (the edges' size overflowed: SIGSEGV)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_histc_bins_2e61.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_histc_bins_2e61.txt: aten::histc at C (code/__torch__.py:8:12) has no symbolic for opset 17: histc: more than 2^24 bins" ]
+	[ ! -e out.ir ]
+	run -4 tool lower --opset 17 "$R/ir_lower_histogramdd_bins_2e61.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_histogramdd_bins_2e61.txt: aten::histogramdd at M (code/__torch__.py:8:14) has no symbolic for opset 17: histogramdd: more than 2^24 bins in all" ]
+	[ ! -e out.ir ]
+}
+
+@test "lower: conv2d with padding='bogus' is refused in one line (it was lowered as 'same': a model torch refuses to run)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_conv_padding_bogus.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_conv_padding_bogus.txt: aten::conv2d at M (code/__torch__.py:10:10) has no symbolic for opset 17: invalid padding string: 'bogus'" ]
+	[ ! -e out.ir ]
+}
+
+@test "lower: grid_sample below opset 16 on a Float(1, 1, 2^62, 2^63 - 1) input lowers (Reshape's inferred H*W wrapped to a negative dim that lower then could not write)" {
+	run -0 tool lower --opset 11 "$R/ir_lower_grid_sample11_dims_2e62.txt" -o out.ir
+	run -0 tool fold out.ir -o /dev/null
+}
+
+@test "lower: ctc_loss with blank -1 and the class count unknown is refused (GatherElements took the last class: a model where torch raises)" {
+	run -4 tool lower --opset 17 "$R/ir_lower_ctc_blank_neg.txt" -o out.ir
+	[ "$output" = "lower: $R/ir_lower_ctc_blank_neg.txt: aten::ctc_loss at C (code/__torch__.py:11:10) has no symbolic for opset 17: blank must be in label range" ]
 	[ ! -e out.ir ]
 }

@@ -2,7 +2,8 @@
 # 660-emit-hostile.bats - issue 16's emit reproducers (tests/data/repro):
 # node names in linear time, a stride-0 weight claiming 1e12 elements
 # refused at once, weight() files outside the model's folders and special
-# files refused (docs/ir.md, "Which files a weight() may read").
+# files refused (docs/ir.md, "Which files a weight() may read"); scale=
+# on a weight of 2^61 rows refused (its buffer's size overflowed).
 # bats file_tags=tier:standard
 
 load helper
@@ -155,5 +156,11 @@ sys.exit(0 if w.tobytes() == open('want.bin', 'rb').read() else 1)"
 	sed 's/length=1200000,/length=1200000, strides=[1, 100],/' m.ir > bad3.ir
 	run -3 emit bad3.ir -o m.onnx
 	[ "$output" = 'emit: bad3.ir:4: a scaled view ("scale") with strides' ]
+	[ ! -e m.onnx ]
+}
+
+@test "emit: scale= on a weight of 2^61 rows is refused in one line (the factors' buffer size overflowed: SIGSEGV)" {
+	run -3 emit "$R/ir_emit_scale_rows_2e61.txt" -o m.onnx
+	[ "$output" = "emit: $R/ir_emit_scale_rows_2e61.txt:3: 40000 scale factors for 2305843009213693952 rows" ]
 	[ ! -e m.onnx ]
 }

@@ -2278,7 +2278,11 @@ static int parse_scale(struct parser *ps, struct ir_tensor *t)
 		return -1;
 	if (t->rank < 1)
 		return perr(ps, "a scaled view (scale=) of a scalar");
-	t->ref.scale = ir_alloc(ps->g, sizeof(double) * ((size_t)want + 1));
+	/* room for the factors the rest of the text can hold (each takes a
+	 * character at least), not for dims[0] of them: a hostile dims[0]
+	 * (2^61) overflowed the size and the factors ran past the buffer */
+	int64_t room = want < ps->end - ps->p ? want : ps->end - ps->p;
+	t->ref.scale = ir_alloc(ps->g, sizeof(double) * ((size_t)room + 1));
 	for (;;) {
 		struct num nm;
 		skip_sp(ps);

@@ -1396,17 +1396,22 @@ static enum infer_rc infer_shape_ops(struct lower_ctx *c,
 								matched = 1;
 					if (matched)
 						continue;
-					if (f->a.d[i].kind != IR_DIM_FIXED)
+					/* a product past int64 (hostile dims)
+					 * is left unknown: it wrapped to a
+					 * negative dim */
+					if (f->a.d[i].kind != IR_DIM_FIXED ||
+					    __builtin_mul_overflow(pin,
+						f->a.d[i].value, &pin))
 						ok = 0;
-					else
-						pin *= f->a.d[i].value;
 				}
 				for (int j = 0; j < k; j++) {
 					if (j == neg)
 						continue;
-					if (f->s.d[j].kind == IR_DIM_FIXED)
-						pout *= f->s.d[j].value;
-					else if (!(f->s.d[j].kind == IR_DIM_SYMBOL &&
+					if (f->s.d[j].kind == IR_DIM_FIXED) {
+						if (__builtin_mul_overflow(pout,
+							f->s.d[j].value, &pout))
+							ok = 0;
+					} else if (!(f->s.d[j].kind == IR_DIM_SYMBOL &&
 						   f->v[j] <= 0))
 						ok = 0;
 				}

@@ -111,6 +111,11 @@ static struct ir_value *linspace(struct lower_ctx *c, struct ir_value *lo,
 		     b_op2(c, "Sub", hi, b_op2(c, "Mul", step, J)));
 }
 
+/* The most bins lowered: a count's edges and one-hot are built here, of
+ * bins + 1 and N x bins entries (2^61 bins overflowed the size of the
+ * edges) */
+#define HIST_MAX_BINS ((int64_t)1 << 24)
+
 /* a >= b and a <= b as Greater/Less or Equal (NaN: false) */
 static struct ir_value *at_least(struct lower_ctx *c, struct ir_value *a,
 				 struct ir_value *b, int above)
@@ -209,6 +214,8 @@ static SYM(sym_histc)
 		return lw_decline(c, "histc's bins, min and max must be constants");
 	if (bins <= 0)
 		return lw_decline(c, "histc: bins must be > 0");
+	if (bins > HIST_MAX_BINS)
+		return lw_decline(c, "histc: more than 2^24 bins");
 	if (a > b || !isfinite(a) || !isfinite(b))
 		return lw_decline(c, "torch.histc: max must be larger than min, both finite");
 	struct ir_value *xf = flat(c, x);
@@ -240,6 +247,8 @@ static SYM(sym_histogram)
 	}
 	if (ct && bins <= 0)
 		return lw_decline(c, "histogram: bins must be > 0");
+	if (ct && bins > HIST_MAX_BINS)
+		return lw_decline(c, "histogram: more than 2^24 bins");
 	struct ir_value *xf = flat(c, x);
 	if (NARGS > iw && !lw_is_none(c, n, iw)) {
 		struct ir_value *w = T(iw);
@@ -258,6 +267,8 @@ static SYM(sym_histogram)
 		bins = e ? b_dim_size(e, 0) - 1 : -1;
 		if (!e || b_rank(e) != 1 || b_dtype(e) != dt || bins < 1)
 			return lw_decline(c, "histogram's bins tensor must be 1-d, of the input's dtype, of a fixed size of two or more");
+		if (bins > HIST_MAX_BINS)
+			return lw_decline(c, "histogram: more than 2^24 bins");
 		int64_t z = 0;
 		lo = b_squeeze(c, b_slice(c, e, 0, 1, 0, 1), &z, 1);
 		hi = b_squeeze(c, b_slice(c, e, bins, bins + 1, 0, 1), &z, 1);
@@ -328,28 +339,33 @@ static SYM(sym_histogramdd)
 	}
 	for (int64_t d = 0; d < D; d++) {
 		struct ir_value *xd = flat(c, b_slice(c, xf, d, d + 1, 1, 1)), *lo, *hi, *md, *p;
+		double a = nrg ? rg[2 * d] : 0, b = nrg ? rg[2 * d + 1] : 0;
 		if (tens) {
 			bins[d] = e[d] ? b_dim_size(e[d], 0) - 1 : -1;
 			if (!e[d] || b_rank(e[d]) != 1 || b_dtype(e[d]) != dt || bins[d] < 1)
 				return lw_decline(c, "histogramdd's bins tensors must be 1-d, of the input's dtype, of a fixed size of two or more");
-			lo = b_squeeze(c, b_slice(c, e[d], 0, 1, 0, 1), &z, 1);
-			hi = b_squeeze(c, b_slice(c, e[d], bins[d], bins[d] + 1, 0, 1), &z, 1);
-			e[d] = b_op1(c, "Identity", e[d]);
 		} else {
-			double a = nrg ? rg[2 * d] : 0, b = nrg ? rg[2 * d + 1] : 0;
 			if (bins[d] <= 0)
 				return lw_decline(c, "histogramdd: bins must be > 0");
 			if (nrg && (!isfinite(a) || !isfinite(b) || a > b))
 				return lw_decline(c, "torch.histogramdd: range must be finite, min <= max");
+		}
+		/* before linspace's bins + 1 edges (2^61 bins overflowed its
+		 * size) */
+		if (nb > HIST_MAX_BINS / bins[d])
+			return lw_decline(c, "histogramdd: more than 2^24 bins in all");
+		nb *= bins[d];
+		if (tens) {
+			lo = b_squeeze(c, b_slice(c, e[d], 0, 1, 0, 1), &z, 1);
+			hi = b_squeeze(c, b_slice(c, e[d], bins[d], bins[d] + 1, 0, 1), &z, 1);
+			e[d] = b_op1(c, "Identity", e[d]);
+		} else {
 			int64_t numel = fixed_numel(x);
 			outer_edges(c, xd, numel, nrg > 0, a, b, 0, 1, 0.5, dt, &lo, &hi);
 			e[d] = linspace(c, lo, hi, bins[d], dt);
 			if (!e[d])
 				return lw_decline(c, "out of memory");
 		}
-		if (nb > ((int64_t)1 << 24) / bins[d])
-			return lw_decline(c, "histogramdd: more than 2^24 bins in all");
-		nb *= bins[d];
 		p = hist_bin(c, xd, lo, hi, e[d], bins[d], dt, &md);
 		idx = idx ? b_op2(c, "Add", b_op2(c, "Mul", idx,
 						  b_const_scalar(c, (double)bins[d], dt, 0)), p) : p;

@@ -412,7 +412,9 @@ static SYM(sym_ctc_loss)
 	if (red < 0 || red > 2)
 		return lw_decline(c, "ctc_loss's reduction must be none, mean or sum");
 	int64_t C = b_dim_size(lp, -1);
-	if (C >= 0 && (blank < 0 || blank >= C))
+	/* (a negative blank with C unknown was taken from the end by
+	 * GatherElements: a model where torch raises) */
+	if (blank < 0 || (C >= 0 && blank >= C))
 		return lw_decline(c, "blank must be in label range");
 	tg = b_cast(c, tg, IR_DTYPE_INT64);
 	il = b_op2(c, "Reshape", b_cast(c, il, IR_DTYPE_INT64), b_const_i64s(c, &m1, 1, 1));

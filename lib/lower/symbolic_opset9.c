@@ -863,6 +863,15 @@ static int conv_common(struct lower_ctx *c, struct ir_node *n,
 	    !lw_int(c, n, igroups, &groups))
 		return lw_decline(c, "stride, dilation or groups not constant");
 	const char *ps = lw_str(c, n, ipad);
+	/* as torch's _convolution_mode: any other string, or 'same' with a
+	 * stride, is an error there (it was lowered as 'same') */
+	if (ps && strcmp(ps, "same") && strcmp(ps, "valid"))
+		return lw_decline(c, ir_strfmt(c->g, "invalid padding string: "
+					       "'%s'", ps));
+	for (int i = 0; ps && !strcmp(ps, "same") && i < sp; i++)
+		if (st[i] != 1)
+			return lw_decline(c, "padding='same' is not supported "
+					  "for strided convolutions");
 	if (ps) {
 		for (int i = 0; i < sp; i++) {
 			struct ir_dim k = w->type->dims[2 + i];
@@ -873,6 +882,12 @@ static int conv_common(struct lower_ctx *c, struct ir_node *n,
 			if (k.kind != IR_DIM_FIXED)
 				return lw_decline(c, "padding='same' with an "
 						  "unknown kernel size");
+			if (dil[i] < 1 || k.value < 1 ||
+			    k.value - 1 > INT64_MAX / dil[i])
+				return lw_decline(c, ir_strfmt(c->g,
+					"padding='same' of a kernel of %lld "
+					"with dilation %lld", (long long)k.value,
+					(long long)dil[i]));
 			int64_t total = dil[i] * (k.value - 1);
 			pads[i] = total / 2;
 			pads[i + sp] = total - total / 2;

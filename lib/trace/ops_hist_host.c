@@ -414,15 +414,23 @@ static int op_histogramdd(struct trace_ctx *c, const struct ir_node *n,
 				goto done;
 			}
 			bins[d] = eb[d]->dims[0] - 1;
+		} else if (bins[d] <= 0) {
+			trace_error(c, "torch.histogramdd(): bins must be > 0, but got %lld for dimension %lld",
+				    (long long)bins[d], (long long)d);
+			goto done;
+		}
+		/* before the bins + 1 edges are allocated (2^61 bins
+		 * overflowed their size) */
+		if (nb && bins[d] > ((int64_t)1 << 24) / nb) {
+			trace_error(c, "torch.histogramdd: more than 2^24 bins in all (as lower takes them)");
+			goto done;
+		}
+		nb *= bins[d];
+		if (tens) {
 			if (!(e[d] = trace_to_host(c, eb[d], IR_DTYPE_DOUBLE)))
 				goto done;
 		} else {
 			double lo = nrg ? rg[2 * d] : 0, hi = nrg ? rg[2 * d + 1] : 0;
-			if (bins[d] <= 0) {
-				trace_error(c, "torch.histogramdd(): bins must be > 0, but got %lld for dimension %lld",
-					    (long long)bins[d], (long long)d);
-				goto done;
-			}
 			if (nrg && (!isfinite(lo) || !isfinite(hi) || lo > hi)) {
 				trace_error(c, "torch.histogramdd: dimension %lld's range [%g, %g] is not finite, or min exceeds max",
 					    (long long)d, lo, hi);
@@ -440,11 +448,6 @@ static int op_histogramdd(struct trace_ctx *c, const struct ir_node *n,
 			}
 			linspace(x->dtype, lo, hi, bins[d] + 1, e[d]);
 		}
-		if (nb && bins[d] > ((int64_t)1 << 24) / nb) {
-			trace_error(c, "torch.histogramdd: more than 2^24 bins in all (as lower takes them)");
-			goto done;
-		}
-		nb *= bins[d];
 	}
 	if (!(hist = calloc((size_t)(nb ? nb : 1), sizeof(*hist)))) {
 		trace_oom(c);

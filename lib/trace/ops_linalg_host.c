@@ -744,16 +744,22 @@ static int op_inv(struct trace_ctx *c, const struct ir_node *n,
 	return outs(c, out, nout, y, k);
 }
 
-/* c = a b of n by n matrices */
+/* c = a b of n by n matrices (c apart from a and b): each c[i, j] the
+ * sum over k in ascending order from 0, as a dot product would add it,
+ * but row by row of b (a column walk of b took minutes from n 1500) */
 static void mexp_mm(int64_t n, const double *a, const double *b, double *c)
 {
-	for (int64_t i = 0; i < n; i++)
-		for (int64_t j = 0; j < n; j++) {
-			double v = 0;
-			for (int64_t k = 0; k < n; k++)
-				v += a[i * n + k] * b[k * n + j];
-			c[i * n + j] = v;
+	for (int64_t i = 0; i < n; i++) {
+		double *ci = c + i * n;
+		for (int64_t j = 0; j < n; j++)
+			ci[j] = 0;
+		for (int64_t k = 0; k < n; k++) {
+			double aik = a[i * n + k];
+			const double *bk = b + k * n;
+			for (int64_t j = 0; j < n; j++)
+				ci[j] += aik * bk[j];
 		}
+	}
 }
 
 /* y = sum_j k[j] p[j] of m n-by-n matrices (k NULL: all 1) */

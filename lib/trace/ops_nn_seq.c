@@ -2156,6 +2156,11 @@ int nn_op_ctc_loss(struct trace_ctx *c, const struct ir_node *n,
 		return trace_error(c, "ctc_loss: reduction must be none, mean or sum");
 	if (T < 1)
 		return trace_error(c, "ctc_loss: log_probs has no time steps");
+	/* padded targets: a row per batch element (LossCTC.cpp's checkSize;
+	 * fewer rows were read past) */
+	if (lp->rank == 3 && tg->rank == 2 && tg->dims[0] != N)
+		return trace_error(c, "ctc_loss: targets of %lld rows for a batch of %lld",
+				   (long long)tg->dims[0], (long long)N);
 	if (!(il = ctc_lengths(c, in[2], N)) || !(tl = ctc_lengths(c, in[3], N)) ||
 	    !(h = trace_to_host(c, lp, IR_DTYPE_DOUBLE)) || !(ht = trace_to_host(c, tg, IR_DTYPE_INT64)))
 		goto done;
