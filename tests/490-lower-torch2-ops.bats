@@ -16,7 +16,9 @@
 # relative error 1e-4).  torch 2.x's core ATen ops of torch.export graphs
 # (native_group_norm, the _native_batch_norm_legit family, _unsafe_index,
 # _unsafe_index_put, _embedding_bag) against the torch 1.13 ops they
-# compute; randperm, backward ops, sym_stride and resize_ refused.
+# compute; randperm, backward ops, sym_stride (and the stride and
+# storage_offset lib/pt2 reads sym_stride and sym_storage_offset as),
+# sym_is_contiguous and resize_ refused with their reasons.
 
 # bats file_tags=tier:standard
 
@@ -135,7 +137,7 @@ PY
 	[ ! -e rp.oir ]
 }
 
-@test "lower: core ops with no ONNX meaning are refused with their reason: backward ops, sym_stride, resize_ (no model written)" {
+@test "lower: core ops with no ONNX meaning are refused with their reason: backward ops, sym_stride, stride and storage_offset (lib/pt2's reading of sym_stride, sym_storage_offset), sym_is_contiguous, resize_ (no model written)" {
 	cat > ref.ir <<'IR'
 ir 1.0 aten
 graph M(%x : Float(2, 3), %m : Float(2, 1)):
@@ -145,14 +147,24 @@ graph M(%x : Float(2, 3), %m : Float(2, 1)):
   %g : Tensor, %gw : Tensor, %gb : Tensor = aten::native_layer_norm_backward(%x, %x, %ns, %m, %m, %none, %none, %mask)
   %one : int = prim::Constant[value=1]()
   %st : int = aten::sym_stride(%x, %one)
+  %st2 : int = aten::stride(%x, %one)
+  %so : int = aten::storage_offset(%x)
+  %zero : int = prim::Constant[value=0]()
+  %ic : bool = aten::sym_is_contiguous(%x, %zero)
   %gs : Tensor = aten::mul(%g, %st)
+  %gs2 : Tensor = aten::mul(%gs, %st2)
+  %gs3 : Tensor = aten::mul(%gs2, %so)
+  %gs4 : Tensor = aten::mul(%gs3, %ic)
   %sz : int[] = prim::Constant[value=[6]]()
   %r : Tensor = aten::resize_(%x, %sz, %none)
-  return (%gs, %r)
+  return (%gs4, %r)
 IR
 	run -4 tool lower ref.ir -o ref.oir
 	[[ "$output" == *"aten::native_layer_norm_backward"*"a gradient (backward) op"* ]]
 	[[ "$output" == *"aten::sym_stride"*"memory layout"*"no ONNX meaning"* ]]
+	[[ "$output" == *"aten::stride has"*"memory layout"*"no ONNX meaning"* ]]
+	[[ "$output" == *"aten::storage_offset"*"memory layout"*"no ONNX meaning"* ]]
+	[[ "$output" == *"aten::sym_is_contiguous"*"memory layout"*"no ONNX meaning"* ]]
 	[[ "$output" == *"aten::resize_"*"resizes a tensor's storage in place"* ]]
 	[ ! -e ref.oir ]
 }

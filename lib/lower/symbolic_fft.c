@@ -3,7 +3,8 @@
  * it: view_as_real / view_as_complex, real, imag, abs, angle, conj,
  * complex, polar, mul / add / sub / div / neg of complex tensors (with
  * each other and with real tensors or numbers), fftshift / ifftshift,
- * fftfreq / rfftfreq, stft and istft.  One
+ * fftfreq / rfftfreq, stft and istft, and _fft_r2c / _fft_c2r (the
+ * internal forms torch.export graphs call).  One
  * function per op for every opset, branching on c->opset; see
  * lower_int.h.
  *
@@ -101,7 +102,7 @@ static const enum aten_op own[] = {
 	OP_aten_fft_ifftn, OP_aten_fft_irfftn, OP_aten_fft_hfftn,
 	OP_aten_view_as_real, OP_aten_real, OP_aten_imag, OP_aten_angle,
 	OP_aten_conj, OP_aten__conj, OP_aten_conj_physical, OP_aten_istft,
-	OP_aten_fft_fftshift, OP_aten_fft_ifftshift,
+	OP_aten_fft_fftshift, OP_aten_fft_ifftshift, OP_aten__fft_c2r,
 };
 
 static int in_list(enum aten_op op, const enum aten_op *l, size_t n)
@@ -703,6 +704,22 @@ static struct ir_value *fft_input(struct lower_ctx *c, struct ir_node *n,
 	return x;
 }
 
+/* dims[0..cnt) of a rank-R input made non-negative; 1 declined (out of
+ * range, or one given twice) */
+static int wrap_dims(struct lower_ctx *c, int64_t *dims, int cnt, int R)
+{
+	for (int i = 0; i < cnt; i++) {
+		if (dims[i] < -R || dims[i] >= R)
+			return lw_decline(c, "dim out of range");
+		if (dims[i] < 0)
+			dims[i] += R;
+		for (int j = 0; j < i; j++)
+			if (dims[j] == dims[i])
+				return lw_decline(c, "a dim given twice");
+	}
+	return 0;
+}
+
 /* fft_fft / ifft / rfft / irfft / hfft / ihfft (self, n?, dim, norm?) and
  * the 2-d / n-d forms (self, s?, dim?, norm?): nd 0 one dim, 2 fft2, -1
  * fftn. */
@@ -762,14 +779,9 @@ static int fft_any(struct lower_ctx *c, struct ir_node *n,
 	}
 	if (cnt < 1 && (f != OP_FFT && f != OP_IFFT))
 		return lw_decline(c, "no dims to transform");
+	if (wrap_dims(c, dims, cnt, R))
+		return 1;
 	for (int i = 0; i < cnt; i++) {
-		if (dims[i] < -R || dims[i] >= R)
-			return lw_decline(c, "dim out of range");
-		if (dims[i] < 0)
-			dims[i] += R;
-		for (int j = 0; j < i; j++)
-			if (dims[j] == dims[i])
-				return lw_decline(c, "a dim given twice");
 		if (ns[i] == -1 || !haves)
 			ns[i] = -1;
 		else if (ns[i] < 1)
@@ -841,6 +853,83 @@ FFT_SYM(fft_rfftn, OP_RFFT, -1)
 FFT_SYM(fft_irfftn, OP_IRFFT, -1)
 FFT_SYM(fft_hfftn, OP_HFFT, -1)
 FFT_SYM(fft_ihfftn, OP_IHFFT, -1)
+
+/* torch.fft's internal forms, which torch.export graphs call after
+ * run_decompositions(): _fft_r2c(self, dim[], normalization, onesided), a
+ * forward transform (rfftn's when onesided, else fftn's of a real
+ * input), and _fft_c2r(self, dim[], normalization, last_dim_size), the
+ * inverse of a half spectrum (irfftn's).  normalization is ATen's
+ * fft_norm_mode (0 none, 1 by 1/sqrt(n), 2 by 1/n), read here as the
+ * norm_mode of the same factor; the transforms are fft_any's. */
+static int fft_internal(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out, int c2r, const char *op)
+{
+	int cplx, R;
+	struct ir_value *x = fft_input(c, n, &cplx, &R,
+				       c2r ? OP_IRFFT : OP_RFFT);
+	if (!x)
+		return 1;
+	int64_t norm, last_n = -1, dims[MAXD];
+	int onesided = 1;
+	if (!lw_int(c, n, 2, &norm) || norm < 0 || norm > 2)
+		return lw_decline(c, "normalization not a constant 0, 1 or 2");
+	/* forward: none backward, 1/sqrt(n) ortho, 1/n forward; inverse:
+	 * none forward, 1/n backward */
+	static const int fwd_mode[3] = { 0, 2, 1 }, inv_mode[3] = { 1, 2, 0 };
+	int mode = c2r ? inv_mode[norm] : fwd_mode[norm];
+	if (c2r) {
+		if (!lw_int(c, n, 3, &last_n) || last_n < 1)
+			return lw_decline(c, "last_dim_size not a positive "
+					  "constant");
+	} else {
+		int64_t b;
+		if (!lw_int(c, n, 3, &b))
+			return lw_decline(c, "onesided not constant");
+		onesided = b != 0;
+	}
+	int cnt = lw_ints(c, n, 1, dims, MAXD, 0);
+	if (cnt < 1)
+		return lw_decline(c, "dim not a constant, non-empty list");
+	if (wrap_dims(c, dims, cnt, R))
+		return 1;
+	int last = cnt - 1, sign = c2r ? 1 : -1;
+	struct ir_value *y = x;
+	int yc = cplx;
+	if (!c2r) {
+		y = dft1(c, y, 0, R, (int)dims[last],
+			 onesided ? F_R2C : F_C2C, sign, -1, 0, mode, 0, op);
+		if (!y)
+			return 1;
+		yc = 1;
+	}
+	for (int i = 0; i < last; i++) {
+		y = dft1(c, y, yc, R, (int)dims[i], F_C2C, sign, -1, 0, mode,
+			 c2r, op);
+		if (!y)
+			return 1;
+		yc = 1;
+	}
+	if (!c2r)
+		return yield_cplx(c, n, y, out);
+	y = dft1(c, y, 1, R, (int)dims[last], F_C2R, sign, last_n, 1, mode, 1,
+		 op);
+	if (!y)
+		return 1;
+	out[0] = y;
+	return 0;
+}
+
+static int sym__fft_r2c(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	return fft_internal(c, n, out, 0, aten_op_name(OP_aten__fft_r2c));
+}
+
+static int sym__fft_c2r(struct lower_ctx *c, struct ir_node *n,
+			struct ir_value **out)
+{
+	return fft_internal(c, n, out, 1, aten_op_name(OP_aten__fft_c2r));
+}
 
 /* --- complex views and parts ------------------------------------------ */
 
@@ -1784,6 +1873,8 @@ static int sym_istft(struct lower_ctx *c, struct ir_node *n,
 }
 
 static const struct symbolic entries[] = {
+	{ OP_aten__fft_r2c, 0, 0, SYM_PRIO_BASE, sym__fft_r2c },
+	{ OP_aten__fft_c2r, 0, 0, SYM_PRIO_BASE, sym__fft_c2r },
 	{ OP_aten_fft_fft, 0, 0, SYM_PRIO_BASE, sym_fft_fft },
 	{ OP_aten_fft_ifft, 0, 0, SYM_PRIO_BASE, sym_fft_ifft },
 	{ OP_aten_fft_rfft, 0, 0, SYM_PRIO_BASE, sym_fft_rfft },

@@ -1584,6 +1584,9 @@ const char *sym_refusal(enum aten_op op)
 		       "computation only";
 	case OP_aten_sym_stride:
 	case OP_aten_sym_storage_offset:
+	case OP_aten_sym_is_contiguous:
+	case OP_aten_stride: /* lib/pt2 reads sym_stride as stride */
+	case OP_aten_storage_offset:
 		return "a tensor's memory layout (strides, storage offset) has "
 		       "no ONNX meaning";
 	case OP_aten_resize_:

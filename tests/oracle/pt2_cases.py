@@ -32,6 +32,12 @@ from a real one with the standard library only (zipfile, json): no torch.
             y = _native_batch_norm_legit_no_training(g, w, b, rm, rv,
                                                      0.1, 1e-3)[0]
         (x: f32[2, 6, 4, 5]; w, b, rm, rv: f32[6]), returning y.
+    pt2_cases.py synthetic OUT.pt2 fft
+        torch.fft's internal forms as run_decompositions() leaves them:
+            vr = view_as_real(r := _fft_r2c(x, [1], 0, True))
+            back = _fft_c2r(r, [1], 2, 8)
+            vf = view_as_real(_fft_r2c(x, [0, 1], 1, False))
+        (x: f32[3, 8]), returning (vr, back, vf).
     pt2_cases.py summary IR.txt
         the same lines read from unpt2 -S's text IR.
 
@@ -244,6 +250,25 @@ def core_program():
     return nodes, tv, ["bn"]
 
 
+def fft_program():
+    f, c64, c64f = tmeta([3, 8]), tmeta([3, 5], 10), tmeta([3, 8], 10)
+    nodes = [
+        call("torch.ops.aten._fft_r2c.default",
+             [("self", tensor("x")), ("dim", {"as_ints": [1]}), ("normalization", {"as_int": 0}),
+              ("onesided", {"as_bool": True})], [tensor("r")], "r"),
+        call("torch.ops.aten.view_as_real.default", [("self", tensor("r"))], [tensor("vr")], "vr"),
+        call("torch.ops.aten._fft_c2r.default",
+             [("self", tensor("r")), ("dim", {"as_ints": [1]}), ("normalization", {"as_int": 2}),
+              ("last_dim_size", {"as_int": 8})], [tensor("back")], "back"),
+        call("torch.ops.aten._fft_r2c.default",
+             [("self", tensor("x")), ("dim", {"as_ints": [0, 1]}), ("normalization", {"as_int": 1}),
+              ("onesided", {"as_bool": False})], [tensor("full")], "full"),
+        call("torch.ops.aten.view_as_real.default", [("self", tensor("full"))], [tensor("vf")], "vf"),
+    ]
+    tv = {"x": f, "r": c64, "vr": tmeta([3, 5, 2]), "back": f, "full": c64f, "vf": tmeta([3, 8, 2])}
+    return nodes, tv, ["vr", "back", "vf"]
+
+
 def subgraph(name, fn, out):
     return {"as_graph": {"name": name, "graph": {
         "inputs": [tensor("x_1")], "outputs": [tensor(out)],
@@ -284,6 +309,9 @@ def synthetic(out, kind="cond"):
         graph["nodes"], graph["tensor_values"], outs = core_program()
         ins = ["x", "w", "b", "rm", "rv"]
         graph["inputs"] = [tensor(n) for n in ins]
+        graph["outputs"] = [tensor(n) for n in outs]
+    if kind == "fft":
+        graph["nodes"], graph["tensor_values"], outs = fft_program()
         graph["outputs"] = [tensor(n) for n in outs]
     if kind in ("while", "nested"):
         graph["nodes"], graph["tensor_values"], outs = while_program()
