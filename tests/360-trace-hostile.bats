@@ -3,7 +3,7 @@
 # what crashed or ran away (eye's n*m overflow, INT64_MIN // -1, expand to
 # 1e18 elements, [0] * 10**12, while True, a 2^64-element input,
 # histogramdd's 2^61 bins, ctc_loss's padded targets of fewer rows than
-# the batch) is refused with one line and no output; what torch defines (int ** int past int64,
+# the batch, conv's padding='same' with a dilation of 2^62) is refused with one line and no output; what torch defines (int ** int past int64,
 # abs and neg of INT64_MIN, weights at unaligned archive offsets) gives
 # torch's values.
 # bats file_tags=tier:standard
@@ -96,4 +96,10 @@ got = np.load('got-$1-$2/out0.npy')
 want = torch.isin(torch.from_numpy(np.load('$1.npy')), torch.from_numpy(np.load('$2.npy')), invert=True).numpy()
 sys.exit(0 if np.array_equal(got, want) else 1)"
 	done
+}
+
+@test "trace: conv2d with padding='same' and a dilation of 2^62 is refused with one line (dilation x (kernel - 1) overflowed)" {
+	run -4 tool trace "$R/ts_conv_same_dilation_2e62.pt" -i 'x=f32[1,1,4,4]' -i 'w=f32[1,1,3,3]' -o out.ir
+	[ "$output" = "trace: aten::conv2d (M): padding='same': dilation 4611686018427387904 is not positive or its span overflows" ]
+	[ ! -e out.ir ]
 }
