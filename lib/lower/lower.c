@@ -1898,6 +1898,7 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 	inline_scalar_weights(g);
 	lw_carry_lists(g, g->top, 0);
 	lower_block(&c, g->top);
+	ir_vmap_free(&c.views);
 	if (c.nmalformed)
 		return EXIT_BAD_INPUT;
 	if (c.nunsupported)

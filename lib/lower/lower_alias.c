@@ -151,16 +151,24 @@ void lw_add_view(struct lower_ctx *c, struct ir_value *v,
 	l->base = base;
 	l->next = c->lists;
 	c->lists = l;
+	/* out of memory: the write-back finds no record and the in-place
+	 * write is not carried into the base; refuse instead */
+	if (ir_vmap_put(&c->views, v, (struct ir_value *)(void *)l))
+		lw_report(c, vn, "out of memory recording a view");
 }
 
 /* The view record of aten value v or of a value it aliases (up to its
- * lw_alias_root: a copy is no view), or NULL. */
+ * lw_alias_root: a copy is no view), or NULL.  Looked up by value (a
+ * trace of thousands of in-place writes, each searching every record in
+ * lists, took minutes).  A view's value is of the block that made it, so
+ * a record a branch or loop body made (dropped from lists after it) is
+ * never asked for after it. */
 static struct lw_list *find_view(struct lower_ctx *c, struct ir_value *v)
 {
 	for (int depth = 0; v && depth < 4096; depth++) {
-		for (struct lw_list *l = c->lists; l; l = l->next)
-			if (l->list == v && l->view)
-				return l;
+		struct ir_value *r = ir_vmap_get(&c->views, v);
+		if (r != v)
+			return (struct lw_list *)(void *)r;
 		if (!v->aux || (c->copies && find_copy(c, v)))
 			break;
 		v = v->aux;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "ir_clone.h"
 #include "lower.h"
 
 struct lw_list; /* lower.c: an aten list value known as ONNX values */
@@ -38,6 +39,9 @@ struct lower_ctx {
 	struct ir_node *cur;   /* the aten node being lowered */
 	const char *why;       /* a declining symbolic's reason */
 	struct lw_list *lists; /* list values known element-wise */
+	struct ir_vmap views;  /* a view's aten value -> its record in
+				  lists (lw_add_view; the record cast to
+				  the map's value type) */
 	struct lw_copy *copies; /* values that are copies, not aliases */
 	int nunsupported;      /* ops reported unconvertible */
 	const char **custom_warned; /* ops warned about as custom nodes */
