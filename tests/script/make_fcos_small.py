@@ -12,32 +12,20 @@ dicts.
 Writes fcos.pt, fcos.spec (x=f32[3,h,w]) and per size K fcos-K.x.npy and
 torch's outputs want_fcos-K_I.npy.
 """
-from typing import Tuple
+import os
+import sys
 
 import numpy as np
 import torch
-import torch.nn as nn
 from torchvision.models.detection import FCOS
 from torchvision.models.detection.backbone_utils import resnet_fpn_backbone
 from torchvision.ops.feature_pyramid_network import LastLevelP6P7
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "conformance"))
+from models import Detector  # noqa: E402  (the conformance set's wrapper)
+
 torch.manual_seed(0)
-
-
-class Detector(nn.Module):
-    def __init__(self, m):
-        super().__init__()
-        self.m = m
-
-    def forward(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor,
-                                                torch.Tensor]:
-        out = self.m([x])
-        if torch.jit.is_scripting():
-            dets = out[1]
-        else:
-            dets = out
-        d = dets[0]
-        return d["boxes"], d["labels"], d["scores"]
 
 
 bb = resnet_fpn_backbone(backbone_name="resnet18", weights=None,
