@@ -1890,6 +1890,8 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 		return EXIT_BAD_INPUT;
 	}
 	struct lower_ctx c = { 0 };
+	struct ir_vmap views = { 0 };
+	c.views = &views;
 	c.g = g;
 	c.d = d;
 	c.o = o;
@@ -1898,7 +1900,7 @@ int lower_graph(struct ir_graph *g, const struct lower_options *o,
 	inline_scalar_weights(g);
 	lw_carry_lists(g, g->top, 0);
 	lower_block(&c, g->top);
-	ir_vmap_free(&c.views);
+	ir_vmap_free(&views);
 	if (c.nmalformed)
 		return EXIT_BAD_INPUT;
 	if (c.nunsupported)

@@ -153,7 +153,7 @@ void lw_add_view(struct lower_ctx *c, struct ir_value *v,
 	c->lists = l;
 	/* out of memory: the write-back finds no record and the in-place
 	 * write is not carried into the base; refuse instead */
-	if (ir_vmap_put(&c->views, v, (struct ir_value *)(void *)l))
+	if (ir_vmap_put(c->views, v, (struct ir_value *)(void *)l))
 		lw_report(c, vn, "out of memory recording a view");
 }
 
@@ -166,7 +166,7 @@ void lw_add_view(struct lower_ctx *c, struct ir_value *v,
 static struct lw_list *find_view(struct lower_ctx *c, struct ir_value *v)
 {
 	for (int depth = 0; v && depth < 4096; depth++) {
-		struct ir_value *r = ir_vmap_get(&c->views, v);
+		struct ir_value *r = ir_vmap_get(c->views, v);
 		if (r != v)
 			return (struct lw_list *)(void *)r;
 		if (!v->aux || (c->copies && find_copy(c, v)))

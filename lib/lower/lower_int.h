@@ -39,9 +39,11 @@ struct lower_ctx {
 	struct ir_node *cur;   /* the aten node being lowered */
 	const char *why;       /* a declining symbolic's reason */
 	struct lw_list *lists; /* list values known element-wise */
-	struct ir_vmap views;  /* a view's aten value -> its record in
+	struct ir_vmap *views; /* a view's aten value -> its record in
 				  lists (lw_add_view; the record cast to
-				  the map's value type) */
+				  the map's value type); lower_graph's, one
+				  for every context (If and Loop copy and
+				  restore the context around their blocks) */
 	struct lw_copy *copies; /* values that are copies, not aliases */
 	int nunsupported;      /* ops reported unconvertible */
 	const char **custom_warned; /* ops warned about as custom nodes */
