@@ -300,11 +300,9 @@ static struct ir_value *scalar_const(struct lower_ctx *c, struct ir_attr *a,
 	return NULL;
 }
 
-/* An int list known element-wise (l.copy(), l[i] = v) as a 1-d Long:
- * a constant when every element is one, else a Concat. */
-/* a list of numbers known element-wise as a 1-d tensor: int lists as
- * Long (constant where every element is), float lists as Double, bool
- * lists as Bool (torch.tensor casts to its own dtype after) */
+/* A list of numbers known element-wise as a 1-d tensor of dt, a Concat
+ * of its elements (float lists as Double, bool lists as Bool: torch.tensor
+ * casts to its own dtype after); NULL for an element of rank 2 or more. */
 static struct ir_value *number_list_tensor(struct lower_ctx *c,
 					   struct lw_list *l,
 					   enum ir_dtype dt)
@@ -326,11 +324,12 @@ static struct ir_value *number_list_tensor(struct lower_ctx *c,
 	return b_concat(c, l->n, parts, 0);
 }
 
+/* An int list known element-wise (l.copy(), l[i] = v) as a 1-d Long:
+ * a constant when every element is one, else number_list_tensor's. */
 static struct ir_value *int_list_tensor(struct lower_ctx *c,
 					struct lw_list *l)
 {
 	int64_t *k = ir_alloc(c->g, sizeof(*k) * (l->n + 1));
-	struct ir_value **parts = ir_alloc(c->g, sizeof(*parts) * (l->n + 1));
 	int allc = 1;
 	for (int j = 0; j < l->n; j++)
 		if (b_rank(l->vals[j]) > 1 ||
@@ -338,15 +337,7 @@ static struct ir_value *int_list_tensor(struct lower_ctx *c,
 			allc = 0;
 	if (allc)
 		return b_const_i64s(c, k, l->n, 1);
-	for (int j = 0; j < l->n; j++) {
-		struct ir_value *e = b_cast(c, l->vals[j], IR_DTYPE_INT64);
-		if (b_rank(e) == 0) {
-			int64_t zero = 0;
-			e = b_unsqueeze(c, e, &zero, 1);
-		}
-		parts[j] = e;
-	}
-	return b_concat(c, l->n, parts, 0);
+	return number_list_tensor(c, l, IR_DTYPE_INT64);
 }
 
 struct ir_value *lw_tensor(struct lower_ctx *c, struct ir_node *n, int i)
